@@ -1,0 +1,75 @@
+// Package cmdutil holds what every boardbench command shares: the streams,
+// the --root and --json flags, JSON output and the one-line error convention.
+package cmdutil
+
+import (
+	"encoding/json"
+	"errors"
+	"fmt"
+
+	"boardbench/internal/host"
+	"boardbench/internal/iostreams"
+
+	"github.com/spf13/cobra"
+)
+
+// Factory carries what commands need from the outside world.
+type Factory struct {
+	IO *iostreams.IOStreams
+	// NewHost opens the machine at root; tests may replace it.
+	NewHost func(root string, opts ...host.Option) (*host.Host, error)
+}
+
+// NewFactory returns a Factory on the given streams.
+func NewFactory(io *iostreams.IOStreams) *Factory {
+	return &Factory{IO: io, NewHost: host.New}
+}
+
+// AddRootFlag adds --root DIR to a command that reads the system.
+func AddRootFlag(cmd *cobra.Command, root *string) {
+	cmd.Flags().StringVar(root, "root", "/", "read the machine from `DIR` instead of / (a fixture or an unpacked capture)")
+}
+
+// AddJSONFlag adds --json to a command.
+func AddJSONFlag(cmd *cobra.Command, asJSON *bool) {
+	cmd.Flags().BoolVar(asJSON, "json", false, "print machine-readable JSON instead of text")
+}
+
+// WriteJSON writes v as indented JSON followed by a newline.
+func (f *Factory) WriteJSON(v any) error {
+	enc := json.NewEncoder(f.IO.Out)
+	enc.SetIndent("", "  ")
+	enc.SetEscapeHTML(false)
+	return enc.Encode(v)
+}
+
+// UsageError marks an error caused by bad command-line input (exit status 2).
+type UsageError struct{ Err error }
+
+func (e *UsageError) Error() string { return e.Err.Error() }
+func (e *UsageError) Unwrap() error { return e.Err }
+
+// Usagef returns a UsageError.
+func Usagef(format string, args ...any) error { return &UsageError{Err: fmt.Errorf(format, args...)} }
+
+// ExitCode maps an error returned by a command to the process exit status:
+// 0 for nil, 2 for usage errors, 130 for interruption, 1 otherwise.
+func ExitCode(err error) int {
+	var ue *UsageError
+	var ie *InterruptedError
+	switch {
+	case err == nil:
+		return 0
+	case errors.As(err, &ue):
+		return 2
+	case errors.As(err, &ie):
+		return 130
+	default:
+		return 1
+	}
+}
+
+// InterruptedError reports that a command stopped because of Ctrl-C or SIGTERM.
+type InterruptedError struct{ Signal string }
+
+func (e *InterruptedError) Error() string { return "interrupted by " + e.Signal }

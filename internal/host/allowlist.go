@@ -1,0 +1,126 @@
+package host
+
+import (
+	"path"
+	"regexp"
+	"strings"
+)
+
+// readPrefixes are the trees and files whose regular files may be read whole.
+// Everything else is refused: some SoCs reset or hang when certain debug or
+// register nodes are read, so boardbench reads only what it knows.
+var readPrefixes = []string{
+	"/proc/cpuinfo", "/proc/meminfo", "/proc/swaps", "/proc/version",
+	"/proc/loadavg", "/proc/stat", "/proc/vmstat", "/proc/uptime",
+	"/proc/mounts", "/proc/self/mountinfo", "/proc/cmdline", "/proc/modules",
+	"/proc/diskstats", "/proc/interrupts", "/proc/softirqs", "/proc/net/dev",
+	"/proc/sys/kernel/", "/proc/sys/vm/", "/proc/pressure/", "/proc/device-tree",
+	"/proc/self/status",
+	"/sys/devices/system/cpu/", "/sys/devices/system/node/",
+	"/sys/devices/cpu_core/", "/sys/devices/cpu_atom/", "/sys/devices/cpu/",
+	"/sys/firmware/devicetree/", "/sys/firmware/acpi/", "/sys/class/dmi/id/",
+	"/sys/class/thermal/", "/sys/class/hwmon/", "/sys/class/block/",
+	"/sys/class/net/", "/sys/class/mmc_host/", "/sys/class/devfreq/",
+	"/sys/class/power_supply/", "/sys/class/nvme/", "/sys/class/scsi_disk/",
+	"/sys/class/scsi_host/", "/sys/class/regulator/", "/sys/class/drm/",
+	"/sys/class/misc/", "/sys/class/zram-control/",
+	"/sys/block/", "/sys/bus/pci/devices/", "/sys/bus/pci/drivers/",
+	"/sys/bus/usb/devices/", "/sys/bus/usb/drivers/", "/sys/bus/mmc/devices/",
+	"/sys/bus/platform/devices/", "/sys/bus/scsi/devices/",
+	"/sys/module/zswap/parameters/", "/sys/module/", "/sys/kernel/mm/",
+	"/sys/devices/virtual/", "/sys/devices/platform/", "/sys/devices/pci",
+	"/sys/devices/soc", "/sys/devices/system/", "/sys/power/",
+	"/etc/os-release", "/usr/lib/os-release", "/etc/debian_version",
+	"/etc/armbian-release", "/etc/armbian-image-release", "/etc/alpine-release",
+	"/etc/lsb-release", "/etc/rpi-issue", "/etc/hostname",
+	"/boot/config.txt", "/boot/firmware/config.txt",
+}
+
+// listPrefixes may be listed (ReadDir) but their files not read.
+var listPrefixes = []string{
+	"/proc", "/sys", "/dev", "/lib", "/lib64", "/usr/lib", "/usr/lib64",
+	"/usr/bin", "/bin", "/sys/devices",
+}
+
+// headPrefixes may be read up to 4 KiB from the start (ELF headers of the
+// userland's executables and libraries).
+var headPrefixes = []string{"/bin/", "/sbin/", "/usr/bin/", "/usr/sbin/", "/lib", "/usr/lib"}
+
+// statPrefixes may be stat'ed only (existence and size of device nodes).
+var statPrefixes = []string{"/dev/", "/usr/", "/opt/", "/etc/"}
+
+// deniedBase are file names never read, wherever they appear: register dumps,
+// ROMs, raw memory and write-triggered controls.
+var deniedBase = map[string]bool{
+	"rom": true, "mem": true, "kmem": true, "kcore": true,
+	"reset": true, "remove": true, "rescan": true, "new_id": true,
+	"remove_id": true, "bind": true, "unbind": true, "uevent_trigger": true,
+	"registers": true, "regmap": true, "eeprom": true, "nvmem": true,
+}
+
+var procPidFile = regexp.MustCompile(`^/proc/[0-9]+/(stat|comm|status|cmdline|task/[0-9]+/(stat|comm))$`)
+
+// hasPrefixIn reports whether p lies in one of the prefixes. A prefix ending in
+// "/" names a tree (and matches the tree's directory itself); any other prefix
+// matches as a plain string prefix, so "/sys/devices/pci" covers every
+// "/sys/devices/pci0000:00".
+func hasPrefixIn(p string, prefixes []string) bool {
+	for _, pre := range prefixes {
+		if strings.HasPrefix(p, pre) || p == strings.TrimSuffix(pre, "/") {
+			return true
+		}
+	}
+	return false
+}
+
+func deniedName(p string) bool {
+	b := path.Base(p)
+	return deniedBase[b] || strings.HasPrefix(b, "resource") && strings.Contains(p, "/pci")
+}
+
+func readAllowed(p string) bool {
+	if strings.HasPrefix(p, "/sys/kernel/debug") || strings.HasPrefix(p, "/sys/firmware/efi/efivars") {
+		return false
+	}
+	if deniedName(p) {
+		return false
+	}
+	if procPidFile.MatchString(p) {
+		return true
+	}
+	return hasPrefixIn(p, readPrefixes)
+}
+
+func listAllowed(p string) bool {
+	if strings.HasPrefix(p, "/sys/kernel/debug") {
+		return false
+	}
+	return p == "/" || hasPrefixIn(p, listPrefixes)
+}
+
+func headAllowed(p string) bool { return hasPrefixIn(p, headPrefixes) && !deniedName(p) }
+
+func statAllowed(p string) bool { return hasPrefixIn(p, statPrefixes) }
+
+// deniedResolved refuses reads whose links led somewhere dangerous.
+func deniedResolved(rp string) bool {
+	return strings.HasPrefix(rp, "/dev/") || strings.HasPrefix(rp, "/sys/kernel/debug") || deniedName(rp)
+}
+
+// writePatterns are the only files boardbench may write: cpufreq and devfreq
+// governors and limits, which it restores when it exits.
+var writePatterns = []*regexp.Regexp{
+	regexp.MustCompile(`^/sys/devices/system/cpu/cpufreq/policy[0-9]+/scaling_(governor|min_freq|max_freq|setspeed)$`),
+	regexp.MustCompile(`^/sys/devices/system/cpu/cpu[0-9]+/cpufreq/scaling_(governor|min_freq|max_freq|setspeed)$`),
+	regexp.MustCompile(`^/sys/devices/system/cpu/cpu[0-9]+/online$`),
+	regexp.MustCompile(`^/sys/class/devfreq/[^/]+/(governor|min_freq|max_freq)$`),
+}
+
+func writeAllowed(p string) bool {
+	for _, re := range writePatterns {
+		if re.MatchString(p) {
+			return true
+		}
+	}
+	return false
+}

@@ -1,0 +1,81 @@
+// Package inventory describes what a machine is, by composing the section
+// packages below it (os, cpu, board and SoC, memory, sensors, storage, buses,
+// network, Raspberry Pi firmware). Every section is a pure function of what
+// the host layer serves, so it is tested on fixture trees of real boards.
+package inventory
+
+import (
+	"sync"
+	"time"
+
+	"boardbench/internal/buildinfo"
+	"boardbench/internal/host"
+	"boardbench/internal/inventory/buses"
+	"boardbench/internal/inventory/cpu"
+	"boardbench/internal/inventory/memory"
+	"boardbench/internal/inventory/network"
+	"boardbench/internal/inventory/osinfo"
+	"boardbench/internal/inventory/rpi"
+	"boardbench/internal/inventory/sensors"
+	"boardbench/internal/inventory/soc"
+	"boardbench/internal/inventory/storage"
+	"boardbench/internal/schema"
+)
+
+// Options control what Collect reports.
+type Options struct {
+	// Redact hides MAC addresses and serial numbers (the default in the CLI).
+	Redact bool
+}
+
+// Info is the full description of a machine (the JSON of `boardbench info`).
+type Info struct {
+	SchemaVersion string         `json:"schema_version"`
+	Tool          buildinfo.Info `json:"tool"`
+	CollectedAt   time.Time      `json:"collected_at"`
+	// Root is the directory the machine was read from ("/" when live).
+	Root     string `json:"root"`
+	Redacted bool   `json:"redacted"`
+
+	OS      osinfo.Info  `json:"os"`
+	CPU     cpu.Info     `json:"cpu"`
+	Board   soc.Board    `json:"board"`
+	SoC     soc.SoC      `json:"soc"`
+	Memory  memory.Info  `json:"memory"`
+	Sensors sensors.Info `json:"sensors"`
+	Storage storage.Info `json:"storage"`
+	Buses   buses.Info   `json:"buses"`
+	Network network.Info `json:"network"`
+	// RaspberryPi is the firmware's view on a Raspberry Pi; null elsewhere.
+	RaspberryPi *rpi.Firmware `json:"raspberry_pi"`
+}
+
+// Collect describes the machine behind h. Sections are gathered
+// concurrently; none of them fails the whole description.
+func Collect(h *host.Host, opts Options) *Info {
+	in := &Info{
+		SchemaVersion: schema.Version,
+		Tool:          buildinfo.Get(),
+		CollectedAt:   time.Now().UTC().Truncate(time.Second),
+		Root:          h.Root(),
+		Redacted:      opts.Redact,
+	}
+	var wg sync.WaitGroup
+	run := func(f func()) {
+		wg.Add(1)
+		go func() { defer wg.Done(); f() }()
+	}
+	run(func() { in.OS = osinfo.Collect(h) })
+	run(func() {
+		in.CPU = cpu.Collect(h)
+		in.Board, in.SoC = soc.Collect(h, in.CPU, opts.Redact)
+	})
+	run(func() { in.Memory = memory.Collect(h) })
+	run(func() { in.Sensors = sensors.Collect(h) })
+	run(func() { in.Storage = storage.Collect(h, opts.Redact) })
+	run(func() { in.Buses = buses.Collect(h, opts.Redact) })
+	run(func() { in.Network = network.Collect(h, opts.Redact) })
+	run(func() { in.RaspberryPi = rpi.Collect(h) })
+	wg.Wait()
+	return in
+}
