@@ -23,7 +23,7 @@ var readPrefixes = []string{
 	"/sys/class/net/", "/sys/class/mmc_host/", "/sys/class/devfreq/",
 	"/sys/class/power_supply/", "/sys/class/nvme/", "/sys/class/scsi_disk/",
 	"/sys/class/scsi_host/", "/sys/class/regulator/", "/sys/class/drm/",
-	"/sys/class/misc/", "/sys/class/zram-control/",
+	"/sys/class/misc/", "/sys/class/zram-control/", "/sys/class/powercap/",
 	"/sys/block/", "/sys/bus/pci/devices/", "/sys/bus/pci/drivers/",
 	"/sys/bus/usb/devices/", "/sys/bus/usb/drivers/", "/sys/bus/mmc/devices/",
 	"/sys/bus/platform/devices/", "/sys/bus/scsi/devices/",
@@ -39,12 +39,12 @@ var readPrefixes = []string{
 // listPrefixes may be listed (ReadDir) but their files not read.
 var listPrefixes = []string{
 	"/proc", "/sys", "/dev", "/lib", "/lib64", "/usr/lib", "/usr/lib64",
-	"/usr/bin", "/bin", "/sys/devices",
+	"/usr/bin", "/bin", "/sys/devices", "/usr/local/bin", "/usr/local/lib", "/opt",
 }
 
 // headPrefixes may be read up to 4 KiB from the start (ELF headers of the
 // userland's executables and libraries).
-var headPrefixes = []string{"/bin/", "/sbin/", "/usr/bin/", "/usr/sbin/", "/lib", "/usr/lib"}
+var headPrefixes = []string{"/bin/", "/sbin/", "/usr/bin/", "/usr/sbin/", "/lib", "/usr/lib", "/usr/local/bin/", "/usr/local/lib", "/opt/"}
 
 // statPrefixes may be stat'ed only (existence and size of device nodes).
 var statPrefixes = []string{"/dev/", "/usr/", "/opt/", "/etc/"}

@@ -5,6 +5,7 @@ import (
 	"errors"
 	"os"
 	"path/filepath"
+	"runtime"
 	"testing"
 )
 
@@ -200,4 +201,30 @@ func FuzzResolveNeverEscapes(f *testing.F) {
 			t.Fatalf("%q resolved outside root: %q", p, real)
 		}
 	})
+}
+
+func TestBindThread(t *testing.T) {
+	cpus, err := AllowedCPUs()
+	if err != nil || len(cpus) == 0 {
+		t.Fatalf("AllowedCPUs = %v, %v", cpus, err)
+	}
+	runtime.LockOSThread()
+	defer runtime.UnlockOSThread()
+	restore, err := BindThread(cpus[:1])
+	if err != nil {
+		t.Fatal(err)
+	}
+	now, _ := AllowedCPUs()
+	if len(now) != 1 || now[0] != cpus[0] {
+		t.Errorf("bound to %v, want [%d]", now, cpus[0])
+	}
+	if err := restore(); err != nil {
+		t.Fatal(err)
+	}
+	if back, _ := AllowedCPUs(); len(back) != len(cpus) {
+		t.Errorf("restored to %v, want %v", back, cpus)
+	}
+	if _, err := BindThread(nil); err == nil {
+		t.Error("binding to no CPUs must fail")
+	}
 }

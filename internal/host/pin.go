@@ -42,6 +42,31 @@ func PinThread(cpu int) (unpin func(), err error) {
 	}, nil
 }
 
+// BindThread binds the calling OS thread, which the caller must already have
+// locked with runtime.LockOSThread, to a set of CPUs. Children started from
+// this thread inherit the binding. The returned function restores the
+// thread's previous binding.
+func BindThread(cpus []int) (restore func() error, err error) {
+	if len(cpus) == 0 {
+		return nil, fmt.Errorf("no CPUs to bind to")
+	}
+	var old unix.CPUSet
+	if err := unix.SchedGetaffinity(0, &old); err != nil {
+		return nil, fmt.Errorf("reading affinity: %v", err)
+	}
+	var set unix.CPUSet
+	for _, c := range cpus {
+		if c < 0 || c >= 1024 {
+			return nil, fmt.Errorf("cpu %d: invalid", c)
+		}
+		set.Set(c)
+	}
+	if err := unix.SchedSetaffinity(0, &set); err != nil {
+		return nil, fmt.Errorf("cpus %v: cannot bind: %v", cpus, err)
+	}
+	return func() error { return unix.SchedSetaffinity(0, &old) }, nil
+}
+
 // AllowedCPUs returns the CPUs this process may run on.
 func AllowedCPUs() ([]int, error) {
 	var set unix.CPUSet

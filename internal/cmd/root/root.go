@@ -2,8 +2,11 @@
 package root
 
 import (
+	"boardbench/internal/cmd/c2c"
 	"boardbench/internal/cmd/capture"
+	"boardbench/internal/cmd/clock"
 	"boardbench/internal/cmd/info"
+	"boardbench/internal/cmd/mem"
 	"boardbench/internal/cmd/version"
 	"boardbench/internal/cmdutil"
 
@@ -29,7 +32,10 @@ memory, storage, buses) and measures it with figures that carry their evidence.`
 	cmd.AddCommand(
 		info.NewCmd(f),
 		capture.NewCmd(f),
+		clock.NewCmd(f),
 		version.NewCmd(f),
+		mem.NewCmd(f),
+		c2c.NewCmd(f),
 	)
 	return cmd
 }

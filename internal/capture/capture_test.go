@@ -1,0 +1,127 @@
+package capture_test
+
+import (
+	"bytes"
+	"encoding/json"
+	"os"
+	"path/filepath"
+	"strconv"
+	"strings"
+	"testing"
+
+	"boardbench/internal/capture"
+	"boardbench/internal/host"
+	"boardbench/internal/inventory"
+)
+
+// describe returns the JSON of a machine description without the fields
+// that differ between two descriptions of the same machine (time, root).
+func describe(t *testing.T, h *host.Host, redact bool) string {
+	t.Helper()
+	in := inventory.Collect(h, inventory.Options{Redact: redact})
+	in.Root = ""
+	data, err := json.MarshalIndent(in, "", " ")
+	if err != nil {
+		t.Fatal(err)
+	}
+	// The time stamp differs; drop that line.
+	var keep []string
+	for _, l := range strings.Split(string(data), "\n") {
+		if !strings.Contains(l, `"collected_at"`) {
+			keep = append(keep, l)
+		}
+	}
+	return strings.Join(keep, "\n")
+}
+
+// TestRoundTrip captures each board fixture, unpacks the archive and checks
+// that the unpacked root describes the same machine.
+func TestRoundTrip(t *testing.T) {
+	boards, _ := filepath.Glob("../../testdata/boards/*")
+	if len(boards) == 0 {
+		t.Fatal("no board fixtures in testdata/boards")
+	}
+	for _, dir := range boards {
+		if st, err := os.Stat(dir); err != nil || !st.IsDir() {
+			continue
+		}
+		t.Run(filepath.Base(dir), func(t *testing.T) {
+			orig, err := host.New(dir)
+			if err != nil {
+				t.Fatal(err)
+			}
+			want := describe(t, orig, true)
+
+			rec := host.NewRecorder()
+			h, _ := host.New(dir, host.WithRecorder(rec))
+			inventory.Collect(h, inventory.Options{Redact: true})
+			var buf bytes.Buffer
+			if err := capture.Write(&buf, rec.Snapshot(), capture.Options{Redact: true}); err != nil {
+				t.Fatal(err)
+			}
+			out := t.TempDir()
+			if err := capture.Extract(bytes.NewReader(buf.Bytes()), out); err != nil {
+				t.Fatal(err)
+			}
+			back, err := host.New(out)
+			if err != nil {
+				t.Fatal(err)
+			}
+			if got := describe(t, back, true); got != want {
+				t.Errorf("unpacked capture describes a different machine:\n%s", firstDiff(want, got))
+			}
+		})
+	}
+}
+
+func firstDiff(a, b string) string {
+	al, bl := strings.Split(a, "\n"), strings.Split(b, "\n")
+	for i := 0; i < len(al) && i < len(bl); i++ {
+		if al[i] != bl[i] {
+			lo := max(0, i-3)
+			return "line " + strconv.Itoa(i) + ":\nwant: " + strings.Join(al[lo:min(len(al), i+3)], "\n      ") + "\ngot:  " + strings.Join(bl[lo:min(len(bl), i+3)], "\n      ")
+		}
+	}
+	return "lengths differ"
+}
+
+func TestCaptureRedacts(t *testing.T) {
+	rec := host.NewRecorder()
+	root := t.TempDir()
+	for p, c := range map[string]string{
+		"proc/cpuinfo":                               "processor\t: 0\nSerial\t\t: 10000000deadbeef\n",
+		"sys/class/net/eth0/address":                 "dc:a6:32:aa:bb:cc\n",
+		"sys/firmware/devicetree/base/serial-number": "10000000deadbeef\x00",
+	} {
+		os.MkdirAll(filepath.Join(root, filepath.Dir(p)), 0o755)
+		os.WriteFile(filepath.Join(root, p), []byte(c), 0o644)
+	}
+	h, _ := host.New(root, host.WithRecorder(rec))
+	for _, p := range []string{"/proc/cpuinfo", "/sys/class/net/eth0/address", "/sys/firmware/devicetree/base/serial-number"} {
+		if _, err := h.ReadFile(p); err != nil {
+			t.Fatal(err)
+		}
+	}
+	var buf bytes.Buffer
+	if err := capture.Write(&buf, rec.Snapshot(), capture.Options{Redact: true}); err != nil {
+		t.Fatal(err)
+	}
+	out := t.TempDir()
+	if err := capture.Extract(&buf, out); err != nil {
+		t.Fatal(err)
+	}
+	for _, p := range []string{"proc/cpuinfo", "sys/class/net/eth0/address", "sys/firmware/devicetree/base/serial-number"} {
+		data, _ := os.ReadFile(filepath.Join(out, p))
+		if bytes.Contains(data, []byte("deadbeef")) || bytes.Contains(data, []byte("aa:bb:cc")) {
+			t.Errorf("%s not redacted: %q", p, data)
+		}
+	}
+}
+
+func TestExtractRejectsEscapes(t *testing.T) {
+	for _, junk := range [][]byte{nil, []byte("not gzip at all"), {0x1f, 0x8b, 0x08, 0, 0}} {
+		if err := capture.Extract(bytes.NewReader(junk), t.TempDir()); err == nil {
+			t.Errorf("Extract(%q): want error", junk)
+		}
+	}
+}

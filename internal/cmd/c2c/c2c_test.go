@@ -1,0 +1,63 @@
+package c2c
+
+import (
+	"bytes"
+	"encoding/json"
+	"errors"
+	"strings"
+	"testing"
+
+	"boardbench/internal/cmdutil"
+	"boardbench/internal/iostreams"
+	"boardbench/internal/probe/c2c"
+)
+
+func TestFixtureRootRefused(t *testing.T) {
+	ios, _, _ := iostreams.Test()
+	cmd := NewCmd(cmdutil.NewFactory(ios))
+	cmd.SetArgs([]string{"--root", t.TempDir()})
+	err := cmd.Execute()
+	if !errors.Is(err, errNotLive) || cmdutil.ExitCode(err) == 0 {
+		t.Fatalf("err = %v, want the not-live error and a non-zero exit", err)
+	}
+}
+
+func f64(v float64) *float64 { return &v }
+
+func TestRenderMatrix(t *testing.T) {
+	pairs := []c2c.Pair{{A: 0, B: 1, NS: f64(52.3)}, {A: 0, B: 4, NS: f64(180.4)}, {A: 1, B: 4, Error: "cannot pin"}}
+	cpus := []int{0, 1, 4}
+	rep := Report{CPUs: cpus, Cores: []string{"Cortex-A55", "Cortex-A55", "Cortex-A76"}, Pairs: pairs, MatrixNS: c2c.Matrix(cpus, pairs)}
+	rep.Notes.Add("cpu1-cpu4", "cannot pin")
+	var b bytes.Buffer
+	render(&b, rep, false)
+	out := b.String()
+	for _, want := range []string{"cpu0  cpu1  cpu4", "52.3", "180", "?", "Cortex-A55: cpu 0,1", "Cortex-A76: cpu 4", "cpu1-cpu4: cannot pin"} {
+		if !strings.Contains(out, want) {
+			t.Errorf("text lacks %q:\n%s", want, out)
+		}
+	}
+	data, err := json.Marshal(rep)
+	if err != nil {
+		t.Fatal(err)
+	}
+	var doc struct {
+		MatrixNS [][]*float64 `json:"matrix_ns"`
+	}
+	if err := json.Unmarshal(data, &doc); err != nil {
+		t.Fatal(err)
+	}
+	if doc.MatrixNS[0][0] != nil || *doc.MatrixNS[2][0] != 180.4 || doc.MatrixNS[1][2] != nil {
+		t.Errorf("matrix_ns %v", doc.MatrixNS)
+	}
+}
+
+func TestRenderSampled(t *testing.T) {
+	rep := Report{CPUs: []int{0, 1, 2}, Sampled: true, Pairs: []c2c.Pair{{A: 1, B: 2, NS: f64(40)}, {A: 0, B: 2, NS: f64(120)}}}
+	var b bytes.Buffer
+	render(&b, rep, false)
+	out := b.String()
+	if !strings.Contains(out, "cpu0-cpu2") || !strings.Contains(out, "120 ns") || strings.Index(out, "cpu0-cpu2") > strings.Index(out, "cpu1-cpu2") {
+		t.Errorf("sampled list:\n%s", out)
+	}
+}

@@ -1,0 +1,528 @@
+package clock
+
+import (
+	"bytes"
+	"context"
+	"encoding/json"
+	"errors"
+	"fmt"
+	"io/fs"
+	"os"
+	"path/filepath"
+	"reflect"
+	"strconv"
+	"strings"
+	"syscall"
+	"testing"
+	"time"
+
+	"boardbench/internal/cmdutil"
+	"boardbench/internal/host"
+	"boardbench/internal/inventory/cpu"
+	"boardbench/internal/iostreams"
+	probeclock "boardbench/internal/probe/clock"
+	"boardbench/internal/stats"
+)
+
+// board writes a fixture of a big.LITTLE board: policy0 for cpu0-3
+// (Cortex-A55, up to 1800 MHz) and policy4 for cpu4-5 (Cortex-A76, up to
+// 2400 MHz), with cpuN/cpufreq links, and a recorded vcgencmd when
+// firmware is set.
+func board(t *testing.T, firmware string) string {
+	t.Helper()
+	root := t.TempDir()
+	write := func(name, content string) {
+		t.Helper()
+		p := filepath.Join(root, name)
+		if err := os.MkdirAll(filepath.Dir(p), 0o755); err != nil {
+			t.Fatal(err)
+		}
+		if err := os.WriteFile(p, []byte(content), 0o644); err != nil {
+			t.Fatal(err)
+		}
+	}
+	pol := "sys/devices/system/cpu/cpufreq/"
+	write(pol+"policy0/scaling_governor", "schedutil\n")
+	write(pol+"policy0/scaling_min_freq", "408000\n")
+	write(pol+"policy0/scaling_max_freq", "1800000\n")
+	write(pol+"policy0/scaling_cur_freq", "1800000\n")
+	write(pol+"policy0/cpuinfo_cur_freq", "1800000\n")
+	write(pol+"policy0/related_cpus", "0 1 2 3\n")
+	write(pol+"policy0/scaling_available_frequencies", "408000 1008000 1800000 \n")
+	write(pol+"policy4/scaling_governor", "schedutil\n")
+	write(pol+"policy4/scaling_min_freq", "408000\n")
+	write(pol+"policy4/scaling_max_freq", "2400000\n")
+	write(pol+"policy4/scaling_cur_freq", "2400000\n")
+	write(pol+"policy4/related_cpus", "4 5\n")
+	write(pol+"policy4/scaling_available_frequencies", "408000 1200000 2400000\n")
+	for c := 0; c < 6; c++ {
+		p := 0
+		if c >= 4 {
+			p = 4
+		}
+		dir := filepath.Join(root, fmt.Sprintf("sys/devices/system/cpu/cpu%d", c))
+		if err := os.MkdirAll(dir, 0o755); err != nil {
+			t.Fatal(err)
+		}
+		if err := os.Symlink(fmt.Sprintf("../cpufreq/policy%d", p), filepath.Join(dir, "cpufreq")); err != nil {
+			t.Fatal(err)
+		}
+	}
+	if firmware != "" {
+		write(".boardbench/commands/"+host.CommandKey("vcgencmd", "measure_clock", "arm"), firmware)
+	}
+	return root
+}
+
+func intp(v int) *int { return &v }
+
+func inventory() cpu.Info {
+	return cpu.Info{Clusters: []cpu.Cluster{
+		{ID: 0, CPUs: []int{0, 1, 2, 3}, Core: "Cortex-A55", Policy: intp(0)},
+		{ID: 1, CPUs: []int{4, 5}, Core: "Cortex-A76", Policy: intp(4)},
+	}}
+}
+
+// fakeBoard stands in for the CPU: the clock of a CPU is its policy's
+// scaling_max_freq times a factor per policy, and the "kernel" reports the
+// limit as the current clock. CPUs in offline cannot be pinned; onCall runs
+// before each measurement.
+type fakeBoard struct {
+	root    string
+	factor  map[int]float64 // policy → measured/reported
+	offline map[int]bool
+	calls   []int
+	onCall  func(n int)
+	// busy marks every sample as disturbed by another task.
+	busy bool
+}
+
+func (b *fakeBoard) measure(ctx context.Context, id int, opt probeclock.Options) (probeclock.Result, error) {
+	b.calls = append(b.calls, id)
+	if b.onCall != nil {
+		b.onCall(len(b.calls))
+	}
+	if err := ctx.Err(); err != nil {
+		return probeclock.Result{}, err
+	}
+	if b.offline[id] {
+		return probeclock.Result{}, fmt.Errorf("cpu %d: cannot pin: invalid argument", id)
+	}
+	policy := 0
+	if id >= 4 {
+		policy = 4
+	}
+	dir := filepath.Join(b.root, fmt.Sprintf("sys/devices/system/cpu/cpufreq/policy%d", policy))
+	raw, err := os.ReadFile(filepath.Join(dir, "scaling_max_freq"))
+	if err != nil {
+		return probeclock.Result{}, err
+	}
+	if err := os.WriteFile(filepath.Join(dir, "scaling_cur_freq"), raw, 0o644); err != nil {
+		return probeclock.Result{}, err
+	}
+	khz, _ := strconv.ParseFloat(strings.TrimSpace(string(raw)), 64)
+	mhz := khz / 1000 * b.factor[policy]
+	return probeclock.Result{
+		CPU: id, MHz: mhz, Summary: stats.Summarize([]float64{mhz - 1, mhz, mhz + 1}),
+		Method: "asm-test", Certain: true, Iterations: 1000,
+		SampleDurations: []time.Duration{15 * time.Millisecond, 15 * time.Millisecond, 15 * time.Millisecond},
+		Disturbed:       []float64{mhz / 2}, AllDisturbed: b.busy,
+	}, nil
+}
+
+func newRunner(t *testing.T, root string, b *fakeBoard) *runner {
+	t.Helper()
+	h, err := host.New(root)
+	if err != nil {
+		t.Fatal(err)
+	}
+	b.root = root
+	return &runner{h: h, inv: inventory(), measure: b.measure, allowed: []int{0, 1, 2, 3, 4, 5}}
+}
+
+// snapshotFiles returns every regular file of the fixture with its content.
+func snapshotFiles(t *testing.T, root string) map[string]string {
+	t.Helper()
+	out := map[string]string{}
+	err := filepath.WalkDir(root, func(p string, d fs.DirEntry, err error) error {
+		if err != nil || !d.Type().IsRegular() {
+			return err
+		}
+		b, err := os.ReadFile(p)
+		out[strings.TrimPrefix(p, root)] = string(b)
+		return err
+	})
+	if err != nil {
+		t.Fatal(err)
+	}
+	return out
+}
+
+func TestRunMeasuresOneCPUPerCluster(t *testing.T) {
+	root := board(t, "frequency(48)=1800398464\n")
+	b := &fakeBoard{factor: map[int]float64{0: 0.99, 4: 0.95}}
+	r := newRunner(t, root, b)
+	rep, err := r.run(context.Background())
+	if err != nil {
+		t.Fatal(err)
+	}
+	if c := rep.Clusters[0]; c.FirmwareMHz != nil || !hasNote(rep, "firmware ARM clock", "several clusters") {
+		t.Errorf("firmware clock compared on a big.LITTLE machine: %v", fmtp(c.FirmwareMHz))
+	}
+	// A Raspberry Pi has one cluster; the firmware's clock is compared.
+	r.inv.Clusters = r.inv.Clusters[:1]
+	b.calls = nil
+	rep, err = r.run(context.Background())
+	if err != nil {
+		t.Fatal(err)
+	}
+	if len(rep.Clusters) != 1 {
+		t.Fatalf("%d clusters", len(rep.Clusters))
+	}
+	little := rep.Clusters[0]
+	r.inv = inventory()
+	b.calls = nil
+	rep, err = r.run(context.Background())
+	if err != nil {
+		t.Fatal(err)
+	}
+	if !reflect.DeepEqual(b.calls, []int{0, 4}) {
+		t.Errorf("measured CPUs %v, want [0 4]", b.calls)
+	}
+	big := rep.Clusters[1]
+	check := func(name string, got *float64, want float64) {
+		t.Helper()
+		if got == nil || *got != want {
+			t.Errorf("%s = %v, want %v", name, fmtp(got), want)
+		}
+	}
+	check("little measured", little.MeasuredMHz, 1782)
+	check("little reported", little.ReportedMHz, 1800)
+	check("little cpuinfo_cur", little.CPUInfoCurMHz, 1800)
+	check("little deviation", little.DeviationPct, -1)
+	check("little firmware", little.FirmwareMHz, 1800.398464)
+	check("big measured", big.MeasuredMHz, 2280)
+	check("big deviation", big.DeviationPct, -5)
+	if little.Flagged || !big.Flagged {
+		t.Errorf("flagged little=%v big=%v, want false, true", little.Flagged, big.Flagged)
+	}
+	if little.ReportedSource != "scaling_cur_freq" || little.Method != "asm-test" || !little.Certain {
+		t.Errorf("little = %+v", little)
+	}
+	if little.CPU == nil || *little.CPU != 0 || big.CPU == nil || *big.CPU != 4 {
+		t.Errorf("measured on %v and %v", fmtip(little.CPU), fmtip(big.CPU))
+	}
+	if !reflect.DeepEqual(big.DisturbedSamples, []float64{1140}) {
+		t.Errorf("disturbed samples %v, want [1140]", big.DisturbedSamples)
+	}
+	if len(little.Samples) != 3 || little.SampleMs == nil || *little.SampleMs != 15 {
+		t.Errorf("samples %v, sample_ms %v", little.Samples, fmtp(little.SampleMs))
+	}
+	if !hasNote(rep, "cpu4 cpuinfo_cur_freq", "not exposed") {
+		t.Errorf("notes %v lack cpu4 cpuinfo_cur_freq", rep.Notes)
+	}
+	if little.OPPs != nil {
+		t.Errorf("OPPs without --opps: %v", little.OPPs)
+	}
+}
+
+func fmtp(p *float64) string {
+	if p == nil {
+		return "nil"
+	}
+	return strconv.FormatFloat(*p, 'f', -1, 64)
+}
+
+func fmtip(p *int) string {
+	if p == nil {
+		return "nil"
+	}
+	return strconv.Itoa(*p)
+}
+
+func hasNote(rep *Report, item, reason string) bool {
+	for _, n := range rep.Notes {
+		if n.Item == item && strings.Contains(n.Reason, reason) {
+			return true
+		}
+	}
+	return false
+}
+
+func TestRunNotesAllSamplesDisturbed(t *testing.T) {
+	root := board(t, "")
+	b := &fakeBoard{factor: map[int]float64{0: 1, 4: 1}, busy: true}
+	r := newRunner(t, root, b)
+	rep, err := r.run(context.Background())
+	if err != nil {
+		t.Fatal(err)
+	}
+	if !hasNote(rep, "cpu0", "reads low") || len(rep.Clusters[0].DisturbedSamples) != 3 {
+		t.Errorf("notes %v, disturbed %v", rep.Notes, rep.Clusters[0].DisturbedSamples)
+	}
+}
+
+func TestRunSkipsOfflineCPUs(t *testing.T) {
+	root := board(t, "")
+	b := &fakeBoard{factor: map[int]float64{0: 1, 4: 1}, offline: map[int]bool{0: true, 4: true, 5: true}}
+	r := newRunner(t, root, b)
+	rep, err := r.run(context.Background())
+	if err != nil {
+		t.Fatal(err)
+	}
+	little, big := rep.Clusters[0], rep.Clusters[1]
+	if little.CPU == nil || *little.CPU != 1 || little.MeasuredMHz == nil {
+		t.Errorf("little measured on %v, want cpu1", fmtip(little.CPU))
+	}
+	if big.CPU != nil || big.MeasuredMHz != nil || big.Error == "" {
+		t.Errorf("big = %+v, want an error and no clock", big)
+	}
+	if !hasNote(rep, "cpu0", "cannot pin") {
+		t.Errorf("notes %v lack cpu0", rep.Notes)
+	}
+	if little.FirmwareMHz != nil {
+		t.Error("firmware clock without vcgencmd")
+	}
+
+	b.offline = map[int]bool{0: true, 1: true, 2: true, 3: true, 4: true, 5: true}
+	if _, err := r.run(context.Background()); err == nil {
+		t.Error("run with every CPU offline succeeded")
+	}
+}
+
+func TestRunCPUListAndUnknownClusters(t *testing.T) {
+	root := board(t, "")
+	b := &fakeBoard{factor: map[int]float64{0: 1, 4: 1}}
+	r := newRunner(t, root, b)
+	r.cpus = []int{2, 5}
+	rep, err := r.run(context.Background())
+	if err != nil {
+		t.Fatal(err)
+	}
+	if !reflect.DeepEqual(b.calls, []int{2, 5}) {
+		t.Errorf("measured %v, want [2 5]", b.calls)
+	}
+	if c := rep.Clusters[1]; c.Cluster == nil || *c.Cluster != 1 || c.Core != "Cortex-A76" {
+		t.Errorf("cpu5 entry = %+v", c)
+	}
+
+	// Without an inventory: the first allowed CPU stands for all.
+	b.calls = nil
+	r.cpus, r.inv = nil, cpu.Info{}
+	rep, err = r.run(context.Background())
+	if err != nil {
+		t.Fatal(err)
+	}
+	if len(rep.Clusters) != 1 || rep.Clusters[0].Cluster != nil || !hasNote(rep, "CPU clusters", "not identified") {
+		t.Errorf("report without inventory = %+v", rep)
+	}
+}
+
+func TestOPPWalkRestoresSettings(t *testing.T) {
+	root := board(t, "")
+	b := &fakeBoard{factor: map[int]float64{0: 0.978, 4: 1}}
+	r := newRunner(t, root, b)
+	before := snapshotFiles(t, root)
+	r.opps, r.isRoot = true, true
+	rep, err := r.run(context.Background())
+	if err != nil {
+		t.Fatal(err)
+	}
+	var got []string
+	for _, c := range rep.Clusters {
+		for _, o := range c.OPPs {
+			got = append(got, fmt.Sprintf("%.0f:%s:%s", o.RequestedMHz, fmtp(o.MeasuredMHz), fmtp(o.DeviationPct)))
+		}
+	}
+	want := []string{"1800:1760.4:-2.2", "1008:985.8:-2.2", "408:399:-2.21", "2400:2400:0", "1200:1200:0", "408:408:0"}
+	if !reflect.DeepEqual(got, want) {
+		t.Errorf("OPPs = %v, want %v", got, want)
+	}
+	if !rep.Clusters[0].OPPs[0].Flagged || rep.Clusters[1].OPPs[0].Flagged {
+		t.Error("flags wrong: -2.2% must be flagged, 0% not")
+	}
+	// Everything but scaling_cur_freq (written by the fake "kernel") is
+	// back as it was.
+	after := snapshotFiles(t, root)
+	for p := range after {
+		if strings.HasSuffix(p, "scaling_cur_freq") {
+			delete(after, p)
+			delete(before, p)
+		}
+	}
+	if !reflect.DeepEqual(after, before) {
+		t.Errorf("after the walk:\n%v\nwant\n%v", after, before)
+	}
+	var out bytes.Buffer
+	renderText(&out, rep, false)
+	for _, line := range []string{"Cpufreq OPP: 1800  Measured: 1760 (-2.2%) !", "Cpufreq OPP:  408  Measured:  408 (+0.0%)"} {
+		if !strings.Contains(out.String(), line) {
+			t.Errorf("text lacks %q:\n%s", line, out.String())
+		}
+	}
+}
+
+func TestOPPWalkInterruptedBySIGINT(t *testing.T) {
+	root := board(t, "")
+	before := snapshotFiles(t, root)
+	b := &fakeBoard{factor: map[int]float64{0: 1, 4: 1}}
+	// Calls 1 and 2 measure the clusters as they are; 3 and on walk.
+	b.onCall = func(n int) {
+		if n == 4 {
+			if err := syscall.Kill(os.Getpid(), syscall.SIGINT); err != nil {
+				t.Error(err)
+			}
+			time.Sleep(200 * time.Millisecond) // let the guard restore
+		}
+	}
+	r := newRunner(t, root, b)
+	r.opps, r.isRoot = true, true
+	rep, err := r.run(context.Background())
+	var ie *cmdutil.InterruptedError
+	if !errors.As(err, &ie) || cmdutil.ExitCode(err) != 130 {
+		t.Fatalf("run = %v, want an interruption (exit status 130)", err)
+	}
+	if ie.Signal != "SIGINT" {
+		t.Errorf("signal %q", ie.Signal)
+	}
+	if rep == nil || len(rep.Clusters[0].OPPs) == 0 || !hasNote(rep, "OPP walk", "interrupted") {
+		t.Fatalf("partial report = %+v", rep)
+	}
+	if len(b.calls) > 5 {
+		t.Errorf("walk went on after SIGINT: %d measurements", len(b.calls))
+	}
+	after := snapshotFiles(t, root)
+	for p := range after {
+		if strings.HasSuffix(p, "scaling_cur_freq") {
+			delete(after, p)
+			delete(before, p)
+		}
+	}
+	if !reflect.DeepEqual(after, before) {
+		t.Errorf("after SIGINT:\n%v\nwant\n%v", after, before)
+	}
+}
+
+func TestOPPPreflight(t *testing.T) {
+	root := board(t, "")
+	b := &fakeBoard{factor: map[int]float64{0: 1, 4: 1}}
+	r := newRunner(t, root, b)
+	r.opps = true
+	if _, err := r.run(context.Background()); err == nil || !strings.Contains(err.Error(), "needs root") {
+		t.Errorf("--opps without root: %v", err)
+	}
+	r.isRoot = true
+	for _, p := range []string{"policy0", "policy4"} {
+		os.Remove(filepath.Join(root, "sys/devices/system/cpu/cpufreq", p, "scaling_available_frequencies"))
+	}
+	if _, err := r.run(context.Background()); err == nil || !strings.Contains(err.Error(), "scaling_available_frequencies") {
+		t.Errorf("--opps without available clocks: %v", err)
+	}
+	if len(b.calls) != 0 {
+		t.Errorf("measured %v before refusing --opps", b.calls)
+	}
+}
+
+func TestParseFirmwareClock(t *testing.T) {
+	tests := []struct {
+		in     string
+		want   float64
+		wantOK bool
+	}{
+		{"frequency(48)=1500398464\n", 1500.398464, true},
+		{"frequency(0)=2400002048", 2400.002048, true},
+		{"frequency(48)=0", 0, false},
+		{"error=1 error_msg=\"Command not registered\"", 0, false},
+		{"frequency(48)=abc", 0, false},
+		{"", 0, false},
+	}
+	for _, tt := range tests {
+		got, ok := parseFirmwareClock(tt.in)
+		if got != tt.want || ok != tt.wantOK {
+			t.Errorf("parseFirmwareClock(%q) = %v, %v; want %v, %v", tt.in, got, ok, tt.want, tt.wantOK)
+		}
+	}
+}
+
+func TestCPUList(t *testing.T) {
+	tests := []struct {
+		in      string
+		want    []int
+		wantErr bool
+		format  string
+	}{
+		{"0", []int{0}, false, "0"},
+		{"4-7,0", []int{0, 4, 5, 6, 7}, false, "0,4-7"},
+		{"1,1,2", []int{1, 2}, false, "1-2"},
+		{"", nil, true, ""},
+		{"3-1", nil, true, ""},
+		{"a", nil, true, ""},
+		{"-1", nil, true, ""},
+		{"0-999999", nil, true, ""},
+	}
+	for _, tt := range tests {
+		got, err := parseCPUList(tt.in)
+		if (err != nil) != tt.wantErr || !reflect.DeepEqual(got, tt.want) {
+			t.Errorf("parseCPUList(%q) = %v, %v", tt.in, got, err)
+		}
+		if err == nil {
+			if f := formatCPUList(got); f != tt.format {
+				t.Errorf("formatCPUList(%v) = %q, want %q", got, f, tt.format)
+			}
+		}
+	}
+}
+
+func TestCommandRefusesBadInput(t *testing.T) {
+	tests := []struct {
+		args     []string
+		wantCode int
+		wantMsg  string
+	}{
+		{[]string{"--root", t.TempDir()}, 1, "live machine"},
+		{[]string{"--samples", "0"}, 2, "--samples"},
+		{[]string{"--cpu", "x"}, 2, "--cpu"},
+		{[]string{"extra"}, 1, "unknown command"},
+	}
+	for _, tt := range tests {
+		ios, stdout, _ := iostreams.Test()
+		cmd := NewCmd(cmdutil.NewFactory(ios))
+		cmd.SetArgs(tt.args)
+		cmd.SetOut(stdout)
+		cmd.SetErr(&bytes.Buffer{})
+		cmd.SilenceUsage, cmd.SilenceErrors = true, true
+		err := cmd.Execute()
+		if err == nil || cmdutil.ExitCode(err) != tt.wantCode || !strings.Contains(err.Error(), tt.wantMsg) {
+			t.Errorf("clock %v: %v (exit %d), want exit %d with %q", tt.args, err, cmdutil.ExitCode(err), tt.wantCode, tt.wantMsg)
+		}
+	}
+}
+
+func TestJSONFieldNames(t *testing.T) {
+	root := board(t, "frequency(48)=1800000000")
+	b := &fakeBoard{factor: map[int]float64{0: 1, 4: 1}}
+	r := newRunner(t, root, b)
+	rep, err := r.run(context.Background())
+	if err != nil {
+		t.Fatal(err)
+	}
+	data, err := json.Marshal(rep)
+	if err != nil {
+		t.Fatal(err)
+	}
+	var doc map[string]any
+	if err := json.Unmarshal(data, &doc); err != nil {
+		t.Fatal(err)
+	}
+	c := doc["clusters"].([]any)[0].(map[string]any)
+	for _, k := range []string{"cluster", "cpus", "cpu", "core", "policy", "measured_mhz", "samples", "spread_pct",
+		"sample_ms", "disturbed_samples", "method", "certain", "reported_mhz", "reported_source", "scaling_cur_mhz",
+		"cpuinfo_cur_mhz", "firmware_mhz", "deviation_pct", "firmware_deviation_pct", "flagged"} {
+		if _, ok := c[k]; !ok {
+			t.Errorf("cluster lacks %q: %v", k, c)
+		}
+	}
+	if doc["schema_version"] == "" || doc["notes"] == nil {
+		t.Errorf("document = %v", doc)
+	}
+}

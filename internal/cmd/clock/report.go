@@ -1,0 +1,243 @@
+package clock
+
+import (
+	"fmt"
+	"io"
+	"strings"
+
+	"boardbench/internal/note"
+	"boardbench/internal/textfmt"
+)
+
+// Report is the result of `boardbench clock`; docs/clock.md describes every
+// field.
+type Report struct {
+	SchemaVersion string         `json:"schema_version"`
+	Clusters      []ClusterClock `json:"clusters"`
+	Notes         note.List      `json:"notes"`
+}
+
+// ClusterClock is the measured clock of one cluster (or of one CPU asked
+// for with --cpu).
+type ClusterClock struct {
+	// Cluster is the index in the CPU inventory's clusters, nil when unknown.
+	Cluster *int   `json:"cluster"`
+	CPUs    []int  `json:"cpus"`
+	Core    string `json:"core"`
+	Policy  *int   `json:"policy"`
+	// CPU is the CPU measured, nil when none could be.
+	CPU         *int     `json:"cpu"`
+	MeasuredMHz *float64 `json:"measured_mhz"`
+	// Samples are the clocks of the individual samples in MHz.
+	Samples []float64 `json:"samples"`
+	// DisturbedSamples are samples set aside because another task took the
+	// CPU during them (MHz); all samples when none was undisturbed.
+	DisturbedSamples []float64 `json:"disturbed_samples"`
+	SpreadPct        *float64  `json:"spread_pct"`
+	SampleMs         *float64  `json:"sample_ms"`
+	Method           string    `json:"method"`
+	Certain          bool      `json:"certain"`
+	// ReportedMHz is the kernel's clock compared with MeasuredMHz, read
+	// from ReportedSource right after measuring.
+	ReportedMHz          *float64   `json:"reported_mhz"`
+	ReportedSource       string     `json:"reported_source"`
+	ScalingCurMHz        *float64   `json:"scaling_cur_mhz"`
+	CPUInfoCurMHz        *float64   `json:"cpuinfo_cur_mhz"`
+	FirmwareMHz          *float64   `json:"firmware_mhz"`
+	DeviationPct         *float64   `json:"deviation_pct"`
+	FirmwareDeviationPct *float64   `json:"firmware_deviation_pct"`
+	Flagged              bool       `json:"flagged"`
+	OPPs                 []OPPClock `json:"opps,omitempty"`
+	Error                string     `json:"error,omitempty"`
+}
+
+// OPPClock is the measured clock at one pinned cpufreq operating point.
+type OPPClock struct {
+	RequestedMHz float64  `json:"requested_mhz"`
+	ReportedMHz  *float64 `json:"reported_mhz"`
+	MeasuredMHz  *float64 `json:"measured_mhz"`
+	SpreadPct    *float64 `json:"spread_pct"`
+	// DisturbedSamples: see ClusterClock.
+	DisturbedSamples []float64 `json:"disturbed_samples"`
+	DeviationPct     *float64  `json:"deviation_pct"`
+	Flagged          bool      `json:"flagged"`
+	Error            string    `json:"error,omitempty"`
+}
+
+// compare fills the deviations and the flag.
+func (c *ClusterClock) compare() {
+	c.DeviationPct = deviation(c.MeasuredMHz, c.ReportedMHz)
+	c.FirmwareDeviationPct = deviation(c.MeasuredMHz, c.FirmwareMHz)
+	c.Flagged = beyondTolerance(c.DeviationPct) || beyondTolerance(c.FirmwareDeviationPct)
+}
+
+// compare fills the deviation from the kernel's clock after pinning (the
+// requested one when the kernel does not say) and the flag.
+func (o *OPPClock) compare() {
+	ref := o.ReportedMHz
+	if ref == nil {
+		ref = ptr(o.RequestedMHz)
+	}
+	o.DeviationPct = deviation(o.MeasuredMHz, ref)
+	o.Flagged = beyondTolerance(o.DeviationPct)
+}
+
+func mhzOrDash(v *float64) string {
+	if v == nil {
+		return "-"
+	}
+	return fmt.Sprintf("%.0f MHz", *v)
+}
+
+func pctOrDash(v *float64, flagged bool) string {
+	if v == nil {
+		return "-"
+	}
+	s := fmt.Sprintf("%+.1f%%", *v)
+	if flagged {
+		s += " !"
+	}
+	return s
+}
+
+// renderText writes the report for people.
+func renderText(w io.Writer, rep *Report, color bool) {
+	tw := textfmt.New(w, color)
+	tw.Section("Clockspeeds")
+	anyFirmware, anyUncertain, anyFlag := false, false, false
+	for _, c := range rep.Clusters {
+		anyFirmware = anyFirmware || c.FirmwareMHz != nil
+		anyUncertain = anyUncertain || (c.MeasuredMHz != nil && !c.Certain)
+		anyFlag = anyFlag || c.Flagged
+	}
+	headers := []string{"Cluster", "CPUs", "Core", "Measured on", "Measured", "Spread", "Kernel", "Deviation"}
+	if anyFirmware {
+		headers = append(headers, "Firmware", "Deviation")
+	}
+	t := textfmt.NewTable(headers...)
+	for i := 4; i < len(headers); i++ {
+		t.RightAlign[i] = true
+	}
+	for _, c := range rep.Clusters {
+		cluster := "-"
+		if c.Cluster != nil {
+			cluster = fmt.Sprint(*c.Cluster)
+		}
+		on := "-"
+		if c.CPU != nil {
+			on = fmt.Sprintf("cpu%d", *c.CPU)
+		}
+		measured := mhzOrDash(c.MeasuredMHz)
+		if c.MeasuredMHz != nil && !c.Certain {
+			measured += " ?"
+		}
+		if c.Error != "" {
+			measured = "failed"
+		}
+		spread := "-"
+		if c.SpreadPct != nil {
+			spread = fmt.Sprintf("%.1f%%", *c.SpreadPct)
+		}
+		row := []string{cluster, formatCPUList(c.CPUs), textfmt.OrUnknown(c.Core), on, measured, spread,
+			mhzOrDash(c.ReportedMHz), pctOrDash(c.DeviationPct, beyondTolerance(c.DeviationPct))}
+		if anyFirmware {
+			row = append(row, mhzOrDash(c.FirmwareMHz), pctOrDash(c.FirmwareDeviationPct, beyondTolerance(c.FirmwareDeviationPct)))
+		}
+		t.Row(row...)
+	}
+	tw.Table(t)
+	if len(rep.Clusters) > 0 {
+		c := rep.Clusters[0]
+		method := fmt.Sprintf("method: %s", c.Method)
+		if c.SampleMs != nil {
+			method += fmt.Sprintf(", %d samples of %.1f ms each (median shown)", len(c.Samples), *c.SampleMs)
+		}
+		tw.Line("%s", method)
+		if src := c.ReportedSource; src != "" {
+			tw.Line("kernel: %s read right after measuring", src)
+		}
+	}
+	if anyUncertain {
+		tw.Line("? the portable kernel's cycles per add are not known on this architecture: indicative only")
+	}
+	if anyFlag {
+		tw.Line("! measured clock differs from the reported one by more than %.0f%%", TolerancePct)
+	}
+	for _, c := range rep.Clusters {
+		if c.Error != "" {
+			tw.Line("%s: %s", clusterTitle(c), c.Error)
+		}
+	}
+	for _, c := range rep.Clusters {
+		if c.OPPs == nil {
+			continue
+		}
+		title := clusterTitle(c)
+		if c.CPU != nil {
+			title += fmt.Sprintf(", measured on cpu%d", *c.CPU)
+		}
+		tw.Section("OPPs of " + title)
+		writeOPPs(tw, c.OPPs)
+	}
+	if len(rep.Notes) > 0 {
+		tw.Section("Notes")
+		for _, n := range rep.Notes {
+			tw.Line("%s: %s", n.Item, n.Reason)
+		}
+	}
+}
+
+func clusterTitle(c ClusterClock) string {
+	var b strings.Builder
+	if c.Cluster != nil {
+		fmt.Fprintf(&b, "cluster %d (cpu%s", *c.Cluster, formatCPUList(c.CPUs))
+		if c.Core != "" {
+			fmt.Fprintf(&b, ", %s", c.Core)
+		}
+		b.WriteString(")")
+		return b.String()
+	}
+	fmt.Fprintf(&b, "cpu%s", formatCPUList(c.CPUs))
+	if c.Core != "" {
+		fmt.Fprintf(&b, " (%s)", c.Core)
+	}
+	return b.String()
+}
+
+// writeOPPs writes one line per OPP: "Cpufreq OPP: 2400  Measured: 2348 (-2.2%)".
+func writeOPPs(tw *textfmt.Writer, opps []OPPClock) {
+	width := 0
+	for _, o := range opps {
+		if n := len(fmt.Sprintf("%.0f", o.RequestedMHz)); n > width {
+			width = n
+		}
+	}
+	for _, o := range opps {
+		line := fmt.Sprintf("Cpufreq OPP: %*.0f  Measured: ", width, o.RequestedMHz)
+		switch {
+		case o.Error != "":
+			line += o.Error
+		case o.MeasuredMHz != nil:
+			line += fmt.Sprintf("%*.0f", width, *o.MeasuredMHz)
+			if o.DeviationPct != nil {
+				line += fmt.Sprintf(" (%+.1f%%)", *o.DeviationPct)
+			}
+			if o.Flagged {
+				line += " !"
+			}
+			if o.ReportedMHz != nil && !within(*o.ReportedMHz, o.RequestedMHz, 0.5) {
+				line += fmt.Sprintf("  kernel reports %.0f MHz", *o.ReportedMHz)
+			}
+		}
+		tw.Line("%s", line)
+	}
+}
+
+// within reports whether a and b differ by at most pct percent of b.
+func within(a, b, pct float64) bool {
+	d := a - b
+	if d < 0 {
+		d = -d
+	}
+	return d <= b*pct/100
+}

@@ -1,0 +1,100 @@
+package cpu
+
+import (
+	"fmt"
+	"sort"
+	"strconv"
+	"strings"
+)
+
+// maxCPUID bounds the CPU numbers ParseCPUList accepts, so that a corrupt
+// range such as "0-4294967295" cannot make it allocate without limit. Linux
+// supports at most 8192 CPUs (NR_CPUS) today.
+const maxCPUID = 65535
+
+// ParseCPUList parses the kernel's CPU list format ("0-3,6", "0 1 2 3",
+// "4", "") into sorted, de-duplicated CPU numbers. Commas and white space
+// both separate items, as related_cpus uses spaces and *_list files use
+// commas. An empty string yields an empty list. It fails on anything that is
+// not a number or range, on reversed ranges and on numbers above 65535.
+func ParseCPUList(s string) ([]int, error) {
+	seen := map[int]bool{}
+	fields := strings.FieldsFunc(s, func(r rune) bool {
+		return r == ',' || r == ' ' || r == '\t' || r == '\n' || r == '\r'
+	})
+	for _, f := range fields {
+		lo, hi, err := parseCPURange(f)
+		if err != nil {
+			return nil, err
+		}
+		for i := lo; i <= hi; i++ {
+			seen[i] = true
+		}
+	}
+	out := make([]int, 0, len(seen))
+	for id := range seen {
+		out = append(out, id)
+	}
+	sort.Ints(out)
+	return out, nil
+}
+
+// parseCPURange parses "N" or "N-M" (the kernel also writes "N-M:stride/group"
+// in cpusets, which is not accepted here).
+func parseCPURange(f string) (lo, hi int, err error) {
+	a, b, isRange := strings.Cut(f, "-")
+	lo, err = parseCPUNumber(a)
+	if err != nil {
+		return 0, 0, fmt.Errorf("cpu list item %q: %v", f, err)
+	}
+	hi = lo
+	if isRange {
+		hi, err = parseCPUNumber(b)
+		if err != nil {
+			return 0, 0, fmt.Errorf("cpu list item %q: %v", f, err)
+		}
+		if hi < lo {
+			return 0, 0, fmt.Errorf("cpu list item %q: reversed range", f)
+		}
+	}
+	return lo, hi, nil
+}
+
+func parseCPUNumber(s string) (int, error) {
+	n, err := strconv.Atoi(s)
+	if err != nil || n < 0 {
+		return 0, fmt.Errorf("not a CPU number: %q", s)
+	}
+	if n > maxCPUID {
+		return 0, fmt.Errorf("CPU number %d above %d", n, maxCPUID)
+	}
+	return n, nil
+}
+
+// FormatCPUList writes CPU numbers in the kernel's compact list format,
+// e.g. [0 1 2 3 6] → "0-3,6". The input need not be sorted; duplicates are
+// dropped. An empty list gives "".
+func FormatCPUList(ids []int) string {
+	if len(ids) == 0 {
+		return ""
+	}
+	s := append([]int(nil), ids...)
+	sort.Ints(s)
+	var b strings.Builder
+	for i := 0; i < len(s); {
+		j := i
+		for j+1 < len(s) && (s[j+1] == s[j]+1 || s[j+1] == s[j]) {
+			j++
+		}
+		if b.Len() > 0 {
+			b.WriteByte(',')
+		}
+		if s[j] == s[i] {
+			b.WriteString(strconv.Itoa(s[i]))
+		} else {
+			fmt.Fprintf(&b, "%d-%d", s[i], s[j])
+		}
+		i = j + 1
+	}
+	return b.String()
+}

@@ -1,0 +1,96 @@
+package cpu
+
+import (
+	"reflect"
+	"testing"
+)
+
+func TestParseFrequenciesKHz(t *testing.T) {
+	tests := []struct {
+		in      string
+		want    []int64
+		wantErr bool
+	}{
+		{"408000 600000 816000 \n", []int64{408000, 600000, 816000}, false},
+		{"1800000 408000 408000", []int64{408000, 1800000}, false},
+		{"", []int64{}, false},
+		{"408000 fast", nil, true},
+		{"0", nil, true},
+		{"-408000", nil, true},
+	}
+	for _, tt := range tests {
+		got, err := ParseFrequenciesKHz(tt.in)
+		if (err != nil) != tt.wantErr {
+			t.Errorf("ParseFrequenciesKHz(%q) error = %v, wantErr %v", tt.in, err, tt.wantErr)
+			continue
+		}
+		if !tt.wantErr && !reflect.DeepEqual(got, tt.want) {
+			t.Errorf("ParseFrequenciesKHz(%q) = %v, want %v", tt.in, got, tt.want)
+		}
+	}
+}
+
+func TestParseTimeInState(t *testing.T) {
+	got, err := ParseTimeInState("408000 1200\n600000 30\n\n1800000 0\n")
+	if err != nil {
+		t.Fatal(err)
+	}
+	want := []StateTime{{408000, 1200}, {600000, 30}, {1800000, 0}}
+	if !reflect.DeepEqual(got, want) {
+		t.Fatalf("got %v, want %v", got, want)
+	}
+	if f := FrequenciesFromTimeInState(append(got, StateTime{408000, 5})); !reflect.DeepEqual(f, []int64{408000, 600000, 1800000}) {
+		t.Errorf("FrequenciesFromTimeInState = %v", f)
+	}
+	for _, bad := range []string{"408000", "408000 1 2", "x 1", "408000 -1"} {
+		if _, err := ParseTimeInState(bad); err == nil {
+			t.Errorf("ParseTimeInState(%q) accepted", bad)
+		}
+	}
+}
+
+func TestParseKHzAndCacheSize(t *testing.T) {
+	if v, err := ParseKHz(" 1800000\n"); err != nil || v != 1800000 || KHzToMHz(v) != 1800 {
+		t.Errorf("ParseKHz = %v, %v", v, err)
+	}
+	for _, bad := range []string{"<unknown>", "", "0", "-5"} {
+		if _, err := ParseKHz(bad); err == nil {
+			t.Errorf("ParseKHz(%q) accepted", bad)
+		}
+	}
+	sizes := map[string]int64{"32K": 32 << 10, "1024K\n": 1 << 20, "8M": 8 << 20, "512": 512}
+	for in, want := range sizes {
+		if got, err := ParseCacheSize(in); err != nil || got != want {
+			t.Errorf("ParseCacheSize(%q) = %d, %v; want %d", in, got, err, want)
+		}
+	}
+	for _, bad := range []string{"K", "big", "-1K", "99999999999999999G"} {
+		if _, err := ParseCacheSize(bad); err == nil {
+			t.Errorf("ParseCacheSize(%q) accepted", bad)
+		}
+	}
+}
+
+// FuzzParseFrequencies feeds junk to every cpufreq value parser: none may
+// panic, and accepted frequency lists are sorted, unique and positive.
+func FuzzParseFrequencies(f *testing.F) {
+	for _, s := range []string{"408000 600000 816000 \n", "408000 12\n600000 3\n", "<unknown>", "32K", "\x00\x01", "9223372036854775807 1"} {
+		f.Add(s)
+	}
+	f.Fuzz(func(t *testing.T, s string) {
+		if l, err := ParseFrequenciesKHz(s); err == nil {
+			for i, v := range l {
+				if v <= 0 || i > 0 && v <= l[i-1] {
+					t.Fatalf("ParseFrequenciesKHz(%q) = %v", s, l)
+				}
+			}
+		}
+		if st, err := ParseTimeInState(s); err == nil {
+			_ = FrequenciesFromTimeInState(st)
+		}
+		_, _ = ParseKHz(s)
+		if v, err := ParseCacheSize(s); err == nil && v < 0 {
+			t.Fatalf("ParseCacheSize(%q) = %d", s, v)
+		}
+	})
+}

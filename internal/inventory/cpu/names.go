@@ -1,0 +1,154 @@
+package cpu
+
+import (
+	"regexp"
+	"strconv"
+	"strings"
+)
+
+// riscvVendorPrefixes names the device-tree vendor prefixes that appear in
+// the RISC-V "uarch" line of /proc/cpuinfo.
+var riscvVendorPrefixes = map[string]string{
+	"sifive":      "SiFive",
+	"thead":       "T-Head",
+	"spacemit":    "SpacemiT",
+	"andestech":   "Andes",
+	"starfive":    "StarFive",
+	"sophgo":      "Sophgo",
+	"canaan":      "Canaan",
+	"kendryte":    "Kendryte",
+	"eswin":       "ESWIN",
+	"allwinner":   "Allwinner",
+	"openhwgroup": "OpenHW",
+	"ultrarisc":   "UltraRISC",
+	"xuantie":     "XuanTie",
+}
+
+// riscvVendorIDs names JEDEC-based mvendorid values of RISC-V CPUs.
+var riscvVendorIDs = map[uint64]string{
+	0x489: "SiFive",
+	0x5b7: "T-Head",
+	0x710: "SpacemiT",
+	0x31e: "Andes",
+}
+
+// RISCVCoreName derives a core name from the RISC-V "uarch" line of
+// /proc/cpuinfo (a device-tree compatible string): "sifive,u74-mc" →
+// ("SiFive", "SiFive U74-MC"), "thead,c906" → ("T-Head", "T-Head C906").
+// Unknown vendor prefixes are kept as written. ok is false for an empty or
+// unusable value.
+func RISCVCoreName(uarch string) (vendor, name string, ok bool) {
+	uarch = strings.TrimSpace(uarch)
+	prefix, model, found := strings.Cut(uarch, ",")
+	if !found {
+		if uarch == "" || !printableASCII(uarch) {
+			return "", "", false
+		}
+		return "", strings.ToUpper(uarch), true
+	}
+	prefix, model = strings.TrimSpace(prefix), strings.TrimSpace(model)
+	if model == "" || !printableASCII(uarch) {
+		return "", "", false
+	}
+	vendor = riscvVendorPrefixes[strings.ToLower(prefix)]
+	if vendor == "" {
+		vendor = prefix
+	}
+	return vendor, vendor + " " + strings.ToUpper(model), true
+}
+
+// RISCVVendorName names a RISC-V mvendorid value ("0x489" → "SiFive").
+func RISCVVendorName(mvendorid string) (string, bool) {
+	v, ok := firstHex(mvendorid)
+	if !ok {
+		return "", false
+	}
+	n, ok := riscvVendorIDs[v]
+	return n, ok
+}
+
+func printableASCII(s string) bool {
+	for i := 0; i < len(s); i++ {
+		if s[i] < 0x20 || s[i] > 0x7e {
+			return false
+		}
+	}
+	return true
+}
+
+// x86Vendors names the vendor_id strings of x86 CPUs.
+var x86Vendors = map[string]string{
+	"GenuineIntel": "Intel",
+	"AuthenticAMD": "AMD",
+	"HygonGenuine": "Hygon",
+	"CentaurHauls": "Centaur",
+	"Shanghai":     "Zhaoxin",
+	"GenuineTMx86": "Transmeta",
+	"VIA VIA VIA":  "VIA",
+}
+
+// X86VendorName names an x86 vendor_id ("GenuineIntel" → "Intel").
+func X86VendorName(vendorID string) (string, bool) {
+	n, ok := x86Vendors[strings.TrimSpace(vendorID)]
+	return n, ok
+}
+
+var (
+	x86Marks     = regexp.MustCompile(`\((R|r|TM|tm)\)|®|™`)
+	x86Gen       = regexp.MustCompile(`^\d+(st|nd|rd|th) Gen `)
+	x86Clock     = regexp.MustCompile(`\s*@\s*[0-9.]+\s*[GM]Hz.*$`)
+	x86Suffixes  = regexp.MustCompile(`(?i)\s+(\d+-Core\s+)?(Processor|CPU)\b`)
+	x86Graphics  = regexp.MustCompile(`\s+with\s+Radeon.*$`)
+	spaceRuns    = regexp.MustCompile(`\s+`)
+	mipsFPU      = regexp.MustCompile(`\s+FPU\s+V\S*.*$`)
+	mipsRevision = regexp.MustCompile(`^(.*\S)\s+(V\d+(\.\d+)*)$`)
+)
+
+// X86CoreName shortens an x86 "model name" to the name of the processor:
+// "12th Gen Intel(R) Core(TM) i7-1260P" → "Intel Core i7-1260P",
+// "AMD Ryzen 7 5800X 8-Core Processor" → "AMD Ryzen 7 5800X",
+// "Intel(R) Xeon(R) CPU E5-2680 v4 @ 2.40GHz" → "Intel Xeon E5-2680 v4".
+func X86CoreName(modelName string) string {
+	s := x86Marks.ReplaceAllString(modelName, " ")
+	s = spaceRuns.ReplaceAllString(strings.TrimSpace(s), " ")
+	s = x86Gen.ReplaceAllString(s, "")
+	s = x86Clock.ReplaceAllString(s, "")
+	s = x86Graphics.ReplaceAllString(s, "")
+	s = x86Suffixes.ReplaceAllString(s, "")
+	return spaceRuns.ReplaceAllString(strings.TrimSpace(s), " ")
+}
+
+// MIPSCoreName splits a MIPS "cpu model" line into core name and revision:
+// "Ingenic JZRISC V4.15  FPU V0.0" → ("Ingenic JZRISC", "V4.15"),
+// "MIPS 24KEc V5.0" → ("MIPS 24KEc", "V5.0").
+func MIPSCoreName(cpuModel string) (name, revision string) {
+	s := spaceRuns.ReplaceAllString(strings.TrimSpace(cpuModel), " ")
+	s = mipsFPU.ReplaceAllString(s, "")
+	if m := mipsRevision.FindStringSubmatch(s); m != nil {
+		return m[1], m[2]
+	}
+	return s, ""
+}
+
+// armGenericModel matches the model names ARM kernels print instead of a
+// core name ("ARMv7 Processor rev 4 (v7l)", "AArch64 Processor rev 4
+// (aarch64)").
+var armGenericModel = regexp.MustCompile(`^(ARMv\d+|AArch64)(-compatible)? [Pp]rocessor`)
+
+// parseIntField reads a decimal integer value of a cpuinfo line.
+func parseIntField(v string) (int, bool) {
+	n, err := strconv.Atoi(strings.TrimSpace(v))
+	if err != nil {
+		return 0, false
+	}
+	return n, true
+}
+
+// parseFloatField reads a number value of a cpuinfo line ("48.00").
+func parseFloatField(v string) (float64, bool) {
+	f, err := strconv.ParseFloat(strings.TrimSpace(v), 64)
+	if err != nil || f != f || f < 0 || f > 1e12 {
+		return 0, false
+	}
+	return f, true
+}

@@ -1,0 +1,110 @@
+package memory
+
+import (
+	"errors"
+	"io/fs"
+	"math"
+	"strconv"
+	"strings"
+)
+
+// ParseMeminfo parses /proc/meminfo into byte counts keyed by field name
+// ("MemTotal", "SwapFree", ...). Values given in kB (which the kernel means
+// as KiB) are converted to bytes; unit-less values (page counts) are kept as
+// they are. Malformed lines are skipped.
+func ParseMeminfo(data []byte) map[string]int64 {
+	out := map[string]int64{}
+	for _, line := range strings.Split(string(data), "\n") {
+		key, rest, ok := strings.Cut(line, ":")
+		key = strings.TrimSpace(key)
+		if !ok || key == "" {
+			continue
+		}
+		f := strings.Fields(rest)
+		if len(f) == 0 || len(f) > 2 {
+			continue
+		}
+		v, err := strconv.ParseInt(f[0], 10, 64)
+		if err != nil || v < 0 {
+			continue
+		}
+		if len(f) == 2 {
+			if f[1] != "kB" || v > math.MaxInt64/1024 {
+				continue
+			}
+			v *= 1024
+		}
+		out[key] = v
+	}
+	return out
+}
+
+// Choice is a sysfs setting written as its options with the selected one in
+// brackets, e.g. "always [madvise] never".
+type Choice struct {
+	// Selected is the option in brackets, e.g. "madvise".
+	Selected string `json:"selected"`
+	// Options are all options in the kernel's order.
+	Options []string `json:"options"`
+}
+
+// ParseChoice parses "always [madvise] never". ok is false when no option is
+// in brackets.
+func ParseChoice(s string) (c Choice, ok bool) {
+	for _, f := range strings.Fields(s) {
+		if len(f) > 2 && f[0] == '[' && f[len(f)-1] == ']' {
+			f = f[1 : len(f)-1]
+			if c.Selected == "" {
+				c.Selected = f
+				ok = true
+			}
+		}
+		c.Options = append(c.Options, f)
+	}
+	return c, ok
+}
+
+// isNumbered reports whether name is prefix followed by decimal digits only,
+// e.g. "node0" or "zram12".
+func isNumbered(name, prefix string) bool {
+	rest, ok := strings.CutPrefix(name, prefix)
+	if !ok || rest == "" {
+		return false
+	}
+	for _, r := range rest {
+		if r < '0' || r > '9' {
+			return false
+		}
+	}
+	return true
+}
+
+// unescapeOctal undoes the \ooo escapes the kernel uses for white space and
+// backslashes in /proc/swaps and /proc/self/mountinfo ("\040" is a space).
+func unescapeOctal(s string) string {
+	if !strings.Contains(s, `\`) {
+		return s
+	}
+	var b strings.Builder
+	for i := 0; i < len(s); i++ {
+		if s[i] == '\\' && i+3 < len(s) && isOctal(s[i+1]) && isOctal(s[i+2]) && isOctal(s[i+3]) {
+			v := (int(s[i+1]-'0')<<6 | int(s[i+2]-'0')<<3 | int(s[i+3]-'0')) & 0xff
+			b.WriteByte(byte(v))
+			i += 3
+			continue
+		}
+		b.WriteByte(s[i])
+	}
+	return b.String()
+}
+
+func isOctal(c byte) bool { return c >= '0' && c <= '7' }
+
+// unwrapPath drops the path from a *fs.PathError: notes already name the item.
+func unwrapPath(err error) error {
+	var pe *fs.PathError
+	if errors.As(err, &pe) {
+		return pe.Err
+	}
+	return err
+}

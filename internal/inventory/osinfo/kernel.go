@@ -1,0 +1,132 @@
+package osinfo
+
+import (
+	"strings"
+
+	"boardbench/internal/host"
+	"boardbench/internal/note"
+)
+
+// Kernel describes the running kernel.
+type Kernel struct {
+	// Release is `uname -r`, e.g. "6.1.0-rpi7-rpi-v8".
+	Release string `json:"release"`
+	// Build is `uname -v`, e.g. "#1 SMP PREEMPT Debian 1:6.1.63-1+rpt1 (2023-11-24)".
+	Build string `json:"build"`
+	// ProcVersion is the first line of /proc/version.
+	ProcVersion string `json:"proc_version"`
+	// Compiler is the compiler the kernel was built with, from
+	// /proc/version, e.g. "gcc-12 (Debian 12.2.0-14) 12.2.0".
+	Compiler string `json:"compiler"`
+	// Machine is `uname -m`, e.g. "aarch64", "armv7l", "x86_64".
+	Machine string `json:"machine"`
+	// Arch is Machine in Debian's naming ("arm64", "arm", "amd64", "i386",
+	// "riscv64", "loong64"...), "" when unknown.
+	Arch string `json:"arch"`
+	// Bits is 64 or 32; nil when Machine is unknown.
+	Bits *int `json:"bits"`
+}
+
+// machineArch maps `uname -m` to Debian's architecture family and bitness.
+var machineArch = map[string]struct {
+	arch string
+	bits int
+}{
+	"aarch64": {"arm64", 64}, "arm64": {"arm64", 64}, "aarch64_be": {"arm64be", 64},
+	"armv5tel": {"arm", 32}, "armv5tejl": {"arm", 32}, "armv6l": {"arm", 32}, "armv7l": {"arm", 32},
+	"armv7hl": {"arm", 32}, "armv8l": {"arm", 32}, "arm": {"arm", 32},
+	"x86_64": {"amd64", 64}, "amd64": {"amd64", 64},
+	"i386": {"i386", 32}, "i486": {"i386", 32}, "i586": {"i386", 32}, "i686": {"i386", 32},
+	"riscv64": {"riscv64", 64}, "riscv32": {"riscv32", 32},
+	"loongarch64": {"loong64", 64},
+	"mips":        {"mips", 32}, "mipsel": {"mipsel", 32}, "mips64": {"mips64", 64},
+	"ppc": {"powerpc", 32}, "ppc64": {"ppc64", 64}, "ppc64le": {"ppc64el", 64},
+	"s390x": {"s390x", 64}, "sparc64": {"sparc64", 64},
+}
+
+func collectKernel(h *host.Host, notes *note.List) Kernel {
+	u := h.Uname()
+	k := Kernel{Release: printable(u.Release), Build: printable(u.Version), Machine: printable(u.Machine)}
+	if pv, err := h.ReadString("/proc/version"); err == nil {
+		if i := strings.IndexByte(pv, '\n'); i >= 0 {
+			pv = pv[:i]
+		}
+		k.ProcVersion = printable(pv)
+		k.Compiler = KernelCompiler(k.ProcVersion)
+		if k.Release == "" {
+			if f := strings.Fields(k.ProcVersion); len(f) >= 3 && f[0] == "Linux" && f[1] == "version" {
+				k.Release = f[2]
+			}
+		}
+	} else {
+		notes.Add("/proc/version", note.Unreadable)
+	}
+	if k.Release == "" {
+		notes.Add("kernel release", note.NotExposed)
+	}
+	if k.Build == "" {
+		notes.Add("kernel build", note.NotExposed)
+	}
+	if a, ok := machineArch[k.Machine]; ok {
+		k.Arch = a.arch
+		bits := a.bits
+		k.Bits = &bits
+	} else if k.Machine == "" {
+		notes.Add("kernel architecture", note.NotExposed)
+	} else {
+		notes.Add("kernel architecture", "unknown machine name "+k.Machine)
+	}
+	return k
+}
+
+// KernelCompiler extracts the compiler from a /proc/version line:
+//
+//	Linux version 6.1.0 (user@host) (gcc-12 (Debian 12.2.0-14) 12.2.0, GNU ld …) #1 SMP …
+//
+// gives "gcc-12 (Debian 12.2.0-14) 12.2.0". Older kernels write
+// "(gcc version 7.3.0 (Ubuntu/Linaro 7.3.0-27ubuntu1~18.04))". It returns ""
+// when the line has no such group.
+func KernelCompiler(procVersion string) string {
+	groups := topLevelParens(procVersion)
+	for _, g := range groups {
+		if strings.Contains(g, "@") && !strings.ContainsAny(g, " ") {
+			continue // the builder, user@host
+		}
+		low := strings.ToLower(g)
+		if !strings.Contains(low, "gcc") && !strings.Contains(low, "clang") {
+			continue
+		}
+		if i := strings.Index(g, ", GNU ld"); i >= 0 {
+			g = g[:i]
+		} else if i := strings.Index(g, ", LLD"); i >= 0 {
+			g = g[:i]
+		}
+		return strings.TrimSpace(g)
+	}
+	return ""
+}
+
+// topLevelParens returns the contents of the outermost balanced parentheses
+// of s, in order. Unbalanced text is ignored.
+func topLevelParens(s string) []string {
+	var out []string
+	depth, start := 0, 0
+	for i, r := range s {
+		switch r {
+		case '(':
+			if depth == 0 {
+				start = i + 1
+			}
+			depth++
+		case ')':
+			if depth == 0 {
+				continue
+			}
+			depth--
+			if depth == 0 {
+				out = append(out, s[start:i])
+			}
+		}
+	}
+	return out
+}

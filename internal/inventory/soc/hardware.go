@@ -1,0 +1,147 @@
+package soc
+
+import (
+	"fmt"
+	"regexp"
+	"strings"
+)
+
+// hardwareGuess is what the Hardware line of /proc/cpuinfo says.
+type hardwareGuess struct {
+	// Name is the SoC or SoC family; "" when the line names only a vendor.
+	Name string
+	// Vendor is the vendor as spelled in the core-combination table
+	// ("Amlogic", "Rockchip"...), for narrowing candidates; "" when unknown.
+	Vendor string
+	// RaspberryPi marks the Broadcom names Raspberry Pi kernels print.
+	RaspberryPi bool
+}
+
+// hardwareRule maps a Hardware line to a SoC. Name may use $1 and $2 for the
+// captures, upper-cased when upper is set.
+type hardwareRule struct {
+	re     *regexp.Regexp
+	name   string
+	vendor string
+	upper  bool
+	rpi    bool
+}
+
+// qualcommCodenames maps the platform names Qualcomm vendor kernels print in
+// the Hardware line to the SoC.
+var qualcommCodenames = map[string]string{
+	"KONA":        "Qualcomm Snapdragon 865 (SM8250)",
+	"LITO":        "Qualcomm Snapdragon 765 (SM7250)",
+	"BENGAL":      "Qualcomm Snapdragon 662 (SM6115)",
+	"TRINKET":     "Qualcomm Snapdragon 665 (SM6125)",
+	"LAHAINA":     "Qualcomm Snapdragon 888 (SM8350)",
+	"TARO":        "Qualcomm Snapdragon 8 Gen 1 (SM8450)",
+	"KALAMA":      "Qualcomm Snapdragon 8 Gen 2 (SM8550)",
+	"PINEAPPLE":   "Qualcomm Snapdragon 8 Gen 3 (SM8650)",
+	"SM8150_PLUS": "Qualcomm Snapdragon 855+ (SM8150)",
+	"MSM8996PRO":  "Qualcomm Snapdragon 821 (MSM8996 Pro)",
+}
+
+// hardwareRules are tried in order; the first match wins. A rule without a
+// name names only the vendor.
+var hardwareRules = []hardwareRule{
+	{re: regexp.MustCompile(`(?i)^BCM(2708|2835)$`), name: "Broadcom BCM2835", vendor: "Broadcom", rpi: true},
+	{re: regexp.MustCompile(`(?i)^BCM(2709|2836)$`), name: "Broadcom BCM2836", vendor: "Broadcom", rpi: true},
+	{re: regexp.MustCompile(`(?i)^BCM(2710|2837)$`), name: "Broadcom BCM2837", vendor: "Broadcom", rpi: true},
+	{re: regexp.MustCompile(`(?i)^BCM2711$`), name: "Broadcom BCM2711", vendor: "Broadcom", rpi: true},
+	{re: regexp.MustCompile(`(?i)^BCM2712$`), name: "Broadcom BCM2712", vendor: "Broadcom", rpi: true},
+	{re: regexp.MustCompile(`(?i)sun50iw1`), name: "Allwinner A64", vendor: "Allwinner"},
+	{re: regexp.MustCompile(`(?i)sun50iw2`), name: "Allwinner H5", vendor: "Allwinner"},
+	{re: regexp.MustCompile(`(?i)sun50iw6`), name: "Allwinner H6", vendor: "Allwinner"},
+	{re: regexp.MustCompile(`(?i)sun50iw9`), name: "Allwinner H616/H618/H313 (sun50iw9)", vendor: "Allwinner"},
+	{re: regexp.MustCompile(`(?i)sun50iw10`), name: "Allwinner A100/A133 (sun50iw10)", vendor: "Allwinner"},
+	{re: regexp.MustCompile(`(?i)sun50iw11`), name: "Allwinner R329", vendor: "Allwinner"},
+	{re: regexp.MustCompile(`(?i)sun55iw3`), name: "Allwinner A523/A527/T527 (sun55iw3)", vendor: "Allwinner"},
+	{re: regexp.MustCompile(`(?i)sun8iw7`), name: "Allwinner H3/H2+ (sun8iw7)", vendor: "Allwinner"},
+	{re: regexp.MustCompile(`(?i)sun8iw11`), name: "Allwinner R40/V40/A40i (sun8iw11)", vendor: "Allwinner"},
+	{re: regexp.MustCompile(`(?i)sun8iw6`), name: "Allwinner A83T", vendor: "Allwinner"},
+	{re: regexp.MustCompile(`(?i)sun6i \(A31\)`), name: "Allwinner A31", vendor: "Allwinner"},
+	{re: regexp.MustCompile(`(?i)\bsun7i\b`), name: "Allwinner A20", vendor: "Allwinner"},
+	{re: regexp.MustCompile(`(?i)\bAllwinner\s+([AHRVT]\d+[A-Z]?)\b`), name: "Allwinner $1", vendor: "Allwinner", upper: true},
+	{re: regexp.MustCompile(`(?i)\bsun8i\b`), name: "Allwinner sun8i family (H2+/H3/A33/A83T/R40/V3s…)", vendor: "Allwinner"},
+	{re: regexp.MustCompile(`(?i)\b(rk\d{4}[a-z]?|px30|rv\d{4})\b`), name: "Rockchip $1", vendor: "Rockchip", upper: true},
+	{re: regexp.MustCompile(`(?i)^(Rockchip\b|RK30board$)`), vendor: "Rockchip"},
+	{re: regexp.MustCompile(`(?i)^Amlogic`), vendor: "Amlogic"},
+	{re: regexp.MustCompile(`(?i)^Qualcomm?\s+(MSM|APQ)\s*(\d{4})`), name: "Qualcomm $1$2", vendor: "Qualcomm", upper: true},
+	{re: regexp.MustCompile(`(?i)\b((?:MSM|APQ|SDM|SM|QCS|QCM)\d{3,4}[A-Z]?)`), name: "Qualcomm $1", vendor: "Qualcomm", upper: true},
+	{re: regexp.MustCompile(`(?i)^(?:MediaTek\s+)?(MT\d{4}[A-Z]?)`), name: "MediaTek $1", vendor: "MediaTek", upper: true},
+	{re: regexp.MustCompile(`(?i)^MediaTek\b`), vendor: "MediaTek"},
+	{re: regexp.MustCompile(`(?i)\bKirin\s?(\d+[A-Z]?)`), name: "HiSilicon Kirin $1", vendor: "HiSilicon", upper: true},
+	{re: regexp.MustCompile(`(?i)^hi(\d{4}[a-z0-9]*)$`), name: "HiSilicon Hi$1", vendor: "HiSilicon", upper: true},
+	{re: regexp.MustCompile(`(?i)\bExynos\s?(\d{4})`), name: "Samsung Exynos $1", vendor: "Samsung"},
+	{re: regexp.MustCompile(`(?i)\bExynos`), vendor: "Samsung"},
+	{re: regexp.MustCompile(`(?i)\bi\.?MX\s?(\d[0-9A-Za-z]*(?: [A-Za-z/]+)?)`), name: "NXP i.MX$1", vendor: "NXP"},
+	{re: regexp.MustCompile(`(?i)\bOMAP\s?(\d+[A-Z0-9]*)`), name: "TI OMAP$1", vendor: "Texas Instruments", upper: true},
+	{re: regexp.MustCompile(`(?i)^Generic\s+((?:AM|DRA|DM)\d+[A-Z0-9]*)`), name: "TI $1", vendor: "Texas Instruments", upper: true},
+	{re: regexp.MustCompile(`(?i)^Unisoc\s+(\w+)`), name: "Unisoc $1", vendor: "Unisoc", upper: true},
+	{re: regexp.MustCompile(`(?i)^sc(\d{4}[a-z]?)$`), name: "Spreadtrum SC$1", vendor: "Unisoc", upper: true},
+	{re: regexp.MustCompile(`(?i)\bArmada[- ](\d+[0-9/x]*)`), name: "Marvell Armada $1", vendor: "Marvell"},
+	{re: regexp.MustCompile(`(?i)^Feroceon-KW`), name: "Marvell Kirkwood", vendor: "Marvell"},
+	{re: regexp.MustCompile(`(?i)^PXA(\d+)$`), name: "Marvell PXA$1", vendor: "Marvell"},
+	{re: regexp.MustCompile(`(?i)^jetson[-_]tx1$`), name: "NVIDIA Tegra X1 (Tegra210)", vendor: "NVIDIA"},
+	{re: regexp.MustCompile(`(?i)^jetson[-_]tk1$`), name: "NVIDIA Tegra K1 (Tegra124)", vendor: "NVIDIA"},
+	{re: regexp.MustCompile(`(?i)^Xilinx Zynq`), name: "Xilinx Zynq", vendor: "Xilinx"},
+}
+
+// qualcommLine matches the "Qualcomm Technologies, Inc SM8250" style.
+var qualcommLine = regexp.MustCompile(`(?i)^Qualcomm?\s+Technologies,?\s+Inc\.?\s+([A-Za-z0-9_]+)`)
+
+// guessFromHardware interprets the Hardware line; ok is false when the line
+// names neither a SoC nor a vendor.
+func guessFromHardware(hw string) (g hardwareGuess, ok bool) {
+	hw = strings.TrimSpace(hw)
+	if hw == "" {
+		return g, false
+	}
+	if m := qualcommLine.FindStringSubmatch(hw); m != nil {
+		code := strings.TrimSuffix(strings.ToUpper(m[1]), "PROCESSOR")
+		if n, ok := qualcommCodenames[code]; ok {
+			return hardwareGuess{Name: n, Vendor: "Qualcomm"}, true
+		}
+		return hardwareGuess{Name: qualcommName(code), Vendor: "Qualcomm"}, true
+	}
+	for _, r := range hardwareRules {
+		m := r.re.FindStringSubmatch(hw)
+		if m == nil {
+			continue
+		}
+		name := r.name
+		for i := len(m) - 1; i >= 1; i-- {
+			c := m[i]
+			if r.upper {
+				c = strings.ToUpper(c)
+			}
+			name = strings.ReplaceAll(name, fmt.Sprintf("$%d", i), c)
+		}
+		if r.vendor == "Qualcomm" {
+			name = qualcommName(strings.TrimPrefix(name, "Qualcomm "))
+		}
+		return hardwareGuess{Name: name, Vendor: r.vendor, RaspberryPi: r.rpi}, true
+	}
+	return g, false
+}
+
+// qualcommName names a Qualcomm part number ("SM8250"), with its marketing
+// name when the device-tree table knows it.
+func qualcommName(code string) string {
+	if n, ok := compatibleSoCs["qcom,"+strings.ToLower(code)]; ok {
+		return n
+	}
+	return "Qualcomm " + code
+}
+
+// raspberryPiSoCByCore names the Raspberry Pi SoC from its (only) core type,
+// by MIDR part: Raspberry Pi kernels print "BCM2835" in the Hardware line of
+// every model, so the core type tells them apart.
+var raspberryPiSoCByCore = map[int]string{
+	0xb76: "Broadcom BCM2835", // ARM1176
+	0xc07: "Broadcom BCM2836", // Cortex-A7
+	0xd03: "Broadcom BCM2837", // Cortex-A53
+	0xd08: "Broadcom BCM2711", // Cortex-A72
+	0xd0b: "Broadcom BCM2712", // Cortex-A76
+}

@@ -1,0 +1,330 @@
+package storage
+
+import (
+	"encoding/hex"
+	"fmt"
+	"strconv"
+	"strings"
+
+	"boardbench/internal/host"
+	"boardbench/internal/redact"
+)
+
+// MMC is the identity and state of an SD card or eMMC, from the card's
+// registers as the kernel exposes them.
+type MMC struct {
+	// Type is the kernel's card type: "SD", "MMC" (eMMC) or "SDIO".
+	Type string `json:"type"`
+	// Host is the MMC host ("mmc0"), Controller the platform device of
+	// the host controller ("fe2c0000.mmc"); "" when not in the path.
+	Host       string `json:"host"`
+	Controller string `json:"controller"`
+	// Name is the product name stored in the card (CID), e.g. "SN64G".
+	Name string `json:"name"`
+	// ManfID is the manufacturer id as the kernel prints it ("0x000003").
+	ManfID string `json:"manfid"`
+	// Manufacturer names ManfID for well-known makers; "" otherwise.
+	Manufacturer string `json:"manufacturer"`
+	// OEMID is the OEM/application id ("0x5344"); OEMIDText its two ASCII
+	// characters ("SD") when printable.
+	OEMID     string `json:"oemid"`
+	OEMIDText string `json:"oemid_text"`
+	// Date is the manufacturing date as "MM/YYYY".
+	Date string `json:"date"`
+	// HWRev and FWRev are hardware and firmware revisions as printed.
+	HWRev string `json:"hwrev"`
+	FWRev string `json:"fwrev"`
+	// CID is the raw card identification register (unique per card;
+	// "REDACTED" with redaction on). CSD is the raw card-specific data
+	// register.
+	CID string `json:"cid"`
+	CSD string `json:"csd"`
+	// CapacityClass is "SDSC", "SDHC", "SDXC" or "SDUC" for SD cards,
+	// derived from the CSD structure version and size; "" otherwise.
+	CapacityClass string `json:"capacity_class"`
+	// PreferredEraseBytes and EraseBytes are the erase sizes the kernel
+	// derived (allocation unit and erase group); null when not exposed.
+	PreferredEraseBytes *int64 `json:"preferred_erase_bytes"`
+	EraseBytes          *int64 `json:"erase_bytes"`
+	// SSR is the raw SD status register (SD cards, newer kernels); "" when
+	// not exposed. SD holds what boardbench decoded from it.
+	SSR string    `json:"ssr"`
+	SD  *SDStatus `json:"sd_status"`
+	// EMMCVersion is the eMMC standard version from EXT_CSD_REV (eMMC
+	// only), e.g. "5.1"; "" when unknown.
+	EMMCVersion string `json:"emmc_version"`
+	// LifeTimeA and LifeTimeB are the eMMC's wear estimates for its two
+	// memory types as used-life ranges ("0-10%", ..., "exceeded"), ""
+	// when not reported. LifeTimeRaw is the raw attribute ("0x01 0x02").
+	LifeTimeA   string `json:"life_time_a"`
+	LifeTimeB   string `json:"life_time_b"`
+	LifeTimeRaw string `json:"life_time_raw"`
+	// PreEOL is the eMMC reserved-block state: "normal", "warning" (80 %
+	// of reserved blocks used) or "urgent"; "" when not reported.
+	PreEOL    string `json:"pre_eol"`
+	PreEOLRaw string `json:"pre_eol_raw"`
+}
+
+// SDStatus holds the speed ratings an SD card declares in its status
+// register. Each is null when the card reports a reserved value.
+type SDStatus struct {
+	// SpeedClass is 0, 2, 4, 6 or 10 ("Class 10").
+	SpeedClass *int `json:"speed_class"`
+	// UHSSpeedGrade is 0, 1 (U1) or 3 (U3).
+	UHSSpeedGrade *int `json:"uhs_speed_grade"`
+	// VideoSpeedClass is 0, 6, 10, 30, 60 or 90 (V30 ...).
+	VideoSpeedClass *int `json:"video_speed_class"`
+	// AppPerfClass is 0, 1 (A1) or 2 (A2).
+	AppPerfClass *int `json:"app_perf_class"`
+}
+
+// sdManufacturers names SD card manufacturer ids that are well
+// established; the SD Association does not publish the list.
+var sdManufacturers = map[uint64]string{
+	0x01: "Panasonic",
+	0x02: "Toshiba/Kioxia",
+	0x03: "SanDisk",
+	0x1b: "Samsung",
+	0x1d: "ADATA",
+	0x27: "Phison",
+	0x28: "Lexar",
+	0x31: "Silicon Power",
+	0x41: "Kingston",
+	0x74: "Transcend",
+	0x76: "Patriot",
+	0x82: "Sony",
+	0x9f: "Kingston",
+}
+
+// emmcManufacturers names eMMC manufacturer ids (JEDEC) that are well
+// established.
+var emmcManufacturers = map[uint64]string{
+	0x11: "Toshiba/Kioxia",
+	0x13: "Micron",
+	0x15: "Samsung",
+	0x45: "SanDisk",
+	0x70: "Kingston",
+	0x88: "Foresee",
+	0x90: "SK hynix",
+	0x9b: "YMTC",
+	0xfe: "Micron",
+}
+
+// ManufacturerName names a card manufacturer id ("0x000003") for a card
+// type ("SD" or "MMC"); "" when not well known.
+func ManufacturerName(cardType, manfid string) string {
+	v, err := strconv.ParseUint(strings.TrimPrefix(strings.ToLower(strings.TrimSpace(manfid)), "0x"), 16, 32)
+	if err != nil {
+		return ""
+	}
+	switch cardType {
+	case "SD":
+		return sdManufacturers[v]
+	case "MMC":
+		return emmcManufacturers[v]
+	}
+	return ""
+}
+
+// oemText returns the two ASCII characters of an SD OEM id ("0x5344" →
+// "SD"), "" when they are not printable letters or digits.
+func oemText(oemid string) string {
+	v, err := strconv.ParseUint(strings.TrimPrefix(strings.ToLower(oemid), "0x"), 16, 16)
+	if err != nil {
+		return ""
+	}
+	b := []byte{byte(v >> 8), byte(v)}
+	for _, c := range b {
+		if !(c >= 'A' && c <= 'Z' || c >= 'a' && c <= 'z' || c >= '0' && c <= '9') {
+			return ""
+		}
+	}
+	return string(b)
+}
+
+// emmcVersions maps EXT_CSD_REV to the eMMC standard version.
+var emmcVersions = map[uint64]string{
+	0: "4.0", 1: "4.1", 2: "4.2", 3: "4.3", 5: "4.41", 6: "4.5/4.51", 7: "5.0/5.01", 8: "5.1",
+}
+
+// lifeTimeText decodes one eMMC DEVICE_LIFE_TIME_EST value.
+func lifeTimeText(v uint64) string {
+	switch {
+	case v >= 0x01 && v <= 0x0a:
+		return fmt.Sprintf("%d-%d%%", (v-1)*10, v*10)
+	case v == 0x0b:
+		return "exceeded"
+	}
+	return ""
+}
+
+// preEOLText decodes the eMMC PRE_EOL_INFO value.
+func preEOLText(v uint64) string {
+	switch v {
+	case 1:
+		return "normal"
+	case 2:
+		return "warning"
+	case 3:
+		return "urgent"
+	}
+	return ""
+}
+
+func parseHex(s string) (uint64, bool) {
+	v, err := strconv.ParseUint(strings.TrimPrefix(strings.ToLower(strings.TrimSpace(s)), "0x"), 16, 64)
+	return v, err == nil
+}
+
+// readMMC reads the card registers behind a block device's device link.
+func readMMC(h *host.Host, devDir, resolved string, sizeBytes *int64, redactIDs bool) *MMC {
+	card := devDir + "/device"
+	m := &MMC{Type: readString(h, card+"/type")}
+	comps := strings.Split(resolved, "/")
+	for i, c := range comps {
+		if c == "mmc_host" && i > 0 {
+			m.Controller = comps[i-1]
+			if i+1 < len(comps) {
+				m.Host = comps[i+1]
+			}
+		}
+	}
+	m.Name = readString(h, card+"/name")
+	m.ManfID = readString(h, card+"/manfid")
+	m.Manufacturer = ManufacturerName(m.Type, m.ManfID)
+	m.OEMID = readString(h, card+"/oemid")
+	m.OEMIDText = oemText(m.OEMID)
+	m.Date = readString(h, card+"/date")
+	m.HWRev = readString(h, card+"/hwrev")
+	m.FWRev = readString(h, card+"/fwrev")
+	m.CID = readString(h, card+"/cid")
+	if redactIDs {
+		m.CID = redact.Serial(m.CID)
+	}
+	m.CSD = readString(h, card+"/csd")
+	m.PreferredEraseBytes = readInt64Ptr(h, card+"/preferred_erase_size")
+	m.EraseBytes = readInt64Ptr(h, card+"/erase_size")
+	if m.Type == "SD" {
+		m.CapacityClass = sdCapacityClass(m.CSD, sizeBytes)
+		m.SSR = readString(h, card+"/ssr")
+		m.SD = DecodeSSR(m.SSR)
+	}
+	if m.Type == "MMC" {
+		if v, ok := parseHex(readString(h, card+"/rev")); ok {
+			m.EMMCVersion = emmcVersions[v]
+		}
+		m.LifeTimeRaw = readString(h, card+"/life_time")
+		if f := strings.Fields(m.LifeTimeRaw); len(f) == 2 {
+			if v, ok := parseHex(f[0]); ok {
+				m.LifeTimeA = lifeTimeText(v)
+			}
+			if v, ok := parseHex(f[1]); ok {
+				m.LifeTimeB = lifeTimeText(v)
+			}
+		}
+		m.PreEOLRaw = readString(h, card+"/pre_eol_info")
+		if v, ok := parseHex(m.PreEOLRaw); ok {
+			m.PreEOL = preEOLText(v)
+		}
+	}
+	return m
+}
+
+// sdCapacityClass derives SDSC/SDHC/SDXC/SDUC from the CSD structure
+// version (bits 127:126) and, for version 2, the capacity: the kernel calls
+// a card SDXC from 32 GiB on.
+func sdCapacityClass(csd string, sizeBytes *int64) string {
+	if len(csd) < 1 {
+		return ""
+	}
+	v, err := strconv.ParseUint(csd[:1], 16, 8)
+	if err != nil {
+		return ""
+	}
+	switch v >> 2 {
+	case 0:
+		return "SDSC"
+	case 1:
+		if sizeBytes == nil {
+			return ""
+		}
+		if *sizeBytes >= 32<<30 {
+			return "SDXC"
+		}
+		return "SDHC"
+	case 2:
+		return "SDUC"
+	}
+	return ""
+}
+
+// DecodeSSR decodes the speed ratings from the SD status register as the
+// kernel prints it (128 hex digits, most significant bit first). It returns
+// nil for anything else and for an all-zero register (not read by the
+// kernel).
+func DecodeSSR(ssr string) *SDStatus {
+	ssr = strings.TrimSpace(ssr)
+	if len(ssr) != 128 {
+		return nil
+	}
+	raw, err := hex.DecodeString(ssr)
+	if err != nil {
+		return nil
+	}
+	zero := true
+	for _, b := range raw {
+		if b != 0 {
+			zero = false
+			break
+		}
+	}
+	if zero {
+		return nil
+	}
+	// bits returns the field [hi:lo] of the 512-bit register.
+	bits := func(hi, lo int) uint64 {
+		var v uint64
+		for b := hi; b >= lo; b-- {
+			byteIdx := (511 - b) / 8
+			bit := uint(b % 8)
+			v = v<<1 | uint64(raw[byteIdx]>>bit&1)
+		}
+		return v
+	}
+	s := &SDStatus{}
+	if c, ok := map[uint64]int{0: 0, 1: 2, 2: 4, 3: 6, 4: 10}[bits(447, 440)]; ok {
+		s.SpeedClass = &c
+	}
+	if g := int(bits(399, 396)); g == 0 || g == 1 || g == 3 {
+		s.UHSSpeedGrade = &g
+	}
+	if v := int(bits(391, 384)); v == 0 || v == 6 || v == 10 || v == 30 || v == 60 || v == 90 {
+		s.VideoSpeedClass = &v
+	}
+	if a := int(bits(339, 336)); a <= 2 {
+		s.AppPerfClass = &a
+	}
+	return s
+}
+
+// Ratings renders the declared SD ratings compactly, e.g. "Class 10, U3,
+// V30, A2"; "" when nothing is declared.
+func (s *SDStatus) Ratings() string {
+	if s == nil {
+		return ""
+	}
+	var parts []string
+	if s.SpeedClass != nil && *s.SpeedClass > 0 {
+		parts = append(parts, fmt.Sprintf("Class %d", *s.SpeedClass))
+	}
+	if s.UHSSpeedGrade != nil && *s.UHSSpeedGrade > 0 {
+		parts = append(parts, fmt.Sprintf("U%d", *s.UHSSpeedGrade))
+	}
+	if s.VideoSpeedClass != nil && *s.VideoSpeedClass > 0 {
+		parts = append(parts, fmt.Sprintf("V%d", *s.VideoSpeedClass))
+	}
+	if s.AppPerfClass != nil && *s.AppPerfClass > 0 {
+		parts = append(parts, fmt.Sprintf("A%d", *s.AppPerfClass))
+	}
+	return strings.Join(parts, ", ")
+}

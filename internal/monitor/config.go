@@ -1,0 +1,179 @@
+package monitor
+
+import (
+	"sort"
+	"strconv"
+	"strings"
+
+	"boardbench/internal/host"
+	"boardbench/internal/inventory"
+	"boardbench/internal/inventory/cpu"
+	"boardbench/internal/inventory/sensors"
+)
+
+// MaxPowerColumns bounds the power-related sensors ConfigFor samples, so
+// that a desktop board with a dozen supply voltages keeps readable lines.
+// Power comes before current, current before voltage.
+const MaxPowerColumns = 4
+
+// ConfigFor returns what to sample on the machine behind h, described by in:
+//
+//   - one Policy per cpufreq policy, taken from the clusters: a cluster
+//     sharing one policy gives one column labelled with its CPU list
+//     ("cpu0-3"); a cluster whose CPUs have a policy each (intel_pstate,
+//     CPPC) gives one column, its first CPU's policy, labelled with that
+//     CPU ("cpu0"), standing for CPUs of equal core type and limits.
+//     Clusters without cpufreq are left out;
+//   - the SoC temperature sensor the sensors inventory chose;
+//   - up to MaxPowerColumns valid power, current and voltage sensors
+//     (hwmon energy counters are left out: they only ever grow), labelled
+//     without their chip name when the rest tells them apart ("in1");
+//   - the Raspberry Pi firmware through vcgencmd when h has it and the
+//     firmware answered while describing the machine;
+//   - the kernel log difference per phase.
+//
+// Interval is left 0 (2 s); the caller sets it.
+func ConfigFor(h *host.Host, in *inventory.Info) Config {
+	cfg := Config{ReadKernelLog: true}
+	if in == nil {
+		return cfg
+	}
+	cfg.Policies = policiesFor(in.CPU)
+	if st := in.Sensors.SoCTemp; st != nil && st.Path != "" {
+		cfg.TempPath, cfg.TempLabel = st.Path, st.Name
+	}
+	cfg.Power = powerSensors(sensors.PowerChannels(in.Sensors))
+	if firmwareAnswered(in) {
+		cfg.Firmware = NewVcgencmdFirmware(h)
+	}
+	return cfg
+}
+
+// policiesFor returns one Policy per distinct cpufreq policy of the
+// clusters, ordered by policy number.
+func policiesFor(c cpu.Info) []Policy {
+	var out []Policy
+	index := map[int]int{} // policy id → position in out
+	for _, cl := range c.Clusters {
+		var p Policy
+		switch {
+		case cl.Policy != nil:
+			p = Policy{ID: *cl.Policy, CPUs: append([]int(nil), cl.CPUs...)}
+		case len(cl.Policies) > 0:
+			id := cl.Policies[0]
+			p = Policy{ID: id, CPUs: policyCPUs(c, id)}
+		default:
+			continue
+		}
+		if i, ok := index[p.ID]; ok {
+			// Two clusters (core types) in one policy: one clock for both.
+			out[i].CPUs = mergeCPUs(out[i].CPUs, p.CPUs)
+			out[i].Label = cpuLabel(out[i].CPUs, out[i].ID)
+			continue
+		}
+		p.Label = cpuLabel(p.CPUs, p.ID)
+		index[p.ID] = len(out)
+		out = append(out, p)
+	}
+	sort.SliceStable(out, func(i, j int) bool { return out[i].ID < out[j].ID })
+	return out
+}
+
+// policyCPUs returns the CPUs of policy id, from the policy list or, when it
+// is missing there, the CPUs naming that policy.
+func policyCPUs(c cpu.Info, id int) []int {
+	for _, p := range c.Policies {
+		if p.ID == id && len(p.CPUs) > 0 {
+			return append([]int(nil), p.CPUs...)
+		}
+	}
+	var cpus []int
+	for _, x := range c.CPUs {
+		if x.Policy != nil && *x.Policy == id {
+			cpus = append(cpus, x.ID)
+		}
+	}
+	if len(cpus) == 0 {
+		cpus = []int{id} // the policy number is its first CPU's number
+	}
+	return cpus
+}
+
+func mergeCPUs(a, b []int) []int {
+	seen := map[int]bool{}
+	var out []int
+	for _, x := range append(append([]int(nil), a...), b...) {
+		if !seen[x] {
+			seen[x] = true
+			out = append(out, x)
+		}
+	}
+	sort.Ints(out)
+	return out
+}
+
+// cpuLabel names a column by its CPUs ("cpu0-3"), or by the policy when the
+// CPUs are unknown ("policy0").
+func cpuLabel(cpus []int, policy int) string {
+	if len(cpus) == 0 {
+		return "policy" + strconv.Itoa(policy)
+	}
+	return "cpu" + cpu.FormatCPUList(cpus)
+}
+
+// powerRank orders quantities for the limited power columns.
+var powerRank = map[string]int{
+	sensors.QuantityPower:   0,
+	sensors.QuantityCurrent: 1,
+	sensors.QuantityVoltage: 2,
+}
+
+// powerSensors turns the inventory's power channels into sampled sensors:
+// energy counters dropped, power first, at most MaxPowerColumns, keeping
+// hwmon order within a quantity.
+func powerSensors(chs []sensors.Channel) []Sensor {
+	var out []Sensor
+	for _, ch := range chs {
+		if _, ok := powerRank[ch.Quantity]; !ok || ch.Path == "" {
+			continue
+		}
+		out = append(out, Sensor{Label: ch.Name, Path: ch.Path, Quantity: ch.Quantity, Unit: sensors.Unit(ch.Quantity)})
+	}
+	sort.SliceStable(out, func(i, j int) bool { return powerRank[out[i].Quantity] < powerRank[out[j].Quantity] })
+	if len(out) > MaxPowerColumns {
+		out = out[:MaxPowerColumns]
+	}
+	shortenLabels(out)
+	return out
+}
+
+// shortenLabels drops the chip name ("rp1_adc in1" → "in1") from the labels
+// when what remains still tells the sensors apart: sample lines have narrow
+// columns, and the chip is usually the same for all.
+func shortenLabels(ss []Sensor) {
+	short := make([]string, len(ss))
+	seen := map[string]bool{}
+	for i, s := range ss {
+		_, rest, ok := strings.Cut(s.Label, " ")
+		rest = strings.TrimSpace(rest)
+		if !ok || rest == "" || seen[rest] {
+			return
+		}
+		seen[rest] = true
+		short[i] = rest
+	}
+	for i := range ss {
+		ss[i].Label = short[i]
+	}
+}
+
+// firmwareAnswered reports whether the Raspberry Pi firmware is worth asking
+// on every sample: vcgencmd was found and answered at least one of the
+// questions the monitor asks. Without an inventory of it, it is tried.
+func firmwareAnswered(in *inventory.Info) bool {
+	fw := in.RaspberryPi
+	if fw == nil {
+		return true // NewVcgencmdFirmware still checks that vcgencmd exists
+	}
+	return fw.ArmClockMHz != nil || fw.Throttled != nil || fw.CoreVoltageV != nil
+}

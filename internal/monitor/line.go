@@ -1,0 +1,73 @@
+package monitor
+
+import (
+	"fmt"
+	"strings"
+)
+
+// Header returns the column header of sample lines for cfg.
+func Header(cfg Config) string {
+	var b strings.Builder
+	b.WriteString("Time     ")
+	for _, p := range cfg.Policies {
+		fmt.Fprintf(&b, " %8s", truncLabel(p.Label, 8))
+	}
+	if cfg.Firmware != nil {
+		fmt.Fprintf(&b, " %8s", "firmware")
+	}
+	b.WriteString("   load  %cpu  %sys  %usr %nice  %io %irq    Temp")
+	if cfg.Firmware != nil {
+		b.WriteString("   Vcore")
+	}
+	for _, s := range cfg.Power {
+		fmt.Fprintf(&b, " %9s", truncLabel(s.Label, 9))
+	}
+	return b.String()
+}
+
+func truncLabel(s string, n int) string {
+	if len(s) > n {
+		return s[:n]
+	}
+	return s
+}
+
+// Line formats one sample under Header(cfg); "-" marks a missing value.
+func Line(cfg Config, s Sample) string {
+	var b strings.Builder
+	b.WriteString(s.Time.Local().Format("15:04:05"))
+	b.WriteString(" ")
+	for i := range cfg.Policies {
+		var v *float64
+		if i < len(s.ClockMHz) {
+			v = s.ClockMHz[i]
+		}
+		fmt.Fprintf(&b, " %8s", fmtUnit(v, "%.0fMHz"))
+	}
+	if cfg.Firmware != nil {
+		fmt.Fprintf(&b, " %8s", fmtUnit(s.FirmwareMHz, "%.0fMHz"))
+	}
+	fmt.Fprintf(&b, " %6s", fmtUnit(s.Load1, "%.2f"))
+	for _, v := range []*float64{s.CPUPct, s.SysPct, s.UsrPct, s.NicePct, s.IowaitPct, s.IRQPct} {
+		fmt.Fprintf(&b, " %5s", fmtUnit(v, "%.0f%%"))
+	}
+	fmt.Fprintf(&b, " %7s", fmtUnit(s.TempC, "%.1f°C"))
+	if cfg.Firmware != nil {
+		fmt.Fprintf(&b, " %7s", fmtUnit(s.CoreVolts, "%.4fV"))
+	}
+	for i, ps := range cfg.Power {
+		var v *float64
+		if i < len(s.Power) {
+			v = s.Power[i]
+		}
+		fmt.Fprintf(&b, " %9s", fmtUnit(v, "%.2f"+ps.Unit))
+	}
+	return b.String()
+}
+
+func fmtUnit(v *float64, format string) string {
+	if v == nil {
+		return "-"
+	}
+	return fmt.Sprintf(format, *v)
+}

@@ -1,0 +1,4 @@
+package membw
+
+// ntInstruction names the store instruction of ntFill.
+const ntInstruction = "MOVNTDQ"

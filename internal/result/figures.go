@@ -1,0 +1,232 @@
+package result
+
+// Phase names of `boardbench run`. A name may occur in several phases of
+// one result: the single-CPU kinds (memory, openssl, 7zip-single) have one
+// phase per core type, told apart by Phase.CPUs; 7zip-cluster has one per
+// cluster.
+//
+// Which figure type each phase's Figures holds:
+//
+//	clock, clock-after-load        ClockFigures
+//	memory                         MemFigures (one CPU)
+//	openssl, openssl-all-cores     OpenSSLFigures (all-cores: sums over its CPUs)
+//	7zip-single, 7zip-multi,
+//	7zip-cluster, sustained        SevenZipFigures
+//
+// A phase that was skipped or failed before measuring anything has no
+// figures (null).
+const (
+	PhaseClock          = "clock"
+	PhaseMemory         = "memory"
+	PhaseOpenSSL        = "openssl"
+	PhaseSevenZipSingle = "7zip-single"
+	PhaseSevenZipMulti  = "7zip-multi"
+	PhaseClockAfterLoad = "clock-after-load"
+	// Extensive phases (`boardbench run --extensive`).
+	PhaseSevenZipCluster = "7zip-cluster"
+	PhaseOpenSSLAllCores = "openssl-all-cores"
+	PhaseSustained       = "sustained"
+)
+
+// ClockFigures are the figures of the clock and clock-after-load phases:
+// the measured clock of one CPU per cluster next to what the kernel and the
+// firmware report.
+type ClockFigures struct {
+	Clusters []ClockCluster `json:"clusters"`
+}
+
+// ClockCluster is the measured clock of one cluster.
+type ClockCluster struct {
+	// Cluster is the index in info.cpu.clusters; nil when clusters are unknown.
+	Cluster *int  `json:"cluster"`
+	CPUs    []int `json:"cpus"`
+	// Core is the core type, "" when unknown.
+	Core   string `json:"core"`
+	Policy *int   `json:"policy"`
+	// CPU is the CPU measured; nil when none could be pinned.
+	CPU *int `json:"cpu"`
+	// MeasuredMHz is the median of the samples; nil when not measured.
+	MeasuredMHz *float64 `json:"measured_mhz"`
+	// Samples are the clocks of the samples in MHz, in the order taken.
+	Samples []float64 `json:"samples"`
+	// DisturbedSamples were set aside because another task took the CPU.
+	DisturbedSamples []float64 `json:"disturbed_samples"`
+	SpreadPct        *float64  `json:"spread_pct"`
+	// ReportedMHz is the kernel's clock right after measuring, from
+	// ReportedSource (scaling_cur_freq or cpuinfo_cur_freq).
+	ReportedMHz    *float64 `json:"reported_mhz"`
+	ReportedSource string   `json:"reported_source"`
+	// FirmwareMHz is the Raspberry Pi firmware's ARM clock.
+	FirmwareMHz          *float64 `json:"firmware_mhz"`
+	DeviationPct         *float64 `json:"deviation_pct"`
+	FirmwareDeviationPct *float64 `json:"firmware_deviation_pct"`
+	// AdvertisedMaxMHz is the kernel's cpuinfo_max_freq for the cluster.
+	AdvertisedMaxMHz *float64 `json:"advertised_max_mhz"`
+	// Method is the measuring kernel ("asm-arm64", "portable"...); Certain
+	// is false for the portable one.
+	Method  string `json:"method"`
+	Certain bool   `json:"certain"`
+	// OPPs is the --opps walk, highest clock first; absent without it.
+	OPPs []OPPClock `json:"opps,omitempty"`
+	// Error says why the cluster could not be measured.
+	Error string `json:"error,omitempty"`
+}
+
+// OPPClock is the measured clock at one pinned cpufreq operating point.
+type OPPClock struct {
+	RequestedMHz float64  `json:"requested_mhz"`
+	ReportedMHz  *float64 `json:"reported_mhz"`
+	MeasuredMHz  *float64 `json:"measured_mhz"`
+	SpreadPct    *float64 `json:"spread_pct"`
+	DeviationPct *float64 `json:"deviation_pct"`
+	Error        string   `json:"error,omitempty"`
+}
+
+// MemFigures are the figures of one memory phase: bandwidth and latency
+// measured from one CPU. Bandwidth is in MB/s (10^6 bytes per second, a copy
+// counts the bytes copied once), the median of the samples, with the
+// samples' standard deviation in percent of their mean. A figure is nil
+// when its kernel could not run (Notes say why).
+type MemFigures struct {
+	CPU  int    `json:"cpu"`
+	Core string `json:"core"`
+	// BufferBytes is the size of each bandwidth buffer.
+	BufferBytes int64 `json:"buffer_bytes"`
+
+	MemcpyMBs        *float64 `json:"memcpy_mb_s"`
+	MemcpyStdDevPct  *float64 `json:"memcpy_stddev_pct"`
+	MemsetMBs        *float64 `json:"memset_mb_s"`
+	MemsetStdDevPct  *float64 `json:"memset_stddev_pct"`
+	ReadMBs          *float64 `json:"read_mb_s"`
+	ReadStdDevPct    *float64 `json:"read_stddev_pct"`
+	WriteMBs         *float64 `json:"write_mb_s"`
+	WriteStdDevPct   *float64 `json:"write_stddev_pct"`
+	CopyGoMBs        *float64 `json:"copy_go_mb_s"`
+	CopyGoStdDevPct  *float64 `json:"copy_go_stddev_pct"`
+	NTWriteMBs       *float64 `json:"nt_write_mb_s"`
+	NTWriteStdDevPct *float64 `json:"nt_write_stddev_pct"`
+
+	// Latency is the latency table, one row per block size.
+	Latency []LatencyRow `json:"latency"`
+	// LineBytes is the slot size of the latency chains.
+	LineBytes int `json:"line_bytes"`
+	// CacheLevels are the steps of the latency curve next to sysfs caches.
+	CacheLevels []CacheLevel `json:"cache_levels"`
+	// LatencyStillRising is true when the latency still rose at the largest
+	// block (main memory latency is then underestimated).
+	LatencyStillRising bool `json:"latency_still_rising"`
+	// Notes say what could not be measured and why.
+	Notes []string `json:"notes,omitempty"`
+}
+
+// LatencyRow is the random-access latency at one block size in ns per
+// access; the dual figures are per step of two chains chased at once.
+// Huge-page figures are nil when not measured.
+type LatencyRow struct {
+	SizeBytes      int64    `json:"size_bytes"`
+	NS             *float64 `json:"ns"`
+	NSDual         *float64 `json:"ns_dual"`
+	NSHugePage     *float64 `json:"ns_hugepage"`
+	NSDualHugePage *float64 `json:"ns_dual_hugepage"`
+}
+
+// CacheLevel is a step found in the latency curve.
+type CacheLevel struct {
+	// DetectedBytes is the largest block that still fit the level.
+	DetectedBytes int64   `json:"detected_bytes"`
+	LatencyNS     float64 `json:"latency_ns"`
+	// SysfsLevel and SysfsBytes describe the matching sysfs cache; nil when
+	// none matched.
+	SysfsLevel *int   `json:"sysfs_level"`
+	SysfsBytes *int64 `json:"sysfs_bytes"`
+}
+
+// OpenSSLFigures are the figures of an openssl phase: AES-CBC throughput in
+// KB/s (1000 bytes per second) per block size. In openssl-all-cores, one
+// process ran on each CPU at once and the values are their sums.
+type OpenSSLFigures struct {
+	CPUs []int `json:"cpus"`
+	// Core is the core type of the CPUs ("" when unknown or mixed).
+	Core    string `json:"core"`
+	Version string `json:"version"`
+	// SecondsPerBlockSize is the -seconds value passed; 0 is openssl's
+	// default (3 s), which published results use.
+	SecondsPerBlockSize int             `json:"seconds_per_block_size"`
+	Ciphers             []OpenSSLCipher `json:"ciphers"`
+}
+
+// OpenSSLCipher is one cipher's throughput per block size.
+type OpenSSLCipher struct {
+	// Cipher is e.g. "aes-256-cbc".
+	Cipher string         `json:"cipher"`
+	Values []OpenSSLValue `json:"values"`
+	// Error says why the cipher has no values.
+	Error string `json:"error,omitempty"`
+}
+
+// OpenSSLValue is the throughput at one block size; KBs is nil when not
+// measured (e.g. 16384 bytes on OpenSSL 1.0).
+type OpenSSLValue struct {
+	BlockBytes int      `json:"block_bytes"`
+	KBs        *float64 `json:"kb_s"`
+}
+
+// KBs returns the throughput of cipher at blockBytes, nil when absent.
+func (o OpenSSLFigures) KBs(cipher string, blockBytes int) *float64 {
+	for _, c := range o.Ciphers {
+		if c.Cipher != cipher {
+			continue
+		}
+		for _, v := range c.Values {
+			if v.BlockBytes == blockBytes {
+				return v.KBs
+			}
+		}
+	}
+	return nil
+}
+
+// SevenZipFigures are the figures of a 7-Zip phase: one or more
+// consecutive benchmark runs on the same CPUs. Ratings are in MIPS.
+type SevenZipFigures struct {
+	CPUs []int `json:"cpus"`
+	// Core is the core type of the CPUs ("" when unknown or mixed).
+	Core    string `json:"core"`
+	Threads int    `json:"threads"`
+	// Version is the 7-Zip version that ran; Flavor "7-Zip", "p7zip" or
+	// "7-Zip (p7zip wrapper)".
+	Version string `json:"version"`
+	Flavor  string `json:"flavor"`
+	// Args are the 7-Zip arguments, e.g. ["b", "-mmt1"].
+	Args []string      `json:"args"`
+	Runs []SevenZipRun `json:"runs"`
+	// TotMIPS is the mean total rating of the successful runs; nil when
+	// none succeeded.
+	TotMIPS *float64 `json:"tot_mips"`
+	// DriftPct is (last − first) / first total rating in percent, for
+	// phases of several runs; negative when scores fell.
+	DriftPct *float64 `json:"drift_pct"`
+}
+
+// SevenZipRun is one 7-Zip benchmark run.
+type SevenZipRun struct {
+	// TotMIPS is the total rating (last column of Tot:), the headline
+	// figure; nil when the run failed.
+	TotMIPS *float64 `json:"tot_mips"`
+	// CompressMIPS and DecompressMIPS are the ratings of the Avr: line.
+	CompressMIPS   *float64 `json:"compress_mips"`
+	DecompressMIPS *float64 `json:"decompress_mips"`
+	// CompressKiBs and DecompressKiBs are the speeds of the Avr: line in
+	// KiB/s; nil for versions before 21, which do not print them.
+	CompressKiBs   *float64 `json:"compress_speed_kib_s"`
+	DecompressKiBs *float64 `json:"decompress_speed_kib_s"`
+	// UsagePct is the CPU usage of the Tot: line (% of one thread).
+	UsagePct *float64 `json:"usage_pct"`
+	// RAMUsageBytes is the memory the benchmark said it needs.
+	RAMUsageBytes *int64  `json:"ram_usage_bytes"`
+	DurationS     float64 `json:"duration_s"`
+	// Failure is oom_killed, no_memory, cancelled, exit_error, no_result or
+	// not_started; empty on success.
+	Failure string `json:"failure,omitempty"`
+	Error   string `json:"error,omitempty"`
+}

@@ -1,0 +1,209 @@
+// Package result is the versioned JSON result of a benchmark run (the
+// source of truth every view renders) and its incremental, atomic writing:
+// after each phase the file on disk is complete, valid JSON.
+package result
+
+import (
+	"encoding/json"
+	"fmt"
+	"os"
+	"path/filepath"
+	"time"
+
+	"boardbench/internal/buildinfo"
+	"boardbench/internal/finding"
+	"boardbench/internal/inventory"
+	"boardbench/internal/monitor"
+	"boardbench/internal/schema"
+)
+
+// Status of a run.
+const (
+	StatusRunning     = "running"
+	StatusComplete    = "complete"
+	StatusInterrupted = "interrupted"
+	StatusFailed      = "failed"
+)
+
+// Phase status.
+const (
+	PhaseOK          = "ok"
+	PhaseSkipped     = "skipped"
+	PhaseFailed      = "failed"
+	PhaseInterrupted = "interrupted"
+)
+
+// Result is one run of `boardbench run` or `boardbench monitor -- COMMAND`.
+type Result struct {
+	SchemaVersion string         `json:"schema_version"`
+	Tool          buildinfo.Info `json:"tool"`
+	// Command is "run" or "monitor".
+	Command    string     `json:"command"`
+	Status     string     `json:"status"`
+	StartedAt  time.Time  `json:"started_at"`
+	FinishedAt *time.Time `json:"finished_at"`
+	// Options are the command-line options that shaped the run.
+	Options map[string]any `json:"options"`
+	// Info is the full description of the machine at the start.
+	Info *inventory.Info `json:"info"`
+	// Tools are the external benchmark tools and their real versions.
+	Tools []ToolVersion `json:"tools"`
+	// Tuning says what was changed on the machine for the run and restored.
+	Tuning Tuning `json:"tuning"`
+	// Monitor describes the sampled columns (clusters, sensors).
+	Monitor  MonitorInfo       `json:"monitor"`
+	Phases   []Phase           `json:"phases"`
+	Findings []finding.Finding `json:"findings"`
+	Summary  Summary           `json:"summary"`
+}
+
+// ToolVersion records one external tool.
+type ToolVersion struct {
+	Name    string `json:"name"`
+	Path    string `json:"path"`
+	Version string `json:"version"`
+	// VersionLine is the tool's own banner line.
+	VersionLine string `json:"version_line"`
+	// Note explains a missing tool or a version caveat.
+	Note string `json:"note,omitempty"`
+}
+
+// Tuning records governor changes and whether they were undone.
+type Tuning struct {
+	// Changed lists what was set, e.g. "policy0 governor schedutil → performance".
+	Changed []string `json:"changed"`
+	// Restored is true once every change was written back.
+	Restored bool `json:"restored"`
+	// Note says why nothing was tuned, e.g. "not root".
+	Note string `json:"note,omitempty"`
+}
+
+// MonitorInfo names the sample columns.
+type MonitorInfo struct {
+	Policies  []monitor.Policy `json:"policies"`
+	TempLabel string           `json:"temp_label"`
+	Power     []monitor.Sensor `json:"power"`
+	Firmware  bool             `json:"firmware"`
+}
+
+// Phase is one step of a run with its figures and evidence.
+type Phase struct {
+	Name string `json:"name"`
+	// Title is a human description, e.g. "7-Zip single-threaded on cpu4 (Cortex-A76)".
+	Title     string     `json:"title"`
+	CPUs      []int      `json:"cpus"`
+	Status    string     `json:"status"`
+	Reason    string     `json:"reason,omitempty"`
+	StartedAt time.Time  `json:"started_at"`
+	EndedAt   *time.Time `json:"ended_at"`
+	DurationS float64    `json:"duration_s"`
+	// Figures are the phase's typed measurements (see docs/result.md).
+	Figures json.RawMessage `json:"figures,omitempty"`
+	// RawOutput is the external tool's output, unchanged.
+	RawOutput string `json:"raw_output,omitempty"`
+	// ExitStatus of an external command (monitor -- COMMAND), if any.
+	ExitStatus *int `json:"exit_status,omitempty"`
+	monitor.Evidence
+}
+
+// Value is one per-CPU or per-core-type figure.
+type Value struct {
+	CPU   int     `json:"cpu"`
+	Core  string  `json:"core"`
+	Value float64 `json:"value"`
+}
+
+// Summary holds the headline figures users compare.
+type Summary struct {
+	// ClockMHz is the measured clock per cluster (one CPU each).
+	ClockMHz []Value `json:"clock_mhz"`
+	// SevenZipMultiMIPS is the mean total rating of the multi-threaded runs.
+	SevenZipMultiMIPS *float64 `json:"sevenzip_multi_mips"`
+	// SevenZipMultiRuns are the individual multi-threaded totals.
+	SevenZipMultiRuns  []float64 `json:"sevenzip_multi_runs"`
+	SevenZipSingleMIPS []Value   `json:"sevenzip_single_mips"`
+	// AES256At16K is AES-256-CBC throughput on 16 KiB blocks in KB/s (1000 bytes).
+	AES256At16K []Value `json:"aes256_16k"`
+	MemcpyMBs   []Value `json:"memcpy_mb_s"`
+	MemsetMBs   []Value `json:"memset_mb_s"`
+	// Valid is false when a finding invalidates the figures.
+	Valid bool `json:"valid"`
+	// Verdict is a one-line human summary of validity.
+	Verdict string `json:"verdict"`
+}
+
+// New returns a running result for a command.
+func New(command string, info *inventory.Info, options map[string]any) *Result {
+	return &Result{
+		SchemaVersion: schema.Version,
+		Tool:          buildinfo.Get(),
+		Command:       command,
+		Status:        StatusRunning,
+		StartedAt:     time.Now().UTC(),
+		Options:       options,
+		Info:          info,
+		Phases:        []Phase{},
+		Findings:      []finding.Finding{},
+	}
+}
+
+// SetFigures stores typed figures in a phase.
+func (p *Phase) SetFigures(v any) error {
+	data, err := json.Marshal(v)
+	if err != nil {
+		return err
+	}
+	p.Figures = data
+	return nil
+}
+
+// Load reads a result file, refusing other documents and newer major versions.
+func Load(path string) (*Result, error) {
+	data, err := os.ReadFile(path)
+	if err != nil {
+		return nil, err
+	}
+	var r Result
+	if err := json.Unmarshal(data, &r); err != nil {
+		return nil, fmt.Errorf("%s: not a boardbench result: %v", path, err)
+	}
+	if r.SchemaVersion == "" || r.Status == "" {
+		return nil, fmt.Errorf("%s: not a boardbench result (no schema_version/status)", path)
+	}
+	if r.SchemaVersion[0] != schema.Version[0] {
+		return nil, fmt.Errorf("%s: schema version %s is not supported by this boardbench (%s)", path, r.SchemaVersion, schema.Version)
+	}
+	return &r, nil
+}
+
+// Save writes r to path atomically: a temporary file in the same directory
+// is written, synced and renamed over path, so readers and crashes only ever
+// see a complete previous or new version.
+func Save(path string, r *Result) error {
+	data, err := json.MarshalIndent(r, "", "  ")
+	if err != nil {
+		return err
+	}
+	data = append(data, '\n')
+	dir := filepath.Dir(path)
+	tmp, err := os.CreateTemp(dir, ".boardbench-result-*")
+	if err != nil {
+		return fmt.Errorf("cannot write %s: %v", path, err)
+	}
+	defer os.Remove(tmp.Name())
+	if _, err := tmp.Write(data); err != nil {
+		tmp.Close()
+		return err
+	}
+	if err := tmp.Sync(); err != nil {
+		tmp.Close()
+		return err
+	}
+	if err := tmp.Close(); err != nil {
+		return err
+	}
+	if err := os.Chmod(tmp.Name(), 0o644); err != nil {
+		return err
+	}
+	return os.Rename(tmp.Name(), path)
+}

@@ -1,0 +1,246 @@
+package proc
+
+import (
+	"context"
+	"errors"
+	"os"
+	"path/filepath"
+	"strconv"
+	"strings"
+	"syscall"
+	"testing"
+	"time"
+
+	"boardbench/internal/host"
+
+	"golang.org/x/sys/unix"
+)
+
+func liveExecutor(t *testing.T) (*Live, *host.Host) {
+	t.Helper()
+	h, err := host.New("/")
+	if err != nil {
+		t.Fatal(err)
+	}
+	l, err := NewLive(h)
+	if err != nil {
+		t.Fatal(err)
+	}
+	return l, h
+}
+
+func TestLiveExecOutputAndExitCodes(t *testing.T) {
+	l, _ := liveExecutor(t)
+	tests := []struct {
+		name       string
+		script     string
+		wantOut    string
+		wantCode   int
+		wantErr    bool
+		wantKilled bool
+		wantStderr string
+	}{
+		{name: "ok", script: "echo hello; echo warn >&2", wantOut: "hello\n", wantCode: 0},
+		{name: "locale is C", script: "echo $LC_ALL", wantOut: "C\n"},
+		{name: "exit 3", script: "echo partial; echo 'bad thing' >&2; exit 3", wantOut: "partial\n", wantCode: 3, wantErr: true, wantStderr: "bad thing"},
+		{name: "sigkill", script: "echo before; kill -9 $$", wantOut: "before\n", wantCode: -1, wantErr: true, wantKilled: true},
+		{name: "sigterm", script: "kill -15 $$", wantCode: -1, wantErr: true},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			res, err := l.Exec(context.Background(), Command{Name: "sh", Args: []string{"-c", tt.script}})
+			if string(res.Stdout) != tt.wantOut {
+				t.Errorf("stdout = %q, want %q", res.Stdout, tt.wantOut)
+			}
+			if res.ExitCode != tt.wantCode {
+				t.Errorf("exit code = %d, want %d", res.ExitCode, tt.wantCode)
+			}
+			if (err != nil) != tt.wantErr {
+				t.Fatalf("err = %v, want error %v", err, tt.wantErr)
+			}
+			if got := errors.Is(err, ErrKilled); got != tt.wantKilled {
+				t.Errorf("errors.Is(err, ErrKilled) = %v, want %v (err %v)", got, tt.wantKilled, err)
+			}
+			if tt.wantStderr != "" {
+				var ee *ExitError
+				if !errors.As(err, &ee) || ee.StderrLine != tt.wantStderr {
+					t.Errorf("err = %#v, want ExitError with stderr %q", err, tt.wantStderr)
+				}
+			}
+			if tt.wantKilled && res.Signal != "SIGKILL" {
+				t.Errorf("signal = %q, want SIGKILL", res.Signal)
+			}
+		})
+	}
+}
+
+func TestLiveExecMissingProgram(t *testing.T) {
+	l, _ := liveExecutor(t)
+	_, err := l.Exec(context.Background(), Command{Name: "boardbench-no-such-program"})
+	if err == nil || errors.Is(err, ErrKilled) {
+		t.Fatalf("err = %v, want a start failure", err)
+	}
+}
+
+// TestLiveExecCancelKillsGroup checks that cancelling kills the whole process
+// group (a grandchild too) and is not reported as an out-of-memory kill.
+func TestLiveExecCancelKillsGroup(t *testing.T) {
+	l, h := liveExecutor(t)
+	ctx, cancel := context.WithTimeout(context.Background(), 300*time.Millisecond)
+	defer cancel()
+	start := time.Now()
+	res, err := l.Exec(ctx, Command{Name: "sh", Args: []string{"-c", "sleep 30 & echo $!; wait"}})
+	if !errors.Is(err, context.DeadlineExceeded) {
+		t.Fatalf("err = %v, want deadline exceeded", err)
+	}
+	if errors.Is(err, ErrKilled) {
+		t.Errorf("cancellation reported as out-of-memory kill: %v", err)
+	}
+	if d := time.Since(start); d > 10*time.Second {
+		t.Errorf("Exec returned after %v, want soon after cancellation", d)
+	}
+	pid, perr := strconv.Atoi(strings.TrimSpace(string(res.Stdout)))
+	if perr != nil {
+		t.Fatalf("grandchild pid not printed: %q", res.Stdout)
+	}
+	deadline := time.Now().Add(5 * time.Second)
+	for {
+		if unix.Kill(pid, 0) == unix.ESRCH {
+			return
+		}
+		// An unreaped zombie is dead too.
+		if st, err := h.ReadString("/proc/" + strconv.Itoa(pid) + "/stat"); err == nil {
+			if i := strings.LastIndexByte(st, ')'); i >= 0 && strings.HasPrefix(st[i+1:], " Z") {
+				return
+			}
+		}
+		if time.Now().After(deadline) {
+			t.Fatalf("grandchild %d still running after cancellation", pid)
+		}
+		time.Sleep(50 * time.Millisecond)
+	}
+}
+
+func TestLiveExecBindsCPUs(t *testing.T) {
+	l, _ := liveExecutor(t)
+	allowed, err := host.AllowedCPUs()
+	if err != nil {
+		t.Fatal(err)
+	}
+	if len(allowed) == 0 {
+		t.Skip("no allowed CPUs reported")
+	}
+	tests := [][]int{{allowed[len(allowed)-1]}, {allowed[0]}, allowed}
+	for _, cpus := range tests {
+		t.Run(FormatCPUList(cpus), func(t *testing.T) {
+			res, err := l.Exec(context.Background(), Command{Name: "sh", Args: []string{"-c", "grep Cpus_allowed_list /proc/self/status"}, CPUs: cpus})
+			if err != nil {
+				t.Fatal(err)
+			}
+			got := strings.TrimSpace(strings.TrimPrefix(strings.TrimSpace(string(res.Stdout)), "Cpus_allowed_list:"))
+			if want := FormatCPUList(cpus); got != want {
+				t.Errorf("child's CPUs = %q, want %q", got, want)
+			}
+		})
+	}
+	after, err := host.AllowedCPUs()
+	if err != nil {
+		t.Fatal(err)
+	}
+	if FormatCPUList(after) != FormatCPUList(allowed) {
+		t.Errorf("caller's affinity changed from %v to %v", allowed, after)
+	}
+}
+
+func TestLiveExecRefusesUnavailableCPU(t *testing.T) {
+	l, _ := liveExecutor(t)
+	res, err := l.Exec(context.Background(), Command{Name: "true", CPUs: []int{1023}})
+	if err == nil || !strings.Contains(err.Error(), "cpu 1023") {
+		t.Fatalf("err = %v, want cpu 1023 refused", err)
+	}
+	if res.ExitCode != -1 {
+		t.Errorf("exit code = %d, want -1 (not started)", res.ExitCode)
+	}
+}
+
+func TestLiveExecCapsOutput(t *testing.T) {
+	l, _ := liveExecutor(t)
+	res, err := l.Exec(context.Background(), Command{Name: "sh", Args: []string{"-c", "echo 0123456789abcdef"}, MaxOutputBytes: 10})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if string(res.Stdout) != "0123456789" || !res.Truncated {
+		t.Errorf("stdout = %q truncated %v, want first 10 bytes and truncated", res.Stdout, res.Truncated)
+	}
+}
+
+func TestNewLiveRefusesFixtureRoot(t *testing.T) {
+	h, err := host.New(t.TempDir())
+	if err != nil {
+		t.Fatal(err)
+	}
+	if _, err := NewLive(h); !errors.Is(err, host.ErrNotLive) {
+		t.Errorf("NewLive(fixture) err = %v, want ErrNotLive", err)
+	}
+	if _, ok := ForHost(h).(*Replay); !ok {
+		t.Errorf("ForHost(fixture) = %T, want *Replay", ForHost(h))
+	}
+}
+
+func TestReplay(t *testing.T) {
+	root := t.TempDir()
+	dir := filepath.Join(root, filepath.FromSlash(host.CommandsDir))
+	if err := os.MkdirAll(dir, 0o755); err != nil {
+		t.Fatal(err)
+	}
+	key := host.CommandKey("7zz", "b", "-mmt1")
+	if err := os.WriteFile(filepath.Join(dir, key), []byte("recorded\n"), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	h, err := host.New(root)
+	if err != nil {
+		t.Fatal(err)
+	}
+	ex := ForHost(h)
+	res, err := ex.Exec(context.Background(), Command{Name: "/usr/bin/7zz", Args: []string{"b", "-mmt1"}, CPUs: []int{3}})
+	if err != nil || string(res.Stdout) != "recorded\n" {
+		t.Errorf("replay = %q, %v; want recorded output", res.Stdout, err)
+	}
+	if _, err := ex.Exec(context.Background(), Command{Name: "7zz", Args: []string{"b"}}); err == nil {
+		t.Error("replay of an unrecorded command succeeded")
+	}
+}
+
+func TestFormatCPUList(t *testing.T) {
+	tests := []struct {
+		cpus []int
+		want string
+	}{
+		{nil, ""},
+		{[]int{0}, "0"},
+		{[]int{0, 1, 2, 3}, "0-3"},
+		{[]int{0, 2, 4}, "0,2,4"},
+		{[]int{0, 1, 2, 3, 6, 8, 9}, "0-3,6,8-9"},
+	}
+	for _, tt := range tests {
+		if got := FormatCPUList(tt.cpus); got != tt.want {
+			t.Errorf("FormatCPUList(%v) = %q, want %q", tt.cpus, got, tt.want)
+		}
+	}
+}
+
+func TestExitErrorMessage(t *testing.T) {
+	tests := []struct {
+		e    ExitError
+		want string
+	}{
+		{ExitError{Command: "7zz b", Code: 2, StderrLine: "ERROR"}, "7zz b: exit status 2: ERROR"},
+		{ExitError{Command: "7zz b", Code: -1, Signal: syscall.SIGKILL}, "7zz b: " + ErrKilled.Error()},
+		{ExitError{Command: "7zz b", Code: -1, Signal: syscall.SIGSEGV}, "7zz b: killed by signal SIGSEGV"},
+	}
+	for _, tt := range tests {
+		if got := tt.e.Error(); got != tt.want {
+			t.Errorf("Error() = %q, want %q", got, tt.want)
+		}
+	}
+}

@@ -1,0 +1,63 @@
+package sevenzip
+
+import (
+	"context"
+	"os"
+	"path/filepath"
+	"testing"
+	"time"
+
+	"boardbench/internal/host"
+	"boardbench/internal/runner/proc"
+	"boardbench/internal/tools"
+)
+
+func writeCommand(t *testing.T, root, key, out string) {
+	t.Helper()
+	dir := filepath.Join(root, filepath.FromSlash(host.CommandsDir))
+	if err := os.MkdirAll(dir, 0o755); err != nil {
+		t.Fatal(err)
+	}
+	if err := os.WriteFile(filepath.Join(dir, key), []byte(out), 0o644); err != nil {
+		t.Fatal(err)
+	}
+}
+
+// TestLiveSevenZip runs the real 7-Zip benchmark of this machine once,
+// single-threaded with a small dictionary and one pass (about 10 s), pinned
+// to one CPU. Skipped with -short and when no 7-Zip is installed.
+func TestLiveSevenZip(t *testing.T) {
+	if testing.Short() {
+		t.Skip("runs the real 7-Zip benchmark for about 10 s; skipped with -short")
+	}
+	h, err := host.New("/")
+	if err != nil {
+		t.Fatal(err)
+	}
+	ctx, cancel := context.WithTimeout(context.Background(), 2*time.Minute)
+	defer cancel()
+	tool, notes := tools.FindSevenZip(ctx, h)
+	if tool == nil {
+		t.Skipf("no 7-Zip (7zz, 7z, 7za, 7zr) installed: %v", notes)
+	}
+	cpus, err := host.AllowedCPUs()
+	if err != nil || len(cpus) == 0 {
+		t.Fatalf("allowed CPUs: %v %v", cpus, err)
+	}
+	cpu := cpus[len(cpus)-1]
+	m, err := Run(ctx, proc.ForHost(h), *tool, Options{Threads: 1, CPUs: []int{cpu}, DictLog2: 18, Passes: 1})
+	if err != nil {
+		t.Fatalf("%s %v: %v\n%s", tool.Path, m.Args, err, m.RawOutput)
+	}
+	r := m.Result
+	t.Logf("%s (%s %s) on cpu%d: Tot rating %d MIPS in %.1f s", tool.Path, tool.Flavor, tool.Version, cpu, r.Total.RatingMIPS, m.DurationS)
+	if r.Total.RatingMIPS <= 0 || len(r.Rows) != 1 || r.Rows[0].DictLog2 != 18 {
+		t.Errorf("unexpected result %+v", r)
+	}
+	if r.Version != tool.Version {
+		t.Errorf("benchmark banner says %q, tool identified as %q", r.Version, tool.Version)
+	}
+	if r.BenchmarkThreads == nil || *r.BenchmarkThreads != 1 {
+		t.Errorf("benchmark threads = %v, want 1", r.BenchmarkThreads)
+	}
+}
