@@ -31,8 +31,8 @@ type Facts struct {
 	// OnlineBefore and OnlineAfter are the online CPUs at start and end;
 	// nil when unknown.
 	OnlineBefore, OnlineAfter []int
-	ZswapEnabled    bool
-	ZramSwapActive  bool
+	ZswapEnabled              bool
+	ZramSwapActive            bool
 	// RPiModel is the Raspberry Pi model name ("" elsewhere) and
 	// TempSoftLimit its firmware temp_soft_limit (nil when unknown).
 	RPiModel      string

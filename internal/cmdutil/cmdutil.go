@@ -53,13 +53,18 @@ func (e *UsageError) Unwrap() error { return e.Err }
 func Usagef(format string, args ...any) error { return &UsageError{Err: fmt.Errorf(format, args...)} }
 
 // ExitCode maps an error returned by a command to the process exit status:
-// 0 for nil, 2 for usage errors, 130 for interruption, 1 otherwise.
+// 0 for nil, the error's own code when it has an ExitCode method (e.g. the
+// status of a command run under `monitor`), 2 for usage errors, 130 for
+// interruption, 1 otherwise.
 func ExitCode(err error) int {
 	var ue *UsageError
 	var ie *InterruptedError
+	var ec interface{ ExitCode() int }
 	switch {
 	case err == nil:
 		return 0
+	case errors.As(err, &ec):
+		return ec.ExitCode()
 	case errors.As(err, &ue):
 		return 2
 	case errors.As(err, &ie):

@@ -375,7 +375,8 @@ func (w *Window) End(ctx context.Context) Evidence {
 		case w.logErr != nil || err != nil:
 			ev.Notes = append(ev.Notes, "kernel log not readable (needs root on most systems): under-voltage, OOM and CPU-offline events may go unseen")
 		default:
-			ev.Events = Events(NewLogLines(w.log, string(out)))
+			// An empty list, not null: the log was read and nothing happened.
+			ev.Events = append([]Event{}, Events(NewLogLines(w.log, string(out)))...)
 		}
 	}
 	if fw := m.cfg.Firmware; fw != nil {

@@ -60,6 +60,7 @@ import (
 	"time"
 
 	"boardbench/internal/host"
+	"boardbench/internal/inventory/cpu"
 
 	"golang.org/x/sys/unix"
 )
@@ -250,30 +251,13 @@ func startPinned(cmd *exec.Cmd, set unix.CPUSet) error {
 
 // formatSet writes a CPU set as a list ("0-3,6").
 func formatSet(s unix.CPUSet) string {
-	var b []byte
-	for i := 0; i < maxCPU; {
-		if !s.IsSet(i) {
-			i++
-			continue
+	var ids []int
+	for i := 0; i < maxCPU; i++ {
+		if s.IsSet(i) {
+			ids = append(ids, i)
 		}
-		j := i
-		for j+1 < maxCPU && s.IsSet(j+1) {
-			j++
-		}
-		if len(b) > 0 {
-			b = append(b, ',')
-		}
-		if j == i {
-			b = fmt.Appendf(b, "%d", i)
-		} else {
-			b = fmt.Appendf(b, "%d-%d", i, j)
-		}
-		i = j + 1
 	}
-	if len(b) == 0 {
-		return "none"
-	}
-	return string(b)
+	return cpu.FormatCPUList(ids)
 }
 
 // PID returns the program's process id, which is also its process group id.

@@ -144,3 +144,26 @@ func (g *Guard) Close() error {
 	})
 	return g.restore(nil, nil)
 }
+
+// SetDevfreqGovernor sets a devfreq device's governor (see
+// SetDevfreqGovernor), unless the Guard has restored.
+func (g *Guard) SetDevfreqGovernor(device, governor string) error {
+	g.mu.Lock()
+	defer g.mu.Unlock()
+	if g.restored {
+		return ErrRestored
+	}
+	return SetDevfreqGovernor(g.h, device, governor)
+}
+
+// Rewind writes the saved state back now but, unlike Restore, keeps the
+// Guard usable for further changes (e.g. to undo an OPP walk before the
+// next step of a run). It returns ErrRestored once the Guard has restored.
+func (g *Guard) Rewind() error {
+	g.mu.Lock()
+	defer g.mu.Unlock()
+	if g.restored {
+		return ErrRestored
+	}
+	return Restore(g.h, g.state)
+}

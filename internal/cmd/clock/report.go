@@ -5,82 +5,20 @@ import (
 	"io"
 	"strings"
 
-	"boardbench/internal/note"
+	"boardbench/internal/clockcheck"
 	"boardbench/internal/textfmt"
 )
 
 // Report is the result of `boardbench clock`; docs/clock.md describes every
 // field.
-type Report struct {
-	SchemaVersion string         `json:"schema_version"`
-	Clusters      []ClusterClock `json:"clusters"`
-	Notes         note.List      `json:"notes"`
-}
+type Report = clockcheck.Report
 
 // ClusterClock is the measured clock of one cluster (or of one CPU asked
 // for with --cpu).
-type ClusterClock struct {
-	// Cluster is the index in the CPU inventory's clusters, nil when unknown.
-	Cluster *int   `json:"cluster"`
-	CPUs    []int  `json:"cpus"`
-	Core    string `json:"core"`
-	Policy  *int   `json:"policy"`
-	// CPU is the CPU measured, nil when none could be.
-	CPU         *int     `json:"cpu"`
-	MeasuredMHz *float64 `json:"measured_mhz"`
-	// Samples are the clocks of the individual samples in MHz.
-	Samples []float64 `json:"samples"`
-	// DisturbedSamples are samples set aside because another task took the
-	// CPU during them (MHz); all samples when none was undisturbed.
-	DisturbedSamples []float64 `json:"disturbed_samples"`
-	SpreadPct        *float64  `json:"spread_pct"`
-	SampleMs         *float64  `json:"sample_ms"`
-	Method           string    `json:"method"`
-	Certain          bool      `json:"certain"`
-	// ReportedMHz is the kernel's clock compared with MeasuredMHz, read
-	// from ReportedSource right after measuring.
-	ReportedMHz          *float64   `json:"reported_mhz"`
-	ReportedSource       string     `json:"reported_source"`
-	ScalingCurMHz        *float64   `json:"scaling_cur_mhz"`
-	CPUInfoCurMHz        *float64   `json:"cpuinfo_cur_mhz"`
-	FirmwareMHz          *float64   `json:"firmware_mhz"`
-	DeviationPct         *float64   `json:"deviation_pct"`
-	FirmwareDeviationPct *float64   `json:"firmware_deviation_pct"`
-	Flagged              bool       `json:"flagged"`
-	OPPs                 []OPPClock `json:"opps,omitempty"`
-	Error                string     `json:"error,omitempty"`
-}
+type ClusterClock = clockcheck.ClusterClock
 
 // OPPClock is the measured clock at one pinned cpufreq operating point.
-type OPPClock struct {
-	RequestedMHz float64  `json:"requested_mhz"`
-	ReportedMHz  *float64 `json:"reported_mhz"`
-	MeasuredMHz  *float64 `json:"measured_mhz"`
-	SpreadPct    *float64 `json:"spread_pct"`
-	// DisturbedSamples: see ClusterClock.
-	DisturbedSamples []float64 `json:"disturbed_samples"`
-	DeviationPct     *float64  `json:"deviation_pct"`
-	Flagged          bool      `json:"flagged"`
-	Error            string    `json:"error,omitempty"`
-}
-
-// compare fills the deviations and the flag.
-func (c *ClusterClock) compare() {
-	c.DeviationPct = deviation(c.MeasuredMHz, c.ReportedMHz)
-	c.FirmwareDeviationPct = deviation(c.MeasuredMHz, c.FirmwareMHz)
-	c.Flagged = beyondTolerance(c.DeviationPct) || beyondTolerance(c.FirmwareDeviationPct)
-}
-
-// compare fills the deviation from the kernel's clock after pinning (the
-// requested one when the kernel does not say) and the flag.
-func (o *OPPClock) compare() {
-	ref := o.ReportedMHz
-	if ref == nil {
-		ref = ptr(o.RequestedMHz)
-	}
-	o.DeviationPct = deviation(o.MeasuredMHz, ref)
-	o.Flagged = beyondTolerance(o.DeviationPct)
-}
+type OPPClock = clockcheck.OPPClock
 
 func mhzOrDash(v *float64) string {
 	if v == nil {

@@ -7,6 +7,8 @@ import (
 	"boardbench/internal/cmd/clock"
 	"boardbench/internal/cmd/info"
 	"boardbench/internal/cmd/mem"
+	"boardbench/internal/cmd/monitor"
+	"boardbench/internal/cmd/run"
 	"boardbench/internal/cmd/version"
 	"boardbench/internal/cmdutil"
 
@@ -36,6 +38,8 @@ memory, storage, buses) and measures it with figures that carry their evidence.`
 		version.NewCmd(f),
 		mem.NewCmd(f),
 		c2c.NewCmd(f),
+		monitor.NewCmd(f),
+		run.NewCmd(f),
 	)
 	return cmd
 }

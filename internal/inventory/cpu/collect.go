@@ -49,13 +49,11 @@ func newCollector(h *host.Host) *collector {
 	}
 }
 
-// missingReason explains a file that is not there: on a recorded root it may
-// simply not have been captured.
+// missingReason explains a file that is not there. A recorded root is read
+// as the machine it was recorded from, so the wording is the same for both:
+// a capture replays to the same description as the live machine.
 func (c *collector) missingReason() string {
-	if c.h.Live() {
-		return note.NotExposed
-	}
-	return "not in this recorded root"
+	return note.NotExposed
 }
 
 // readReason turns a read error into a note reason.

@@ -51,6 +51,9 @@ func (k Kernel) Label() string {
 	case CopyGo:
 		return "copy (Go runtime)"
 	case NTWrite:
+		if !hasNT {
+			return "non-temporal write"
+		}
 		return "non-temporal write (" + ntInstruction + ")"
 	}
 	return string(k)

@@ -5,6 +5,8 @@ import (
 	"testing"
 	"time"
 	"unsafe"
+
+	"golang.org/x/sys/unix"
 )
 
 func TestCycleIsOneCycle(t *testing.T) {
@@ -58,7 +60,13 @@ func TestCycleIsRandom(t *testing.T) {
 
 func TestWriteChainAndChase(t *testing.T) {
 	const line, slots = 64, 257
-	buf := make([]byte, line*slots)
+	// Raw addresses are stored in the buffer, so it must never move: an
+	// mmap'ed buffer, as in Measure (a Go slice could live on the stack).
+	buf, err := unix.Mmap(-1, 0, line*slots, unix.PROT_READ|unix.PROT_WRITE, unix.MAP_PRIVATE|unix.MAP_ANON)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer unix.Munmap(buf)
 	rng := rand.New(rand.NewPCG(7, 7))
 	next := make([]uint32, slots)
 	Cycle(next, rng)

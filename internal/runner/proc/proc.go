@@ -3,12 +3,9 @@
 // commands that may take minutes, so they cannot go through host.Run and its
 // short timeout.
 //
-// A process runs in its own process group, so that cancelling the context
-// kills the benchmark and every child it started. A process may be bound to
-// a set of CPUs: the goroutine that starts it locks its OS thread and sets
-// that thread's affinity, and the child inherits the affinity through
-// fork/exec. The thread stays locked and bound until the child has exited,
-// then its old affinity is restored.
+// Processes are started by internal/proc: each in its own process group, so
+// that cancelling the context stops the benchmark and every child it
+// started, and optionally bound to a set of CPUs (inherited by its children).
 //
 // Executor is the seam for tests: Live runs real processes on the live system
 // only, Replay serves the outputs recorded in a fixture root.
@@ -20,13 +17,13 @@ import (
 	"errors"
 	"fmt"
 	"os"
-	"os/exec"
-	"runtime"
 	"strings"
 	"syscall"
 	"time"
 
 	"boardbench/internal/host"
+	"boardbench/internal/inventory/cpu"
+	childproc "boardbench/internal/proc"
 
 	"golang.org/x/sys/unix"
 )
@@ -34,10 +31,6 @@ import (
 // DefaultMaxOutputBytes bounds what is kept of each output stream when a
 // Command does not say otherwise. Benchmarks print a few KiB.
 const DefaultMaxOutputBytes = 1 << 20
-
-// waitDelay bounds how long Exec waits for the output pipes after the
-// process was killed (a grandchild may hold them open).
-const waitDelay = 5 * time.Second
 
 // ErrKilled matches (errors.Is) an ExitError for a process killed by SIGKILL
 // that boardbench did not kill itself: on Linux that is almost always the
@@ -145,7 +138,10 @@ func NewLive(h *host.Host) (*Live, error) {
 	return &Live{}, nil
 }
 
-// Exec implements Executor.
+// Exec implements Executor. The process runs through internal/proc: its own
+// process group (stopped with SIGTERM, then SIGKILL, when ctx is cancelled),
+// bound to c.CPUs when given, with each output stream kept up to
+// MaxOutputBytes.
 func (l *Live) Exec(ctx context.Context, c Command) (Result, error) {
 	res := Result{ExitCode: -1}
 	if c.Name == "" {
@@ -165,123 +161,43 @@ func (l *Live) Exec(ctx context.Context, c Command) (Result, error) {
 	}
 	stdout := &cappedBuffer{max: max}
 	stderr := &cappedBuffer{max: max}
-
-	cmd := exec.CommandContext(ctx, c.Name, c.Args...)
-	cmd.Env = append(os.Environ(), "LC_ALL=C", "LANG=C")
-	cmd.Env = append(cmd.Env, c.Env...)
-	cmd.Stdout = stdout
-	cmd.Stderr = stderr
-	// Own process group: cancelling kills the benchmark and its children.
-	// Pdeathsig kills the child if the thread that started it dies, which
-	// happens only when boardbench itself dies (see startAndWait).
-	cmd.SysProcAttr = &syscall.SysProcAttr{Setpgid: true, Pdeathsig: syscall.SIGKILL}
-	cmd.Cancel = func() error {
-		if cmd.Process == nil {
-			return nil
-		}
-		return unix.Kill(-cmd.Process.Pid, unix.SIGKILL)
-	}
-	cmd.WaitDelay = waitDelay
-
-	start := time.Now()
-	started, err := startAndWait(cmd, c.CPUs)
-	if started {
-		res.Duration = time.Since(start)
-	}
-	res.Stdout, res.Stderr = stdout.buf.Bytes(), stderr.buf.Bytes()
-	res.Truncated = stdout.dropped || stderr.dropped
-	if !started {
+	env := append(os.Environ(), "LC_ALL=C", "LANG=C")
+	h, err := childproc.Start(ctx, childproc.Spec{
+		Argv:   append([]string{c.Name}, c.Args...),
+		Env:    append(env, c.Env...),
+		CPUs:   c.CPUs,
+		Stdout: stdout,
+		Stderr: stderr,
+	})
+	if err != nil {
 		return res, fmt.Errorf("%s: %w", c, err)
 	}
-	if cmd.ProcessState != nil {
-		res.ExitCode = cmd.ProcessState.ExitCode()
-		if ws, ok := cmd.ProcessState.Sys().(syscall.WaitStatus); ok && ws.Signaled() {
-			res.Signal = unix.SignalName(ws.Signal())
+	exit, waitErr := h.Wait()
+	res.Duration = exit.Duration
+	res.Stdout, res.Stderr = stdout.buf.Bytes(), stderr.buf.Bytes()
+	res.Truncated = stdout.dropped || stderr.dropped
+	res.Signal = exit.Signal
+	if exit.Signal == "" {
+		res.ExitCode = exit.Code
+	}
+	if exit.Canceled {
+		// Stopped by us: not an out-of-memory kill.
+		if ctxErr := ctx.Err(); ctxErr != nil {
+			return res, fmt.Errorf("%s: %w", c, ctxErr)
 		}
+		return res, fmt.Errorf("%s: %w", c, context.Canceled)
 	}
-	if ctxErr := ctx.Err(); ctxErr != nil {
-		// Killed by us: not an out-of-memory kill.
-		return res, fmt.Errorf("%s: %w", c, ctxErr)
-	}
-	if err == nil {
+	if exit.Signal == "" && exit.Code == 0 {
+		if waitErr != nil {
+			return res, fmt.Errorf("%s: %w", c, waitErr)
+		}
 		return res, nil
 	}
 	ee := &ExitError{Command: c.String(), Code: res.ExitCode, StderrLine: lastLine(res.Stderr)}
-	if cmd.ProcessState != nil {
-		if ws, ok := cmd.ProcessState.Sys().(syscall.WaitStatus); ok && ws.Signaled() {
-			ee.Signal = ws.Signal()
-		}
-	}
-	if ee.Code == 0 && ee.Signal == 0 {
-		// Exited fine but Wait failed (e.g. output pipes held open).
-		return res, fmt.Errorf("%s: %w", c, err)
+	if exit.Signal != "" {
+		ee.Signal = unix.SignalNum(exit.Signal)
 	}
 	return res, ee
-}
-
-// startAndWait starts cmd, bound to cpus when given, and waits for it.
-// started reports whether the process ran at all.
-//
-// A new goroutine locks its OS thread, binds the thread to cpus (if any) and
-// starts the child from it: Go forks from the calling thread, so the child
-// inherits the binding. The goroutine keeps the thread locked until the child
-// has exited, so the thread (the child's parent as far as Pdeathsig is
-// concerned) cannot be taken over and ended by another goroutine while the
-// child runs. Then it restores the thread's affinity; if that failed, the
-// goroutine returns still locked and Go discards the thread, so no other
-// goroutine ever runs with the wrong affinity.
-func startAndWait(cmd *exec.Cmd, cpus []int) (started bool, err error) {
-	type outcome struct {
-		started bool
-		err     error
-	}
-	done := make(chan outcome, 1)
-	go func() {
-		runtime.LockOSThread()
-		restore := func() error { return nil }
-		if len(cpus) > 0 {
-			r, err := bindThread(cpus)
-			if err != nil {
-				runtime.UnlockOSThread()
-				done <- outcome{false, err}
-				return
-			}
-			restore = r
-		}
-		var o outcome
-		if err := cmd.Start(); err != nil {
-			o = outcome{false, err}
-		} else {
-			o = outcome{true, cmd.Wait()}
-		}
-		if restore() == nil {
-			runtime.UnlockOSThread()
-		}
-		done <- o
-	}()
-	o := <-done
-	return o.started, o.err
-}
-
-// bindThread binds the calling (locked) OS thread to cpus and returns a
-// function that restores the previous affinity.
-//
-// This belongs in internal/host next to host.PinThread, which binds to a
-// single CPU only; until host offers a set-binding variant that leaves
-// locking to the caller, it lives here.
-func bindThread(cpus []int) (restore func() error, err error) {
-	var old unix.CPUSet
-	if err := unix.SchedGetaffinity(0, &old); err != nil {
-		return nil, fmt.Errorf("reading thread affinity: %v", err)
-	}
-	var set unix.CPUSet
-	for _, cpu := range cpus {
-		set.Set(cpu)
-	}
-	if err := unix.SchedSetaffinity(0, &set); err != nil {
-		return nil, fmt.Errorf("binding to CPUs %s: %v", FormatCPUList(cpus), err)
-	}
-	return func() error { return unix.SchedSetaffinity(0, &old) }, nil
 }
 
 // checkCPUs verifies that every CPU is one this process may run on.
@@ -303,25 +219,7 @@ func checkCPUs(cpus []int) error {
 }
 
 // FormatCPUList renders CPUs the way the kernel does, e.g. "0-3,6".
-func FormatCPUList(cpus []int) string {
-	var b strings.Builder
-	for i := 0; i < len(cpus); {
-		j := i
-		for j+1 < len(cpus) && cpus[j+1] == cpus[j]+1 {
-			j++
-		}
-		if b.Len() > 0 {
-			b.WriteByte(',')
-		}
-		if j > i {
-			fmt.Fprintf(&b, "%d-%d", cpus[i], cpus[j])
-		} else {
-			fmt.Fprintf(&b, "%d", cpus[i])
-		}
-		i = j + 1
-	}
-	return b.String()
-}
+func FormatCPUList(cpus []int) string { return cpu.FormatCPUList(cpus) }
 
 // lastLine returns the last non-empty line of b, trimmed and shortened.
 func lastLine(b []byte) string {

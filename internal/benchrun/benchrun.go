@@ -1,0 +1,116 @@
+// Package benchrun runs the standard benchmark of `boardbench run`: it
+// describes the machine, waits until it is quiet, finds (or installs) 7-Zip
+// and openssl, switches cpufreq governors to performance (restoring them on
+// every exit path), and runs the phases — clock check, memory, openssl,
+// 7-Zip single- and multi-threaded, clock re-check, and with --extensive
+// per-cluster, all-core and sustained runs — under the monitor. After each
+// phase the JSON result is written atomically; at the end (or on Ctrl-C)
+// the run is validated and the result marked complete or interrupted.
+//
+// Each step lives in its own file: prepare.go (idle gate, tools, tuning),
+// plan.go (targets and phases with their time estimates), phase.go (running
+// one phase under the monitor), clock.go, memory.go, openssl.go,
+// sevenzip.go, summary.go, validate.go, progress.go, filename.go.
+package benchrun
+
+import (
+	"context"
+	"io"
+	"time"
+
+	"boardbench/internal/clockcheck"
+	"boardbench/internal/host"
+	"boardbench/internal/result"
+	"boardbench/internal/runner/proc"
+	"boardbench/internal/tools"
+)
+
+// Options are the user's choices (the command-line flags).
+type Options struct {
+	// Output is the result file; "" means DefaultFileName in the current
+	// directory.
+	Output string
+	// Force skips the idle gate (recorded as a finding).
+	Force bool
+	// NoInstall forbids installing missing tools.
+	NoInstall bool
+	// Extensive adds per-cluster 7-Zip, openssl on all cores and a
+	// sustained load.
+	Extensive bool
+	// OPPs walks every cpufreq operating point in the clock phase (root).
+	OPPs bool
+	// Quick makes a short run for tests and CI; its figures are not
+	// comparable.
+	Quick bool
+	// IdleTimeout bounds the wait for a quiet machine.
+	IdleTimeout time.Duration
+	// SustainedDuration is the length of the sustained phase (--extensive);
+	// 0 means DefaultSustained (QuickSustained with Quick).
+	SustainedDuration time.Duration
+}
+
+// Defaults.
+const (
+	DefaultIdleTimeout = 60 * time.Second
+	DefaultSustained   = 5 * time.Minute
+	QuickSustained     = 20 * time.Second
+)
+
+// ToolSet is the external tools a run uses; a nil tool is missing and
+// Missing says why (with the hint to install it).
+type ToolSet struct {
+	SevenZip *tools.Tool
+	OpenSSL  *tools.Tool
+	// SevenZipMissing and OpenSSLMissing explain a nil tool.
+	SevenZipMissing, OpenSSLMissing *ToolMissing
+}
+
+// ToolMissing says why a tool is missing and how to install it.
+type ToolMissing struct {
+	Reason string
+	Hint   string
+}
+
+// MemoryFunc measures memory bandwidth and latency from one CPU.
+type MemoryFunc func(ctx context.Context, h *host.Host, cpu int, core string, plan MemoryPlan) (result.MemFigures, error)
+
+// Config is everything a run needs from the outside. Zero fields get the
+// live defaults in Run; tests replace them to run on a fixture root with
+// fake benchmarks.
+type Config struct {
+	// Host is the machine: its description, monitor and tunables (a fixture
+	// root in tests, with writable cpufreq files).
+	Host *host.Host
+	// IsRoot says whether governors may be switched (Host.IsRoot() when
+	// unset through Root).
+	IsRoot *bool
+	// Allowed are the CPUs this process may run on; nil reads them.
+	Allowed []int
+	// Pin checks that a CPU can be pinned (and releases it); nil pins the
+	// calling thread for a moment.
+	Pin func(cpu int) error
+	// Exec runs 7-Zip and openssl; nil means proc.ForHost(Host).
+	Exec proc.Executor
+	// Clock measures one CPU's clock; nil means the probe.
+	Clock clockcheck.MeasureFunc
+	// Memory measures one CPU's memory figures; nil means MeasureMemory.
+	Memory MemoryFunc
+	// FindTools finds (or installs) the tools; nil means FindTools.
+	FindTools func(ctx context.Context, h *host.Host, allowInstall bool) ToolSet
+	// Progress receives live progress (standard error); nil for none.
+	Progress io.Writer
+	// TTY makes progress one updating line instead of plain lines.
+	TTY bool
+	// Now returns the current time; nil means time.Now.
+	Now func() time.Time
+}
+
+// Outcome is what a run leaves: the result (never nil once the run
+// started), the file it was written to, and whether a signal ended it.
+type Outcome struct {
+	Result *result.Result
+	Path   string
+	// Signal is "SIGINT", "SIGTERM" or "a signal" when the run was
+	// interrupted; "" otherwise.
+	Signal string
+}

@@ -1,0 +1,112 @@
+package benchrun
+
+import (
+	"context"
+	"fmt"
+
+	"boardbench/internal/clockcheck"
+	"boardbench/internal/finding"
+	"boardbench/internal/inventory/cpu"
+	"boardbench/internal/result"
+)
+
+// clockStep measures one CPU per cluster; in the first clock phase with
+// --opps it also walks the operating points.
+func (r *runner) clockStep(name, title string, walk bool) step {
+	return step{name: name, title: title, kind: "clock", estimate: r.est.Clock, run: func(ctx context.Context, p *result.Phase) error {
+		c := &clockcheck.Checker{Host: r.h, CPU: r.info.CPU, Probe: r.cfg.Clock, Allowed: r.pinnable()}
+		rep, err := c.Clusters(ctx)
+		if walk && ctx.Err() == nil && err == nil {
+			r.walkOPPs(ctx, c, rep)
+		}
+		figs := clockFigures(rep, r.info.CPU.Clusters)
+		p.CPUs = []int{}
+		for _, cc := range figs.Clusters {
+			if cc.CPU != nil {
+				p.CPUs = append(p.CPUs, *cc.CPU)
+			}
+		}
+		for _, n := range rep.Notes {
+			p.Notes = append(p.Notes, n.Item+": "+n.Reason)
+		}
+		if ferr := p.SetFigures(figs); ferr != nil {
+			return ferr
+		}
+		return err
+	}}
+}
+
+// walkOPPs pins and measures every OPP through the guard, then puts the
+// run's tuning back. Without root or cpufreq it records why it did not.
+func (r *runner) walkOPPs(ctx context.Context, c *clockcheck.Checker, rep *clockcheck.Report) {
+	skip := func(why string) {
+		r.runFindings = append(r.runFindings, finding.Finding{ID: "opp_walk_skipped", Severity: finding.Info,
+			Title: "The OPP walk (--opps) was skipped", Evidence: []string{why},
+			Advice: "Run as root on a machine whose cpufreq driver lists its clocks (scaling_available_frequencies)."})
+	}
+	switch {
+	case !r.isRoot:
+		skip("it needs root: it pins each cpufreq clock in turn")
+		return
+	case r.guard == nil:
+		skip("no cpufreq tunables to pin")
+		return
+	}
+	if err := c.CanWalk(); err != nil {
+		skip(err.Error())
+		return
+	}
+	werr := c.WalkOPPs(ctx, r.guard, rep)
+	if werr != nil && ctx.Err() == nil {
+		rep.Notes.Add("OPP walk", werr.Error())
+	}
+	if ctx.Err() != nil {
+		return // the guard restores everything
+	}
+	if err := r.guard.Rewind(); err != nil {
+		rep.Notes.Add("OPP walk", "restoring the limits: "+err.Error())
+	}
+	r.applyPerformance()
+}
+
+// clockFigures converts a clock check into the result's figures, adding
+// the advertised maximum of each cluster.
+func clockFigures(rep *clockcheck.Report, clusters []cpu.Cluster) result.ClockFigures {
+	figs := result.ClockFigures{Clusters: []result.ClockCluster{}}
+	for _, cc := range rep.Clusters {
+		out := result.ClockCluster{
+			Cluster: cc.Cluster, CPUs: cc.CPUs, Core: cc.Core, Policy: cc.Policy, CPU: cc.CPU,
+			MeasuredMHz: cc.MeasuredMHz, Samples: cc.Samples, DisturbedSamples: cc.DisturbedSamples,
+			SpreadPct: cc.SpreadPct, ReportedMHz: cc.ReportedMHz, ReportedSource: cc.ReportedSource,
+			FirmwareMHz: cc.FirmwareMHz, DeviationPct: cc.DeviationPct, FirmwareDeviationPct: cc.FirmwareDeviationPct,
+			Method: cc.Method, Certain: cc.Certain, Error: cc.Error,
+		}
+		if cc.Cluster != nil && *cc.Cluster >= 0 && *cc.Cluster < len(clusters) {
+			out.AdvertisedMaxMHz = clusters[*cc.Cluster].MaxMHz
+		}
+		if out.Samples == nil {
+			out.Samples = []float64{}
+		}
+		if out.DisturbedSamples == nil {
+			out.DisturbedSamples = []float64{}
+		}
+		for _, o := range cc.OPPs {
+			out.OPPs = append(out.OPPs, result.OPPClock{RequestedMHz: o.RequestedMHz, ReportedMHz: o.ReportedMHz,
+				MeasuredMHz: o.MeasuredMHz, SpreadPct: o.SpreadPct, DeviationPct: o.DeviationPct, Error: o.Error})
+		}
+		figs.Clusters = append(figs.Clusters, out)
+	}
+	return figs
+}
+
+// clusterLabel names a clock cluster in findings: "cluster 1 (cpu4-7, Cortex-A76)".
+func clusterLabel(c result.ClockCluster) string {
+	s := "cpu" + clockcheck.FormatCPUList(c.CPUs)
+	if c.Core != "" {
+		s += ", " + c.Core
+	}
+	if c.Cluster != nil {
+		return fmt.Sprintf("cluster %d (%s)", *c.Cluster, s)
+	}
+	return s
+}

@@ -1,0 +1,184 @@
+package benchrun
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"strings"
+
+	"boardbench/internal/result"
+	"boardbench/internal/runner/openssl"
+)
+
+// opensslBlockSizes are the block sizes of `openssl speed` (1.1.1 and
+// later; 1.0.x stops at 8192).
+var opensslBlockSizes = []int{16, 64, 256, 1024, 8192, 16384}
+
+// opensslStep measures the plan's ciphers, one after another, pinned to
+// one CPU of the target.
+func (r *runner) opensslStep(t Target) step {
+	n := len(r.plan.Ciphers)
+	return step{name: result.PhaseOpenSSL, title: "openssl speed AES-CBC on one CPU of " + t.Label(), kind: "openssl",
+		estimate: r.est.OpenSSLCipher * timeMul(n),
+		run: func(ctx context.Context, p *result.Phase) error {
+			cpu, ok := r.pick(t)
+			if !ok {
+				return fmt.Errorf("no CPU of %s could be pinned", t.Label())
+			}
+			p.CPUs = []int{cpu}
+			p.Title = fmt.Sprintf("openssl speed AES-CBC on cpu%d (%s)", cpu, orUnknown(t.Core))
+			tool := *r.tools.OpenSSL
+			figs := result.OpenSSLFigures{CPUs: []int{cpu}, Core: t.Core, Version: tool.Version, SecondsPerBlockSize: r.plan.OpenSSLSeconds}
+			var raw strings.Builder
+			var failed []string
+			seconds := r.plan.OpenSSLSeconds
+			for i, cipher := range r.plan.Ciphers {
+				r.prog.sub(fmt.Sprintf("%s (%d of %d)", cipher, i+1, n))
+				m, err := openssl.Run(ctx, r.cfg.Exec, tool, cipher, openssl.Options{CPUs: []int{cpu}, Seconds: seconds})
+				if err != nil && ctx.Err() == nil && seconds > 0 && m != nil && m.Failure == openssl.FailureExit && i == 0 {
+					// OpenSSL 1.0.x and LibreSSL know no -seconds: use
+					// their default (3 s per block size) for every cipher.
+					seconds = 0
+					figs.SecondsPerBlockSize = 0
+					p.Notes = append(p.Notes, "openssl does not accept -seconds: ran with its default of 3 s per block size")
+					m, err = openssl.Run(ctx, r.cfg.Exec, tool, cipher, openssl.Options{CPUs: []int{cpu}, Seconds: 0})
+				}
+				if m == nil {
+					m = &openssl.Measurement{Tool: tool.Path, Cipher: cipher}
+				}
+				appendRaw(&raw, m.Tool, m.Args, m.RawOutput, m.RawStderr)
+				figs.Ciphers = append(figs.Ciphers, cipherFigures(cipher, m, err))
+				if ctx.Err() != nil {
+					break
+				}
+				if err != nil {
+					failed = append(failed, fmt.Sprintf("%s: %v", cipher, err))
+				}
+			}
+			p.RawOutput = raw.String()
+			if err := p.SetFigures(figs); err != nil {
+				return err
+			}
+			if len(failed) > 0 {
+				return errors.New(strings.Join(failed, "; "))
+			}
+			return nil
+		}}
+}
+
+// opensslAllCoresStep runs AES-256-CBC on every usable CPU at once.
+func (r *runner) opensslAllCoresStep() step {
+	const cipher = "aes-256-cbc"
+	return step{name: result.PhaseOpenSSLAllCores, title: "openssl speed AES-256-CBC on all CPUs at once", kind: "openssl",
+		cpus: r.usable, estimate: r.est.OpenSSLCipher,
+		run: func(ctx context.Context, p *result.Phase) error {
+			cpus := r.pinnable()
+			if len(cpus) == 0 {
+				return errors.New("no CPU could be pinned")
+			}
+			p.CPUs = cpus
+			tool := *r.tools.OpenSSL
+			ms, err := openssl.RunParallel(ctx, r.cfg.Exec, tool, cipher, cpus, openssl.Options{Seconds: r.plan.OpenSSLSeconds})
+			figs := result.OpenSSLFigures{CPUs: cpus, Core: commonCore(r.targets, cpus), Version: tool.Version, SecondsPerBlockSize: r.plan.OpenSSLSeconds}
+			c := result.OpenSSLCipher{Cipher: cipher, Values: []result.OpenSSLValue{}}
+			for _, b := range opensslBlockSizes {
+				c.Values = append(c.Values, result.OpenSSLValue{BlockBytes: b, KBs: round1p(openssl.SumKBPerSec(ms, b))})
+			}
+			if err != nil {
+				c.Error = err.Error()
+			}
+			figs.Ciphers = []result.OpenSSLCipher{c}
+			var raw strings.Builder
+			for _, m := range ms {
+				if m != nil {
+					appendRaw(&raw, m.Tool, m.Args, m.RawOutput, m.RawStderr)
+				}
+			}
+			p.RawOutput = raw.String()
+			if ferr := p.SetFigures(figs); ferr != nil {
+				return ferr
+			}
+			return err
+		}}
+}
+
+// cipherFigures converts one openssl measurement.
+func cipherFigures(cipher string, m *openssl.Measurement, err error) result.OpenSSLCipher {
+	c := result.OpenSSLCipher{Cipher: cipher, Values: []result.OpenSSLValue{}}
+	if err != nil {
+		c.Error = err.Error()
+	}
+	if m == nil || m.Result == nil {
+		return c
+	}
+	for _, b := range opensslBlockSizes {
+		v := m.KBPerSec(b)
+		if v == nil && !hasBlock(m.Result.BlockSizes, b) {
+			continue
+		}
+		c.Values = append(c.Values, result.OpenSSLValue{BlockBytes: b, KBs: round1p(v)})
+	}
+	return c
+}
+
+func hasBlock(sizes []int, b int) bool {
+	for _, s := range sizes {
+		if s == b {
+			return true
+		}
+	}
+	return false
+}
+
+// appendRaw adds one tool run to a phase's raw output, headed by its
+// command line.
+func appendRaw(b *strings.Builder, tool string, args []string, stdout, stderr string) {
+	if b.Len() > 0 {
+		b.WriteString("\n")
+	}
+	fmt.Fprintf(b, "$ %s %s\n", tool, strings.Join(args, " "))
+	b.WriteString(stdout)
+	if stderr != "" {
+		if !strings.HasSuffix(stdout, "\n") && stdout != "" {
+			b.WriteString("\n")
+		}
+		b.WriteString(stderr)
+	}
+}
+
+func round1p(v *float64) *float64 {
+	if v == nil {
+		return nil
+	}
+	r := round1(*v)
+	return &r
+}
+
+func orUnknown(s string) string {
+	if s == "" {
+		return "core type unknown"
+	}
+	return s
+}
+
+// commonCore returns the core type shared by all cpus, "" when mixed or
+// unknown.
+func commonCore(targets []Target, cpus []int) string {
+	core := ""
+	for i, c := range cpus {
+		k := ""
+		for _, t := range targets {
+			for _, x := range t.CPUs {
+				if x == c {
+					k = t.Core
+				}
+			}
+		}
+		if i == 0 {
+			core = k
+		} else if k != core {
+			return ""
+		}
+	}
+	return core
+}

@@ -1,0 +1,172 @@
+package benchrun
+
+import (
+	"context"
+	"fmt"
+	"strings"
+	"time"
+
+	"boardbench/internal/finding"
+	"boardbench/internal/host"
+	"boardbench/internal/monitor"
+	"boardbench/internal/result"
+)
+
+// step is one phase of the plan.
+type step struct {
+	name  string
+	title string
+	cpus  []int
+	// kind groups steps whose estimates scale together ("7zip", "openssl",
+	// "memory", "clock").
+	kind     string
+	estimate time.Duration
+	// skip, when set, records the phase as skipped for this reason.
+	skip string
+	// run measures and fills the phase (figures, raw output, CPUs); it may
+	// set Status and Reason itself. Its error fails the phase.
+	run func(ctx context.Context, p *result.Phase) error
+}
+
+// runStep runs one phase under the monitor and writes the result.
+func (r *runner) runStep(ctx context.Context, i int, st step) {
+	start := r.now()
+	p := result.Phase{Name: st.name, Title: st.title, CPUs: append([]int{}, st.cpus...), StartedAt: start.UTC()}
+	if st.skip != "" {
+		p.Status, p.Reason = result.PhaseSkipped, st.skip
+		p.EndedAt = &p.StartedAt
+		p.Samples, p.Events = []monitor.Sample{}, []monitor.Event{}
+		r.res.Phases = append(r.res.Phases, p)
+		r.prog.skip(i)
+		r.refreshSummary()
+		r.save()
+		return
+	}
+	r.mon.SetInterval(monitor.IntervalFor(st.estimate))
+	bg := context.WithoutCancel(ctx)
+	w := r.mon.Begin(bg, st.name)
+	r.prog.begin(i)
+	err := st.run(ctx, &p)
+	notes := p.Notes
+	p.Evidence = w.End(bg)
+	p.Notes = append(p.Notes, notes...)
+	if p.Samples == nil {
+		p.Samples = []monitor.Sample{}
+	}
+	if p.Events == nil {
+		p.Events = []monitor.Event{}
+	}
+	end := r.now()
+	p.EndedAt = ptrTime(end.UTC())
+	p.DurationS = round2(end.Sub(start).Seconds())
+	switch {
+	case ctx.Err() != nil:
+		p.Status = result.PhaseInterrupted
+		p.Reason = "interrupted: the running benchmark was stopped"
+	case p.Status != "":
+	case err != nil:
+		p.Status, p.Reason = result.PhaseFailed, err.Error()
+	default:
+		p.Status = result.PhaseOK
+	}
+	if p.CPUs == nil {
+		p.CPUs = []int{}
+	}
+	r.res.Phases = append(r.res.Phases, p)
+	r.prog.end(i, end.Sub(start))
+	r.refreshSummary()
+	r.save()
+}
+
+func ptrTime(t time.Time) *time.Time { return &t }
+
+// pick returns the first candidate CPU of t that can be pinned, recording
+// the ones that cannot; ok is false when none can.
+func (r *runner) pick(t Target) (cpu int, ok bool) {
+	for _, c := range t.Candidates {
+		if _, failed := r.pinFailed[c]; failed {
+			continue
+		}
+		if err := r.pinCheck(c); err != nil {
+			r.pinFailure(c, err)
+			continue
+		}
+		return c, true
+	}
+	return -1, false
+}
+
+// pinCheck pins the calling thread to cpu and releases it at once.
+func (r *runner) pinCheck(cpu int) error {
+	if r.cfg.Pin != nil {
+		return r.cfg.Pin(cpu)
+	}
+	unpin, err := host.PinThread(cpu)
+	if err != nil {
+		return err
+	}
+	unpin()
+	return nil
+}
+
+// pinFailure records a CPU that could not be pinned, once.
+func (r *runner) pinFailure(cpu int, err error) {
+	if _, seen := r.pinFailed[cpu]; seen {
+		return
+	}
+	r.pinFailed[cpu] = err.Error()
+	for i := range r.runFindings {
+		if r.runFindings[i].ID == "pinning_failed" {
+			r.runFindings[i].Evidence = append(r.runFindings[i].Evidence, fmt.Sprintf("cpu%d: %v", cpu, err))
+			return
+		}
+	}
+	r.runFindings = append(r.runFindings, finding.Finding{
+		ID: "pinning_failed", Severity: finding.Warning,
+		Title:    "Some CPUs could not be used (offline, or reserved by the hypervisor or a cpuset)",
+		Evidence: []string{fmt.Sprintf("cpu%d: %v", cpu, err)},
+		Advice:   "Benchmarks ran on the other CPUs of the same core type; check /sys/devices/system/cpu/online and the process's CPU affinity.",
+	})
+}
+
+// pinnable returns the usable CPUs that can be pinned.
+func (r *runner) pinnable() []int {
+	var out []int
+	for _, c := range r.usable {
+		if _, failed := r.pinFailed[c]; failed {
+			continue
+		}
+		if err := r.pinCheck(c); err != nil {
+			r.pinFailure(c, err)
+			continue
+		}
+		out = append(out, c)
+	}
+	return out
+}
+
+// liveStatus returns the current temperature and clocks for the progress
+// line, from the monitor's latest sample.
+func (r *runner) liveStatus() string {
+	if r.mon == nil {
+		return ""
+	}
+	s := r.mon.Last()
+	if s == nil {
+		return ""
+	}
+	var parts []string
+	if s.TempC != nil {
+		parts = append(parts, fmt.Sprintf("%.1f°C", *s.TempC))
+	}
+	var clocks []string
+	for _, c := range s.ClockMHz {
+		if c != nil {
+			clocks = append(clocks, fmt.Sprintf("%.0f", *c))
+		}
+	}
+	if len(clocks) > 0 {
+		parts = append(parts, strings.Join(clocks, "/")+" MHz")
+	}
+	return strings.Join(parts, ", ")
+}

@@ -1,0 +1,292 @@
+package benchrun
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"strings"
+	"time"
+
+	"boardbench/internal/finding"
+	"boardbench/internal/host"
+	"boardbench/internal/idle"
+	"boardbench/internal/inventory"
+	"boardbench/internal/monitor"
+	"boardbench/internal/result"
+	"boardbench/internal/tools"
+	"boardbench/internal/tune"
+)
+
+// FindTools finds 7-Zip (a 16.02 binary when one is installed, for
+// comparable figures; else the first of 7zz, 7z, 7za, 7zr) and openssl,
+// installing a missing one when allowInstall and running as root.
+func FindTools(ctx context.Context, h *host.Host, allowInstall bool) ToolSet {
+	var ts ToolSet
+	inst, instErr := tools.NewInstaller(h, allowInstall)
+	all, _ := tools.FindAllSevenZip(ctx, h)
+	if t := tools.PickComparableSevenZip(all); t != nil {
+		ts.SevenZip = t
+	} else if len(all) > 0 {
+		t := all[0]
+		ts.SevenZip = &t
+	}
+	if ts.SevenZip == nil {
+		ts.SevenZip, ts.SevenZipMissing = ensure(ctx, inst, instErr, tools.KindSevenZip)
+	}
+	if t, _ := tools.FindOpenSSL(ctx, h); t != nil {
+		ts.OpenSSL = t
+	} else {
+		ts.OpenSSL, ts.OpenSSLMissing = ensure(ctx, inst, instErr, tools.KindOpenSSL)
+	}
+	return ts
+}
+
+// ensure installs a missing tool when the installer allows it.
+func ensure(ctx context.Context, inst *tools.Installer, instErr error, kind tools.Kind) (*tools.Tool, *ToolMissing) {
+	if inst == nil {
+		return nil, &ToolMissing{Reason: "not installed (" + instErr.Error() + ")", Hint: "install " + string(kind) + " from your distribution's packages"}
+	}
+	t, err := inst.Ensure(ctx, kind)
+	if err == nil {
+		return t, nil
+	}
+	var ie *tools.InstallError
+	if errors.As(err, &ie) {
+		return nil, &ToolMissing{Reason: "not installed: " + ie.Reason, Hint: ie.Hint}
+	}
+	return nil, &ToolMissing{Reason: "not installed: " + err.Error(), Hint: "install " + string(kind) + " from your distribution's packages"}
+}
+
+// findTools records the tools and a finding for each missing one.
+func (r *runner) findTools(ctx context.Context) {
+	r.tools = r.cfg.FindTools(ctx, r.h, !r.opt.NoInstall)
+	add := func(name string, t *tools.Tool, missing *ToolMissing) {
+		if t != nil {
+			tv := result.ToolVersion{Name: t.Name, Path: t.Path, Version: t.Version, VersionLine: t.VersionLine}
+			if !t.Comparable {
+				tv.Note = t.ComparableReason
+			}
+			if t.BannerLine != "" && t.Flavor == tools.FlavorP7zipWrapper {
+				tv.Note = strings.TrimSpace(tv.Note + " (banner: " + t.BannerLine + ")")
+			}
+			r.res.Tools = append(r.res.Tools, tv)
+			return
+		}
+		if missing == nil {
+			missing = &ToolMissing{Reason: "not installed"}
+		}
+		r.res.Tools = append(r.res.Tools, result.ToolVersion{Name: name, Note: missing.Reason + "; " + missing.Hint})
+		r.runFindings = append(r.runFindings, finding.Finding{
+			ID: "tool_missing", Severity: finding.Warning,
+			Title:    name + " is missing: its benchmarks were skipped",
+			Evidence: []string{name + " " + missing.Reason},
+			Advice:   missing.Hint,
+		})
+	}
+	add("7-Zip", r.tools.SevenZip, r.tools.SevenZipMissing)
+	add("openssl", r.tools.OpenSSL, r.tools.OpenSSLMissing)
+}
+
+// idleGate waits until the machine is quiet, up to the idle timeout, or
+// records that the gate was skipped or timed out.
+func (r *runner) idleGate(ctx context.Context) {
+	load1, haveLoad := readLoad1(r.h)
+	if r.opt.Force {
+		f := finding.Finding{ID: "idle_gate_skipped", Severity: finding.Info,
+			Title:  "The idle check was skipped (--force)",
+			Advice: "Run without --force so that boardbench waits for a quiet machine; background activity lowers every figure."}
+		if haveLoad {
+			f.Evidence = []string{fmt.Sprintf("1-minute load average %.2f at the start", load1)}
+			if load1 >= idle.MaxLoad1 {
+				f.Severity = finding.Warning
+			}
+		}
+		r.runFindings = append(r.runFindings, f)
+		return
+	}
+	// A low load average is quiet enough: no need to watch.
+	if haveLoad && load1 < idle.MaxLoad1 {
+		return
+	}
+	var lastLine time.Time
+	report := func(st idle.State, left time.Duration) {
+		if st.Quiet {
+			return
+		}
+		msg := fmt.Sprintf("waiting for a quiet machine (%s), %.0f s left", st.Reason(), left.Seconds())
+		if r.cfg.TTY {
+			r.prog.redraw("boardbench run: " + msg)
+		} else if r.now().Sub(lastLine) >= 10*time.Second {
+			lastLine = r.now()
+			r.prog.linef("boardbench run: %s", msg)
+		}
+	}
+	st, quiet, err := idle.Wait(ctx, r.h, time.Second, r.opt.IdleTimeout, report)
+	r.prog.clear()
+	if ctx.Err() != nil {
+		return
+	}
+	if err != nil {
+		r.runFindings = append(r.runFindings, finding.Finding{ID: "idle_unknown", Severity: finding.Info,
+			Title: "Could not check that the machine is quiet", Evidence: []string{err.Error()},
+			Advice: "Make sure nothing else runs during the benchmark."})
+		return
+	}
+	if quiet {
+		return
+	}
+	ev := []string{st.Reason()}
+	for _, p := range st.Top {
+		kind := "process"
+		if p.Kernel {
+			kind = "kernel thread"
+		}
+		ev = append(ev, fmt.Sprintf("%s %s[%d]: %.1f%% CPU", kind, p.Name, p.PID, p.CPUPct))
+	}
+	r.runFindings = append(r.runFindings, finding.Finding{ID: "not_quiet", Severity: finding.Warning,
+		Title:    fmt.Sprintf("The machine was not quiet after waiting %.0f s", r.opt.IdleTimeout.Seconds()),
+		Evidence: ev,
+		Advice:   "Stop what keeps the machine busy (updates, indexers, desktop, containers) and run again; the figures may be low."})
+}
+
+// readLoad1 reads the 1-minute load average.
+func readLoad1(h *host.Host) (float64, bool) {
+	data, err := h.ReadFile("/proc/loadavg")
+	if err != nil {
+		return 0, false
+	}
+	return monitor.ParseLoadavg(data)
+}
+
+// tune switches cpufreq governors (and memory devfreq governors) to
+// performance as root; everything is restored by the guard in finish.
+func (r *runner) tune(ctx context.Context) {
+	if !r.isRoot {
+		r.res.Tuning.Note = "not root: cpufreq governors left as they are"
+		r.runFindings = append(r.runFindings, finding.Finding{ID: "not_tuned", Severity: finding.Info,
+			Title:    "Nothing was tuned: not running as root",
+			Evidence: []string{"governors during the run: " + r.governorsText()},
+			Advice:   "Run as root (sudo) to let boardbench switch governors to performance for the run; they are restored afterwards."})
+		return
+	}
+	g, _, err := tune.NewGuard(ctx, r.h)
+	if err != nil {
+		r.res.Tuning.Note = "nothing to tune: " + err.Error()
+		return
+	}
+	r.guard = g
+	r.applyPerformance()
+}
+
+// applyPerformance sets the performance governor on every cpufreq policy
+// and memory devfreq device that offers it; changes are listed once.
+func (r *runner) applyPerformance() {
+	st := r.guard.State()
+	all := len(st.Policies) > 0
+	for _, p := range st.Policies {
+		cur := strings.TrimSpace(p.Governor)
+		if !offers(r.h, p.Dir+"/scaling_available_governors", "performance") {
+			all = false
+			r.noteChange(fmt.Sprintf("policy%d: governor %s kept (no performance governor)", p.Policy, cur))
+			continue
+		}
+		if now, err := r.h.ReadString(p.Dir + "/scaling_governor"); err == nil && strings.TrimSpace(now) == "performance" {
+			continue
+		}
+		if err := r.guard.SetGovernor(p.Policy, "performance"); err != nil {
+			all = false
+			r.noteChange(fmt.Sprintf("policy%d: cannot set performance: %v", p.Policy, err))
+			continue
+		}
+		r.noteChange(fmt.Sprintf("policy%d governor %s → performance", p.Policy, cur))
+	}
+	for _, d := range st.Devfreq {
+		if !isMemoryDevfreq(d.Name) || !offers(r.h, d.Dir+"/available_governors", "performance") {
+			continue
+		}
+		cur := strings.TrimSpace(d.Governor)
+		if cur == "performance" {
+			continue
+		}
+		if err := r.guard.SetDevfreqGovernor(d.Name, "performance"); err != nil {
+			r.noteChange(fmt.Sprintf("devfreq %s: cannot set performance: %v", d.Name, err))
+			continue
+		}
+		r.noteChange(fmt.Sprintf("devfreq %s governor %s → performance", d.Name, cur))
+	}
+	r.tuned = all
+}
+
+// noteChange records a tuning line once.
+func (r *runner) noteChange(s string) {
+	for _, c := range r.res.Tuning.Changed {
+		if c == s {
+			return
+		}
+	}
+	r.res.Tuning.Changed = append(r.res.Tuning.Changed, s)
+}
+
+// offers reports whether a sysfs list of governors contains name.
+func offers(h *host.Host, p, name string) bool {
+	s, err := h.ReadString(p)
+	if err != nil {
+		return false
+	}
+	for _, g := range strings.Fields(s) {
+		if g == name {
+			return true
+		}
+	}
+	return false
+}
+
+// isMemoryDevfreq recognises devfreq devices that scale the memory clock
+// (Rockchip dmc, Allwinner dram, Exynos/i.MX buses, Amlogic ddr...): a slow
+// governor there lowers memory bandwidth and latency figures.
+func isMemoryDevfreq(name string) bool {
+	n := strings.ToLower(name)
+	for _, s := range []string{"dmc", "ddr", "dram", "memory", "-bus", "noc"} {
+		if strings.Contains(n, s) {
+			return true
+		}
+	}
+	return false
+}
+
+// governors reads every policy's governor now.
+func (r *runner) governors() map[int]string {
+	out := map[int]string{}
+	for n, dir := range tune.Policies(r.h) {
+		if g, err := r.h.ReadString(dir + "/scaling_governor"); err == nil {
+			out[n] = strings.TrimSpace(g)
+		}
+	}
+	return out
+}
+
+func (r *runner) governorsText() string {
+	g := r.governors()
+	if len(g) == 0 {
+		return "no cpufreq"
+	}
+	var parts []string
+	for _, n := range sortedInts(g) {
+		parts = append(parts, fmt.Sprintf("policy%d %s", n, g[n]))
+	}
+	return strings.Join(parts, ", ")
+}
+
+// memoryBudget returns a quarter of MemAvailable (0 when unknown) and the
+// transparent huge page mode.
+func memoryBudget(info *inventory.Info) (int64, string) {
+	var budget int64
+	if a := info.Memory.AvailableBytes; a != nil && *a > 0 {
+		budget = *a / 4
+	}
+	mode := ""
+	if thp := info.Memory.TransparentHugePages; thp != nil && thp.Enabled != nil {
+		mode = thp.Enabled.Selected
+	}
+	return budget, mode
+}

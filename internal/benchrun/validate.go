@@ -1,0 +1,122 @@
+package benchrun
+
+import (
+	"encoding/json"
+	"sort"
+
+	"boardbench/internal/check"
+	"boardbench/internal/finding"
+	"boardbench/internal/inventory"
+	"boardbench/internal/inventory/memory"
+	"boardbench/internal/result"
+	"boardbench/internal/tools"
+)
+
+// validate applies the validation rules and the run's own findings, and
+// sets the summary's validity.
+func (r *runner) validate() {
+	r.res.Summary = BuildSummary(r.res.Phases)
+	fs := check.Run(r.res, r.facts())
+	fs = append(fs, r.runFindings...)
+	if r.opt.Quick {
+		fs = append(fs, QuickFinding())
+	}
+	sort.SliceStable(fs, func(i, j int) bool { return fs[i].Severity.Rank() > fs[j].Severity.Rank() })
+	if fs == nil {
+		fs = []finding.Finding{}
+	}
+	r.res.Findings = fs
+	r.res.Summary.Valid, r.res.Summary.Verdict = check.Verdict(fs)
+	if r.res.Status == result.StatusInterrupted {
+		r.res.Summary.Verdict = "interrupted: only the finished phases have figures; " + r.res.Summary.Verdict
+	}
+}
+
+// QuickFinding says that --quick figures are not comparable.
+func QuickFinding() finding.Finding {
+	return finding.Finding{
+		ID: "quick_mode", Severity: finding.Invalidates,
+		Title:    "Quick mode: figures are not comparable",
+		Evidence: []string{"--quick runs 7-Zip with a small dictionary and one pass, openssl with fewer ciphers and the memory probes with small sizes"},
+		Advice:   "Run without --quick for figures that compare with other results.",
+	}
+}
+
+// facts fills what the rules need from the machine description, the
+// tuning and the clock phases.
+func (r *runner) facts() check.Facts {
+	f := check.Facts{
+		NCPU:         len(r.onlineBefore),
+		Governors:    r.governorsDuring,
+		Tuned:        r.tuned,
+		OnlineBefore: r.onlineBefore,
+		OnlineAfter:  onlineCPUs(r.h),
+	}
+	if f.NCPU == 0 {
+		f.NCPU = len(r.info.CPU.CPUs)
+	}
+	f.Clusters = clockFacts(r.res.Phases)
+	machineFacts(&f, r.info)
+	f.SevenZip = toolComparable(r.tools.SevenZip)
+	return f
+}
+
+// clockFacts returns the measured clocks of every clock phase.
+func clockFacts(phases []result.Phase) []check.Cluster {
+	var out []check.Cluster
+	for _, p := range phases {
+		if (p.Name != result.PhaseClock && p.Name != result.PhaseClockAfterLoad) || len(p.Figures) == 0 {
+			continue
+		}
+		var figs result.ClockFigures
+		if json.Unmarshal(p.Figures, &figs) != nil {
+			continue
+		}
+		for _, c := range figs.Clusters {
+			out = append(out, check.Cluster{Label: clusterLabel(c), CPUs: c.CPUs, AdvertisedMaxMHz: c.AdvertisedMaxMHz,
+				MeasuredMHz: c.MeasuredMHz, ReportedMHz: c.ReportedMHz, FirmwareMHz: c.FirmwareMHz, Phase: p.Name})
+		}
+	}
+	return out
+}
+
+// machineFacts fills swap, Raspberry Pi and thermal facts from info.
+func machineFacts(f *check.Facts, info *inventory.Info) {
+	if z := info.Memory.Zswap; z != nil && z.Enabled != nil {
+		f.ZswapEnabled = *z.Enabled
+	}
+	for _, s := range info.Memory.Swaps {
+		if s.Kind == memory.KindZram {
+			f.ZramSwapActive = true
+		}
+	}
+	if rp := info.Board.RaspberryPi; rp != nil {
+		f.RPiModel = rp.Model
+	}
+	if fw := info.RaspberryPi; fw != nil && fw.Config != nil {
+		if v, ok := fw.Config["temp_soft_limit"]; ok {
+			n := int(v)
+			f.TempSoftLimit = &n
+		}
+	}
+	if st := info.Sensors.SoCTemp; st != nil {
+		for _, z := range info.Sensors.ThermalZones {
+			if z.Path != st.Path {
+				continue
+			}
+			for _, tp := range z.TripPoints {
+				if tp.TempC != nil {
+					f.Trips = append(f.Trips, check.Trip{Type: tp.Type, C: *tp.TempC})
+				}
+			}
+		}
+	}
+}
+
+// toolComparable says whether 7-Zip's figures compare with published ones.
+func toolComparable(t *tools.Tool) *check.ToolComparability {
+	if t == nil {
+		return nil
+	}
+	return &check.ToolComparability{Version: t.Version, Comparable: t.Comparable, Reason: t.ComparableReason}
+}

@@ -1,0 +1,103 @@
+package monitor
+
+import (
+	"context"
+	"encoding/json"
+	"fmt"
+
+	"boardbench/internal/cmdutil"
+	"boardbench/internal/host"
+	"boardbench/internal/inventory"
+	"boardbench/internal/inventory/cpu"
+	"boardbench/internal/inventory/rpi"
+	"boardbench/internal/inventory/sensors"
+	"boardbench/internal/inventory/soc"
+	"boardbench/internal/monitor"
+)
+
+// headerEvery is how many sample lines a terminal gets between repeated
+// column headers.
+const headerEvery = 20
+
+// describe collects the parts of the machine description the live view
+// needs: CPUs, board and SoC, sensors and the Raspberry Pi firmware.
+func describe(h *host.Host) *inventory.Info {
+	in := &inventory.Info{Root: h.Root(), Redacted: true}
+	in.CPU = cpu.Collect(h)
+	in.Board, in.SoC = soc.Collect(h, in.CPU, true)
+	in.Sensors = sensors.Collect(h)
+	in.RaspberryPi = rpi.Collect(h)
+	return in
+}
+
+// runLive prints the header and one sample per interval until ctx is done
+// (Ctrl-C: the normal end, exit status 0) or opts.count lines are out.
+func runLive(ctx context.Context, f *cmdutil.Factory, opts options) error {
+	h, err := f.NewHost(opts.root)
+	if err != nil {
+		return err
+	}
+	in := describe(h)
+	cfg := monitor.ConfigFor(h, in)
+	cfg.Interval = opts.interval
+	conf := newConfig(in, cfg, opts.interval)
+	out := f.IO.Out
+
+	var emit func(monitor.Sample) error
+	if opts.asJSON {
+		enc := json.NewEncoder(out)
+		enc.SetEscapeHTML(false)
+		if err := enc.Encode(struct {
+			Config Config `json:"config"`
+		}{conf}); err != nil {
+			return err
+		}
+		emit = func(s monitor.Sample) error { return enc.Encode(s) }
+	} else {
+		writeHeader(out, f.IO.ColorEnabled(), conf, in)
+		if opts.count == 0 && f.IO.IsStderrTTY() {
+			fmt.Fprintln(f.IO.ErrOut, "Ctrl-C stops.")
+		}
+		header := monitor.Header(cfg)
+		if _, err := fmt.Fprintln(out, header); err != nil {
+			return err
+		}
+		lines := 0
+		repeat := f.IO.IsStdoutTTY()
+		emit = func(s monitor.Sample) error {
+			if repeat && lines > 0 && lines%headerEvery == 0 {
+				if _, err := fmt.Fprintln(out, header); err != nil {
+					return err
+				}
+			}
+			lines++
+			_, err := fmt.Fprintln(out, monitor.Line(cfg, s))
+			return err
+		}
+	}
+	return sampleLoop(ctx, monitor.New(h, cfg), opts.count, emit)
+}
+
+// sampleLoop runs m until ctx is done, count samples were emitted (count >
+// 0) or emitting fails (e.g. the reader of a pipe went away).
+func sampleLoop(ctx context.Context, m *monitor.Monitor, count int, emit func(monitor.Sample) error) error {
+	runCtx, stop := context.WithCancel(ctx)
+	defer stop()
+	n := 0
+	var emitErr error
+	m.Run(runCtx, func(s monitor.Sample) {
+		if runCtx.Err() != nil {
+			return
+		}
+		if err := emit(s); err != nil {
+			emitErr = err
+			stop()
+			return
+		}
+		n++
+		if count > 0 && n >= count {
+			stop()
+		}
+	})
+	return emitErr
+}

@@ -1,0 +1,90 @@
+package monitor
+
+import (
+	"fmt"
+	"io"
+	"math"
+	"strings"
+
+	"boardbench/internal/monitor"
+	"boardbench/internal/result"
+)
+
+// writeSummary prints how the command ended, the range of what was
+// sampled, the findings and the verdict (to standard error, so that the
+// command's own output on standard output stays clean).
+func writeSummary(w io.Writer, res *result.Result, p result.Phase, cfg monitor.Config, path string) {
+	how := "ended"
+	switch {
+	case p.Status == result.PhaseOK:
+		how = "finished (exit status 0)"
+	case p.Reason != "":
+		how = p.Reason
+	}
+	fmt.Fprintf(w, "\nboardbench: %s %s after %.1f s; %d samples\n", p.Title, how, p.DurationS, len(p.Samples))
+	var ranges []string
+	for i, pol := range cfg.Policies {
+		ranges = append(ranges, rangeOf(pol.Label, "MHz", "%.0f", p.Samples, func(s monitor.Sample) *float64 {
+			if i < len(s.ClockMHz) {
+				return s.ClockMHz[i]
+			}
+			return nil
+		}))
+	}
+	if cfg.Firmware != nil {
+		ranges = append(ranges, rangeOf("firmware", "MHz", "%.0f", p.Samples, func(s monitor.Sample) *float64 { return s.FirmwareMHz }))
+	}
+	ranges = append(ranges,
+		rangeOf("temperature", "°C", "%.1f", p.Samples, func(s monitor.Sample) *float64 { return s.TempC }),
+		rangeOf("busy", "%", "%.0f", p.Samples, func(s monitor.Sample) *float64 { return s.CPUPct }))
+	var kept []string
+	for _, r := range ranges {
+		if r != "" {
+			kept = append(kept, r)
+		}
+	}
+	if len(kept) > 0 {
+		fmt.Fprintf(w, "  %s\n", strings.Join(kept, "; "))
+	}
+	for _, n := range p.Notes {
+		fmt.Fprintf(w, "  note: %s\n", n)
+	}
+	if len(res.Findings) == 0 {
+		fmt.Fprintln(w, "Findings: none")
+	} else {
+		fmt.Fprintln(w, "Findings:")
+		for _, f := range res.Findings {
+			fmt.Fprintf(w, "  [%s] %s: %s\n", f.Severity, f.ID, f.Title)
+			for _, e := range f.Evidence {
+				fmt.Fprintf(w, "      %s\n", e)
+			}
+			if f.Advice != "" {
+				fmt.Fprintf(w, "      → %s\n", f.Advice)
+			}
+		}
+	}
+	fmt.Fprintf(w, "Verdict: %s\n", res.Summary.Verdict)
+	fmt.Fprintf(w, "Result: %s (%s)\n", path, res.Status)
+}
+
+// rangeOf formats the smallest and largest value of a sampled quantity,
+// "" when no sample has it. The first sample is skipped for percentages
+// because it covers the time before the phase.
+func rangeOf(label, unit, format string, samples []monitor.Sample, get func(monitor.Sample) *float64) string {
+	lo, hi := math.Inf(1), math.Inf(-1)
+	for i, s := range samples {
+		if unit == "%" && i == 0 {
+			continue
+		}
+		if v := get(s); v != nil {
+			lo, hi = math.Min(lo, *v), math.Max(hi, *v)
+		}
+	}
+	if math.IsInf(lo, 1) {
+		return ""
+	}
+	if lo == hi {
+		return fmt.Sprintf("%s "+format+" %s", label, lo, unit)
+	}
+	return fmt.Sprintf("%s "+format+"–"+format+" %s", label, lo, hi, unit)
+}

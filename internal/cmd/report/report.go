@@ -1,0 +1,115 @@
+// Package report implements `boardbench report FILE`: a saved result of
+// `boardbench run` or `boardbench monitor -- COMMAND` rendered as the text
+// report, as the one-line markdown row of the community's results table
+// (--markdown-row), or re-emitted as validated JSON (--json).
+package report
+
+import (
+	"errors"
+	"fmt"
+	"io/fs"
+	"os"
+
+	"boardbench/internal/cmdutil"
+	"boardbench/internal/report/mdrow"
+	"boardbench/internal/report/runtext"
+	"boardbench/internal/result"
+
+	"github.com/spf13/cobra"
+)
+
+// NewCmd returns the report command.
+func NewCmd(f *cmdutil.Factory) *cobra.Command {
+	var asJSON, markdownRow, header bool
+	cmd := &cobra.Command{
+		Use:   "report FILE",
+		Short: "Show a saved run result as a text report or a results-table row",
+		Long: `Render a result file written by 'boardbench run' or 'boardbench monitor --
+COMMAND': a summary (status, verdict, measured clock per cluster, kernel,
+distribution, 7-Zip, AES-256 and memcpy/memset per core type, tools and
+tuning), the validation findings, then every phase with its figures,
+evidence and monitor lines.
+
+--markdown-row prints the result as one row of the results table the
+single-board computer community publishes (Device / details, Clockspeed,
+Kernel, Distro, 7-zip multi, 7-zip single, AES, memcpy, memset, kH/s), with
+--header adding the table's two header lines. Unknown cells are "-".
+
+--json checks that FILE is a result this boardbench reads and prints it
+again as indented JSON.
+
+A FILE that does not exist, cannot be read or is not a boardbench result is
+bad input: one line on standard error and exit status 2.`,
+		Example: `  boardbench report boardbench-rk3588-20250301-1000.json
+  boardbench report --markdown-row result.json
+  boardbench report --markdown-row --header a.json
+  boardbench report --json result.json | jq .summary`,
+		Args: func(cmd *cobra.Command, args []string) error {
+			if len(args) != 1 {
+				return cmdutil.Usagef("report takes one result FILE (got %d arguments)", len(args))
+			}
+			return nil
+		},
+		RunE: func(cmd *cobra.Command, args []string) error {
+			if asJSON && markdownRow {
+				return cmdutil.Usagef("--json and --markdown-row cannot be combined")
+			}
+			if header && !markdownRow {
+				return cmdutil.Usagef("--header only applies to --markdown-row")
+			}
+			r, err := load(args[0])
+			if err != nil {
+				return err
+			}
+			switch {
+			case asJSON:
+				return f.WriteJSON(r)
+			case markdownRow:
+				if header {
+					fmt.Fprintln(f.IO.Out, mdrow.Header)
+					fmt.Fprintln(f.IO.Out, mdrow.Separator)
+				}
+				_, err := fmt.Fprintln(f.IO.Out, mdrow.Row(r))
+				return err
+			}
+			runtext.Render(f.IO.Out, r, f.IO.ColorEnabled())
+			return nil
+		},
+	}
+	cmdutil.AddJSONFlag(cmd, &asJSON)
+	cmd.Flags().BoolVar(&markdownRow, "markdown-row", false, "print one row of the community's results table instead of the report")
+	cmd.Flags().BoolVar(&header, "header", false, "with --markdown-row: print the table's header lines first")
+	return cmd
+}
+
+// load reads a result file; every failure is a usage error (exit 2): the
+// file named on the command line is missing, unreadable or not a result.
+func load(path string) (*result.Result, error) {
+	st, err := os.Stat(path)
+	switch {
+	case errors.Is(err, fs.ErrNotExist):
+		return nil, cmdutil.Usagef("%s: no such file", path)
+	case err != nil:
+		return nil, cmdutil.Usagef("%s: cannot read: %v", path, unwrapPath(err))
+	case st.IsDir():
+		return nil, cmdutil.Usagef("%s: is a directory, not a result file", path)
+	}
+	r, err := result.Load(path)
+	if err != nil {
+		var pe *fs.PathError
+		if errors.As(err, &pe) {
+			return nil, cmdutil.Usagef("%s: cannot read: %v", path, pe.Err)
+		}
+		return nil, cmdutil.Usagef("%v", err)
+	}
+	return r, nil
+}
+
+// unwrapPath drops the path an *fs.PathError repeats.
+func unwrapPath(err error) error {
+	var pe *fs.PathError
+	if errors.As(err, &pe) {
+		return pe.Err
+	}
+	return err
+}

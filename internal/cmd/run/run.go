@@ -1,0 +1,92 @@
+// Package run implements `boardbench run`: the standard benchmark (clock,
+// memory, openssl, 7-Zip single- and multi-threaded, clock after load),
+// monitored and validated, with a JSON result written after every phase and
+// a text report at the end.
+package run
+
+import (
+	"errors"
+	"fmt"
+	"time"
+
+	"boardbench/internal/benchrun"
+	"boardbench/internal/cmdutil"
+
+	"github.com/spf13/cobra"
+)
+
+// NewCmd returns the run command.
+func NewCmd(f *cmdutil.Factory) *cobra.Command {
+	var opt benchrun.Options
+	var asJSON bool
+	cmd := &cobra.Command{
+		Use:   "run [--output FILE] [--quick] [--extensive] [--opps] [--force] [--no-install]",
+		Short: "Run the standard benchmark, monitored and validated",
+		Long: `Run the standard benchmark on this machine: the real clock of each cluster,
+memory bandwidth and latency, openssl AES-CBC and 7-Zip single-threaded per
+core type, 7-Zip multi-threaded on all CPUs (three runs), and the clock again
+right after that load. A background monitor samples clocks, temperature,
+load and swap; the evidence is validated (throttling, background activity,
+swapping, under-voltage, fake clocks...) and the findings say whether the
+figures can be compared.
+
+Before starting, boardbench waits (up to --idle-timeout) for a quiet
+machine, finds 7-Zip and openssl (installing them as root unless
+--no-install), and as root switches cpufreq governors to performance;
+everything is restored at the end, on error, Ctrl-C and SIGTERM.
+
+The JSON result is written after every phase (default name
+boardbench-<soc>-<date>-<time>.json in the current directory); an
+interrupted run keeps its finished phases with status "interrupted".
+It ends with the text report on standard output.`,
+		Example: `  sudo boardbench run
+  boardbench run --output myboard.json
+  boardbench run --quick                 # about a minute; figures not comparable
+  sudo boardbench run --extensive --opps # per cluster, all cores, sustained load, every OPP
+  boardbench report myboard.json`,
+		Args: cobra.NoArgs,
+		RunE: func(cmd *cobra.Command, args []string) error {
+			if opt.IdleTimeout < 0 {
+				return cmdutil.Usagef("--idle-timeout %s: must not be negative", opt.IdleTimeout)
+			}
+			if opt.IdleTimeout == 0 {
+				opt.IdleTimeout = time.Millisecond // check once, do not wait
+			}
+			h, err := f.NewHost("/")
+			if err != nil {
+				return err
+			}
+			if !h.Live() {
+				return errors.New("run benchmarks the machine it runs on; it needs the live system")
+			}
+			ctx := cmd.Context()
+			out, runErr := benchrun.Run(ctx, benchrun.Config{Host: h, Progress: f.IO.ErrOut, TTY: f.IO.IsStderrTTY()}, opt)
+			if out == nil {
+				return runErr
+			}
+			if asJSON {
+				if err := f.WriteJSON(out.Result); err != nil {
+					return err
+				}
+			} else {
+				render(f.IO.Out, out, f.IO.ColorEnabled())
+			}
+			fmt.Fprintf(f.IO.ErrOut, "boardbench run: result written to %s (status %s)\n", out.Path, out.Result.Status)
+			var ie *benchrun.InterruptedError
+			if errors.As(runErr, &ie) {
+				return &cmdutil.InterruptedError{Signal: ie.Signal}
+			}
+			return runErr
+		},
+	}
+	fl := cmd.Flags()
+	fl.StringVarP(&opt.Output, "output", "o", "", "write the JSON result to `FILE` (default boardbench-<soc>-<date>-<time>.json)")
+	fl.BoolVar(&opt.Force, "force", false, "do not wait for a quiet machine (recorded as a finding)")
+	fl.BoolVar(&opt.NoInstall, "no-install", false, "never install missing tools (7-Zip, openssl); skip their benchmarks instead")
+	fl.BoolVar(&opt.Extensive, "extensive", false, "add 7-Zip per cluster, openssl on all cores and a sustained load of several minutes")
+	fl.BoolVar(&opt.OPPs, "opps", false, "also measure every cpufreq clock of every cluster (needs root)")
+	fl.BoolVar(&opt.Quick, "quick", false, "short run for tests and CI (figures are not comparable)")
+	fl.DurationVar(&opt.IdleTimeout, "idle-timeout", benchrun.DefaultIdleTimeout, "wait at most `DURATION` for a quiet machine, then start anyway with a finding")
+	cmdutil.AddJSONFlag(cmd, &asJSON)
+	return cmd
+}

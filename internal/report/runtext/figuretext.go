@@ -1,0 +1,381 @@
+package runtext
+
+import (
+	"encoding/json"
+	"fmt"
+	"sort"
+	"strings"
+
+	"boardbench/internal/inventory/cpu"
+	"boardbench/internal/result"
+	"boardbench/internal/textfmt"
+)
+
+// PhaseCommand is the one phase of a `boardbench monitor -- COMMAND` result.
+const PhaseCommand = "command"
+
+// renderFigures writes a phase's typed figures according to its kind.
+func renderFigures(w *textfmt.Writer, p result.Phase) {
+	if p.Name == PhaseCommand {
+		renderCommandOutput(w, p)
+		if len(p.Figures) == 0 || string(p.Figures) == "null" {
+			return
+		}
+	}
+	if len(p.Figures) == 0 || string(p.Figures) == "null" {
+		if p.Name != PhaseCommand {
+			fmt.Fprintln(w.W)
+			w.Line("figures: n/a (%s)", noFiguresReason(p))
+		}
+		return
+	}
+	var err error
+	switch p.Name {
+	case result.PhaseClock, result.PhaseClockAfterLoad:
+		var f result.ClockFigures
+		if err = json.Unmarshal(p.Figures, &f); err == nil {
+			renderClock(w, f)
+		}
+	case result.PhaseMemory:
+		var f result.MemFigures
+		if err = json.Unmarshal(p.Figures, &f); err == nil {
+			renderMemory(w, f)
+		}
+	case result.PhaseOpenSSL, result.PhaseOpenSSLAllCores:
+		var f result.OpenSSLFigures
+		if err = json.Unmarshal(p.Figures, &f); err == nil {
+			renderOpenSSL(w, f, p.Name == result.PhaseOpenSSLAllCores)
+		}
+	case result.PhaseSevenZipSingle, result.PhaseSevenZipMulti, result.PhaseSevenZipCluster, result.PhaseSustained:
+		var f result.SevenZipFigures
+		if err = json.Unmarshal(p.Figures, &f); err == nil {
+			renderSevenZip(w, f)
+		}
+	default:
+		fmt.Fprintln(w.W)
+		w.Line("figures: no text view for phase kind %q (see the JSON result)", p.Name)
+		return
+	}
+	if err != nil {
+		fmt.Fprintln(w.W)
+		w.Line("figures: n/a (not readable as %s figures: %v)", p.Name, err)
+	}
+}
+
+func noFiguresReason(p result.Phase) string {
+	switch p.Status {
+	case result.PhaseSkipped:
+		return "skipped"
+	case result.PhaseFailed:
+		return "failed"
+	case result.PhaseInterrupted:
+		return "interrupted"
+	}
+	return "none recorded"
+}
+
+// renderCommandOutput writes the last lines of a monitored command's output.
+func renderCommandOutput(w *textfmt.Writer, p result.Phase) {
+	fmt.Fprintln(w.W)
+	out := strings.TrimRight(p.RawOutput, "\n")
+	if strings.TrimSpace(out) == "" {
+		w.Line("output: none")
+		return
+	}
+	lines := strings.Split(out, "\n")
+	if n := len(lines) - outputTailLines; n > 0 {
+		w.Line("output (last %d of %d lines; all of it is in the JSON result):", outputTailLines, len(lines))
+		lines = lines[n:]
+	} else {
+		w.Line("output:")
+	}
+	for _, l := range lines {
+		w.Line("    %s", strings.TrimRight(l, " \r\t"))
+	}
+}
+
+// mhz formats a clock, "n/a" when nil.
+func mhz(v *float64) string {
+	if v == nil {
+		return "n/a"
+	}
+	return fmt.Sprintf("%.0f MHz", *v)
+}
+
+// pct formats a signed percentage, "n/a" when nil.
+func pct(v *float64, signed bool) string {
+	if v == nil {
+		return "n/a"
+	}
+	if signed {
+		return fmt.Sprintf("%+.1f%%", *v)
+	}
+	return fmt.Sprintf("%.1f%%", *v)
+}
+
+// renderClock writes the measured clock of each cluster next to the
+// reported and advertised ones, then any OPP walk.
+func renderClock(w *textfmt.Writer, f result.ClockFigures) {
+	fmt.Fprintln(w.W)
+	if len(f.Clusters) == 0 {
+		w.Line("clock: n/a (no cluster measured)")
+		return
+	}
+	firmware := false
+	for _, c := range f.Clusters {
+		if c.FirmwareMHz != nil {
+			firmware = true
+		}
+	}
+	headers := []string{"cluster", "core", "CPU", "measured", "reported", "deviation", "advertised max", "spread", "method"}
+	if firmware {
+		headers = append(headers, "firmware", "fw deviation")
+	}
+	t := textfmt.NewTable(headers...)
+	for _, i := range []int{3, 4, 5, 6, 7, 9, 10} {
+		t.RightAlign[i] = true
+	}
+	var errs []string
+	for _, c := range f.Clusters {
+		name := "-"
+		if len(c.CPUs) > 0 {
+			name = "cpu" + cpu.FormatCPUList(c.CPUs)
+		}
+		measured := "-"
+		if c.CPU != nil {
+			measured = fmt.Sprintf("cpu%d", *c.CPU)
+		}
+		method := orDash(c.Method)
+		if c.Method != "" && !c.Certain {
+			method += " (uncertain)"
+		}
+		row := []string{name, orDash(c.Core), measured, mhz(c.MeasuredMHz), mhz(c.ReportedMHz), pct(c.DeviationPct, true), mhz(c.AdvertisedMaxMHz), pct(c.SpreadPct, false), method}
+		if firmware {
+			row = append(row, mhz(c.FirmwareMHz), pct(c.FirmwareDeviationPct, true))
+		}
+		t.Row(row...)
+		if c.Error != "" {
+			errs = append(errs, fmt.Sprintf("%s: not measured: %s", name, c.Error))
+		}
+		if len(c.DisturbedSamples) > 0 {
+			errs = append(errs, fmt.Sprintf("%s: %d sample(s) set aside (another task took the CPU)", name, len(c.DisturbedSamples)))
+		}
+	}
+	w.Table(t)
+	w.Line("deviation: measured against reported; spread: of the samples")
+	for _, e := range errs {
+		w.Line("%s", e)
+	}
+	for _, c := range f.Clusters {
+		if len(c.OPPs) == 0 {
+			continue
+		}
+		name := "cpu" + cpu.FormatCPUList(c.CPUs)
+		fmt.Fprintln(w.W)
+		w.Line("cpufreq OPPs of %s (%s):", name, orDash(c.Core))
+		ot := textfmt.NewTable("requested", "reported", "measured", "deviation", "spread", "")
+		for i := 0; i < 5; i++ {
+			ot.RightAlign[i] = true
+		}
+		for _, o := range c.OPPs {
+			ot.Row(fmt.Sprintf("%.0f MHz", o.RequestedMHz), mhz(o.ReportedMHz), mhz(o.MeasuredMHz), pct(o.DeviationPct, true), pct(o.SpreadPct, false), o.Error)
+		}
+		w.Table(ot)
+	}
+}
+
+// renderMemory writes bandwidth per kernel, the latency table and the
+// cache steps found.
+func renderMemory(w *textfmt.Writer, f result.MemFigures) {
+	fmt.Fprintln(w.W)
+	core := ""
+	if f.Core != "" {
+		core = " (" + f.Core + ")"
+	}
+	buf := "n/a"
+	if f.BufferBytes > 0 {
+		buf = textfmt.Bytes(f.BufferBytes)
+	}
+	w.Line("bandwidth on cpu%d%s, buffers of %s, MB/s = 10^6 bytes per second:", f.CPU, core, buf)
+	t := textfmt.NewTable("kernel", "bandwidth", "stddev")
+	t.RightAlign[1], t.RightAlign[2] = true, true
+	for _, k := range []struct {
+		name   string
+		v, dev *float64
+	}{
+		{"memcpy (libc)", f.MemcpyMBs, f.MemcpyStdDevPct},
+		{"memset (libc)", f.MemsetMBs, f.MemsetStdDevPct},
+		{"read", f.ReadMBs, f.ReadStdDevPct},
+		{"write", f.WriteMBs, f.WriteStdDevPct},
+		{"copy (Go)", f.CopyGoMBs, f.CopyGoStdDevPct},
+		{"non-temporal write", f.NTWriteMBs, f.NTWriteStdDevPct},
+	} {
+		v := "n/a"
+		if k.v != nil {
+			v = fmt.Sprintf("%.0f MB/s", *k.v)
+		}
+		dev := "-"
+		if k.dev != nil {
+			dev = fmt.Sprintf("±%.1f%%", *k.dev)
+		}
+		t.Row(k.name, v, dev)
+	}
+	w.Table(t)
+	if len(f.Latency) > 0 {
+		fmt.Fprintln(w.W)
+		line := ""
+		if f.LineBytes > 0 {
+			line = fmt.Sprintf(", chains of %d-byte slots", f.LineBytes)
+		}
+		w.Line("random-access latency in ns per access%s:", line)
+		lt := textfmt.NewTable("block", "latency", "dual chains", "huge pages", "dual, huge pages")
+		for i := 0; i < 5; i++ {
+			lt.RightAlign[i] = true
+		}
+		ns := func(v *float64) string {
+			if v == nil {
+				return "-"
+			}
+			return fmt.Sprintf("%.1f ns", *v)
+		}
+		for _, l := range f.Latency {
+			lt.Row(textfmt.Bytes(l.SizeBytes), ns(l.NS), ns(l.NSDual), ns(l.NSHugePage), ns(l.NSDualHugePage))
+		}
+		w.Table(lt)
+	}
+	for _, c := range f.CacheLevels {
+		s := fmt.Sprintf("latency step: up to %s at %.1f ns", textfmt.Bytes(c.DetectedBytes), c.LatencyNS)
+		if c.SysfsLevel != nil && c.SysfsBytes != nil {
+			s += fmt.Sprintf(" (sysfs: L%d cache of %s)", *c.SysfsLevel, textfmt.Bytes(*c.SysfsBytes))
+		} else {
+			s += " (no matching sysfs cache)"
+		}
+		w.Line("%s", s)
+	}
+	if f.LatencyStillRising {
+		w.Line("latency was still rising at the largest block: main memory latency is underestimated")
+	}
+	for _, n := range f.Notes {
+		w.Line("note: %s", n)
+	}
+}
+
+// renderOpenSSL writes AES throughput per cipher and block size.
+func renderOpenSSL(w *textfmt.Writer, f result.OpenSSLFigures, allCores bool) {
+	fmt.Fprintln(w.W)
+	where := "n/a"
+	if len(f.CPUs) > 0 {
+		where = "cpu" + cpu.FormatCPUList(f.CPUs)
+	}
+	if f.Core != "" {
+		where += " (" + f.Core + ")"
+	}
+	secs := "openssl's default duration per block size"
+	if f.SecondsPerBlockSize > 0 {
+		secs = fmt.Sprintf("%d s per block size", f.SecondsPerBlockSize)
+	}
+	w.Line("OpenSSL %s on %s, %s", orNA(f.Version, "version unknown"), where, secs)
+	if allCores {
+		w.Line("one process per CPU at once: values are the sums over the CPUs")
+	}
+	var sizes []int
+	seen := map[int]bool{}
+	for _, c := range f.Ciphers {
+		for _, v := range c.Values {
+			if !seen[v.BlockBytes] {
+				seen[v.BlockBytes] = true
+				sizes = append(sizes, v.BlockBytes)
+			}
+		}
+	}
+	sort.Ints(sizes)
+	w.Line("throughput in KB/s (1000 bytes per second) by block size:")
+	headers := []string{"cipher"}
+	for _, s := range sizes {
+		headers = append(headers, textfmt.Bytes(int64(s)))
+	}
+	t := textfmt.NewTable(headers...)
+	for i := 1; i <= len(sizes); i++ {
+		t.RightAlign[i] = true
+	}
+	var errs []string
+	for _, c := range f.Ciphers {
+		row := []string{orDash(c.Cipher)}
+		for _, s := range sizes {
+			cell := "-"
+			for _, v := range c.Values {
+				if v.BlockBytes == s && v.KBs != nil {
+					cell = fmt.Sprintf("%.0f", *v.KBs)
+				}
+			}
+			row = append(row, cell)
+		}
+		t.Row(row...)
+		if c.Error != "" {
+			errs = append(errs, c.Cipher+": "+c.Error)
+		}
+	}
+	w.Table(t)
+	for _, e := range errs {
+		w.Line("%s", e)
+	}
+}
+
+// renderSevenZip writes each 7-Zip run, their mean and drift.
+func renderSevenZip(w *textfmt.Writer, f result.SevenZipFigures) {
+	fmt.Fprintln(w.W)
+	where := "n/a"
+	if len(f.CPUs) > 0 {
+		where = "cpu" + cpu.FormatCPUList(f.CPUs)
+	}
+	if f.Core != "" {
+		where += " (" + f.Core + ")"
+	}
+	ver := orNA(f.Version, "version unknown")
+	if f.Flavor != "" {
+		ver += " (" + f.Flavor + ")"
+	}
+	w.Line("7-Zip %s on %s, %d thread(s), arguments: %s", ver, where, f.Threads, orDash(strings.Join(f.Args, " ")))
+	t := textfmt.NewTable("run", "total", "compress", "decompress", "usage", "RAM", "duration", "")
+	for i := 0; i < 7; i++ {
+		t.RightAlign[i] = true
+	}
+	mips := func(v *float64) string {
+		if v == nil {
+			return "-"
+		}
+		return fmt.Sprintf("%.0f MIPS", *v)
+	}
+	for i, run := range f.Runs {
+		usage := "-"
+		if run.UsagePct != nil {
+			usage = fmt.Sprintf("%.0f%%", *run.UsagePct)
+		}
+		ram := "-"
+		if run.RAMUsageBytes != nil {
+			ram = textfmt.Bytes(*run.RAMUsageBytes)
+		}
+		status := ""
+		if run.Failure != "" {
+			status = "FAILED: " + run.Failure
+			if run.Error != "" {
+				status += ": " + run.Error
+			}
+		}
+		t.Row(fmt.Sprint(i+1), mips(run.TotMIPS), mips(run.CompressMIPS), mips(run.DecompressMIPS), usage, ram, duration(run.DurationS), status)
+	}
+	if len(f.Runs) > 0 {
+		w.Table(t)
+	} else {
+		w.Line("runs: none")
+	}
+	s := "mean total: " + mips(f.TotMIPS)
+	if f.TotMIPS == nil {
+		s = "mean total: n/a (no run succeeded)"
+	}
+	if f.DriftPct != nil {
+		s += fmt.Sprintf("; drift from first to last run: %+.1f%%", *f.DriftPct)
+	}
+	w.Line("%s", s)
+	w.Line("usage: CPU usage in %% of one thread")
+}

@@ -1,0 +1,47 @@
+package runtext
+
+import (
+	"fmt"
+	"sort"
+	"strings"
+
+	"boardbench/internal/finding"
+	"boardbench/internal/result"
+	"boardbench/internal/textfmt"
+)
+
+// renderFindings writes the validation findings, worst first: severity,
+// id and title, the evidence indented below, the advice and the phases
+// concerned.
+func renderFindings(w *textfmt.Writer, r *result.Result) {
+	w.Section("Validation findings")
+	if len(r.Findings) == 0 {
+		if r.Status == result.StatusComplete {
+			w.Line("none: no throttling, swapping, background activity or other problem seen")
+		} else {
+			w.Line("none recorded (the run did not finish; validation may not have run)")
+		}
+		return
+	}
+	fs := append([]finding.Finding(nil), r.Findings...)
+	sort.SliceStable(fs, func(i, j int) bool { return fs[i].Severity.Rank() > fs[j].Severity.Rank() })
+	for i, f := range fs {
+		if i > 0 {
+			fmt.Fprintln(w.W)
+		}
+		sev := strings.ToUpper(string(f.Severity))
+		if sev == "" {
+			sev = "UNKNOWN SEVERITY"
+		}
+		w.Line("[%s] %s: %s", sev, orDash(f.ID), orDash(f.Title))
+		for _, e := range f.Evidence {
+			w.Line("      %s", e)
+		}
+		if f.Advice != "" {
+			w.Line("    advice: %s", f.Advice)
+		}
+		if len(f.Phases) > 0 {
+			w.Line("    phases: %s", strings.Join(f.Phases, ", "))
+		}
+	}
+}

@@ -1,0 +1,488 @@
+// Package runtext renders a run result (of `boardbench run` or `boardbench
+// monitor -- COMMAND`) as the text report shown at the end of a run and by
+// `boardbench report`: a summary of the headline figures and of their
+// validity, the validation findings, then every phase with its figures,
+// evidence and monitor lines. docs/report.md describes the sections.
+package runtext
+
+import (
+	"fmt"
+	"io"
+	"sort"
+	"strings"
+	"time"
+
+	"boardbench/internal/finding"
+	"boardbench/internal/inventory/cpu"
+	"boardbench/internal/result"
+	"boardbench/internal/textfmt"
+)
+
+// Render writes the text report of r to w; color enables bold headings and
+// a red verdict when the figures are not valid or the run did not finish.
+func Render(w io.Writer, r *result.Result, color bool) {
+	if r == nil {
+		fmt.Fprintln(w, "no result")
+		return
+	}
+	tw := textfmt.New(w, color)
+	renderBanner(tw, r)
+	renderSummary(tw, r)
+	renderFindings(tw, r)
+	renderPhases(tw, r)
+}
+
+// renderBanner writes the title line and, when the run did not complete or
+// its figures are not valid, a prominent warning line before any section.
+func renderBanner(w *textfmt.Writer, r *result.Result) {
+	title := "boardbench " + orDash(r.Command) + " result"
+	if b := board(r); b != "" {
+		title += ": " + b
+	}
+	fmt.Fprintln(w.W, title)
+	var warnings []string
+	if s := statusWarning(r); s != "" {
+		warnings = append(warnings, s)
+	}
+	if ids := invalidating(r.Findings); len(ids) > 0 {
+		warnings = append(warnings, "NOT VALID: "+strings.Join(ids, ", ")+" invalidate the figures")
+	}
+	for _, s := range warnings {
+		if w.Color {
+			fmt.Fprintf(w.W, "\x1b[1;31m!! %s\x1b[0m\n", s)
+		} else {
+			fmt.Fprintf(w.W, "!! %s\n", s)
+		}
+	}
+	fmt.Fprintln(w.W)
+}
+
+// statusWarning is the banner text of a run that did not complete, "" for
+// a complete one.
+func statusWarning(r *result.Result) string {
+	done := finishedPhases(r)
+	list := "none"
+	if len(done) > 0 {
+		list = strings.Join(done, ", ")
+	}
+	switch r.Status {
+	case result.StatusComplete:
+		return ""
+	case result.StatusInterrupted:
+		return fmt.Sprintf("INTERRUPTED: the run was stopped; %d phase(s) finished: %s", len(done), list)
+	case result.StatusFailed:
+		return fmt.Sprintf("FAILED: the run ended with an error; %d phase(s) finished: %s", len(done), list)
+	case result.StatusRunning:
+		return fmt.Sprintf("UNFINISHED: the result was saved while the run was still going (or it crashed); %d phase(s) finished: %s", len(done), list)
+	}
+	return fmt.Sprintf("status %q; %d phase(s) finished: %s", r.Status, len(done), list)
+}
+
+// finishedPhases names the phases that ended ok, with their CPUs where a
+// phase kind repeats ("7zip-single cpu4").
+func finishedPhases(r *result.Result) []string {
+	count := map[string]int{}
+	for _, p := range r.Phases {
+		count[p.Name]++
+	}
+	var out []string
+	for _, p := range r.Phases {
+		if p.Status != result.PhaseOK {
+			continue
+		}
+		out = append(out, phaseLabel(p, count[p.Name] > 1))
+	}
+	return out
+}
+
+func phaseLabel(p result.Phase, withCPUs bool) string {
+	name := orDash(p.Name)
+	if withCPUs && len(p.CPUs) > 0 {
+		name += " cpu" + cpu.FormatCPUList(p.CPUs)
+	}
+	return name
+}
+
+// invalidating returns the ids of findings that invalidate the figures,
+// without repeats, in the findings' order.
+func invalidating(fs []finding.Finding) []string {
+	seen := map[string]bool{}
+	var out []string
+	for _, f := range fs {
+		if f.Severity == finding.Invalidates && !seen[f.ID] {
+			seen[f.ID] = true
+			out = append(out, f.ID)
+		}
+	}
+	return out
+}
+
+// board names the machine: board model and SoC guess.
+func board(r *result.Result) string {
+	if r.Info == nil {
+		return ""
+	}
+	model, soc := r.Info.Board.Model, r.Info.SoC.Guess
+	switch {
+	case model != "" && soc != "" && !strings.Contains(model, soc):
+		return model + " (" + soc + ")"
+	case model != "":
+		return model
+	}
+	return soc
+}
+
+// renderSummary writes the summary block: status, verdict, machine and OS,
+// headline figures, tools and tuning.
+func renderSummary(w *textfmt.Writer, r *result.Result) {
+	w.Section("Summary")
+	pairs := [][2]string{
+		{"status", statusLine(r)},
+		{"verdict", verdictLine(r)},
+		{"started", localTime(r.StartedAt)},
+		{"tool", toolLine(r)},
+		{"board", orNA(board(r), "machine description missing")},
+	}
+	pairs = append(pairs, osPairs(r)...)
+	if r.Command == "monitor" {
+		pairs = append(pairs, monitorPairs(r)...)
+		w.KV(pairs...)
+		return
+	}
+	pairs = append(pairs, [2]string{"7-Zip multi", sevenZipMultiLine(r)})
+	pairs = append(pairs, [2]string{"tools", toolsLine(r)}, [2]string{"tuning", tuningLine(r.Tuning)})
+	w.KV(pairs...)
+	renderPerCoreType(w, r)
+}
+
+func statusLine(r *result.Result) string {
+	s := orDash(r.Status)
+	if r.Status == result.StatusInterrupted {
+		s = "INTERRUPTED"
+	}
+	ok := 0
+	for _, p := range r.Phases {
+		if p.Status == result.PhaseOK {
+			ok++
+		}
+	}
+	s += fmt.Sprintf(", %d of %d phase(s) ok", ok, len(r.Phases))
+	if r.FinishedAt != nil && !r.StartedAt.IsZero() {
+		s += ", " + duration(r.FinishedAt.Sub(r.StartedAt).Seconds()) + " in all"
+	}
+	return s
+}
+
+func verdictLine(r *result.Result) string {
+	if ids := invalidating(r.Findings); len(ids) > 0 {
+		return "NOT VALID (" + strings.Join(ids, ", ") + "): these figures must not be compared"
+	}
+	if v := r.Summary.Verdict; v != "" {
+		return v
+	}
+	if len(r.Findings) == 0 && r.Status != result.StatusComplete {
+		return "not validated (the run did not finish)"
+	}
+	if r.Summary.Valid {
+		return "valid"
+	}
+	return "n/a (no verdict recorded)"
+}
+
+func toolLine(r *result.Result) string {
+	t := r.Tool
+	s := "boardbench " + orDash(t.Version)
+	var extra []string
+	if t.Revision != "" {
+		rev := t.Revision
+		if len(rev) > 12 {
+			rev = rev[:12]
+		}
+		extra = append(extra, "revision "+rev)
+	}
+	if t.Arch != "" {
+		extra = append(extra, t.Arch)
+	}
+	if t.GoVersion != "" {
+		extra = append(extra, t.GoVersion)
+	}
+	extra = append(extra, "schema "+orDash(r.SchemaVersion))
+	return s + " (" + strings.Join(extra, ", ") + ")"
+}
+
+// osPairs are the kernel, distribution and userland lines.
+func osPairs(r *result.Result) [][2]string {
+	if r.Info == nil {
+		na := "n/a (machine description missing)"
+		return [][2]string{{"kernel", na}, {"distro", na}, {"userland", na}}
+	}
+	o := r.Info.OS
+	kernel := orNA(o.Kernel.Release, "not exposed")
+	if o.Kernel.Arch != "" || o.Kernel.Machine != "" {
+		kernel += " (" + firstNonEmpty(o.Kernel.Arch, o.Kernel.Machine) + ")"
+	}
+	distro := o.Distro.PrettyName
+	if distro == "" {
+		distro = strings.TrimSpace(o.Distro.Name + " " + o.Distro.VersionID)
+	}
+	if a := o.Armbian; a != nil && a.Version != "" {
+		distro = strings.TrimSpace(distro + ", Armbian " + a.Version)
+	}
+	if rp := o.RaspberryPiOS; rp != nil && rp.ImageDate != "" {
+		distro = strings.TrimSpace(distro + ", Raspberry Pi OS image " + rp.ImageDate)
+	}
+	user := orNA(o.Userland.Arch, "no readable executable")
+	if o.Userland.Bits != nil {
+		user += fmt.Sprintf(" (%d-bit)", *o.Userland.Bits)
+	}
+	if o.MixedArch {
+		user += ", kernel and userland differ in bitness"
+	}
+	return [][2]string{
+		{"kernel", kernel},
+		{"distro", orNA(distro, "os-release not readable")},
+		{"userland", user},
+	}
+}
+
+// monitorPairs summarise a `monitor -- COMMAND` result: the command and
+// how it ended.
+func monitorPairs(r *result.Result) [][2]string {
+	var pairs [][2]string
+	for _, p := range r.Phases {
+		pairs = append(pairs, [2]string{"command", orDash(p.Title)})
+		exit := "n/a (the command did not end normally)"
+		if p.ExitStatus != nil {
+			exit = fmt.Sprintf("%d", *p.ExitStatus)
+		}
+		pairs = append(pairs, [2]string{"exit status", exit})
+		if len(p.CPUs) > 0 {
+			cpus := "cpu" + cpu.FormatCPUList(p.CPUs)
+			if pinned, _ := r.Options["cpus"].(string); pinned != "" {
+				cpus += " (pinned)"
+			} else {
+				cpus += " (not pinned)"
+			}
+			pairs = append(pairs, [2]string{"CPUs", cpus})
+		}
+		pairs = append(pairs, [2]string{"duration", duration(p.DurationS)})
+	}
+	if len(r.Phases) == 0 {
+		pairs = append(pairs, [2]string{"command", "n/a (no phase recorded)"})
+	}
+	return pairs
+}
+
+func sevenZipMultiLine(r *result.Result) string {
+	s := r.Summary
+	if s.SevenZipMultiMIPS == nil {
+		return "n/a (" + missingReason(r, result.PhaseSevenZipMulti) + ")"
+	}
+	out := fmt.Sprintf("%.0f MIPS", *s.SevenZipMultiMIPS)
+	if len(s.SevenZipMultiRuns) > 0 {
+		runs := make([]string, len(s.SevenZipMultiRuns))
+		for i, v := range s.SevenZipMultiRuns {
+			runs[i] = fmt.Sprintf("%.0f", v)
+		}
+		out += fmt.Sprintf(" (mean of %d run(s): %s MIPS)", len(runs), strings.Join(runs, ", "))
+	}
+	return out
+}
+
+func toolsLine(r *result.Result) string {
+	if len(r.Tools) == 0 {
+		return "none recorded"
+	}
+	var parts []string
+	for _, t := range r.Tools {
+		s := orDash(t.Name)
+		switch {
+		case t.Version != "":
+			s += " " + t.Version
+		case t.Path != "":
+			s += " (version unknown)"
+		}
+		if t.Path != "" {
+			s += " (" + t.Path + ")"
+		}
+		if t.Note != "" {
+			s += ": " + t.Note
+		}
+		parts = append(parts, s)
+	}
+	return strings.Join(parts, "; ")
+}
+
+func tuningLine(t result.Tuning) string {
+	if len(t.Changed) == 0 {
+		if t.Note != "" {
+			return "nothing changed (" + t.Note + ")"
+		}
+		return "nothing changed"
+	}
+	s := strings.Join(t.Changed, "; ")
+	if t.Restored {
+		return s + "; all restored"
+	}
+	return s + "; NOT all restored"
+}
+
+// perCoreTypeRow is one CPU of the per-core-type table.
+type perCoreTypeRow struct {
+	cpu   int
+	core  string
+	cells [5]string
+}
+
+// renderPerCoreType writes the per-CPU figures (clock per cluster, the
+// single-CPU figures per core type) as one table, then what is missing.
+func renderPerCoreType(w *textfmt.Writer, r *result.Result) {
+	s := r.Summary
+	cols := []struct {
+		name   string
+		values []result.Value
+		format string
+		phase  string
+	}{
+		{"clock", s.ClockMHz, "%.0f MHz", result.PhaseClock},
+		{"7-Zip single", s.SevenZipSingleMIPS, "%.0f MIPS", result.PhaseSevenZipSingle},
+		{"AES-256 16 KiB", s.AES256At16K, "%.0f KB/s", result.PhaseOpenSSL},
+		{"memcpy", s.MemcpyMBs, "%.0f MB/s", result.PhaseMemory},
+		{"memset", s.MemsetMBs, "%.0f MB/s", result.PhaseMemory},
+	}
+	rows := map[int]*perCoreTypeRow{}
+	for ci, c := range cols {
+		for _, v := range c.values {
+			row, ok := rows[v.CPU]
+			if !ok {
+				row = &perCoreTypeRow{cpu: v.CPU, core: v.Core}
+				for i := range row.cells {
+					row.cells[i] = "-"
+				}
+				rows[v.CPU] = row
+			}
+			if row.core == "" {
+				row.core = v.Core
+			}
+			row.cells[ci] = fmt.Sprintf(c.format, v.Value)
+		}
+	}
+	var missing []string
+	for ci, c := range cols {
+		if len(c.values) > 0 {
+			continue
+		}
+		missing = append(missing, fmt.Sprintf("%s: n/a (%s)", c.name, missingReason(r, c.phase)))
+		for _, row := range rows {
+			row.cells[ci] = "n/a"
+		}
+	}
+	fmt.Fprintln(w.W)
+	if len(rows) == 0 {
+		w.Line("per core type: n/a (no per-CPU figure was measured)")
+	} else {
+		ids := make([]int, 0, len(rows))
+		for id := range rows {
+			ids = append(ids, id)
+		}
+		sort.Ints(ids)
+		t := textfmt.NewTable("CPU", "core", "clock", "7-Zip single", "AES-256 16 KiB", "memcpy", "memset")
+		for i := 2; i <= 6; i++ {
+			t.RightAlign[i] = true
+		}
+		for _, id := range ids {
+			row := rows[id]
+			t.Row(append([]string{fmt.Sprintf("cpu%d", id), orDash(row.core)}, row.cells[:]...)...)
+		}
+		w.Table(t)
+		w.Line("clock: measured, one CPU per cluster; the other figures: one CPU per core type (- = not run on that CPU)")
+		w.Line("AES-256-CBC on 16 KiB blocks in KB/s (1000 bytes); memcpy and memset in MB/s (10^6 bytes)")
+	}
+	for _, m := range missing {
+		w.Line("%s", m)
+	}
+}
+
+// missingReason says why a phase kind's figures are missing: the reason of
+// a skipped or failed phase, an interruption, or a run that ended first.
+func missingReason(r *result.Result, name string) string {
+	var reasons []string
+	seen := map[string]bool{}
+	add := func(s string) {
+		if !seen[s] {
+			seen[s] = true
+			reasons = append(reasons, s)
+		}
+	}
+	found := false
+	for _, p := range r.Phases {
+		if p.Name != name {
+			continue
+		}
+		found = true
+		switch p.Status {
+		case result.PhaseSkipped:
+			add("skipped: " + orNA(p.Reason, "no reason recorded"))
+		case result.PhaseFailed:
+			add("failed: " + orNA(p.Reason, "no reason recorded"))
+		case result.PhaseInterrupted:
+			add("interrupted")
+		default:
+			add("no result in the phase")
+		}
+	}
+	if found {
+		return strings.Join(reasons, "; ")
+	}
+	if r.Status != result.StatusComplete {
+		return "the run ended before this phase"
+	}
+	return "not measured"
+}
+
+// localTime formats t in the local time zone with its name.
+func localTime(t time.Time) string {
+	if t.IsZero() {
+		return "n/a (not recorded)"
+	}
+	return t.Local().Format("2006-01-02 15:04:05 MST")
+}
+
+// duration formats seconds as "12.3 s" or "3 min 12 s".
+func duration(s float64) string {
+	if s < 0 {
+		return "n/a (clock went backwards)"
+	}
+	if s < 60 {
+		return fmt.Sprintf("%.1f s", s)
+	}
+	total := int64(s + 0.5)
+	if total < 3600 {
+		return fmt.Sprintf("%d min %d s", total/60, total%60)
+	}
+	return fmt.Sprintf("%d h %d min %d s", total/3600, total%3600/60, total%60)
+}
+
+func orDash(s string) string {
+	if s == "" {
+		return "-"
+	}
+	return s
+}
+
+// orNA returns s, or "n/a (reason)" when s is empty.
+func orNA(s, reason string) string {
+	if s == "" {
+		return "n/a (" + reason + ")"
+	}
+	return s
+}
+
+func firstNonEmpty(ss ...string) string {
+	for _, s := range ss {
+		if s != "" {
+			return s
+		}
+	}
+	return ""
+}
