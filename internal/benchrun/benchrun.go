@@ -81,8 +81,8 @@ type Config struct {
 	// Host is the machine: its description, monitor and tunables (a fixture
 	// root in tests, with writable cpufreq files).
 	Host *host.Host
-	// IsRoot says whether governors may be switched (Host.IsRoot() when
-	// unset through Root).
+	// IsRoot says whether governors may be switched; nil asks
+	// Host.IsRoot().
 	IsRoot *bool
 	// Allowed are the CPUs this process may run on; nil reads them.
 	Allowed []int
@@ -101,6 +101,9 @@ type Config struct {
 	Progress io.Writer
 	// TTY makes progress one updating line instead of plain lines.
 	TTY bool
+	// Width is the terminal's width in columns; the updating line is cut
+	// to fit (0: 80).
+	Width int
 	// Now returns the current time; nil means time.Now.
 	Now func() time.Time
 }

@@ -9,7 +9,7 @@ import (
 
 // DefaultFileName returns the default result file name:
 // boardbench-<soc or host name>-<YYYYmmdd-HHMMSS>.json, in local time, with
-// the name lower-cased and reduced to letters, digits, dots and dashes
+// the name lower-cased and reduced to letters, digits and dashes
 // ("Rockchip RK3588" → "rockchip-rk3588"). Several SoC candidates ("A or
 // B") are not a name: the host name is used then, and "machine" when there
 // is none either.
@@ -27,14 +27,14 @@ func DefaultFileName(info *inventory.Info, host string, t time.Time) string {
 	return "boardbench-" + name + "-" + t.Format("20060102-150405") + ".json"
 }
 
-// slug lower-cases s and keeps letters, digits and dots, turning every other
+// slug lower-cases s and keeps letters and digits, turning every other
 // run of characters into one dash; at most 40 characters.
 func slug(s string) string {
 	var b strings.Builder
 	dash := false
 	for _, r := range strings.ToLower(s) {
 		switch {
-		case r >= 'a' && r <= 'z', r >= '0' && r <= '9', r == '.':
+		case r >= 'a' && r <= 'z', r >= '0' && r <= '9':
 			if dash && b.Len() > 0 {
 				b.WriteByte('-')
 			}
@@ -46,7 +46,7 @@ func slug(s string) string {
 	}
 	out := b.String()
 	if len(out) > 40 {
-		out = strings.TrimRight(out[:40], "-.")
+		out = strings.TrimRight(out[:40], "-")
 	}
-	return strings.Trim(out, ".")
+	return out
 }

@@ -29,6 +29,9 @@ type MemoryPlan struct {
 	// BudgetBytes bounds memory use (a quarter of MemAvailable); 0 means
 	// 96 MiB.
 	BudgetBytes int64
+	// MaxBufferBytes caps each bandwidth buffer (0: the bandwidth probe's
+	// own cap).
+	MaxBufferBytes int64
 	// THPMode is the transparent huge page mode ("always", "madvise",
 	// "never", "" when not exposed).
 	THPMode string
@@ -48,7 +51,7 @@ func QuickMemoryPlan() MemoryPlan {
 	return MemoryPlan{
 		BandwidthSamples: 2, BandwidthSampleTime: 20 * time.Millisecond,
 		LatencySamples: 1, LatencySampleTime: 2 * time.Millisecond,
-		LatencyMaxBytes: 16 * memlat.MiB,
+		LatencyMaxBytes: 16 * memlat.MiB, MaxBufferBytes: 64 * memlat.MiB,
 	}
 }
 
@@ -70,11 +73,11 @@ const unknownBudget = 96 * memlat.MiB
 // when ctx is done, returning what it has with ctx's error.
 func MeasureMemory(ctx context.Context, h *host.Host, cpu int, core string, plan MemoryPlan) (result.MemFigures, error) {
 	fig := result.MemFigures{CPU: cpu, Core: core, Latency: []result.LatencyRow{}, CacheLevels: []result.CacheLevel{}}
-	if unpin, err := host.PinThread(cpu); err != nil {
+	unpin, err := host.PinThread(cpu)
+	if err != nil {
 		return fig, &PinError{CPU: cpu, Err: err}
-	} else {
-		unpin()
 	}
+	unpin()
 	budget := plan.BudgetBytes
 	if budget <= 0 {
 		budget = unknownBudget
@@ -85,7 +88,7 @@ func MeasureMemory(ctx context.Context, h *host.Host, cpu int, core string, plan
 	if llc == 0 {
 		fig.Notes = append(fig.Notes, "last-level cache size unknown: bandwidth buffer sized without it")
 	}
-	size, reasons := membw.BufferSize(llc, budget, 0)
+	size, reasons := membw.BufferSize(llc, budget, plan.MaxBufferBytes)
 	fig.Notes = append(fig.Notes, reasons...)
 	fig.BufferBytes = size
 

@@ -73,7 +73,7 @@ func (r *runner) runStep(ctx context.Context, i int, st step) {
 		p.CPUs = []int{}
 	}
 	r.res.Phases = append(r.res.Phases, p)
-	r.prog.end(i, end.Sub(start))
+	r.prog.end(i, end.Sub(start), p.Status, p.Reason)
 	r.refreshSummary()
 	r.save()
 }

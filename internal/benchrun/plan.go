@@ -87,8 +87,9 @@ func Targets(info cpu.Info, usable []int) []Target {
 	return out
 }
 
-// Estimates of phase durations before anything was measured, in seconds.
-// They only drive the ETA; measured durations replace them as the run goes.
+// Estimates are the expected phase durations before anything was
+// measured. They only drive the ETA; measured durations rescale them as the
+// run goes.
 type Estimates struct {
 	Clock          time.Duration
 	Memory         time.Duration
@@ -132,7 +133,8 @@ type Plan struct {
 	// SevenZipMultiRuns is the number of consecutive multi-threaded runs.
 	SevenZipMultiRuns int
 	Memory            MemoryPlan
-	Sustained         time.Duration
+	// Sustained is the length of the sustained phase (--extensive).
+	Sustained time.Duration
 }
 
 // NewPlan returns the parameters for the options.

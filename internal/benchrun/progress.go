@@ -90,7 +90,9 @@ func (e *ETA) Remaining(cur int, elapsed time.Duration) time.Duration {
 type progress struct {
 	w   io.Writer
 	tty bool
-	now func() time.Time
+	// width is the terminal width the updating line must fit.
+	width int
+	now   func() time.Time
 	// status returns the current temperature and clock ("" when unknown).
 	status func() string
 
@@ -104,8 +106,11 @@ type progress struct {
 	stopped  chan struct{}
 }
 
-func newProgress(w io.Writer, tty bool, now func() time.Time) *progress {
-	return &progress{w: w, tty: tty && w != nil, now: now, cur: -1}
+func newProgress(w io.Writer, tty bool, width int, now func() time.Time) *progress {
+	if width <= 0 {
+		width = 80
+	}
+	return &progress{w: w, tty: tty && w != nil, width: width, now: now, cur: -1}
 }
 
 // linef writes a plain line (clearing the updating line first).
@@ -128,7 +133,16 @@ func (p *progress) redraw(s string) {
 	}
 	p.mu.Lock()
 	defer p.mu.Unlock()
-	fmt.Fprint(p.w, "\r\x1b[K"+s)
+	fmt.Fprint(p.w, "\r\x1b[K"+fit(s, p.width-1))
+}
+
+// fit cuts s to at most n characters, marking a cut with "…".
+func fit(s string, n int) string {
+	r := []rune(s)
+	if len(r) <= n || n < 2 {
+		return s
+	}
+	return string(r[:n-1]) + "…"
 }
 
 // clear removes the updating line.
@@ -192,15 +206,29 @@ func (p *progress) sub(s string) {
 	}
 }
 
-// end records that phase i took d.
-func (p *progress) end(i int, d time.Duration) {
+// end records that phase i took d and ended with status (and reason).
+func (p *progress) end(i int, d time.Duration, status, reason string) {
 	p.mu.Lock()
 	if p.eta != nil {
 		p.eta.Done(i, d)
 	}
 	p.mu.Unlock()
-	if !p.tty && p.w != nil {
+	if p.w == nil {
+		return
+	}
+	switch {
+	case status == "ok" && !p.tty:
 		p.linef("      done in %.1f s", d.Seconds())
+	case status != "ok":
+		msg := fmt.Sprintf("%s after %.1f s", status, d.Seconds())
+		if reason != "" {
+			msg += ": " + reason
+		}
+		if p.tty {
+			p.linef("[%d/%d] %s: %s", i+1, len(p.titles), p.titles[i], msg)
+		} else {
+			p.linef("      %s", msg)
+		}
 	}
 }
 
@@ -240,17 +268,19 @@ func (p *progress) redrawLine() {
 	if est > 0 {
 		pct = min(99, 100*elapsed.Seconds()/est.Seconds())
 	}
-	parts := []string{fmt.Sprintf("[%d/%d] %s", p.cur+1, len(p.titles), p.titles[p.cur])}
-	if p.subText != "" {
-		parts = append(parts, p.subText)
-	}
-	parts = append(parts, fmt.Sprintf("%.0f%%", pct), "run ETA "+fmtDuration(p.eta.Remaining(p.cur, elapsed)))
+	// Short, changing parts first: a narrow terminal cuts the title.
+	parts := []string{fmt.Sprintf("[%d/%d] %.0f%%", p.cur+1, len(p.titles), pct), "run ETA " + fmtDuration(p.eta.Remaining(p.cur, elapsed))}
+	title, sub := p.titles[p.cur], p.subText
 	p.mu.Unlock()
 	if p.status != nil {
 		if s := p.status(); s != "" {
 			parts = append(parts, s)
 		}
 	}
+	if sub != "" {
+		parts = append(parts, sub)
+	}
+	parts = append(parts, title)
 	p.redraw(strings.Join(parts, " · "))
 }
 

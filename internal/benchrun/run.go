@@ -53,7 +53,7 @@ type runner struct {
 	tuned        bool
 	// governorsDuring are the cpufreq governors while benchmarking.
 	governorsDuring map[int]string
-	saveErr      error
+	saveErr         error
 }
 
 // Run runs the benchmark. The Outcome is nil only when nothing could start
@@ -95,7 +95,7 @@ func Run(ctx context.Context, cfg Config, opt Options) (*Outcome, error) {
 }
 
 func (r *runner) run(ctx context.Context) (*Outcome, error) {
-	r.prog = newProgress(r.cfg.Progress, r.cfg.TTY, r.now)
+	r.prog = newProgress(r.cfg.Progress, r.cfg.TTY, r.cfg.Width, r.now)
 	r.prog.status = r.liveStatus
 	r.info = inventory.Collect(r.h, inventory.Options{Redact: true})
 	r.path = r.opt.Output
@@ -139,17 +139,17 @@ func (r *runner) run(ctx context.Context) (*Outcome, error) {
 // optionsMap records the options and the parameters they imply.
 func (r *runner) optionsMap() map[string]any {
 	m := map[string]any{
-		"quick":                r.opt.Quick,
-		"extensive":            r.opt.Extensive,
-		"opps":                 r.opt.OPPs,
-		"force":                r.opt.Force,
-		"no_install":           r.opt.NoInstall,
-		"idle_timeout_s":       r.opt.IdleTimeout.Seconds(),
-		"openssl_seconds":      r.plan.OpenSSLSeconds,
-		"openssl_ciphers":      r.plan.Ciphers,
-		"sevenzip_multi_runs":  r.plan.SevenZipMultiRuns,
-		"sevenzip_dict_log2":   r.plan.SevenZipDictLog2,
-		"sevenzip_passes":      r.plan.SevenZipPasses,
+		"quick":                    r.opt.Quick,
+		"extensive":                r.opt.Extensive,
+		"opps":                     r.opt.OPPs,
+		"force":                    r.opt.Force,
+		"no_install":               r.opt.NoInstall,
+		"idle_timeout_s":           r.opt.IdleTimeout.Seconds(),
+		"openssl_seconds":          r.plan.OpenSSLSeconds,
+		"openssl_ciphers":          r.plan.Ciphers,
+		"sevenzip_multi_runs":      r.plan.SevenZipMultiRuns,
+		"sevenzip_dict_log2":       r.plan.SevenZipDictLog2,
+		"sevenzip_passes":          r.plan.SevenZipPasses,
 		"memory_latency_max_bytes": r.plan.Memory.LatencyMaxBytes,
 	}
 	if r.opt.Extensive {

@@ -42,7 +42,15 @@ func TestRoundTrip(t *testing.T) {
 		t.Fatal("no board fixtures in testdata/boards")
 	}
 	for _, dir := range boards {
-		if st, err := os.Stat(dir); err != nil || !st.IsDir() {
+		// Only fixture roots: directories with a proc/ or sys/ tree (not
+		// README.md or the generator's _generator/ directory).
+		isRoot := false
+		for _, sub := range []string{"proc", "sys"} {
+			if st, err := os.Stat(filepath.Join(dir, sub)); err == nil && st.IsDir() {
+				isRoot = true
+			}
+		}
+		if !isRoot {
 			continue
 		}
 		t.Run(filepath.Base(dir), func(t *testing.T) {

@@ -9,8 +9,10 @@ import (
 	"fmt"
 	"io/fs"
 	"os"
+	"strings"
 
 	"boardbench/internal/cmdutil"
+	"boardbench/internal/finding"
 	"boardbench/internal/report/mdrow"
 	"boardbench/internal/report/runtext"
 	"boardbench/internal/result"
@@ -33,7 +35,9 @@ evidence and monitor lines.
 --markdown-row prints the result as one row of the results table the
 single-board computer community publishes (Device / details, Clockspeed,
 Kernel, Distro, 7-zip multi, 7-zip single, AES, memcpy, memset, kH/s), with
---header adding the table's two header lines. Unknown cells are "-".
+--header adding the table's two header lines. Unknown cells are "-". A
+row of an unfinished run or of figures a finding invalidates is still
+printed, with a warning on standard error.
 
 --json checks that FILE is a result this boardbench reads and prints it
 again as indented JSON.
@@ -65,6 +69,9 @@ bad input: one line on standard error and exit status 2.`,
 			case asJSON:
 				return f.WriteJSON(r)
 			case markdownRow:
+				if w := rowWarning(r); w != "" {
+					fmt.Fprintln(f.IO.ErrOut, "boardbench: warning: "+w)
+				}
 				if header {
 					fmt.Fprintln(f.IO.Out, mdrow.Header)
 					fmt.Fprintln(f.IO.Out, mdrow.Separator)
@@ -80,6 +87,30 @@ bad input: one line on standard error and exit status 2.`,
 	cmd.Flags().BoolVar(&markdownRow, "markdown-row", false, "print one row of the community's results table instead of the report")
 	cmd.Flags().BoolVar(&header, "header", false, "with --markdown-row: print the table's header lines first")
 	return cmd
+}
+
+// rowWarning says, for standard error, why a table row of r must not be
+// published as it is: an unfinished run or figures that are not valid.
+func rowWarning(r *result.Result) string {
+	var why []string
+	if r.Status != result.StatusComplete {
+		why = append(why, "the run is "+r.Status)
+	}
+	seen := map[string]bool{}
+	var ids []string
+	for _, fd := range r.Findings {
+		if fd.Severity == finding.Invalidates && !seen[fd.ID] {
+			seen[fd.ID] = true
+			ids = append(ids, fd.ID)
+		}
+	}
+	if len(ids) > 0 {
+		why = append(why, "findings invalidate the figures ("+strings.Join(ids, ", ")+")")
+	}
+	if len(why) == 0 {
+		return ""
+	}
+	return strings.Join(why, "; ") + ": do not publish this row as a comparable result"
 }
 
 // load reads a result file; every failure is a usage error (exit 2): the

@@ -9,6 +9,7 @@ import (
 	"time"
 
 	"boardbench/internal/cmdutil"
+	"boardbench/internal/finding"
 	"boardbench/internal/inventory"
 	"boardbench/internal/inventory/cpu"
 	"boardbench/internal/iostreams"
@@ -137,5 +138,29 @@ func TestBadInput(t *testing.T) {
 		if out != "" {
 			t.Errorf("%s: wrote to stdout: %q", c.name, out)
 		}
+	}
+}
+
+func TestMarkdownRowWarnsAboutInvalidResults(t *testing.T) {
+	path := savedResult(t)
+	r, err := result.Load(path)
+	if err != nil {
+		t.Fatal(err)
+	}
+	r.Status = result.StatusInterrupted
+	r.Findings = []finding.Finding{{ID: "swapping", Severity: finding.Invalidates}, {ID: "throttling", Severity: finding.Warning}}
+	if err := result.Save(path, r); err != nil {
+		t.Fatal(err)
+	}
+	out, errOut, code := run(t, "--markdown-row", path)
+	if code != 0 || !strings.HasPrefix(out, "| Raspberry Pi 5") {
+		t.Errorf("exit %d, row %q", code, out)
+	}
+	want := "boardbench: warning: the run is interrupted; findings invalidate the figures (swapping): do not publish this row as a comparable result\n"
+	if errOut != want {
+		t.Errorf("warning:\n got %q\nwant %q", errOut, want)
+	}
+	if _, errOut, _ = run(t, "--markdown-row", savedResult(t)); errOut != "" {
+		t.Errorf("valid complete result: unexpected warning %q", errOut)
 	}
 }

@@ -8,6 +8,7 @@ import (
 	"boardbench/internal/cmd/info"
 	"boardbench/internal/cmd/mem"
 	"boardbench/internal/cmd/monitor"
+	"boardbench/internal/cmd/report"
 	"boardbench/internal/cmd/run"
 	"boardbench/internal/cmd/version"
 	"boardbench/internal/cmdutil"
@@ -40,6 +41,7 @@ memory, storage, buses) and measures it with figures that carry their evidence.`
 		c2c.NewCmd(f),
 		monitor.NewCmd(f),
 		run.NewCmd(f),
+		report.NewCmd(f),
 	)
 	return cmd
 }

@@ -7,12 +7,15 @@ package run
 import (
 	"errors"
 	"fmt"
+	"io"
+	"os"
 	"time"
 
 	"boardbench/internal/benchrun"
 	"boardbench/internal/cmdutil"
 
 	"github.com/spf13/cobra"
+	"golang.org/x/sys/unix"
 )
 
 // NewCmd returns the run command.
@@ -60,7 +63,8 @@ It ends with the text report on standard output.`,
 				return errors.New("run benchmarks the machine it runs on; it needs the live system")
 			}
 			ctx := cmd.Context()
-			out, runErr := benchrun.Run(ctx, benchrun.Config{Host: h, Progress: f.IO.ErrOut, TTY: f.IO.IsStderrTTY()}, opt)
+			cfg := benchrun.Config{Host: h, Progress: f.IO.ErrOut, TTY: f.IO.IsStderrTTY(), Width: termWidth(f.IO.ErrOut)}
+			out, runErr := benchrun.Run(ctx, cfg, opt)
 			if out == nil {
 				return runErr
 			}
@@ -89,4 +93,17 @@ It ends with the text report on standard output.`,
 	fl.DurationVar(&opt.IdleTimeout, "idle-timeout", benchrun.DefaultIdleTimeout, "wait at most `DURATION` for a quiet machine, then start anyway with a finding")
 	cmdutil.AddJSONFlag(cmd, &asJSON)
 	return cmd
+}
+
+// termWidth returns the width of the terminal w writes to, 0 when unknown.
+func termWidth(w io.Writer) int {
+	f, ok := w.(*os.File)
+	if !ok {
+		return 0
+	}
+	ws, err := unix.IoctlGetWinsize(int(f.Fd()), unix.TIOCGWINSZ)
+	if err != nil {
+		return 0
+	}
+	return int(ws.Col)
 }

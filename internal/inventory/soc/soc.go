@@ -1,8 +1,9 @@
 // Package soc identifies the board (device-tree model and compatible strings,
 // Raspberry Pi revision, DMI) and guesses the SoC with the reason for the guess.
 //
-// The guess follows the strongest evidence available, in this order: the
-// device tree's compatible strings, the Raspberry Pi revision code, the
+// The guess follows the strongest evidence available, in this order: the chip
+// a kernel SoC driver names under /sys/devices/socN, the device tree's
+// compatible strings, the Raspberry Pi revision code, the
 // Hardware line of /proc/cpuinfo, the combination of CPU core types compared
 // with a table of known SoCs (generated from the arm-socs-table data set by
 // ./gen), and on x86 or LoongArch the processor's model name.
@@ -63,6 +64,7 @@ type DMI struct {
 
 // Confidence values of a SoC guess, from strongest to weakest evidence.
 const (
+	ConfidenceKernelSoCInfo   = "kernel-socinfo"
 	ConfidenceDeviceTree      = "device-tree"
 	ConfidenceRevision        = "revision"
 	ConfidenceCPUInfoHardware = "cpuinfo-hardware"
@@ -82,12 +84,17 @@ type SoC struct {
 	Guess string `json:"guess"`
 	// Reason is a sentence saying what the guess rests on.
 	Reason string `json:"reason"`
-	// Confidence is the kind of evidence: "device-tree", "revision",
-	// "cpuinfo-hardware", "core-combination", "cpu-model" or "none".
+	// Confidence is the kind of evidence: "kernel-socinfo", "device-tree",
+	// "revision", "cpuinfo-hardware", "core-combination", "cpu-model" or
+	// "none".
 	Confidence string `json:"confidence"`
 	// Candidates lists every SoC the evidence allows, best first; empty
 	// when the evidence names one SoC directly or none.
 	Candidates []string `json:"candidates"`
+	// KernelSoC lists the SoC devices the kernel registered
+	// (/sys/devices/soc0, soc1, …) with what their drivers report; empty
+	// when there is none.
+	KernelSoC []KernelSoC `json:"kernel_soc"`
 }
 
 // Collect describes the board and guesses its SoC from h and the CPUs. It
@@ -144,16 +151,22 @@ func Collect(h *host.Host, c cpu.Info, redact bool) (Board, SoC) {
 		b.Notes.Add("board model", "no device-tree model, DMI product or cpuinfo Model line")
 	}
 
-	return b, guess(b, c, ci, hw, hwOK)
+	ks := readKernelSoCs(h)
+	s := guess(b, c, ci, hw, hwOK, ks)
+	s.KernelSoC = ks
+	return b, s
 }
 
 // guess applies the evidence in order of strength.
-func guess(b Board, c cpu.Info, ci cpuinfoFacts, hw hardwareGuess, hwOK bool) SoC {
+func guess(b Board, c cpu.Info, ci cpuinfoFacts, hw hardwareGuess, hwOK bool, ks []KernelSoC) SoC {
 	for _, compat := range b.Compatible {
 		if compat == "linux,dummy-virt" {
 			return SoC{Guess: "QEMU virtual machine (no physical SoC)", Confidence: ConfidenceDeviceTree, Candidates: []string{},
 				Reason: `the device tree's compatible string "linux,dummy-virt" marks a QEMU virtual machine`}
 		}
+	}
+	if s, ok := kernelSoCGuess(ks, b); ok {
+		return s
 	}
 	if name, compat := socFromCompatible(b.Compatible); name != "" {
 		return SoC{Guess: name, Confidence: ConfidenceDeviceTree, Candidates: []string{},

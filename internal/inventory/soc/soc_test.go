@@ -334,7 +334,7 @@ func FuzzCPUInfo(f *testing.F) {
 		hw, ok := guessFromHardware(cleanString(ci.Hardware))
 		b := Board{Compatible: []string{}, CPUInfoHardware: cleanString(ci.Hardware)}
 		_ = looksLikeRaspberryPi(b, ci, hw)
-		s := guess(b, cpu.Info{}, ci, hw, ok)
+		s := guess(b, cpu.Info{}, ci, hw, ok, nil)
 		if s.Confidence == "" || s.Reason == "" {
 			t.Errorf("%q: empty confidence or reason: %+v", text, s)
 		}

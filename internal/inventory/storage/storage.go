@@ -13,6 +13,7 @@ import (
 	"errors"
 	"fmt"
 	"io/fs"
+	"path"
 	"regexp"
 	"sort"
 	"strconv"
@@ -265,6 +266,9 @@ func readDevice(h *host.Host, name string, mounts []mountEntry, redactIDs bool, 
 	default:
 		d.USB = buses.USBLinkOf(h, resolved)
 		d.Kind = pathKind(name, resolved, d.USB != nil)
+		if d.Kind == "SCSI" && ufsSCSIHost(h, resolved) {
+			d.Kind = "UFS"
+		}
 		switch d.Kind {
 		case "virtual":
 			d.Model = readString(h, dir+"/dm/name")
@@ -327,7 +331,7 @@ func pathKind(name, resolved string, isUSB bool) string {
 			return "SATA"
 		case strings.HasPrefix(c, "virtio"):
 			return "virtio"
-		case strings.HasSuffix(c, ".ufs") || strings.HasPrefix(c, "ufshc"):
+		case isUFSControllerName(c):
 			return "UFS"
 		case scsiHostRE.MatchString(c):
 			scsi = true
@@ -340,6 +344,44 @@ func pathKind(name, resolved string, isUSB bool) string {
 		return "SCSI"
 	}
 	return "other"
+}
+
+// isUFSControllerName reports whether a sysfs path component names a UFS
+// host controller: a device-tree node "ufs@…", "ufshc@…" (older device
+// trees) or "ufshci@…" as a platform device ("1d84000.ufs", "624000.ufshc",
+// "11270000.ufshci"), or a device named after the ufshcd driver.
+func isUFSControllerName(c string) bool {
+	for _, suffix := range []string{".ufs", ".ufshc", ".ufshci"} {
+		if strings.HasSuffix(c, suffix) {
+			return true
+		}
+	}
+	return strings.HasPrefix(c, "ufshc")
+}
+
+// ufsSCSIHost reports whether the SCSI host on a block device's resolved
+// sysfs path belongs to a UFS host controller whose device name does not
+// say so (PCI UFS controllers, unusual device-tree node names): the host's
+// proc_name is "ufshcd", the name every UFS host driver registers, or the
+// controller's driver is a UFS driver ("ufshcd-qcom", "ufshcd-pci",
+// "ufs-mediatek", "exynos-ufshc", …).
+func ufsSCSIHost(h *host.Host, resolved string) bool {
+	comps := strings.Split(resolved, "/")
+	for i, c := range comps {
+		if !scsiHostRE.MatchString(c) {
+			continue
+		}
+		if name, err := h.ReadString("/sys/class/scsi_host/" + c + "/proc_name"); err == nil && name == "ufshcd" {
+			return true
+		}
+		if i > 1 {
+			if target, err := h.Readlink(strings.Join(comps[:i], "/") + "/driver"); err == nil {
+				return strings.Contains(strings.ToLower(path.Base(target)), "ufs")
+			}
+		}
+		return false
+	}
+	return false
 }
 
 // nvmeController returns the controller name of an NVMe namespace

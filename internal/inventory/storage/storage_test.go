@@ -296,6 +296,8 @@ func TestKinds(t *testing.T) {
 		{"sda", "/sys/devices/platform/xhci/usb2/2-1/2-1:1.0/host0/target0:0:0/0:0:0:0/block/sda", true, "USB"},
 		{"vda", "/sys/devices/pci0000:00/0000:00:04.0/virtio1/block/vda", false, "virtio"},
 		{"sda", "/sys/devices/platform/1d84000.ufs/host0/target0:0:0/0:0:0:0/block/sda", false, "UFS"},
+		{"sda", "/sys/devices/platform/soc/624000.ufshc/host0/target0:0:0/0:0:0:0/block/sda", false, "UFS"},
+		{"sdc", "/sys/devices/platform/soc/11270000.ufshci/host0/target0:0:0/0:0:0:2/block/sdc", false, "UFS"},
 		{"sdb", "/sys/devices/pci0000:00/0000:00:10.0/host2/target2:0:0/2:0:0:0/block/sdb", false, "SCSI"},
 		{"md0", "/sys/devices/virtual/block/md0", false, "virtual"},
 		{"xyz0", "/sys/devices/platform/xyz/block/xyz0", false, "other"},
@@ -355,5 +357,57 @@ func TestSATAOnPCIe(t *testing.T) {
 	if d.Kind != "SATA" || d.Vendor != "ATA" || d.Model != "WDC WD40EFRX-68N" || d.PCIe == nil ||
 		d.PCIe.Address != "0002:21:00.0" || d.PCIe.Downgraded == nil || !*d.PCIe.Downgraded || d.PCIe.LimitedByPort != nil {
 		t.Errorf("sda = %+v, pcie %+v", d, d.PCIe)
+	}
+}
+
+// TestUFSByHost covers UFS controllers whose device name does not say UFS:
+// the SCSI host's proc_name or the controller's driver does.
+func TestUFSByHost(t *testing.T) {
+	const pci = "/sys/devices/pci0000:00/0000:00:12.5"
+	const sas = "/sys/devices/pci0000:00/0000:00:1c.0/0000:01:00.0"
+	const disk = "/host0/target0:0:0/0:0:0:0"
+	cases := []struct {
+		name  string
+		files map[string]string
+		want  string
+	}{
+		{"PCI controller with the ufshcd-pci driver", map[string]string{
+			pci + "/driver":                         "->../../../bus/pci/drivers/ufshcd-pci",
+			"/sys/bus/pci/drivers/ufshcd-pci/.keep": "",
+		}, "UFS"},
+		{"host proc_name ufshcd", map[string]string{
+			pci + disk + "/../../scsi_host/host0/proc_name": "ufshcd\n",
+			"/sys/class/scsi_host/host0":                    "->../../devices/pci0000:00/0000:00:12.5/host0/scsi_host/host0",
+		}, "UFS"},
+		{"SAS HBA stays SCSI", map[string]string{
+			sas + "/driver":                      "->../../../../bus/pci/drivers/mpt3sas",
+			"/sys/bus/pci/drivers/mpt3sas/.keep": "",
+		}, "SCSI"},
+		{"no driver link, no proc_name: SCSI", map[string]string{}, "SCSI"},
+	}
+	for _, c := range cases {
+		t.Run(c.name, func(t *testing.T) {
+			ctl := pci
+			if strings.Contains(c.name, "SAS") {
+				ctl = sas
+			}
+			files := map[string]string{
+				"/sys/block/sda":                 "->.." + strings.TrimPrefix(ctl, "/sys") + disk + "/block/sda",
+				ctl + disk + "/block/sda/size":   "247717888\n",
+				ctl + disk + "/model":            "KLUDG4UHGC-B0E1\n",
+				ctl + disk + "/block/sda/device": "->../../../0:0:0:0",
+			}
+			for k, v := range c.files {
+				files[k] = v
+			}
+			in := Collect(writeTree(t, files), true)
+			d := deviceByName(in, "sda")
+			if d == nil {
+				t.Fatalf("sda missing: %+v", in.Devices)
+			}
+			if d.Kind != c.want {
+				t.Errorf("kind %q, want %q (path %s)", d.Kind, c.want, d.SysfsPath)
+			}
+		})
 	}
 }

@@ -16,7 +16,8 @@ const boardMaxCandidates = 8
 
 // renderBoard writes the Board and SoC section: the board's model and where
 // it comes from, device-tree compatible strings, DMI, the Raspberry Pi
-// revision decoded, and the SoC guess with its evidence and candidates.
+// revision decoded, what the kernel's SoC drivers report, and the SoC guess
+// with its evidence and candidates.
 func renderBoard(w *textfmt.Writer, in *inventory.Info) {
 	b, s := in.Board, in.SoC
 	w.Section("Board and SoC")
@@ -45,6 +46,9 @@ func renderBoard(w *textfmt.Writer, in *inventory.Info) {
 		if flags := boardRevisionFlags(r); flags != "" {
 			pairs = append(pairs, [2]string{"revision flags", flags})
 		}
+	}
+	for _, k := range s.KernelSoC {
+		pairs = append(pairs, [2]string{"kernel SoC " + k.Device, boardKernelSoC(k)})
 	}
 	guess := s.Guess
 	if guess == "" {
@@ -143,6 +147,18 @@ func boardRevisionFlags(r *rpi.Revision) string {
 	allowed(r.OTPProgramAllowed, "OTP programming")
 	allowed(r.OTPReadAllowed, "OTP reading")
 	return strings.Join(flags, ", ")
+}
+
+// boardKernelSoC renders what one /sys/devices/socN reports, e.g. "family
+// Snapdragon, machine QCS6490, soc_id 498, revision 1.0".
+func boardKernelSoC(k soc.KernelSoC) string {
+	var parts []string
+	for _, f := range [][2]string{{"family", k.Family}, {"machine", k.Machine}, {"soc_id", k.SoCID}, {"revision", k.Revision}} {
+		if f[1] != "" {
+			parts = append(parts, f[0]+" "+f[1])
+		}
+	}
+	return strings.Join(parts, ", ")
 }
 
 func boardEvidence(s soc.SoC) string {

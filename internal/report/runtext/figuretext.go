@@ -377,5 +377,5 @@ func renderSevenZip(w *textfmt.Writer, f result.SevenZipFigures) {
 		s += fmt.Sprintf("; drift from first to last run: %+.1f%%", *f.DriftPct)
 	}
 	w.Line("%s", s)
-	w.Line("usage: CPU usage in %% of one thread")
+	w.Line("usage: CPU usage as 7-Zip reports it on its Tot: line")
 }

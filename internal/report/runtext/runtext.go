@@ -150,7 +150,8 @@ func renderSummary(w *textfmt.Writer, r *result.Result) {
 		return
 	}
 	pairs = append(pairs, [2]string{"7-Zip multi", sevenZipMultiLine(r)})
-	pairs = append(pairs, [2]string{"tools", toolsLine(r)}, [2]string{"tuning", tuningLine(r.Tuning)})
+	pairs = append(pairs, toolPairs(r)...)
+	pairs = append(pairs, [2]string{"tuning", tuningLine(r.Tuning)})
 	w.KV(pairs...)
 	renderPerCoreType(w, r)
 }
@@ -289,28 +290,30 @@ func sevenZipMultiLine(r *result.Result) string {
 	return out
 }
 
-func toolsLine(r *result.Result) string {
+// toolPairs are one line per external tool: its real version and path, or
+// why it is missing; "tools: none recorded" without any.
+func toolPairs(r *result.Result) [][2]string {
 	if len(r.Tools) == 0 {
-		return "none recorded"
+		return [][2]string{{"tools", "none recorded"}}
 	}
-	var parts []string
+	var pairs [][2]string
 	for _, t := range r.Tools {
-		s := orDash(t.Name)
+		var s string
 		switch {
 		case t.Version != "":
-			s += " " + t.Version
+			s = t.Version
 		case t.Path != "":
-			s += " (version unknown)"
+			s = "version unknown"
 		}
 		if t.Path != "" {
 			s += " (" + t.Path + ")"
 		}
 		if t.Note != "" {
-			s += ": " + t.Note
+			s = strings.TrimSpace(s + " " + t.Note)
 		}
-		parts = append(parts, s)
+		pairs = append(pairs, [2]string{"tool " + orDash(t.Name), orNA(s, "nothing recorded")})
 	}
-	return strings.Join(parts, "; ")
+	return pairs
 }
 
 func tuningLine(t result.Tuning) string {

@@ -3,9 +3,6 @@ import os
 import shutil
 import struct
 
-# Reference data set of real /proc/cpuinfo files (read-only, outside the repository).
-DATA = os.environ.get("BOARDBENCH_SHARED_DATA", "/work/shared/data")
-
 
 class Root:
     def __init__(self, base):
@@ -79,17 +76,6 @@ def cpumask(cpus, ncpu):
     width = max(1, (ncpu + 3) // 4)
     width = ((width + 7) // 8) * 8 if ncpu > 32 else width
     return ("%0*x" % (width, v))
-
-
-def read_cpuinfo(name, strip_until=None, serial=None, start_at=None):
-    with open(os.path.join(DATA, "cpuinfo", name), "rb") as f:
-        data = f.read().decode()
-    if start_at is not None:
-        data = data[data.index(start_at):]
-    if serial is not None:
-        import re
-        data = re.sub(r"(?m)^(Serial\s*:\s*)\S+", lambda m: m.group(1) + serial, data)
-    return data
 
 
 # ---------------------------------------------------------------- CPU trees
@@ -626,6 +612,22 @@ def os_files(r, *, os_release, osrelease, kversion, proc_version, uname_m, hostn
         r.w("/proc/meminfo", meminfo_text)
     r.w("/proc/loadavg", loadavg)
     r.w("/proc/uptime", uptime)
+
+
+def armbian_release(board, board_name, board_family, version, linux_family, branch, codename=None):
+    """/etc/armbian-release with the facts boardbench reads (KEY=value lines, no build metadata)."""
+    kv = [("BOARD", board), ("BOARD_NAME", '"%s"' % board_name), ("BOARDFAMILY", board_family)]
+    if codename:
+        kv.append(("DISTRIBUTION_CODENAME", codename))
+    kv += [("VERSION", version), ("LINUXFAMILY", linux_family), ("ARCH", "arm64"), ("BRANCH", branch)]
+    return "".join("%s=%s\n" % (k, v) for k, v in kv)
+
+
+def get_config_int(settings):
+    """`vcgencmd get_config int` output: plain keys sorted, then indexed keys (name:index)."""
+    plain = sorted(k for k in settings if ":" not in k)
+    indexed = sorted(k for k in settings if ":" in k)
+    return "\n".join("%s=%s" % (k, settings[k]) for k in plain + indexed)
 
 
 GPL_NOTE = ("Copyright (C) 2020 Free Software Foundation, Inc.\n"

@@ -1,8 +1,9 @@
 """Rebuild the fixture roots in testdata/boards from the generator modules beside this file.
 
 Usage: python3 testdata/boards/_generator/gen.py [board ...]
-Each named root (all by default) is deleted and written again. The real
-/proc/cpuinfo files are read from ../shared/data/cpuinfo (see common.DATA).
+Each named root (all by default) is deleted and written again. Nothing is read
+from outside this directory: /proc/cpuinfo and every other file are written from
+the facts stated in the board modules (see cpuinfo.py and ../README.md).
 """
 import sys, os
 sys.dont_write_bytecode = True

@@ -1,14 +1,17 @@
 """RISC-V (VisionFive 2), x86 hybrid (Intel NUC 12 Pro), cpuinfo-only root."""
 import os
 from common import *
+import cpuinfo
 
 GOVS = "conservative ondemand userspace powersave performance schedutil"
 
 
 def visionfive2(base):
     r = Root(base)
-    text = read_cpuinfo("rv-jh7110-starfive-visionfive2", start_at="processor")
-    r.wraw("/proc/cpuinfo", text)
+    # Four SiFive U74-MC harts (1-4; hart 0 is the S7 monitor core Linux does not run on).
+    r.wraw("/proc/cpuinfo", cpuinfo.riscv(
+        [1, 2, 3, 4], isa="rv64imafdc_zicntr_zicsr_zifencei_zihpm_zaamo_zalrsc_zca_zcd_zba_zbb", mmu="sv39",
+        uarch="sifive,u74-mc", mvendorid="0x489", marchid="0x8000000000000007", mimpid="0x4210427"))
     cpus = [0, 1, 2, 3]
     freqs = [375000, 500000, 750000, 1500000]
     pols = [dict(id=0, cpus=cpus, freqs=freqs, min=375000, max=1500000, cur=1500000, governor="schedutil",
@@ -264,5 +267,8 @@ def intel(base):
 
 def cpuinfo_only(base):
     r = Root(base)
-    r.wraw("/proc/cpuinfo", read_cpuinfo("BCM2835-3.1.9+.cpuinfo"))
+    # First-generation Pi on a 3.1 kernel: ARM1176JZF-S r0p7, uniprocessor layout, old-style revision 0002.
+    arm1176 = cpuinfo.arm_core("ARM1176", "r0p7", "swp half thumb fastmult vfp edsp java tls", "697.95")
+    r.wraw("/proc/cpuinfo", cpuinfo.arm_v3(arm1176, "ARMv6-compatible processor", "v6l", trailer=[
+        ("Hardware", "BCM2708"), ("Revision", "0002"), ("Serial", "00000000c0ffee02")]))
     return r

@@ -1,6 +1,7 @@
 """Raspberry Pi fixture roots: Zero 2 W (32-bit), 4 B (arm64 kernel, armhf userland), 5 B."""
 import struct
 from common import *
+import cpuinfo
 
 SYS = "/sys/devices/system/cpu"
 RPI_GOVS = "conservative ondemand userspace powersave performance schedutil"
@@ -14,6 +15,11 @@ def rpi_dt(r, model, compat, serial, revision):
     })
 
 
+def rpi_trailer(revision, serial, model):
+    """The lines Raspberry Pi kernels print after the processor blocks."""
+    return [("Hardware", "BCM2835"), ("Revision", "%04x" % revision), ("Serial", serial), ("Model", model)]
+
+
 def vcgencmd(r, outputs):
     for k, v in outputs.items():
         r.cmd("vcgencmd_" + k, v)
@@ -24,8 +30,10 @@ def vcgencmd(r, outputs):
 def zero2w(base):
     r = Root(base)
     serial = "000000000badc0de"
-    # The file as published ends without a newline; keep it byte-identical apart from the serial.
-    r.wraw("/proc/cpuinfo", read_cpuinfo("BCM2710A1_RP3A0-5.10.63-v7.cpuinfo", serial=serial))
+    # 32-bit kernel 5.10: per-CPU "model name" blocks, then the Raspberry Pi trailer.
+    a53 = cpuinfo.arm_core("Cortex-A53", "r0p4", cpuinfo.HWCAPS_A32_ARMV8, "64.00")
+    r.wraw("/proc/cpuinfo", cpuinfo.arm32([a53] * 4, trailer=rpi_trailer(
+        0x902120, serial, "Raspberry Pi Zero 2 Rev 1.0")))
     cpus = [0, 1, 2, 3]
     freqs = [600000, 700000, 800000, 900000, 1000000]
     topo = {c: arm_topology(c, c, 0, [c], cpus, n=4) for c in cpus}
@@ -106,79 +114,25 @@ def zero2w(base):
     return r
 
 
-ZERO2W_CONFIG = """aphy_params_current=819
-arm_freq=1000
-arm_freq_min=600
-audio_pwm_mode=514
-config_hdmi_boost=5
-core_freq=400
-desired_osc_freq=0x331df0
-disable_commandline_tags=2
-disable_l2cache=1
-display_hdmi_rotate=-1
-display_lcd_rotate=-1
-dphy_params_current=547
-dvfs=3
-enable_tvout=1
-force_eeprom_read=1
-force_pwm_open=1
-framebuffer_ignore_alpha=1
-framebuffer_swap=1
-gpu_freq=300
-ignore_lcd=1
-init_uart_clock=0x2dc6c00
-max_framebuffers=-1
-over_voltage_avs=37500
-pause_burst_frames=1
-program_serial_random=1
-sdram_freq=450
-total_mem=512
-hdmi_force_cec_address:0=65535
-hdmi_force_cec_address:1=65535
-hdmi_pixel_freq_limit:0=0x9a7ec80"""
+ZERO2W_CONFIG = get_config_int({
+    "arm_freq": 1000, "arm_freq_min": 600, "core_freq": 400, "gpu_freq": 300, "sdram_freq": 450,
+    "over_voltage_avs": 37500, "total_mem": 512, "init_uart_clock": "0x2dc6c00", "hdmi_force_cec_address:0": 65535})
 
 
 # ---------------------------------------------------------------- Pi 4 B
 
-PI4_CONFIG = """arm_64bit=1
-arm_freq=1500
-arm_freq_min=600
-audio_pwm_mode=514
-camera_auto_detect=-1
-config_hdmi_boost=5
-core_freq=500
-core_freq_min=200
-disable_commandline_tags=2
-disable_l2cache=1
-display_hdmi_rotate=-1
-display_lcd_rotate=-1
-dvfs=3
-enable_gic=1
-force_eeprom_read=1
-force_pwm_open=1
-framebuffer_ignore_alpha=1
-framebuffer_swap=1
-gpu_freq=500
-gpu_freq_min=250
-init_uart_clock=0x2dc6c00
-lcd_framerate=60
-mask_gpu_interrupt0=1024
-mask_gpu_interrupt1=0x10000
-max_framebuffers=2
-over_voltage_avs=-20000
-pause_burst_frames=1
-program_serial_random=1
-total_mem=1024
-hdmi_force_cec_address:0=65535
-hdmi_force_cec_address:1=65535
-hdmi_pixel_freq_limit:0=0x11e1a300
-hdmi_pixel_freq_limit:1=0x11e1a300"""
+PI4_CONFIG = get_config_int({
+    "arm_64bit": 1, "arm_freq": 1500, "arm_freq_min": 600, "core_freq": 500, "core_freq_min": 200, "gpu_freq": 500,
+    "gpu_freq_min": 250, "over_voltage_avs": -20000, "total_mem": 1024, "init_uart_clock": "0x2dc6c00",
+    "hdmi_force_cec_address:0": 65535})
 
 
 def pi4(base):
     r = Root(base)
     serial = "10000000feedf00d"
-    r.wraw("/proc/cpuinfo", read_cpuinfo("BCM2711B0-5.10.78-v8.cpuinfo", serial=serial))
+    a72 = cpuinfo.arm_core("Cortex-A72", "r0p3", cpuinfo.HWCAPS_ARMV8_NOCRYPTO, "108.00")
+    r.wraw("/proc/cpuinfo", cpuinfo.arm64([a72] * 4, trailer=rpi_trailer(
+        0xa03111, serial, "Raspberry Pi 4 Model B Rev 1.1")))
     cpus = [0, 1, 2, 3]
     freqs = [600000 + 100000 * i for i in range(10)]  # 600 … 1500 MHz
     topo = {c: arm_topology(c, c, 0, [c], cpus, n=4) for c in cpus}
@@ -293,55 +247,10 @@ def pi4(base):
 
 # ---------------------------------------------------------------- Pi 5
 
-PI5_CONFIG = """arm_64bit=1
-arm_boost=1
-arm_freq=2400
-arm_freq_min=1500
-arm_peri_high=1
-audio_pwm_mode=2
-auto_initramfs=1
-avs_temp=25739
-camera_auto_detect=1
-core_freq=910
-core_freq_min=500
-disable_commandline_tags=2
-disable_fw_kms_setup=1
-disable_l2cache=1
-disable_overscan=1
-display_auto_detect=1
-display_default_lcd=-1
-display_hdmi_rotate=-1
-display_lcd_rotate=-1
-dvfs=4
-enable_gic=1
-enable_uart=-1
-force_eeprom_read=1
-force_pwm_open=1
-framebuffer_depth=16
-framebuffer_ignore_alpha=1
-framebuffer_swap=1
-gpu_freq_min=500
-hdmi_enable_4kp60=1
-hevc_freq=910
-hevc_freq_min=500
-ignore_lcd=-1
-init_uart_clock=0x2dc6c00
-isp_freq=910
-isp_freq_min=500
-max_framebuffers=1
-over_voltage_avs=0x170c0
-pause_burst_frames=1
-pciex4_reset=1
-pmic_turbo_threshold=600
-program_serial_random=1
-total_mem=8192
-usb_max_current_enable=1
-v3d_freq=960
-v3d_freq_min=500
-vpred=8544
-vpred_max=8544
-hdmi_force_cec_address:0=65535
-hdmi_force_cec_address:1=65535"""
+PI5_CONFIG = get_config_int({
+    "arm_64bit": 1, "arm_boost": 1, "arm_freq": 2400, "arm_freq_min": 1500, "core_freq": 910, "core_freq_min": 500,
+    "gpu_freq_min": 500, "v3d_freq": 960, "v3d_freq_min": 500, "over_voltage_avs": "0x170c0", "total_mem": 8192,
+    "init_uart_clock": "0x2dc6c00", "hdmi_force_cec_address:0": 65535})
 
 PI5_PMIC = """ 3V7_WL_SW_A current(0)=0.00000000A
    3V3_SYS_A current(1)=0.05172000A
@@ -374,7 +283,9 @@ PI5_PMIC = """ 3V7_WL_SW_A current(0)=0.00000000A
 def pi5(base):
     r = Root(base)
     serial = "5f5f5f5f00c0ffee"
-    r.wraw("/proc/cpuinfo", read_cpuinfo("BCM2712-6.1.47.cpuinfo", serial=serial))
+    a76 = cpuinfo.arm_core("Cortex-A76", "r4p1", cpuinfo.HWCAPS_ARMV82, "108.00")
+    r.wraw("/proc/cpuinfo", cpuinfo.arm64([a76] * 4, trailer=rpi_trailer(
+        0xd04170, serial, "Raspberry Pi 5 Model B Rev 1.0")))
     cpus = [0, 1, 2, 3]
     freqs = [1500000 + 100000 * i for i in range(10)]  # 1.5 … 2.4 GHz
     # No cpu-map in the device tree: the kernel leaves cluster_id at -1.

@@ -1,0 +1,131 @@
+package run
+
+import (
+	"bytes"
+	"encoding/json"
+	"os/exec"
+	"path/filepath"
+	"strings"
+	"testing"
+
+	"boardbench/internal/cmdutil"
+	"boardbench/internal/iostreams"
+	"boardbench/internal/result"
+)
+
+func execute(t *testing.T, args ...string) (stdout, stderr *bytes.Buffer, err error) {
+	t.Helper()
+	ios, stdout, stderr := iostreams.Test()
+	cmd := NewCmd(cmdutil.NewFactory(ios))
+	cmd.SetArgs(args)
+	cmd.SetOut(stdout)
+	cmd.SetErr(stderr)
+	cmd.SilenceUsage, cmd.SilenceErrors = true, true
+	return stdout, stderr, cmd.Execute()
+}
+
+func TestBadFlags(t *testing.T) {
+	tests := []struct {
+		args     []string
+		wantCode int
+		wantMsg  string
+	}{
+		{[]string{"--idle-timeout", "-5s"}, 2, "--idle-timeout"},
+		{[]string{"--root", "/tmp"}, 1, "unknown flag"},
+		{[]string{"extra"}, 1, "unknown command"},
+	}
+	for _, tt := range tests {
+		_, _, err := execute(t, tt.args...)
+		if err == nil || cmdutil.ExitCode(err) != tt.wantCode || !strings.Contains(err.Error(), tt.wantMsg) {
+			t.Errorf("run %v: %v (exit %d), want exit %d with %q", tt.args, err, cmdutil.ExitCode(err), tt.wantCode, tt.wantMsg)
+		}
+	}
+}
+
+// TestQuickRunWithRealTools runs `boardbench run --quick` on this machine
+// with the real 7-Zip and openssl (about 35 s on a 2-core VM). It checks
+// the result file's structure and that every headline figure is there and
+// positive, never how fast the machine is.
+func TestQuickRunWithRealTools(t *testing.T) {
+	if testing.Short() {
+		t.Skip("runs real benchmarks for about 35 s; skipped with -short")
+	}
+	sevenZip := ""
+	for _, name := range []string{"7zz", "7z", "7za", "7zr"} {
+		if _, err := exec.LookPath(name); err == nil {
+			sevenZip = name
+			break
+		}
+	}
+	if _, err := exec.LookPath("openssl"); err != nil || sevenZip == "" {
+		t.Skip("needs 7-Zip (7zz, 7z, 7za or 7zr) and openssl on PATH (CI installs them); not found here")
+	}
+	out := filepath.Join(t.TempDir(), "quick.json")
+	stdout, stderr, err := execute(t, "--quick", "--force", "--no-install", "--output", out)
+	if err != nil {
+		t.Fatalf("run: %v\nstderr:\n%s", err, stderr)
+	}
+	r, err := result.Load(out)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if r.Status != result.StatusComplete || r.Command != "run" || r.Info == nil || r.FinishedAt == nil {
+		t.Errorf("status %q command %q", r.Status, r.Command)
+	}
+	if q, _ := r.Options["quick"].(bool); !q {
+		t.Errorf("options %v lack quick=true", r.Options)
+	}
+	seen := map[string]bool{}
+	for _, p := range r.Phases {
+		seen[p.Name] = true
+		if p.Status != result.PhaseOK {
+			t.Errorf("phase %s: %s %s", p.Name, p.Status, p.Reason)
+		}
+		if len(p.Figures) == 0 || len(p.Samples) == 0 || p.EndedAt == nil {
+			t.Errorf("phase %s lacks figures or samples", p.Name)
+		}
+	}
+	for _, name := range []string{"clock", "memory", "openssl", "7zip-single", "7zip-multi", "clock-after-load"} {
+		if !seen[name] {
+			t.Errorf("no %s phase", name)
+		}
+	}
+	s := r.Summary
+	positive := func(name string, vs []result.Value) {
+		t.Helper()
+		if len(vs) == 0 {
+			t.Errorf("summary has no %s", name)
+		}
+		for _, v := range vs {
+			if !(v.Value > 0) {
+				t.Errorf("%s = %+v", name, v)
+			}
+		}
+	}
+	positive("clock_mhz", s.ClockMHz)
+	positive("sevenzip_single_mips", s.SevenZipSingleMIPS)
+	positive("aes256_16k", s.AES256At16K)
+	positive("memcpy_mb_s", s.MemcpyMBs)
+	positive("memset_mb_s", s.MemsetMBs)
+	if s.SevenZipMultiMIPS == nil || !(*s.SevenZipMultiMIPS > 0) || len(s.SevenZipMultiRuns) != 1 {
+		t.Errorf("7-Zip multi %v runs %v", s.SevenZipMultiMIPS, s.SevenZipMultiRuns)
+	}
+	// Quick figures must say they are not comparable.
+	if s.Valid || !strings.Contains(s.Verdict, "quick_mode") {
+		t.Errorf("verdict %v %q", s.Valid, s.Verdict)
+	}
+	var figs result.SevenZipFigures
+	for _, p := range r.Phases {
+		if p.Name == "7zip-multi" {
+			if err := json.Unmarshal(p.Figures, &figs); err != nil {
+				t.Fatal(err)
+			}
+		}
+	}
+	if !strings.Contains(strings.Join(figs.Args, " "), "-md18") || figs.Version == "" {
+		t.Errorf("7-Zip figures %+v", figs)
+	}
+	if !strings.Contains(stdout.String(), "quick_mode") {
+		t.Errorf("text report lacks the quick-mode finding:\n%s", stdout)
+	}
+}
