@@ -75,9 +75,7 @@ func clockFigures(rep *clockcheck.Report, clusters []cpu.Cluster) result.ClockFi
 	figs := result.ClockFigures{Clusters: []result.ClockCluster{}}
 	for _, cc := range rep.Clusters {
 		out := result.ClockCluster{
-			Cluster: cc.Cluster, CPUs: cc.CPUs, Core: cc.Core, Policy: cc.Policy, CPU: cc.CPU,
-			MeasuredMHz: cc.MeasuredMHz, Samples: cc.Samples, DisturbedSamples: cc.DisturbedSamples,
-			SpreadPct: cc.SpreadPct, ReportedMHz: cc.ReportedMHz, ReportedSource: cc.ReportedSource,
+			ClockMeasurement: cc.ClockMeasurement, ReportedMHz: cc.ReportedMHz, ReportedSource: cc.ReportedSource,
 			FirmwareMHz: cc.FirmwareMHz, DeviationPct: cc.DeviationPct, FirmwareDeviationPct: cc.FirmwareDeviationPct,
 			Method: cc.Method, Certain: cc.Certain, Error: cc.Error,
 		}
@@ -91,8 +89,7 @@ func clockFigures(rep *clockcheck.Report, clusters []cpu.Cluster) result.ClockFi
 			out.DisturbedSamples = []float64{}
 		}
 		for _, o := range cc.OPPs {
-			out.OPPs = append(out.OPPs, result.OPPClock{RequestedMHz: o.RequestedMHz, ReportedMHz: o.ReportedMHz,
-				MeasuredMHz: o.MeasuredMHz, SpreadPct: o.SpreadPct, DeviationPct: o.DeviationPct, Error: o.Error})
+			out.OPPs = append(out.OPPs, result.OPPClock{OPPMeasurement: o.OPPMeasurement, DeviationPct: o.DeviationPct, Error: o.Error})
 		}
 		figs.Clusters = append(figs.Clusters, out)
 	}
@@ -101,7 +98,7 @@ func clockFigures(rep *clockcheck.Report, clusters []cpu.Cluster) result.ClockFi
 
 // clusterLabel names a clock cluster in findings: "cluster 1 (cpu4-7, Cortex-A76)".
 func clusterLabel(c result.ClockCluster) string {
-	s := "cpu" + clockcheck.FormatCPUList(c.CPUs)
+	s := "cpu" + cpu.FormatCPUList(c.CPUs)
 	if c.Core != "" {
 		s += ", " + c.Core
 	}

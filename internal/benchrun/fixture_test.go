@@ -3,7 +3,6 @@ package benchrun
 import (
 	"context"
 	"fmt"
-	"io/fs"
 	"os"
 	"path/filepath"
 	"strings"
@@ -16,6 +15,7 @@ import (
 	"boardbench/internal/result"
 	"boardbench/internal/runner/proc"
 	"boardbench/internal/stats"
+	"boardbench/internal/testutil/fixture"
 	"boardbench/internal/tools"
 )
 
@@ -25,17 +25,6 @@ import (
 // simple_ondemand governor, and writable tunables.
 func bigLittle(t *testing.T) string {
 	t.Helper()
-	root := t.TempDir()
-	write := func(name, content string) {
-		t.Helper()
-		p := filepath.Join(root, name)
-		if err := os.MkdirAll(filepath.Dir(p), 0o755); err != nil {
-			t.Fatal(err)
-		}
-		if err := os.WriteFile(p, []byte(content), 0o644); err != nil {
-			t.Fatal(err)
-		}
-	}
 	var cpuinfo strings.Builder
 	for c := 0; c < 6; c++ {
 		part := "0xd05"
@@ -44,69 +33,46 @@ func bigLittle(t *testing.T) string {
 		}
 		fmt.Fprintf(&cpuinfo, "processor\t: %d\nBogoMIPS\t: 48.00\nFeatures\t: fp asimd\nCPU implementer\t: 0x41\nCPU architecture: 8\nCPU variant\t: 0x2\nCPU part\t: %s\nCPU revision\t: 0\n\n", c, part)
 	}
-	write("proc/cpuinfo", cpuinfo.String())
-	write("proc/loadavg", "0.02 0.05 0.01 1/100 1234\n")
-	write("proc/meminfo", "MemTotal:        4000000 kB\nMemAvailable:    3000000 kB\nSwapTotal:             0 kB\nSwapFree:              0 kB\n")
-	cpuDir := "sys/devices/system/cpu/"
-	for _, f := range []string{"possible", "present", "online"} {
-		write(cpuDir+f, "0-5\n")
-	}
-	for _, pol := range []struct {
-		id   int
-		cpus string
-		max  string
-	}{{0, "0 1 2 3", "1800000"}, {4, "4 5", "2400000"}} {
-		d := fmt.Sprintf("%scpufreq/policy%d/", cpuDir, pol.id)
-		write(d+"scaling_governor", "schedutil\n")
-		write(d+"scaling_available_governors", "conservative ondemand userspace powersave performance schedutil\n")
-		write(d+"scaling_min_freq", "408000\n")
-		write(d+"scaling_max_freq", pol.max+"\n")
-		write(d+"scaling_cur_freq", pol.max+"\n")
-		write(d+"cpuinfo_min_freq", "408000\n")
-		write(d+"cpuinfo_max_freq", pol.max+"\n")
-		write(d+"related_cpus", pol.cpus+"\n")
-		write(d+"affected_cpus", pol.cpus+"\n")
-		write(d+"scaling_driver", "cpufreq-dt\n")
-		write(d+"scaling_available_frequencies", "408000 1008000 "+pol.max+"\n")
+	const cpuDir = "sys/devices/system/cpu/"
+	files := map[string]string{
+		"proc/cpuinfo":                              cpuinfo.String(),
+		"proc/loadavg":                              "0.02 0.05 0.01 1/100 1234\n",
+		"proc/meminfo":                              "MemTotal:        4000000 kB\nMemAvailable:    3000000 kB\nSwapTotal:             0 kB\nSwapFree:              0 kB\n",
+		cpuDir + "possible":                         "0-5\n",
+		cpuDir + "present":                          "0-5\n",
+		cpuDir + "online":                           "0-5\n",
+		"sys/class/devfreq/dmc/governor":            "simple_ondemand\n",
+		"sys/class/devfreq/dmc/available_governors": "userspace powersave performance simple_ondemand\n",
+		"sys/class/devfreq/dmc/min_freq":            "528000000\n",
+		"sys/class/devfreq/dmc/max_freq":            "2112000000\n",
 	}
 	for c := 0; c < 6; c++ {
-		p := 0
-		if c >= 4 {
-			p = 4
-		}
-		d := filepath.Join(root, fmt.Sprintf("%scpu%d", cpuDir, c))
-		if err := os.MkdirAll(d, 0o755); err != nil {
-			t.Fatal(err)
-		}
-		if err := os.Symlink(fmt.Sprintf("../cpufreq/policy%d", p), filepath.Join(d, "cpufreq")); err != nil {
-			t.Fatal(err)
-		}
-		write(fmt.Sprintf("%scpu%d/topology/physical_package_id", cpuDir, c), fmt.Sprintf("%d\n", p/4))
+		files[fmt.Sprintf("%scpu%d/topology/physical_package_id", cpuDir, c)] = fmt.Sprintf("%d\n", c/4)
 	}
-	dmc := "sys/class/devfreq/dmc/"
-	write(dmc+"governor", "simple_ondemand\n")
-	write(dmc+"available_governors", "userspace powersave performance simple_ondemand\n")
-	write(dmc+"min_freq", "528000000\n")
-	write(dmc+"max_freq", "2112000000\n")
+	root := fixture.Root(t, files)
+	var policies []fixture.Policy
+	for _, pol := range []struct {
+		id   int
+		cpus []int
+		max  string
+	}{{0, []int{0, 1, 2, 3}, "1800000"}, {4, []int{4, 5}, "2400000"}} {
+		list := strings.Trim(fmt.Sprint(pol.cpus), "[]")
+		policies = append(policies, fixture.Policy{ID: pol.id, CPUs: pol.cpus, Attrs: map[string]string{
+			"scaling_governor":              "schedutil\n",
+			"scaling_available_governors":   "conservative ondemand userspace powersave performance schedutil\n",
+			"scaling_min_freq":              "408000\n",
+			"scaling_max_freq":              pol.max + "\n",
+			"scaling_cur_freq":              pol.max + "\n",
+			"cpuinfo_min_freq":              "408000\n",
+			"cpuinfo_max_freq":              pol.max + "\n",
+			"related_cpus":                  list + "\n",
+			"affected_cpus":                 list + "\n",
+			"scaling_driver":                "cpufreq-dt\n",
+			"scaling_available_frequencies": "408000 1008000 " + pol.max + "\n",
+		}})
+	}
+	fixture.CPUFreq(t, root, policies...)
 	return root
-}
-
-// snapshot returns every regular file of the fixture with its content.
-func snapshot(t *testing.T, root string) map[string]string {
-	t.Helper()
-	out := map[string]string{}
-	err := filepath.WalkDir(root, func(p string, d fs.DirEntry, err error) error {
-		if err != nil || !d.Type().IsRegular() {
-			return err
-		}
-		b, err := os.ReadFile(p)
-		out[strings.TrimPrefix(p, root)] = string(b)
-		return err
-	})
-	if err != nil {
-		t.Fatal(err)
-	}
-	return out
 }
 
 // sevenZipOutput is a 7-Zip 26.02 benchmark output with the given total
@@ -228,7 +194,7 @@ func fakeMemory(ctx context.Context, h *host.Host, cpu int, core string, plan Me
 		v = 6000
 	}
 	cp, set := v, 2*v
-	return result.MemFigures{CPU: cpu, Core: core, MemcpyMBs: &cp, MemsetMBs: &set,
+	return result.MemFigures{CPU: cpu, Core: core, MemBandwidth: result.MemBandwidth{MemcpyMBs: &cp, MemsetMBs: &set},
 		Latency: []result.LatencyRow{{SizeBytes: 1024, NS: f64(1.5)}}}, nil
 }
 
@@ -244,10 +210,7 @@ func fakeTools(ctx context.Context, h *host.Host, allow bool) ToolSet {
 // fixtureConfig returns a Config running fake benchmarks on root as root.
 func fixtureConfig(t *testing.T, root string, ex *fakeExec) Config {
 	t.Helper()
-	h, err := host.New(root)
-	if err != nil {
-		t.Fatal(err)
-	}
+	h := fixture.Open(t, root)
 	yes := true
 	return Config{
 		Host: h, IsRoot: &yes, Allowed: []int{0, 1, 2, 3, 4, 5},

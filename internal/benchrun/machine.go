@@ -1,82 +1,11 @@
 package benchrun
 
 import (
-	"bufio"
 	"sort"
-	"strconv"
 	"strings"
 
 	"boardbench/internal/host"
 )
-
-// meminfoBytes returns a /proc/meminfo field in bytes.
-func meminfoBytes(data, name string) (int64, bool) {
-	sc := bufio.NewScanner(strings.NewReader(data))
-	for sc.Scan() {
-		key, rest, ok := strings.Cut(sc.Text(), ":")
-		if !ok || key != name {
-			continue
-		}
-		f := strings.Fields(rest)
-		if len(f) == 0 {
-			return 0, false
-		}
-		v, err := strconv.ParseInt(f[0], 10, 64)
-		if err != nil || v < 0 {
-			return 0, false
-		}
-		if len(f) > 1 && f[1] == "kB" {
-			v *= 1024
-		}
-		return v, true
-	}
-	return 0, false
-}
-
-// parseCPUList parses a kernel CPU list ("0-3,6"); ok is false when it is
-// malformed.
-func parseCPUList(s string) ([]int, bool) {
-	s = strings.TrimSpace(s)
-	if s == "" {
-		return []int{}, true
-	}
-	seen := map[int]bool{}
-	var out []int
-	for _, part := range strings.Split(s, ",") {
-		lo, hi, isRange := strings.Cut(strings.TrimSpace(part), "-")
-		a, err := strconv.Atoi(lo)
-		if err != nil || a < 0 {
-			return nil, false
-		}
-		b := a
-		if isRange {
-			if b, err = strconv.Atoi(hi); err != nil || b < a || b-a > 4096 {
-				return nil, false
-			}
-		}
-		for c := a; c <= b; c++ {
-			if !seen[c] {
-				seen[c] = true
-				out = append(out, c)
-			}
-		}
-	}
-	sort.Ints(out)
-	return out, true
-}
-
-// onlineCPUs reads /sys/devices/system/cpu/online; nil when unknown.
-func onlineCPUs(h *host.Host) []int {
-	s, err := h.ReadString("/sys/devices/system/cpu/online")
-	if err != nil {
-		return nil
-	}
-	cpus, ok := parseCPUList(s)
-	if !ok {
-		return nil
-	}
-	return cpus
-}
 
 // hostname returns the machine's host name, "" when unknown.
 func hostname(h *host.Host) string {

@@ -10,6 +10,7 @@ import (
 	"time"
 
 	"boardbench/internal/host"
+	"boardbench/internal/inventory/memory"
 	"boardbench/internal/probe/membw"
 	"boardbench/internal/probe/memlat"
 	"boardbench/internal/result"
@@ -111,7 +112,7 @@ func MeasureMemory(ctx context.Context, h *host.Host, cpu int, core string, plan
 	}
 	if plan.HugePages && plan.THPMode != "" && plan.THPMode != "never" {
 		lat.HugePages = true
-		lat.AnonHugeBytes = anonHugeReader(h)
+		lat.AnonHugeBytes = memory.AnonHugePagesReader(h)
 	}
 	res, err := memlat.Measure(cpu, host.PinThread, lat)
 	if errors.Is(err, memlat.ErrStopped) || ctx.Err() != nil {
@@ -155,21 +156,8 @@ func MeasureMemory(ctx context.Context, h *host.Host, cpu int, core string, plan
 // notes kernels that could not run.
 func fillBandwidth(fig *result.MemFigures, figs []membw.Figure) {
 	for _, f := range figs {
-		var mbs, sd **float64
-		switch f.Kernel {
-		case membw.Memcpy:
-			mbs, sd = &fig.MemcpyMBs, &fig.MemcpyStdDevPct
-		case membw.Memset:
-			mbs, sd = &fig.MemsetMBs, &fig.MemsetStdDevPct
-		case membw.Read:
-			mbs, sd = &fig.ReadMBs, &fig.ReadStdDevPct
-		case membw.Write:
-			mbs, sd = &fig.WriteMBs, &fig.WriteStdDevPct
-		case membw.CopyGo:
-			mbs, sd = &fig.CopyGoMBs, &fig.CopyGoStdDevPct
-		case membw.NTWrite:
-			mbs, sd = &fig.NTWriteMBs, &fig.NTWriteStdDevPct
-		default:
+		mbs, sd := fig.Slots(string(f.Kernel))
+		if mbs == nil {
 			continue
 		}
 		if f.MBs == nil {
@@ -182,17 +170,6 @@ func fillBandwidth(fig *result.MemFigures, figs []membw.Figure) {
 		}
 		v, s := round1(*f.MBs), round2(f.Summary.RelStdDevPct)
 		*mbs, *sd = &v, &s
-	}
-}
-
-// anonHugeReader returns a function reading AnonHugePages in bytes.
-func anonHugeReader(h *host.Host) func() (int64, bool) {
-	return func() (int64, bool) {
-		data, err := h.ReadFile("/proc/meminfo")
-		if err != nil {
-			return 0, false
-		}
-		return meminfoBytes(string(data), "AnonHugePages")
 	}
 }
 

@@ -8,6 +8,7 @@ import (
 
 	"boardbench/internal/result"
 	"boardbench/internal/runner/openssl"
+	"boardbench/internal/runner/proc"
 )
 
 // opensslBlockSizes are the block sizes of `openssl speed` (1.1.1 and
@@ -35,7 +36,7 @@ func (r *runner) opensslStep(t Target) step {
 			for i, cipher := range r.plan.Ciphers {
 				r.prog.sub(fmt.Sprintf("%s (%d of %d)", cipher, i+1, n))
 				m, err := openssl.Run(ctx, r.cfg.Exec, tool, cipher, openssl.Options{CPUs: []int{cpu}, Seconds: seconds})
-				if err != nil && ctx.Err() == nil && seconds > 0 && m != nil && m.Failure == openssl.FailureExit && i == 0 {
+				if err != nil && ctx.Err() == nil && seconds > 0 && m != nil && m.Failure == proc.FailureExit && i == 0 {
 					// OpenSSL 1.0.x and LibreSSL know no -seconds: use
 					// their default (3 s per block size) for every cipher.
 					seconds = 0

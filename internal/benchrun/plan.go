@@ -5,7 +5,6 @@ import (
 	"sort"
 	"time"
 
-	"boardbench/internal/clockcheck"
 	"boardbench/internal/inventory/cpu"
 )
 
@@ -27,7 +26,7 @@ type Target struct {
 
 // Label names the target in titles: "cpu4-7 (Cortex-A76)".
 func (t Target) Label() string {
-	s := "cpu" + clockcheck.FormatCPUList(t.CPUs)
+	s := "cpu" + cpu.FormatCPUList(t.CPUs)
 	if t.Core != "" {
 		s += " (" + t.Core + ")"
 	}

@@ -12,6 +12,7 @@ import (
 	"boardbench/internal/finding"
 	"boardbench/internal/host"
 	"boardbench/internal/inventory"
+	"boardbench/internal/inventory/cpu"
 	"boardbench/internal/monitor"
 	probeclock "boardbench/internal/probe/clock"
 	"boardbench/internal/result"
@@ -111,7 +112,7 @@ func (r *runner) run(ctx context.Context) (*Outcome, error) {
 	}
 	r.prog.linef("boardbench run: writing the result to %s", r.path)
 
-	r.onlineBefore = onlineCPUs(r.h)
+	r.onlineBefore = cpu.OnlineCPUs(r.h)
 	r.chooseCPUs()
 	r.plan.Memory.BudgetBytes, r.plan.Memory.THPMode = memoryBudget(r.info)
 	r.prog.linef("boardbench run: looking for 7-Zip and openssl")

@@ -14,6 +14,7 @@ import (
 	"boardbench/internal/host"
 	"boardbench/internal/result"
 	"boardbench/internal/runner/proc"
+	"boardbench/internal/testutil/fixture"
 )
 
 func phaseNames(r *result.Result) []string {
@@ -38,7 +39,7 @@ func hasFinding(r *result.Result, id string) *finding.Finding {
 // tuning applied and restored, and the result file on disk.
 func TestRunCompleteOnFixture(t *testing.T) {
 	root := bigLittle(t)
-	before := snapshot(t, root)
+	before := fixture.Snapshot(t, root)
 	runs := []int{5000, 4900, 4700}
 	ex := &fakeExec{sevenZip: func(n int) int {
 		if n <= 2 { // single-threaded, one per core type
@@ -50,7 +51,7 @@ func TestRunCompleteOnFixture(t *testing.T) {
 	var tuned map[string]string
 	cfg.Memory = func(ctx context.Context, h *host.Host, cpu int, core string, plan MemoryPlan) (result.MemFigures, error) {
 		if tuned == nil {
-			tuned = snapshot(t, root)
+			tuned = fixture.Snapshot(t, root)
 		}
 		return fakeMemory(ctx, h, cpu, core, plan)
 	}
@@ -103,7 +104,7 @@ func TestRunCompleteOnFixture(t *testing.T) {
 			t.Errorf("%s during the run = %q", f, tuned[f])
 		}
 	}
-	if after := snapshot(t, root); !reflect.DeepEqual(after, before) {
+	if after := fixture.Snapshot(t, root); !reflect.DeepEqual(after, before) {
 		t.Errorf("fixture not restored:\n%v\nwant\n%v", after, before)
 	}
 	if !r.Tuning.Restored || len(r.Tuning.Changed) != 3 {
@@ -135,7 +136,7 @@ func TestRunCompleteOnFixture(t *testing.T) {
 // "interrupted" and keep the finished phases.
 func TestRunInterruptedRestoresAndKeepsPhases(t *testing.T) {
 	root := bigLittle(t)
-	before := snapshot(t, root)
+	before := fixture.Snapshot(t, root)
 	ctx, cancel := context.WithCancel(context.Background())
 	defer cancel()
 	ex := &fakeExec{}
@@ -144,7 +145,7 @@ func TestRunInterruptedRestoresAndKeepsPhases(t *testing.T) {
 		if !strings.Contains(c.Name, "7z") {
 			return proc.Result{}, nil, false
 		}
-		during = snapshot(t, root)
+		during = fixture.Snapshot(t, root)
 		cancel() // Ctrl-C while 7-Zip runs: the runner kills it
 		<-hctx.Done()
 		return proc.Result{ExitCode: -1, Signal: "SIGKILL"}, hctx.Err(), true
@@ -159,7 +160,7 @@ func TestRunInterruptedRestoresAndKeepsPhases(t *testing.T) {
 	if during["/sys/devices/system/cpu/cpufreq/policy4/scaling_governor"] != "performance" {
 		t.Errorf("governor while 7-Zip ran: %q", during["/sys/devices/system/cpu/cpufreq/policy4/scaling_governor"])
 	}
-	if after := snapshot(t, root); !reflect.DeepEqual(after, before) {
+	if after := fixture.Snapshot(t, root); !reflect.DeepEqual(after, before) {
 		t.Errorf("fixture not restored after the interruption:\n%v\nwant\n%v", after, before)
 	}
 	r, err := result.Load(out)
@@ -265,12 +266,12 @@ func TestRunPinningFailureAndMissingTool(t *testing.T) {
 // governor) before the next phases; the end restores everything.
 func TestRunOPPWalk(t *testing.T) {
 	root := bigLittle(t)
-	before := snapshot(t, root)
+	before := fixture.Snapshot(t, root)
 	ex := &fakeExec{}
 	var during map[string]string
 	ex.hook = func(ctx context.Context, n int, c proc.Command) (proc.Result, error, bool) {
 		if n == 1 {
-			during = snapshot(t, root)
+			during = fixture.Snapshot(t, root)
 		}
 		return proc.Result{}, nil, false
 	}
@@ -301,7 +302,7 @@ func TestRunOPPWalk(t *testing.T) {
 	if during[pol+"scaling_max_freq"] != "2400000\n" || during[pol+"scaling_min_freq"] != "408000\n" || during[pol+"scaling_governor"] != "performance" {
 		t.Errorf("after the walk: max %q min %q governor %q", during[pol+"scaling_max_freq"], during[pol+"scaling_min_freq"], during[pol+"scaling_governor"])
 	}
-	if after := snapshot(t, root); !reflect.DeepEqual(after, before) {
+	if after := fixture.Snapshot(t, root); !reflect.DeepEqual(after, before) {
 		t.Errorf("fixture not restored:\n%v\nwant\n%v", after, before)
 	}
 	if hasFinding(r, "opp_walk_skipped") != nil {

@@ -122,7 +122,7 @@ func sevenZipRun(m *sevenzip.Measurement, err error) result.SevenZipRun {
 // recognise ("out of memory" for the oom_kill finding).
 func sevenZipError(n int, m *sevenzip.Measurement, err error) error {
 	switch {
-	case errors.Is(err, proc.ErrKilled) || m.Failure == sevenzip.FailureOOMKilled:
+	case errors.Is(err, proc.ErrKilled) || m.Failure == proc.FailureOOMKilled:
 		return fmt.Errorf("7-Zip run %d was killed by SIGKILL, most likely by the kernel's out-of-memory (OOM) killer: RAM is too small for this many threads", n)
 	case errors.Is(err, sevenzip.ErrNoMemory) || m.Failure == sevenzip.FailureNoMemory:
 		return fmt.Errorf("7-Zip run %d could not allocate its memory (out of memory): RAM is too small for this many threads", n)

@@ -5,7 +5,7 @@ import (
 	"fmt"
 	"time"
 
-	"boardbench/internal/clockcheck"
+	"boardbench/internal/inventory/cpu"
 	"boardbench/internal/result"
 )
 
@@ -37,9 +37,9 @@ func (r *runner) steps() []step {
 		}
 		out = append(out, st)
 	}
-	multiTitle := fmt.Sprintf("7-Zip multi-threaded on all CPUs (cpu%s), %d consecutive runs", clockcheck.FormatCPUList(r.usable), r.plan.SevenZipMultiRuns)
+	multiTitle := fmt.Sprintf("7-Zip multi-threaded on all CPUs (cpu%s), %d consecutive runs", cpu.FormatCPUList(r.usable), r.plan.SevenZipMultiRuns)
 	if r.plan.SevenZipMultiRuns == 1 {
-		multiTitle = fmt.Sprintf("7-Zip multi-threaded on all CPUs (cpu%s), one run", clockcheck.FormatCPUList(r.usable))
+		multiTitle = fmt.Sprintf("7-Zip multi-threaded on all CPUs (cpu%s), one run", cpu.FormatCPUList(r.usable))
 	}
 	if r.tools.SevenZip == nil {
 		out = append(out, step{name: result.PhaseSevenZipMulti, title: multiTitle, skip: missingReason("7-Zip", r.tools.SevenZipMissing)})
@@ -60,7 +60,7 @@ func (r *runner) extensiveSteps() []step {
 	clusters := r.info.CPU.Clusters
 	for i, cl := range clusters {
 		cpus := intersect(cl.CPUs, r.usable)
-		title := fmt.Sprintf("7-Zip multi-threaded on cluster %d (cpu%s, %s)", i, clockcheck.FormatCPUList(cl.CPUs), orUnknown(cl.Core))
+		title := fmt.Sprintf("7-Zip multi-threaded on cluster %d (cpu%s, %s)", i, cpu.FormatCPUList(cl.CPUs), orUnknown(cl.Core))
 		st := step{name: result.PhaseSevenZipCluster, title: title, cpus: cpus}
 		switch {
 		case r.tools.SevenZip == nil:

@@ -26,12 +26,12 @@ func ip(v int) *int { return &v }
 func TestBuildSummary(t *testing.T) {
 	phases := []result.Phase{
 		phaseWith(t, result.PhaseClock, []int{0, 4}, result.ClockFigures{Clusters: []result.ClockCluster{
-			{CPU: ip(0), Core: "A55", MeasuredMHz: f64(1800)},
-			{CPU: ip(4), Core: "A76", MeasuredMHz: f64(2350)},
-			{CPU: nil, Core: "X1", Error: "offline"},
+			{ClockMeasurement: result.ClockMeasurement{CPU: ip(0), Core: "A55", MeasuredMHz: f64(1800)}},
+			{ClockMeasurement: result.ClockMeasurement{CPU: ip(4), Core: "A76", MeasuredMHz: f64(2350)}},
+			{ClockMeasurement: result.ClockMeasurement{CPU: nil, Core: "X1"}, Error: "offline"},
 		}}),
-		phaseWith(t, result.PhaseMemory, []int{0}, result.MemFigures{CPU: 0, Core: "A55", MemcpyMBs: f64(3000), MemsetMBs: f64(9000)}),
-		phaseWith(t, result.PhaseMemory, []int{4}, result.MemFigures{CPU: 4, Core: "A76", MemcpyMBs: f64(6000)}),
+		phaseWith(t, result.PhaseMemory, []int{0}, result.MemFigures{CPU: 0, Core: "A55", MemBandwidth: result.MemBandwidth{MemcpyMBs: f64(3000), MemsetMBs: f64(9000)}}),
+		phaseWith(t, result.PhaseMemory, []int{4}, result.MemFigures{CPU: 4, Core: "A76", MemBandwidth: result.MemBandwidth{MemcpyMBs: f64(6000)}}),
 		phaseWith(t, result.PhaseOpenSSL, []int{0}, result.OpenSSLFigures{CPUs: []int{0}, Core: "A55", Ciphers: []result.OpenSSLCipher{
 			{Cipher: "aes-128-cbc", Values: []result.OpenSSLValue{{BlockBytes: 16384, KBs: f64(1)}}},
 			{Cipher: "aes-256-cbc", Values: []result.OpenSSLValue{{BlockBytes: 8192, KBs: f64(2)}, {BlockBytes: 16384, KBs: f64(700000)}}},
@@ -46,7 +46,7 @@ func TestBuildSummary(t *testing.T) {
 			{TotMIPS: f64(10000)}, {TotMIPS: f64(9900)}, {TotMIPS: f64(9500)},
 		}}),
 		// The clock after load does not replace the first measurement.
-		phaseWith(t, result.PhaseClockAfterLoad, []int{0}, result.ClockFigures{Clusters: []result.ClockCluster{{CPU: ip(0), MeasuredMHz: f64(1000)}}}),
+		phaseWith(t, result.PhaseClockAfterLoad, []int{0}, result.ClockFigures{Clusters: []result.ClockCluster{{ClockMeasurement: result.ClockMeasurement{CPU: ip(0), MeasuredMHz: f64(1000)}}}}),
 		{Name: result.PhaseSevenZipSingle, Status: result.PhaseSkipped},
 	}
 	s := BuildSummary(phases)

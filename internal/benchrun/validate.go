@@ -9,8 +9,7 @@ import (
 
 	"boardbench/internal/check"
 	"boardbench/internal/finding"
-	"boardbench/internal/inventory"
-	"boardbench/internal/inventory/memory"
+	"boardbench/internal/inventory/cpu"
 	"boardbench/internal/result"
 	"boardbench/internal/tools"
 )
@@ -82,18 +81,10 @@ func QuickFinding() finding.Finding {
 // facts fills what the rules need from the machine description, the
 // tuning and the clock phases.
 func (r *runner) facts() check.Facts {
-	f := check.Facts{
-		NCPU:         len(r.onlineBefore),
-		Governors:    r.governorsDuring,
-		Tuned:        r.tuned,
-		OnlineBefore: r.onlineBefore,
-		OnlineAfter:  onlineCPUs(r.h),
-	}
-	if f.NCPU == 0 {
-		f.NCPU = len(r.info.CPU.CPUs)
-	}
+	f := check.FactsFromInfo(r.info, r.onlineBefore, cpu.OnlineCPUs(r.h))
+	f.Governors = r.governorsDuring
+	f.Tuned = r.tuned
 	f.Clusters = clockFacts(r.res.Phases)
-	machineFacts(&f, r.info)
 	f.SevenZip = toolComparable(r.tools.SevenZip)
 	return f
 }
@@ -115,39 +106,6 @@ func clockFacts(phases []result.Phase) []check.Cluster {
 		}
 	}
 	return out
-}
-
-// machineFacts fills swap, Raspberry Pi and thermal facts from info.
-func machineFacts(f *check.Facts, info *inventory.Info) {
-	if z := info.Memory.Zswap; z != nil && z.Enabled != nil {
-		f.ZswapEnabled = *z.Enabled
-	}
-	for _, s := range info.Memory.Swaps {
-		if s.Kind == memory.KindZram {
-			f.ZramSwapActive = true
-		}
-	}
-	if rp := info.Board.RaspberryPi; rp != nil {
-		f.RPiModel = rp.Model
-	}
-	if fw := info.RaspberryPi; fw != nil && fw.Config != nil {
-		if v, ok := fw.Config["temp_soft_limit"]; ok {
-			n := int(v)
-			f.TempSoftLimit = &n
-		}
-	}
-	if st := info.Sensors.SoCTemp; st != nil {
-		for _, z := range info.Sensors.ThermalZones {
-			if z.Path != st.Path {
-				continue
-			}
-			for _, tp := range z.TripPoints {
-				if tp.TempC != nil {
-					f.Trips = append(f.Trips, check.Trip{Type: tp.Type, C: *tp.TempC})
-				}
-			}
-		}
-	}
 }
 
 // toolComparable says whether 7-Zip's figures compare with published ones.

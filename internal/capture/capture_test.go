@@ -12,6 +12,7 @@ import (
 	"boardbench/internal/capture"
 	"boardbench/internal/host"
 	"boardbench/internal/inventory"
+	"boardbench/internal/testutil/fixture"
 )
 
 // describe returns the JSON of a machine description without the fields
@@ -54,10 +55,7 @@ func TestRoundTrip(t *testing.T) {
 			continue
 		}
 		t.Run(filepath.Base(dir), func(t *testing.T) {
-			orig, err := host.New(dir)
-			if err != nil {
-				t.Fatal(err)
-			}
+			orig := fixture.Open(t, dir)
 			want := describe(t, orig, true)
 
 			rec := host.NewRecorder()
@@ -71,10 +69,7 @@ func TestRoundTrip(t *testing.T) {
 			if err := capture.Extract(bytes.NewReader(buf.Bytes()), out); err != nil {
 				t.Fatal(err)
 			}
-			back, err := host.New(out)
-			if err != nil {
-				t.Fatal(err)
-			}
+			back := fixture.Open(t, out)
 			if got := describe(t, back, true); got != want {
 				t.Errorf("unpacked capture describes a different machine:\n%s", firstDiff(want, got))
 			}
@@ -95,16 +90,11 @@ func firstDiff(a, b string) string {
 
 func TestCaptureRedacts(t *testing.T) {
 	rec := host.NewRecorder()
-	root := t.TempDir()
-	for p, c := range map[string]string{
+	h := fixture.Host(t, map[string]string{
 		"proc/cpuinfo":                               "processor\t: 0\nSerial\t\t: 10000000deadbeef\n",
 		"sys/class/net/eth0/address":                 "dc:a6:32:aa:bb:cc\n",
 		"sys/firmware/devicetree/base/serial-number": "10000000deadbeef\x00",
-	} {
-		os.MkdirAll(filepath.Join(root, filepath.Dir(p)), 0o755)
-		os.WriteFile(filepath.Join(root, p), []byte(c), 0o644)
-	}
-	h, _ := host.New(root, host.WithRecorder(rec))
+	}, host.WithRecorder(rec))
 	for _, p := range []string{"/proc/cpuinfo", "/sys/class/net/eth0/address", "/sys/firmware/devicetree/base/serial-number"} {
 		if _, err := h.ReadFile(p); err != nil {
 			t.Fatal(err)

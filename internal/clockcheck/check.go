@@ -10,7 +10,6 @@ import (
 	"errors"
 	"fmt"
 	"io/fs"
-	"sort"
 	"strconv"
 	"strings"
 
@@ -18,6 +17,7 @@ import (
 	"boardbench/internal/inventory/cpu"
 	"boardbench/internal/note"
 	probeclock "boardbench/internal/probe/clock"
+	"boardbench/internal/result"
 	"boardbench/internal/schema"
 	"boardbench/internal/tune"
 )
@@ -176,8 +176,8 @@ func (c *Checker) policyOf(t target) (int, bool) {
 // adds what the kernel and firmware report.
 func (c *Checker) measureTarget(ctx context.Context, t target, rep *Report) ClusterClock {
 	cc := ClusterClock{
-		CPUs: t.cpus, Core: t.core, Policy: t.policy,
-		Method: probeclock.Method, Certain: probeclock.Certain, Samples: []float64{},
+		ClockMeasurement: result.ClockMeasurement{CPUs: t.cpus, Core: t.core, Policy: t.policy, Samples: []float64{}},
+		Method:           probeclock.Method, Certain: probeclock.Certain,
 	}
 	if t.cluster >= 0 {
 		idx := t.cluster
@@ -382,7 +382,7 @@ func (c *Checker) WalkOPPs(ctx context.Context, p Pinner, rep *Report) error {
 			}
 			n++
 			c.progressf("OPP %d of %d: policy%d at %d MHz", n, total, s.policy, khz/1000)
-			opp := OPPClock{RequestedMHz: float64(khz) / 1000}
+			opp := OPPClock{OPPMeasurement: result.OPPMeasurement{RequestedMHz: float64(khz) / 1000}}
 			if err := p.Pin(s.policy, khz); err != nil {
 				if ctx.Err() != nil {
 					return ctx.Err()
@@ -414,32 +414,9 @@ func (c *Checker) WalkOPPs(ctx context.Context, p Pinner, rep *Report) error {
 	return nil
 }
 
-// FormatCPUList writes ids compactly: [0 1 2 3 6] → "0-3,6"; "-" for none.
-func FormatCPUList(ids []int) string {
-	if len(ids) == 0 {
-		return "-"
-	}
-	s := append([]int(nil), ids...)
-	sort.Ints(s)
-	var parts []string
-	for i := 0; i < len(s); {
-		j := i
-		for j+1 < len(s) && s[j+1] == s[j]+1 {
-			j++
-		}
-		if j > i {
-			parts = append(parts, fmt.Sprintf("%d-%d", s[i], s[j]))
-		} else {
-			parts = append(parts, strconv.Itoa(s[i]))
-		}
-		i = j + 1
-	}
-	return strings.Join(parts, ",")
-}
-
 func clusterName(t target) string {
 	if t.cluster < 0 {
-		return "cpu" + FormatCPUList(t.cpus)
+		return "cpu" + cpu.FormatCPUList(t.cpus)
 	}
-	return fmt.Sprintf("cluster %d (cpu%s)", t.cluster, FormatCPUList(t.cpus))
+	return fmt.Sprintf("cluster %d (cpu%s)", t.cluster, cpu.FormatCPUList(t.cpus))
 }

@@ -2,6 +2,7 @@ package clockcheck
 
 import (
 	"boardbench/internal/note"
+	"boardbench/internal/result"
 	"boardbench/internal/stats"
 )
 
@@ -20,23 +21,12 @@ type Report struct {
 // ClusterClock is the measured clock of one cluster (or of one CPU asked
 // for explicitly).
 type ClusterClock struct {
-	// Cluster is the index in the CPU inventory's clusters, nil when unknown.
-	Cluster *int   `json:"cluster"`
-	CPUs    []int  `json:"cpus"`
-	Core    string `json:"core"`
-	Policy  *int   `json:"policy"`
-	// CPU is the CPU measured, nil when none could be.
-	CPU         *int     `json:"cpu"`
-	MeasuredMHz *float64 `json:"measured_mhz"`
-	// Samples are the clocks of the individual samples in MHz.
-	Samples []float64 `json:"samples"`
-	// DisturbedSamples are samples set aside because another task took the
-	// CPU during them (MHz); all samples when none was undisturbed.
-	DisturbedSamples []float64 `json:"disturbed_samples"`
-	SpreadPct        *float64  `json:"spread_pct"`
-	SampleMs         *float64  `json:"sample_ms"`
-	Method           string    `json:"method"`
-	Certain          bool      `json:"certain"`
+	// ClockMeasurement holds the fields shared with the result of
+	// `boardbench run` (cluster ... spread_pct).
+	result.ClockMeasurement
+	SampleMs *float64 `json:"sample_ms"`
+	Method   string   `json:"method"`
+	Certain  bool     `json:"certain"`
 	// ReportedMHz is the kernel's clock compared with MeasuredMHz, read
 	// from ReportedSource right after measuring.
 	ReportedMHz          *float64   `json:"reported_mhz"`
@@ -53,10 +43,9 @@ type ClusterClock struct {
 
 // OPPClock is the measured clock at one pinned cpufreq operating point.
 type OPPClock struct {
-	RequestedMHz float64  `json:"requested_mhz"`
-	ReportedMHz  *float64 `json:"reported_mhz"`
-	MeasuredMHz  *float64 `json:"measured_mhz"`
-	SpreadPct    *float64 `json:"spread_pct"`
+	// OPPMeasurement holds the fields shared with the result of
+	// `boardbench run` (requested_mhz ... spread_pct).
+	result.OPPMeasurement
 	// DisturbedSamples: see ClusterClock.
 	DisturbedSamples []float64 `json:"disturbed_samples"`
 	DeviationPct     *float64  `json:"deviation_pct"`

@@ -1,4 +1,4 @@
-package host
+package host_test
 
 import (
 	"context"
@@ -7,33 +7,13 @@ import (
 	"path/filepath"
 	"runtime"
 	"testing"
+
+	"boardbench/internal/host"
+	"boardbench/internal/testutil/fixture"
 )
 
-// mkroot builds a fixture root from a map of machine path → content; a
-// content starting with "->" makes a symbolic link.
-func mkroot(t *testing.T, files map[string]string) string {
-	t.Helper()
-	root := t.TempDir()
-	for p, c := range files {
-		full := filepath.Join(root, p)
-		if err := os.MkdirAll(filepath.Dir(full), 0o755); err != nil {
-			t.Fatal(err)
-		}
-		if len(c) > 2 && c[:2] == "->" {
-			if err := os.Symlink(c[2:], full); err != nil {
-				t.Fatal(err)
-			}
-			continue
-		}
-		if err := os.WriteFile(full, []byte(c), 0o644); err != nil {
-			t.Fatal(err)
-		}
-	}
-	return root
-}
-
 func TestReadsStayInsideRoot(t *testing.T) {
-	root := mkroot(t, map[string]string{
+	root := fixture.Root(t, map[string]string{
 		"/sys/firmware/devicetree/base/model":                      "Radxa ROCK 5B\x00",
 		"/proc/device-tree":                                        "->/sys/firmware/devicetree/base",
 		"/sys/devices/platform/fe1b0000.ethernet/net/eth0/address": "aa:bb:cc:dd:ee:ff\n",
@@ -42,10 +22,7 @@ func TestReadsStayInsideRoot(t *testing.T) {
 		"/sys/class/thermal/thermal_zone1":                         "->/etc",
 		"/sys/kernel/debug/danger":                                 "boom",
 	})
-	h, err := New(root)
-	if err != nil {
-		t.Fatal(err)
-	}
+	h := fixture.Open(t, root)
 	cases := []struct {
 		path    string
 		want    string
@@ -69,7 +46,7 @@ func TestReadsStayInsideRoot(t *testing.T) {
 			t.Errorf("ReadFile(%s) = %q, want %q", c.path, got, c.want)
 		}
 	}
-	if _, err := h.ReadFile("/sys/kernel/debug/danger"); !errors.Is(err, ErrNotAllowed) {
+	if _, err := h.ReadFile("/sys/kernel/debug/danger"); !errors.Is(err, host.ErrNotAllowed) {
 		t.Errorf("debugfs read: err = %v, want ErrNotAllowed", err)
 	}
 	rp, err := h.Resolve("/sys/class/net/eth0")
@@ -79,8 +56,8 @@ func TestReadsStayInsideRoot(t *testing.T) {
 }
 
 func TestLinkLoop(t *testing.T) {
-	root := mkroot(t, map[string]string{"/sys/class/net/a": "->b", "/sys/class/net/b": "->a"})
-	h, _ := New(root)
+	root := fixture.Root(t, map[string]string{"/sys/class/net/a": "->b", "/sys/class/net/b": "->a"})
+	h, _ := host.New(root)
 	if _, err := h.ReadFile("/sys/class/net/a/address"); err == nil {
 		t.Fatal("want error for a link loop")
 	}
@@ -90,19 +67,19 @@ func TestNewRejectsBadRoots(t *testing.T) {
 	file := filepath.Join(t.TempDir(), "f")
 	os.WriteFile(file, nil, 0o644)
 	for _, root := range []string{"/nonexistent/boardbench", file} {
-		if _, err := New(root); err == nil {
+		if _, err := host.New(root); err == nil {
 			t.Errorf("New(%q): want error", root)
 		}
 	}
 }
 
 func TestReadIntAndGlob(t *testing.T) {
-	root := mkroot(t, map[string]string{
+	root := fixture.Root(t, map[string]string{
 		"/sys/devices/system/cpu/cpu0/cpufreq/cpuinfo_max_freq": "1800000\n",
 		"/sys/devices/system/cpu/cpu1/cpufreq/cpuinfo_max_freq": "garbage\n",
 		"/sys/devices/system/cpu/cpu10/online":                  "1\n",
 	})
-	h, _ := New(root)
+	h, _ := host.New(root)
 	if v, err := h.ReadInt("/sys/devices/system/cpu/cpu0/cpufreq/cpuinfo_max_freq"); err != nil || v != 1800000 {
 		t.Errorf("ReadInt = %d, %v", v, err)
 	}
@@ -116,13 +93,13 @@ func TestReadIntAndGlob(t *testing.T) {
 }
 
 func TestRecorderAndCommands(t *testing.T) {
-	root := mkroot(t, map[string]string{
-		"/sys/firmware/devicetree/base/model":                       "Raspberry Pi 4 Model B Rev 1.4\x00",
-		"/proc/device-tree":                                         "->/sys/firmware/devicetree/base",
-		CommandsDir + "/" + CommandKey("vcgencmd", "get_throttled"): "throttled=0x50000\n",
+	root := fixture.Root(t, map[string]string{
+		"/sys/firmware/devicetree/base/model": "Raspberry Pi 4 Model B Rev 1.4\x00",
+		"/proc/device-tree":                   "->/sys/firmware/devicetree/base",
+		host.CommandsDir + "/" + host.CommandKey("vcgencmd", "get_throttled"): "throttled=0x50000\n",
 	})
-	rec := NewRecorder()
-	h, _ := New(root, WithRecorder(rec))
+	rec := host.NewRecorder()
+	h, _ := host.New(root, host.WithRecorder(rec))
 	if _, err := h.ReadString("/proc/device-tree/model"); err != nil {
 		t.Fatal(err)
 	}
@@ -141,7 +118,7 @@ func TestRecorderAndCommands(t *testing.T) {
 		t.Errorf("links = %v", s.Links)
 	}
 	if _, ok := s.Files["/sys/firmware/devicetree/base/model"]; !ok {
-		t.Errorf("files = %v", SortedKeys(s.Files))
+		t.Errorf("files = %v", host.SortedKeys(s.Files))
 	}
 	if string(s.Commands["vcgencmd_get_throttled"]) != "throttled=0x50000\n" {
 		t.Errorf("commands = %v", s.Commands)
@@ -150,15 +127,15 @@ func TestRecorderAndCommands(t *testing.T) {
 
 func TestWriteAllowList(t *testing.T) {
 	gov := "/sys/devices/system/cpu/cpufreq/policy0/scaling_governor"
-	root := mkroot(t, map[string]string{gov: "schedutil\n", "/proc/sys/kernel/hostname": "x"})
-	h, _ := New(root)
+	root := fixture.Root(t, map[string]string{gov: "schedutil\n", "/proc/sys/kernel/hostname": "x"})
+	h, _ := host.New(root)
 	if err := h.WriteString(gov, "performance"); err != nil {
 		t.Fatal(err)
 	}
 	if s, _ := h.ReadString(gov); s != "performance" {
 		t.Errorf("governor = %q", s)
 	}
-	if err := h.WriteString("/proc/sys/kernel/hostname", "y"); !errors.Is(err, ErrNotAllowed) {
+	if err := h.WriteString("/proc/sys/kernel/hostname", "y"); !errors.Is(err, host.ErrNotAllowed) {
 		t.Errorf("write outside allow-list: %v", err)
 	}
 }
@@ -174,57 +151,34 @@ func TestCommandKey(t *testing.T) {
 		{"vcgencmd", []string{"get_config", "int"}, "vcgencmd_get_config_int"},
 	}
 	for _, c := range cases {
-		if got := CommandKey(c.name, c.args...); got != c.want {
+		if got := host.CommandKey(c.name, c.args...); got != c.want {
 			t.Errorf("CommandKey = %q, want %q", got, c.want)
 		}
 	}
 }
 
-func FuzzResolveNeverEscapes(f *testing.F) {
-	f.Add("/proc/device-tree/model")
-	f.Add("/sys/../../../etc/passwd")
-	f.Add("/sys/class/net/eth0/../../../../x")
-	root := f.TempDir()
-	os.MkdirAll(filepath.Join(root, "sys/class/net"), 0o755)
-	os.Symlink("/../../..", filepath.Join(root, "sys/class/net/up"))
-	h, _ := New(root)
-	f.Fuzz(func(t *testing.T, p string) {
-		if len(p) == 0 || p[0] != '/' {
-			return
-		}
-		rp, err := h.resolve(p)
-		if err != nil {
-			return
-		}
-		real := h.real(rp)
-		if rel, err := filepath.Rel(root, real); err != nil || rel == ".." || (len(rel) > 2 && rel[:3] == "../") {
-			t.Fatalf("%q resolved outside root: %q", p, real)
-		}
-	})
-}
-
 func TestBindThread(t *testing.T) {
-	cpus, err := AllowedCPUs()
+	cpus, err := host.AllowedCPUs()
 	if err != nil || len(cpus) == 0 {
 		t.Fatalf("AllowedCPUs = %v, %v", cpus, err)
 	}
 	runtime.LockOSThread()
 	defer runtime.UnlockOSThread()
-	restore, err := BindThread(cpus[:1])
+	restore, err := host.BindThread(cpus[:1])
 	if err != nil {
 		t.Fatal(err)
 	}
-	now, _ := AllowedCPUs()
+	now, _ := host.AllowedCPUs()
 	if len(now) != 1 || now[0] != cpus[0] {
 		t.Errorf("bound to %v, want [%d]", now, cpus[0])
 	}
 	if err := restore(); err != nil {
 		t.Fatal(err)
 	}
-	if back, _ := AllowedCPUs(); len(back) != len(cpus) {
+	if back, _ := host.AllowedCPUs(); len(back) != len(cpus) {
 		t.Errorf("restored to %v, want %v", back, cpus)
 	}
-	if _, err := BindThread(nil); err == nil {
+	if _, err := host.BindThread(nil); err == nil {
 		t.Error("binding to no CPUs must fail")
 	}
 }

@@ -34,6 +34,9 @@ func (m eqM) match(v any) bool {
 	case int:
 		f, ok := v.(float64)
 		return ok && f == float64(w)
+	case int64:
+		f, ok := v.(float64)
+		return ok && f == float64(w)
 	case float64:
 		f, ok := v.(float64)
 		return ok && math.Abs(f-w) < 1e-6
@@ -250,9 +253,9 @@ type fact struct {
 
 // kib, mib and gib turn sizes into bytes for readable expectations.
 const (
-	kib = 1024
-	mib = 1024 * kib
-	gib = 1024 * mib
+	kib int64 = 1024
+	mib       = 1024 * kib
+	gib       = 1024 * mib
 )
 
 // coreFacts expects each CPU id in ids to be the named core (core_name) with
@@ -355,7 +358,7 @@ var boards = []board{
 				{"memory.swaps.0.device.disk_kind", eq("sd")},
 				{"memory.warnings", someElem(contains("SD"))},
 				{"storage.devices[name=mmcblk0].kind", eq("SD card")},
-				{"storage.devices[name=mmcblk0].size_bytes", eq(62333952 * 512)},
+				{"storage.devices[name=mmcblk0].size_bytes", eq(int64(62333952) * 512)},
 				{"storage.devices[name=mmcblk0].mmc.name", eq("SC32G")},
 				{"storage.devices[name=mmcblk0].mmc.date", contains("2021")},
 				{"storage.devices[name=mmcblk0].mmc.sd_status.speed_class", eq(10)},
@@ -443,7 +446,7 @@ var boards = []board{
 				{"storage.devices[name=sda].kind", eq("USB")},
 				{"storage.devices[name=sda].usb.driver", eq("uas")},
 				{"storage.devices[name=sda].usb.speed_mbps", eq(5000.0)},
-				{"storage.devices[name=sda].size_bytes", eq(976773168 * 512)},
+				{"storage.devices[name=sda].size_bytes", eq(int64(976773168) * 512)},
 				{"buses.pci[address=0000:01:00.0].vendor_id", eq("0x1106")},
 				{"buses.pci[address=0000:01:00.0].driver", eq("xhci_hcd")},
 				{"buses.usb[name=2-2].speed_mbps", eq(5000.0)},
@@ -585,7 +588,7 @@ var boards = []board{
 				{"storage.devices[name=mmcblk0].partitions[name=mmcblk0p2].mounts.0.mount_point", eq("/")},
 				{"storage.devices[name=nvme0n1].model", eq("Samsung SSD 970 EVO Plus 1TB")},
 				{"storage.devices[name=nvme0n1].firmware", eq("2B2QEXM7")},
-				{"storage.devices[name=nvme0n1].size_bytes", eq(1953525168 * 512)},
+				{"storage.devices[name=nvme0n1].size_bytes", eq(int64(1953525168) * 512)},
 				{"storage.devices[name=nvme0n1].serial", eq("REDACTED")},
 				{"buses.pci", length(4)},
 				{"buses.aspm_policy", eq("powersave")},
@@ -847,7 +850,7 @@ var boards = []board{
 				{"memory.swaps.0.priority", eq(32758)},
 				{"storage.devices[name=sda].kind", eq("UFS")},
 				{"storage.devices[name=sda].logical_block_bytes", eq(4096)},
-				{"storage.devices[name=sda].size_bytes", eq(247717888 * 512)},
+				{"storage.devices[name=sda].size_bytes", eq(int64(247717888) * 512)},
 				{"network.interfaces[name=enP1p1s0].driver", eq("r8169")},
 				{"cpu.policies", length(3)},
 				{"cpu.policies.2.driver", eq("qcom-cpufreq-hw")},

@@ -10,6 +10,7 @@ import (
 	"boardbench/internal/inventory/cpu"
 	"boardbench/internal/inventory/rpi"
 	"boardbench/internal/inventory/sensors"
+	"boardbench/internal/testutil/fixture"
 )
 
 func ip(v int) *int { return &v }
@@ -102,21 +103,6 @@ func TestPowerSensors(t *testing.T) {
 	}
 }
 
-// fixtureHost returns a Host on a fixture root holding files (machine path →
-// content).
-func fixtureHost(t *testing.T, files map[string]string) *host.Host {
-	t.Helper()
-	root := t.TempDir()
-	for p, c := range files {
-		write(t, root, p, c)
-	}
-	h, err := host.New(root)
-	if err != nil {
-		t.Fatal(err)
-	}
-	return h
-}
-
 // vcgencmdFiles are recorded vcgencmd answers of a Raspberry Pi 4 that
 // throttled after an under-voltage.
 func vcgencmdFiles() map[string]string {
@@ -140,7 +126,7 @@ func TestConfigFor(t *testing.T) {
 		},
 		RaspberryPi: &rpi.Firmware{ArmClockMHz: fp(1500)},
 	}
-	h := fixtureHost(t, vcgencmdFiles())
+	h := fixture.Host(t, vcgencmdFiles())
 	cfg := ConfigFor(h, in)
 	if len(cfg.Policies) != 1 || cfg.Policies[0].Label != "cpu0-3" {
 		t.Errorf("policies = %+v", cfg.Policies)
@@ -176,7 +162,7 @@ func TestConfigFor(t *testing.T) {
 	}
 	// No vcgencmd: no firmware, and a nil interface (not a typed nil).
 	in.RaspberryPi = nil
-	if cfg := ConfigFor(fixtureHost(t, nil), in); cfg.Firmware != nil {
+	if cfg := ConfigFor(fixture.Host(t, nil), in); cfg.Firmware != nil {
 		t.Errorf("firmware = %#v without vcgencmd", cfg.Firmware)
 	}
 	// Nothing known: nothing sampled but the basics.
@@ -187,7 +173,7 @@ func TestConfigFor(t *testing.T) {
 
 func TestVcgencmdFirmwareErrors(t *testing.T) {
 	dir := host.CommandsDir + "/"
-	h := fixtureHost(t, map[string]string{
+	h := fixture.Host(t, map[string]string{
 		dir + host.CommandKey("vcgencmd", "measure_clock", "arm"): "frequency(48)=0\n",
 		dir + host.CommandKey("vcgencmd", "get_throttled"):        "error=2 error_msg=\"Invalid arguments\"\n",
 	})

@@ -2,13 +2,11 @@ package monitor
 
 import (
 	"context"
-	"os"
-	"path/filepath"
 	"strings"
 	"testing"
 	"time"
 
-	"boardbench/internal/host"
+	"boardbench/internal/testutil/fixture"
 )
 
 func TestParseStatAndDelta(t *testing.T) {
@@ -101,30 +99,18 @@ func (f *fakeFirmware) Throttled(context.Context) (uint32, error) {
 	return v, nil
 }
 
-func write(t *testing.T, root, p, content string) {
-	t.Helper()
-	full := filepath.Join(root, p)
-	os.MkdirAll(filepath.Dir(full), 0o755)
-	if err := os.WriteFile(full, []byte(content), 0o644); err != nil {
-		t.Fatal(err)
-	}
-}
-
 func TestWindowOnFixture(t *testing.T) {
 	root := t.TempDir()
 	tis := "/sys/devices/system/cpu/cpufreq/policy0/stats/time_in_state"
-	write(t, root, "/proc/stat", "cpu  100 0 50 800 50 0 0 0\ncpu0 100 0 50 800 50 0 0 0\n")
-	write(t, root, "/proc/loadavg", "0.05 0.10 0.20 1/100 123\n")
-	write(t, root, "/proc/meminfo", "MemTotal: 1000 kB\nSwapTotal: 2048 kB\nSwapFree: 1024 kB\n")
-	write(t, root, "/proc/vmstat", "pswpin 10\npswpout 20\n")
-	write(t, root, "/sys/devices/system/cpu/cpufreq/policy0/scaling_cur_freq", "1400000\n")
-	write(t, root, tis, "600000 100\n1400000 100\n")
-	write(t, root, "/sys/class/thermal/thermal_zone0/temp", "400000\n") // absurd: rejected
-	write(t, root, "/sys/class/hwmon/hwmon0/power1_input", "4500000\n")
-	h, err := host.New(root)
-	if err != nil {
-		t.Fatal(err)
-	}
+	fixture.Write(t, root, "/proc/stat", "cpu  100 0 50 800 50 0 0 0\ncpu0 100 0 50 800 50 0 0 0\n")
+	fixture.Write(t, root, "/proc/loadavg", "0.05 0.10 0.20 1/100 123\n")
+	fixture.Write(t, root, "/proc/meminfo", "MemTotal: 1000 kB\nSwapTotal: 2048 kB\nSwapFree: 1024 kB\n")
+	fixture.Write(t, root, "/proc/vmstat", "pswpin 10\npswpout 20\n")
+	fixture.Write(t, root, "/sys/devices/system/cpu/cpufreq/policy0/scaling_cur_freq", "1400000\n")
+	fixture.Write(t, root, tis, "600000 100\n1400000 100\n")
+	fixture.Write(t, root, "/sys/class/thermal/thermal_zone0/temp", "400000\n") // absurd: rejected
+	fixture.Write(t, root, "/sys/class/hwmon/hwmon0/power1_input", "4500000\n")
+	h := fixture.Open(t, root)
 	cfg := Config{
 		Policies: []Policy{{Label: "cpu0-3", ID: 0, CPUs: []int{0, 1, 2, 3}}},
 		TempPath: "/sys/class/thermal/thermal_zone0/temp",
@@ -134,9 +120,9 @@ func TestWindowOnFixture(t *testing.T) {
 	m := New(h, cfg)
 	ctx := context.Background()
 	w := m.Begin(ctx, "7-zip")
-	write(t, root, "/proc/stat", "cpu  200 0 100 1600 100 0 0 0\ncpu0 200 0 100 1600 100 0 0 0\n")
-	write(t, root, tis, "600000 600\n1400000 300\n")
-	write(t, root, "/proc/vmstat", "pswpin 15\npswpout 120\n")
+	fixture.Write(t, root, "/proc/stat", "cpu  200 0 100 1600 100 0 0 0\ncpu0 200 0 100 1600 100 0 0 0\n")
+	fixture.Write(t, root, tis, "600000 600\n1400000 300\n")
+	fixture.Write(t, root, "/proc/vmstat", "pswpin 15\npswpout 120\n")
 	ev := w.End(ctx)
 	if len(ev.Samples) != 2 {
 		t.Fatalf("samples = %d, want 2", len(ev.Samples))

@@ -14,7 +14,9 @@ package result
 //	7zip-cluster, sustained        SevenZipFigures
 //
 // A phase that was skipped or failed before measuring anything has no
-// figures (null).
+// figures (null). PhaseCommand is the one phase of a `boardbench monitor --
+// COMMAND` result; it has no figures, the command's output is in its
+// raw_output.
 const (
 	PhaseClock          = "clock"
 	PhaseMemory         = "memory"
@@ -26,6 +28,8 @@ const (
 	PhaseSevenZipCluster = "7zip-cluster"
 	PhaseOpenSSLAllCores = "openssl-all-cores"
 	PhaseSustained       = "sustained"
+	// PhaseCommand is the phase of `boardbench monitor`.
+	PhaseCommand = "command"
 )
 
 // ClockFigures are the figures of the clock and clock-after-load phases:
@@ -35,8 +39,10 @@ type ClockFigures struct {
 	Clusters []ClockCluster `json:"clusters"`
 }
 
-// ClockCluster is the measured clock of one cluster.
-type ClockCluster struct {
+// ClockMeasurement is what a clock check measured on one cluster: the
+// first fields of both ClockCluster (the result of `boardbench run`) and
+// the cluster entries of `boardbench clock --json`, which embed it.
+type ClockMeasurement struct {
 	// Cluster is the index in info.cpu.clusters; nil when clusters are unknown.
 	Cluster *int  `json:"cluster"`
 	CPUs    []int `json:"cpus"`
@@ -49,9 +55,15 @@ type ClockCluster struct {
 	MeasuredMHz *float64 `json:"measured_mhz"`
 	// Samples are the clocks of the samples in MHz, in the order taken.
 	Samples []float64 `json:"samples"`
-	// DisturbedSamples were set aside because another task took the CPU.
+	// DisturbedSamples were set aside because another task took the CPU
+	// during them (MHz); all samples when none was undisturbed.
 	DisturbedSamples []float64 `json:"disturbed_samples"`
 	SpreadPct        *float64  `json:"spread_pct"`
+}
+
+// ClockCluster is the measured clock of one cluster.
+type ClockCluster struct {
+	ClockMeasurement
 	// ReportedMHz is the kernel's clock right after measuring, from
 	// ReportedSource (scaling_cur_freq or cpuinfo_cur_freq).
 	ReportedMHz    *float64 `json:"reported_mhz"`
@@ -72,27 +84,29 @@ type ClockCluster struct {
 	Error string `json:"error,omitempty"`
 }
 
-// OPPClock is the measured clock at one pinned cpufreq operating point.
-type OPPClock struct {
+// OPPMeasurement is what the OPP walk measured at one pinned cpufreq
+// operating point: the first fields of both OPPClock and the OPP entries of
+// `boardbench clock --json`, which embed it.
+type OPPMeasurement struct {
 	RequestedMHz float64  `json:"requested_mhz"`
 	ReportedMHz  *float64 `json:"reported_mhz"`
 	MeasuredMHz  *float64 `json:"measured_mhz"`
 	SpreadPct    *float64 `json:"spread_pct"`
+}
+
+// OPPClock is the measured clock at one pinned cpufreq operating point.
+type OPPClock struct {
+	OPPMeasurement
 	DeviationPct *float64 `json:"deviation_pct"`
 	Error        string   `json:"error,omitempty"`
 }
 
-// MemFigures are the figures of one memory phase: bandwidth and latency
-// measured from one CPU. Bandwidth is in MB/s (10^6 bytes per second, a copy
-// counts the bytes copied once), the median of the samples, with the
-// samples' standard deviation in percent of their mean. A figure is nil
-// when its kernel could not run (Notes say why).
-type MemFigures struct {
-	CPU  int    `json:"cpu"`
-	Core string `json:"core"`
-	// BufferBytes is the size of each bandwidth buffer.
-	BufferBytes int64 `json:"buffer_bytes"`
-
+// MemBandwidth holds the bandwidth figures of one memory measurement in
+// MB/s (10^6 bytes per second, a copy counts the bytes copied once): the
+// median of the samples, with the samples' standard deviation in percent
+// of their mean. A figure is nil when its kernel could not run. MemFigures
+// and the results of `boardbench mem --json` embed it.
+type MemBandwidth struct {
 	MemcpyMBs        *float64 `json:"memcpy_mb_s"`
 	MemcpyStdDevPct  *float64 `json:"memcpy_stddev_pct"`
 	MemsetMBs        *float64 `json:"memset_mb_s"`
@@ -105,6 +119,39 @@ type MemFigures struct {
 	CopyGoStdDevPct  *float64 `json:"copy_go_stddev_pct"`
 	NTWriteMBs       *float64 `json:"nt_write_mb_s"`
 	NTWriteStdDevPct *float64 `json:"nt_write_stddev_pct"`
+}
+
+// Slots returns the figure and standard-deviation fields of a bandwidth
+// kernel by its name ("memcpy", "memset", "read", "write", "copy_go",
+// "nt_write"); nil, nil for another name.
+func (b *MemBandwidth) Slots(kernel string) (mbs, sd **float64) {
+	switch kernel {
+	case "memcpy":
+		return &b.MemcpyMBs, &b.MemcpyStdDevPct
+	case "memset":
+		return &b.MemsetMBs, &b.MemsetStdDevPct
+	case "read":
+		return &b.ReadMBs, &b.ReadStdDevPct
+	case "write":
+		return &b.WriteMBs, &b.WriteStdDevPct
+	case "copy_go":
+		return &b.CopyGoMBs, &b.CopyGoStdDevPct
+	case "nt_write":
+		return &b.NTWriteMBs, &b.NTWriteStdDevPct
+	}
+	return nil, nil
+}
+
+// MemFigures are the figures of one memory phase: bandwidth (see
+// MemBandwidth) and latency measured from one CPU. Notes say why a figure
+// is nil.
+type MemFigures struct {
+	CPU  int    `json:"cpu"`
+	Core string `json:"core"`
+	// BufferBytes is the size of each bandwidth buffer.
+	BufferBytes int64 `json:"buffer_bytes"`
+
+	MemBandwidth
 
 	// Latency is the latency table, one row per block size.
 	Latency []LatencyRow `json:"latency"`

@@ -6,6 +6,8 @@ import (
 	"os"
 	"path/filepath"
 	"testing"
+
+	"boardbench/internal/probe/membw"
 )
 
 func TestSaveLoadRoundTrip(t *testing.T) {
@@ -54,5 +56,22 @@ func TestLoadRejects(t *testing.T) {
 	}
 	if _, err := Load(filepath.Join(dir, "missing")); err == nil {
 		t.Error("missing file: want error")
+	}
+}
+
+// TestMemBandwidthSlots checks that every bandwidth kernel has its own pair
+// of fields and that an unknown name has none.
+func TestMemBandwidthSlots(t *testing.T) {
+	var b MemBandwidth
+	seen := map[**float64]bool{}
+	for _, k := range membw.AllKernels {
+		mbs, sd := b.Slots(string(k))
+		if mbs == nil || sd == nil || seen[mbs] || seen[sd] {
+			t.Errorf("Slots(%q) = %v, %v: want fields of its own", k, mbs, sd)
+		}
+		seen[mbs], seen[sd] = true, true
+	}
+	if mbs, sd := b.Slots("bogus"); mbs != nil || sd != nil {
+		t.Error("Slots of an unknown kernel must be nil")
 	}
 }

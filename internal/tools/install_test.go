@@ -8,6 +8,7 @@ import (
 
 	"boardbench/internal/host"
 	"boardbench/internal/runner/proc"
+	"boardbench/internal/testutil/fixture"
 )
 
 // fakeExecutor records the commands it is given and answers from a script:
@@ -59,7 +60,7 @@ func TestDetectPackageManagerAndHints(t *testing.T) {
 	}
 	for _, tt := range tests {
 		t.Run(tt.command, func(t *testing.T) {
-			h := fixture(t, nil, map[string]string{tt.command + "_--version": "x\n"})
+			h := toolsHost(t, nil, map[string]string{tt.command + "_--version": "x\n"})
 			pm := DetectPackageManager(h)
 			if pm == nil || pm.Name != tt.wantName {
 				t.Fatalf("DetectPackageManager = %+v, want %s", pm, tt.wantName)
@@ -72,7 +73,7 @@ func TestDetectPackageManagerAndHints(t *testing.T) {
 			}
 		})
 	}
-	if pm := DetectPackageManager(fixture(t, nil, nil)); pm != nil {
+	if pm := DetectPackageManager(toolsHost(t, nil, nil)); pm != nil {
 		t.Errorf("empty root: package manager %+v, want none", pm)
 	}
 }
@@ -94,7 +95,7 @@ func TestInstallerRefusals(t *testing.T) {
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
 			fake := &fakeExecutor{}
-			in := &Installer{Host: fixture(t, nil, tt.commands), Executor: fake, Allow: tt.allow, Root: tt.root}
+			in := &Installer{Host: toolsHost(t, nil, tt.commands), Executor: fake, Allow: tt.allow, Root: tt.root}
 			err := in.Install(context.Background(), KindSevenZip)
 			var ie *InstallError
 			if !errors.As(err, &ie) || !errors.Is(err, ErrNotInstalled) {
@@ -156,7 +157,7 @@ func TestInstallerRunsPackageManager(t *testing.T) {
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
 			fake := &fakeExecutor{replies: tt.replies}
-			in := &Installer{Host: fixture(t, nil, map[string]string{tt.manager + "_--version": "x\n"}), Executor: fake, Allow: true, Root: true}
+			in := &Installer{Host: toolsHost(t, nil, map[string]string{tt.manager + "_--version": "x\n"}), Executor: fake, Allow: true, Root: true}
 			err := in.Install(context.Background(), tt.kind)
 			if got := strings.Join(fake.commandLines(), " | "); got != strings.Join(tt.wantCalls, " | ") {
 				t.Errorf("ran %q, want %q", got, strings.Join(tt.wantCalls, " | "))
@@ -184,7 +185,7 @@ func TestInstallerRunsPackageManager(t *testing.T) {
 
 func TestEnsureFindsInstalledToolWithoutInstalling(t *testing.T) {
 	fake := &fakeExecutor{}
-	h := fixture(t, map[string]string{"/usr/bin/7zz": elfHead}, map[string]string{"7zz": readTestdata(t, "debian12/7zz.txt"), "apt-get_--version": "x\n"})
+	h := toolsHost(t, map[string]string{"/usr/bin/7zz": elfHead}, map[string]string{"7zz": fixture.ReadTestdata(t, "debian12/7zz.txt"), "apt-get_--version": "x\n"})
 	in := &Installer{Host: h, Executor: fake, Allow: true, Root: true}
 	got, err := in.Ensure(context.Background(), KindSevenZip)
 	if err != nil || got == nil || got.Name != "7zz" {
@@ -194,17 +195,14 @@ func TestEnsureFindsInstalledToolWithoutInstalling(t *testing.T) {
 		t.Errorf("ran %v for an installed tool", fake.commandLines())
 	}
 	// Missing tool, install "succeeds" but the fixture still lacks it.
-	in.Host = fixture(t, nil, map[string]string{"apt-get_--version": "x\n"})
+	in.Host = toolsHost(t, nil, map[string]string{"apt-get_--version": "x\n"})
 	if _, err := in.Ensure(context.Background(), KindOpenSSL); !errors.Is(err, ErrNotInstalled) {
 		t.Errorf("Ensure after a vain install: err = %v, want ErrNotInstalled", err)
 	}
 }
 
 func TestNewInstallerRefusesFixtureRoot(t *testing.T) {
-	h, err := host.New(t.TempDir())
-	if err != nil {
-		t.Fatal(err)
-	}
+	h := fixture.Open(t, t.TempDir())
 	if _, err := NewInstaller(h, true); !errors.Is(err, host.ErrNotLive) {
 		t.Errorf("NewInstaller(fixture) err = %v, want ErrNotLive", err)
 	}

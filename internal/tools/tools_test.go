@@ -2,62 +2,25 @@ package tools
 
 import (
 	"context"
-	"os"
-	"path/filepath"
 	"strings"
 	"testing"
 
 	"boardbench/internal/host"
 	"boardbench/internal/note"
+	"boardbench/internal/testutil/fixture"
 )
 
 // elfHead is enough of an ELF header to be told apart from a script.
 const elfHead = "\x7fELF\x02\x01\x01\x00"
 
-// fixture builds a fixture root: files maps machine paths to contents (a
-// value starting with "->" makes a symbolic link), commands maps a command
-// key to recorded output.
-func fixture(t *testing.T, files map[string]string, commands map[string]string) *host.Host {
+// toolsHost returns a Host on a fixture root: files maps machine paths to
+// contents (a value starting with "->" makes a symbolic link), commands
+// maps a command key to recorded output.
+func toolsHost(t *testing.T, files map[string]string, commands map[string]string) *host.Host {
 	t.Helper()
-	root := t.TempDir()
-	for p, content := range files {
-		full := filepath.Join(root, filepath.FromSlash(p))
-		if err := os.MkdirAll(filepath.Dir(full), 0o755); err != nil {
-			t.Fatal(err)
-		}
-		if target, ok := strings.CutPrefix(content, "->"); ok {
-			if err := os.Symlink(target, full); err != nil {
-				t.Fatal(err)
-			}
-			continue
-		}
-		if err := os.WriteFile(full, []byte(content), 0o755); err != nil {
-			t.Fatal(err)
-		}
-	}
-	dir := filepath.Join(root, filepath.FromSlash(host.CommandsDir))
-	if err := os.MkdirAll(dir, 0o755); err != nil {
-		t.Fatal(err)
-	}
-	for key, out := range commands {
-		if err := os.WriteFile(filepath.Join(dir, key), []byte(out), 0o644); err != nil {
-			t.Fatal(err)
-		}
-	}
-	h, err := host.New(root)
-	if err != nil {
-		t.Fatal(err)
-	}
-	return h
-}
-
-func readTestdata(t *testing.T, name string) string {
-	t.Helper()
-	b, err := os.ReadFile(filepath.Join("testdata", name))
-	if err != nil {
-		t.Fatal(err)
-	}
-	return string(b)
+	root := fixture.Root(t, files)
+	fixture.Commands(t, root, commands)
+	return fixture.Open(t, root)
 }
 
 const debianWrapper = "#! /bin/sh\nexec /usr/lib/p7zip/7z \"$@\"\n"
@@ -75,9 +38,9 @@ func TestParseSevenZipIdentity(t *testing.T) {
 		wantFlavor  Flavor
 		wantP7zip   string
 	}{
-		{"debian 12 7z wrapper", readTestdata(t, "debian12/7z.txt"), true, "26.02", FlavorP7zipWrapper, "16.02"},
-		{"debian 12 7zr wrapper", readTestdata(t, "debian12/7zr.txt"), true, "26.02", FlavorP7zipWrapper, "16.02"},
-		{"7zz", readTestdata(t, "debian12/7zz.txt"), true, "26.02", FlavorSevenZip, ""},
+		{"debian 12 7z wrapper", fixture.ReadTestdata(t, "debian12/7z.txt"), true, "26.02", FlavorP7zipWrapper, "16.02"},
+		{"debian 12 7zr wrapper", fixture.ReadTestdata(t, "debian12/7zr.txt"), true, "26.02", FlavorP7zipWrapper, "16.02"},
+		{"7zz", fixture.ReadTestdata(t, "debian12/7zz.txt"), true, "26.02", FlavorSevenZip, ""},
 		{"real p7zip 16.02", realP7zip1602, true, "16.02", FlavorP7zip, "16.02"},
 		{"real p7zip 16.02 32-bit", "7-Zip (a) [32] 16.02 : Copyright (c) 1999-2016 Igor Pavlov : 2016-05-21\np7zip Version 16.02 (locale=C,Utf16=off,HugeFiles=on,32 bits,4 CPUs LE)", true, "16.02", FlavorP7zip, "16.02"},
 		{"p7zip 9.20", "7-Zip (A) 9.20  Copyright (c) 1999-2010 Igor Pavlov  2010-11-18\np7zip Version 9.20 (locale=en_US.UTF-8,Utf16=on,HugeFiles=on,4 CPUs)", true, "9.20", FlavorP7zip, "9.20"},
@@ -135,7 +98,7 @@ func TestIdentifySevenZipOnFixtures(t *testing.T) {
 		{
 			name:        "debian 12 p7zip-full wrapper",
 			files:       map[string]string{"/usr/bin/7z": debianWrapper, "/usr/lib/p7zip/7z": elfHead},
-			commands:    map[string]string{"7z": readTestdata(t, "debian12/7z.txt")},
+			commands:    map[string]string{"7z": fixture.ReadTestdata(t, "debian12/7z.txt")},
 			cmd:         "7z",
 			wantPath:    "/usr/bin/7z",
 			wantReal:    "/usr/lib/p7zip/7z",
@@ -145,7 +108,7 @@ func TestIdentifySevenZipOnFixtures(t *testing.T) {
 		{
 			name:        "7zz binary",
 			files:       map[string]string{"/usr/bin/7zz": elfHead},
-			commands:    map[string]string{"7zz": readTestdata(t, "debian12/7zz.txt")},
+			commands:    map[string]string{"7zz": fixture.ReadTestdata(t, "debian12/7zz.txt")},
 			cmd:         "7zz",
 			wantPath:    "/usr/bin/7zz",
 			wantReal:    "/usr/bin/7zz",
@@ -154,7 +117,7 @@ func TestIdentifySevenZipOnFixtures(t *testing.T) {
 		{
 			name:        "7z symlink to 7zz",
 			files:       map[string]string{"/usr/bin/7zz": elfHead, "/usr/bin/7z": "->7zz"},
-			commands:    map[string]string{"7z": readTestdata(t, "debian12/7zz.txt")},
+			commands:    map[string]string{"7z": fixture.ReadTestdata(t, "debian12/7zz.txt")},
 			cmd:         "7z",
 			wantPath:    "/usr/bin/7z",
 			wantReal:    "/usr/bin/7zz",
@@ -183,7 +146,7 @@ func TestIdentifySevenZipOnFixtures(t *testing.T) {
 		{
 			name:        "wrapper pointing at a missing binary",
 			files:       map[string]string{"/usr/bin/7z": debianWrapper},
-			commands:    map[string]string{"7z": readTestdata(t, "debian12/7z.txt")},
+			commands:    map[string]string{"7z": fixture.ReadTestdata(t, "debian12/7z.txt")},
 			cmd:         "7z",
 			wantPath:    "/usr/bin/7z",
 			wantWrapper: "/usr/bin/7z",
@@ -191,14 +154,14 @@ func TestIdentifySevenZipOnFixtures(t *testing.T) {
 		},
 		{
 			name:        "no file in the fixture: path unknown",
-			commands:    map[string]string{"7zz": readTestdata(t, "debian12/7zz.txt")},
+			commands:    map[string]string{"7zz": fixture.ReadTestdata(t, "debian12/7zz.txt")},
 			cmd:         "7zz",
 			wantVersion: "26.02", wantFlavor: FlavorSevenZip,
 		},
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
-			h := fixture(t, tt.files, tt.commands)
+			h := toolsHost(t, tt.files, tt.commands)
 			got, err := IdentifySevenZip(context.Background(), h, tt.cmd)
 			if err != nil {
 				t.Fatal(err)
@@ -220,11 +183,11 @@ func TestIdentifySevenZipOnFixtures(t *testing.T) {
 }
 
 func TestFindSevenZipPreferenceAndNotes(t *testing.T) {
-	h := fixture(t,
+	h := toolsHost(t,
 		map[string]string{"/usr/bin/7z": debianWrapper, "/usr/lib/p7zip/7z": elfHead, "/usr/bin/7zz": elfHead},
 		map[string]string{
-			"7z":  readTestdata(t, "debian12/7z.txt"),
-			"7zz": readTestdata(t, "debian12/7zz.txt"),
+			"7z":  fixture.ReadTestdata(t, "debian12/7z.txt"),
+			"7zz": fixture.ReadTestdata(t, "debian12/7zz.txt"),
 			"7za": realP7zip1602,
 			"7zr": "garbage\n",
 		})
@@ -247,7 +210,7 @@ func TestFindSevenZipPreferenceAndNotes(t *testing.T) {
 		t.Errorf("PickComparableSevenZip = %+v, want 7za (16.02)", c)
 	}
 
-	empty := fixture(t, nil, nil)
+	empty := toolsHost(t, nil, nil)
 	none, notes := FindSevenZip(context.Background(), empty)
 	if none != nil || len(notes) != 1 || notes[0].Reason != note.NotInstalled {
 		t.Errorf("empty root: %+v, %+v; want nil and a not-installed note", none, notes)
@@ -288,7 +251,7 @@ func TestParseOpenSSLVersion(t *testing.T) {
 		wantCompil  string
 	}{
 		{
-			name: "OpenSSL 3.0 on Debian 12 x86_64", out: readTestdata(t, "debian12/openssl_version_-a.txt"), wantOK: true,
+			name: "OpenSSL 3.0 on Debian 12 x86_64", out: fixture.ReadTestdata(t, "debian12/openssl_version_-a.txt"), wantOK: true,
 			wantFlavor: FlavorOpenSSL, wantVersion: "3.0.19", wantLibrary: "3.0.19", wantPlat: "debian-amd64", wantAES: &yes, wantCompil: "-DOPENSSL_USE_NODELETE",
 		},
 		{
@@ -358,13 +321,13 @@ func fmtBool(b *bool) string {
 }
 
 func TestFindOpenSSLOnFixture(t *testing.T) {
-	h := fixture(t, map[string]string{"/usr/bin/openssl": elfHead},
-		map[string]string{"openssl_version_-a": readTestdata(t, "debian12/openssl_version_-a.txt")})
+	h := toolsHost(t, map[string]string{"/usr/bin/openssl": elfHead},
+		map[string]string{"openssl_version_-a": fixture.ReadTestdata(t, "debian12/openssl_version_-a.txt")})
 	got, notes := FindOpenSSL(context.Background(), h)
 	if got == nil || got.Version != "3.0.19" || got.Path != "/usr/bin/openssl" || got.RealPath != "/usr/bin/openssl" || len(notes) != 0 {
 		t.Fatalf("FindOpenSSL = %+v, %+v", got, notes)
 	}
-	none, notes := FindOpenSSL(context.Background(), fixture(t, nil, nil))
+	none, notes := FindOpenSSL(context.Background(), toolsHost(t, nil, nil))
 	if none != nil || len(notes) != 1 || notes[0].Reason != note.NotInstalled {
 		t.Errorf("empty root: %+v, %+v", none, notes)
 	}

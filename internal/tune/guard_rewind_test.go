@@ -5,14 +5,16 @@ import (
 	"errors"
 	"reflect"
 	"testing"
+
+	"boardbench/internal/testutil/fixture"
 )
 
 // TestGuardRewindKeepsGuarding: Rewind writes the saved state back and the
 // Guard still accepts changes (and restores them on Close); devfreq
 // governors change through the Guard too.
 func TestGuardRewindKeepsGuarding(t *testing.T) {
-	root, h := fixture(t)
-	before := tree(t, root)
+	root, h := machine(t)
+	before := fixture.Snapshot(t, root)
 	g, _, err := NewGuard(context.Background(), h)
 	if err != nil {
 		t.Fatal(err)
@@ -29,7 +31,7 @@ func TestGuardRewindKeepsGuarding(t *testing.T) {
 	if err := g.Rewind(); err != nil {
 		t.Fatal(err)
 	}
-	if after := tree(t, root); !reflect.DeepEqual(after, before) {
+	if after := fixture.Snapshot(t, root); !reflect.DeepEqual(after, before) {
 		t.Errorf("after Rewind:\n%v\nwant\n%v", after, before)
 	}
 	if err := g.SetGovernor(0, "performance"); err != nil {
@@ -38,7 +40,7 @@ func TestGuardRewindKeepsGuarding(t *testing.T) {
 	if err := g.Close(); err != nil {
 		t.Fatal(err)
 	}
-	if after := tree(t, root); !reflect.DeepEqual(after, before) {
+	if after := fixture.Snapshot(t, root); !reflect.DeepEqual(after, before) {
 		t.Errorf("after Close:\n%v\nwant\n%v", after, before)
 	}
 	if err := g.Rewind(); !errors.Is(err, ErrRestored) {

@@ -3,7 +3,6 @@ package tune
 import (
 	"context"
 	"errors"
-	"io/fs"
 	"os"
 	"path/filepath"
 	"reflect"
@@ -13,63 +12,38 @@ import (
 	"time"
 
 	"boardbench/internal/host"
+	"boardbench/internal/testutil/fixture"
 )
 
-// fixture writes a machine with two cpufreq policies (policy0 under
+// machine writes a machine with two cpufreq policies (policy0 under
 // schedutil, policy4 under userspace) and one devfreq device, and returns
 // its root and a Host on it.
-func fixture(t *testing.T) (string, *host.Host) {
+func machine(t *testing.T) (string, *host.Host) {
 	t.Helper()
-	root := t.TempDir()
-	files := map[string]string{
-		"sys/devices/system/cpu/cpufreq/policy0/scaling_governor":              "schedutil\n",
-		"sys/devices/system/cpu/cpufreq/policy0/scaling_min_freq":              "408000\n",
-		"sys/devices/system/cpu/cpufreq/policy0/scaling_max_freq":              "1800000\n",
-		"sys/devices/system/cpu/cpufreq/policy0/scaling_setspeed":              "<unsupported>\n",
-		"sys/devices/system/cpu/cpufreq/policy0/scaling_cur_freq":              "1800000\n",
-		"sys/devices/system/cpu/cpufreq/policy0/scaling_available_frequencies": "408000 600000 816000 1008000 1200000 1416000 1608000 1800000 \n",
-		"sys/devices/system/cpu/cpufreq/policy4/scaling_governor":              "userspace\n",
-		"sys/devices/system/cpu/cpufreq/policy4/scaling_min_freq":              "408000\n",
-		"sys/devices/system/cpu/cpufreq/policy4/scaling_max_freq":              "2208000\n",
-		"sys/devices/system/cpu/cpufreq/policy4/scaling_setspeed":              "1200000\n",
-		"sys/devices/system/cpu/cpufreq/policy4/scaling_available_frequencies": "408000 1200000 2016000\n",
-		"sys/devices/system/cpu/cpufreq/policy4/scaling_boost_frequencies":     "2208000 2400000\n",
-		"sys/class/devfreq/dmc/governor":                                       "dmc_ondemand\n",
-		"sys/class/devfreq/dmc/min_freq":                                       "328000000\n",
-		"sys/class/devfreq/dmc/max_freq":                                       "2112000000\n",
-	}
-	for name, content := range files {
-		p := filepath.Join(root, name)
-		if err := os.MkdirAll(filepath.Dir(p), 0o755); err != nil {
-			t.Fatal(err)
-		}
-		if err := os.WriteFile(p, []byte(content), 0o644); err != nil {
-			t.Fatal(err)
-		}
-	}
-	h, err := host.New(root)
-	if err != nil {
-		t.Fatal(err)
-	}
-	return root, h
-}
-
-// tree returns every regular file under root with its content.
-func tree(t *testing.T, root string) map[string]string {
-	t.Helper()
-	out := map[string]string{}
-	err := filepath.WalkDir(root, func(p string, d fs.DirEntry, err error) error {
-		if err != nil || d.IsDir() {
-			return err
-		}
-		b, err := os.ReadFile(p)
-		out[strings.TrimPrefix(p, root)] = string(b)
-		return err
+	root := fixture.Root(t, map[string]string{
+		"sys/class/devfreq/dmc/governor": "dmc_ondemand\n",
+		"sys/class/devfreq/dmc/min_freq": "328000000\n",
+		"sys/class/devfreq/dmc/max_freq": "2112000000\n",
 	})
-	if err != nil {
-		t.Fatal(err)
-	}
-	return out
+	fixture.CPUFreq(t, root,
+		fixture.Policy{ID: 0, Attrs: map[string]string{
+			"scaling_governor":              "schedutil\n",
+			"scaling_min_freq":              "408000\n",
+			"scaling_max_freq":              "1800000\n",
+			"scaling_setspeed":              "<unsupported>\n",
+			"scaling_cur_freq":              "1800000\n",
+			"scaling_available_frequencies": "408000 600000 816000 1008000 1200000 1416000 1608000 1800000 \n",
+		}},
+		fixture.Policy{ID: 4, Attrs: map[string]string{
+			"scaling_governor":              "userspace\n",
+			"scaling_min_freq":              "408000\n",
+			"scaling_max_freq":              "2208000\n",
+			"scaling_setspeed":              "1200000\n",
+			"scaling_available_frequencies": "408000 1200000 2016000\n",
+			"scaling_boost_frequencies":     "2208000 2400000\n",
+		}},
+	)
+	return root, fixture.Open(t, root)
 }
 
 func read(t *testing.T, root, machinePath string) string {
@@ -82,7 +56,7 @@ func read(t *testing.T, root, machinePath string) string {
 }
 
 func TestSnapshot(t *testing.T) {
-	_, h := fixture(t)
+	_, h := machine(t)
 	st, err := Snapshot(h)
 	if err != nil {
 		t.Fatal(err)
@@ -102,18 +76,15 @@ func TestSnapshot(t *testing.T) {
 }
 
 func TestSnapshotNothingToSave(t *testing.T) {
-	h, err := host.New(t.TempDir())
-	if err != nil {
-		t.Fatal(err)
-	}
+	h := fixture.Open(t, t.TempDir())
 	if _, err := Snapshot(h); err == nil {
 		t.Error("Snapshot of an empty machine succeeded")
 	}
 }
 
 func TestSnapshotChangeRestoreIsByteIdentical(t *testing.T) {
-	root, h := fixture(t)
-	before := tree(t, root)
+	root, h := machine(t)
+	before := fixture.Snapshot(t, root)
 	st, err := Snapshot(h)
 	if err != nil {
 		t.Fatal(err)
@@ -130,13 +101,13 @@ func TestSnapshotChangeRestoreIsByteIdentical(t *testing.T) {
 			t.Fatalf("change %d: %v", i, err)
 		}
 	}
-	if reflect.DeepEqual(tree(t, root), before) {
+	if reflect.DeepEqual(fixture.Snapshot(t, root), before) {
 		t.Fatal("changes left the fixture untouched")
 	}
 	if err := Restore(h, st); err != nil {
 		t.Fatalf("Restore: %v", err)
 	}
-	if after := tree(t, root); !reflect.DeepEqual(after, before) {
+	if after := fixture.Snapshot(t, root); !reflect.DeepEqual(after, before) {
 		t.Errorf("after Restore:\n%v\nwant\n%v", after, before)
 	}
 	// A second Restore writes nothing: with every tunable read-only it
@@ -152,7 +123,7 @@ func TestSnapshotChangeRestoreIsByteIdentical(t *testing.T) {
 }
 
 func TestRestoreReportsErrorsAndContinues(t *testing.T) {
-	root, h := fixture(t)
+	root, h := machine(t)
 	st, err := Snapshot(h)
 	if err != nil {
 		t.Fatal(err)
@@ -177,7 +148,7 @@ func TestRestoreReportsErrorsAndContinues(t *testing.T) {
 }
 
 func TestPin(t *testing.T) {
-	root, h := fixture(t)
+	root, h := machine(t)
 	tests := []struct {
 		policy           int
 		khz              int64
@@ -237,7 +208,7 @@ func TestPlanLimits(t *testing.T) {
 }
 
 func TestAvailableKHz(t *testing.T) {
-	root, h := fixture(t)
+	root, h := machine(t)
 	got, err := AvailableKHz(h, 4)
 	if err != nil {
 		t.Fatal(err)
@@ -264,24 +235,11 @@ func TestAvailableKHz(t *testing.T) {
 
 func TestPoliciesFromCPUDirectories(t *testing.T) {
 	// An old kernel: no policyN directories; cpu1 links to cpu0's.
-	root := t.TempDir()
-	dir0 := filepath.Join(root, "sys/devices/system/cpu/cpu0/cpufreq")
-	if err := os.MkdirAll(dir0, 0o755); err != nil {
-		t.Fatal(err)
-	}
-	if err := os.WriteFile(filepath.Join(dir0, "scaling_governor"), []byte("ondemand\n"), 0o644); err != nil {
-		t.Fatal(err)
-	}
-	if err := os.MkdirAll(filepath.Join(root, "sys/devices/system/cpu/cpu1"), 0o755); err != nil {
-		t.Fatal(err)
-	}
-	if err := os.Symlink("../cpu0/cpufreq", filepath.Join(root, "sys/devices/system/cpu/cpu1/cpufreq")); err != nil {
-		t.Fatal(err)
-	}
-	h, err := host.New(root)
-	if err != nil {
-		t.Fatal(err)
-	}
+	root := fixture.Root(t, map[string]string{
+		"/sys/devices/system/cpu/cpu0/cpufreq/scaling_governor": "ondemand\n",
+		"/sys/devices/system/cpu/cpu1/cpufreq":                  "->../cpu0/cpufreq",
+	})
+	h := fixture.Open(t, root)
 	if got, want := Policies(h), map[int]string{0: "/sys/devices/system/cpu/cpu0/cpufreq"}; !reflect.DeepEqual(got, want) {
 		t.Errorf("Policies = %v, want %v", got, want)
 	}
@@ -294,7 +252,7 @@ func TestPoliciesFromCPUDirectories(t *testing.T) {
 }
 
 func TestSetDevfreqGovernorRejectsPaths(t *testing.T) {
-	_, h := fixture(t)
+	_, h := machine(t)
 	for _, name := range []string{"", "../../devices/system/cpu/cpufreq/policy0", "a/b"} {
 		if err := SetDevfreqGovernor(h, name, "performance"); err == nil {
 			t.Errorf("SetDevfreqGovernor(%q) succeeded", name)
@@ -326,8 +284,8 @@ func fakeWalk(ctx context.Context, g *Guard, started chan<- struct{}) error {
 }
 
 func TestGuardRestoresOnSIGINT(t *testing.T) {
-	root, h := fixture(t)
-	before := tree(t, root)
+	root, h := machine(t)
+	before := fixture.Snapshot(t, root)
 	g, ctx, err := NewGuard(context.Background(), h)
 	if err != nil {
 		t.Fatal(err)
@@ -337,7 +295,7 @@ func TestGuardRestoresOnSIGINT(t *testing.T) {
 	walked := make(chan error, 1)
 	go func() { walked <- fakeWalk(ctx, g, started) }()
 	<-started
-	if reflect.DeepEqual(tree(t, root), before) {
+	if reflect.DeepEqual(fixture.Snapshot(t, root), before) {
 		t.Fatal("the walk changed nothing")
 	}
 	if err := syscall.Kill(os.Getpid(), syscall.SIGINT); err != nil {
@@ -352,7 +310,7 @@ func TestGuardRestoresOnSIGINT(t *testing.T) {
 		t.Fatal("the walk did not stop after SIGINT")
 	}
 	// Restored by the signal, before Close.
-	if after := tree(t, root); !reflect.DeepEqual(after, before) {
+	if after := fixture.Snapshot(t, root); !reflect.DeepEqual(after, before) {
 		t.Errorf("after SIGINT:\n%v\nwant\n%v", after, before)
 	}
 	if g.Signal() != os.Interrupt {
@@ -367,8 +325,8 @@ func TestGuardRestoresOnSIGINT(t *testing.T) {
 }
 
 func TestGuardRestoresOnParentCancel(t *testing.T) {
-	root, h := fixture(t)
-	before := tree(t, root)
+	root, h := machine(t)
+	before := fixture.Snapshot(t, root)
 	parent, cancel := context.WithCancel(context.Background())
 	g, ctx, err := NewGuard(parent, h)
 	if err != nil {
@@ -382,7 +340,7 @@ func TestGuardRestoresOnParentCancel(t *testing.T) {
 	cancel()
 	<-walked
 	<-ctx.Done()
-	if after := tree(t, root); !reflect.DeepEqual(after, before) {
+	if after := fixture.Snapshot(t, root); !reflect.DeepEqual(after, before) {
 		t.Errorf("after cancel:\n%v\nwant\n%v", after, before)
 	}
 	if g.Signal() != nil {
@@ -391,8 +349,8 @@ func TestGuardRestoresOnParentCancel(t *testing.T) {
 }
 
 func TestGuardCloseRestores(t *testing.T) {
-	root, h := fixture(t)
-	before := tree(t, root)
+	root, h := machine(t)
+	before := fixture.Snapshot(t, root)
 	g, ctx, err := NewGuard(context.Background(), h)
 	if err != nil {
 		t.Fatal(err)
@@ -409,7 +367,7 @@ func TestGuardCloseRestores(t *testing.T) {
 	if ctx.Err() == nil {
 		t.Error("context still live after Close")
 	}
-	if after := tree(t, root); !reflect.DeepEqual(after, before) {
+	if after := fixture.Snapshot(t, root); !reflect.DeepEqual(after, before) {
 		t.Errorf("after Close:\n%v\nwant\n%v", after, before)
 	}
 	if err := g.Close(); err != nil {
@@ -421,22 +379,13 @@ func TestGuardCloseRestores(t *testing.T) {
 }
 
 func TestPolicyOfCPU(t *testing.T) {
-	root, h := fixture(t)
-	write := func(name, content string) {
-		t.Helper()
-		if err := os.WriteFile(filepath.Join(root, name), []byte(content), 0o644); err != nil {
-			t.Fatal(err)
-		}
-	}
-	write("sys/devices/system/cpu/cpufreq/policy0/related_cpus", "0 1 2 3\n")
-	write("sys/devices/system/cpu/cpufreq/policy4/related_cpus", "4 5\n")
-	// cpu6 is known only through its link (no related_cpus lists it).
-	if err := os.MkdirAll(filepath.Join(root, "sys/devices/system/cpu/cpu6"), 0o755); err != nil {
-		t.Fatal(err)
-	}
-	if err := os.Symlink("../cpufreq/policy4", filepath.Join(root, "sys/devices/system/cpu/cpu6/cpufreq")); err != nil {
-		t.Fatal(err)
-	}
+	root, h := machine(t)
+	fixture.Add(t, root, map[string]string{
+		"sys/devices/system/cpu/cpufreq/policy0/related_cpus": "0 1 2 3\n",
+		"sys/devices/system/cpu/cpufreq/policy4/related_cpus": "4 5\n",
+		// cpu6 is known only through its link (no related_cpus lists it).
+		"sys/devices/system/cpu/cpu6/cpufreq": "->../cpufreq/policy4",
+	})
 	tests := []struct {
 		cpu    int
 		want   int

@@ -10,8 +10,6 @@ import (
 	"fmt"
 	"io"
 	"os"
-	"sort"
-	"strconv"
 	"strings"
 	"syscall"
 
@@ -60,7 +58,7 @@ restored when the walk ends, fails, or is stopped with Ctrl-C or SIGTERM.`,
 			var cpus []int
 			if cmd.Flags().Changed("cpu") {
 				var err error
-				if cpus, err = parseCPUList(cpuList); err != nil {
+				if cpus, err = cpu.ParseCPUSelection(cpuList); err != nil {
 					return cmdutil.Usagef("--cpu %q: %v", cpuList, err)
 				}
 			}
@@ -216,41 +214,12 @@ func (r *runner) progressDone() {
 	}
 }
 
-// parseCPUList parses a CPU list such as "0,2-3" into sorted unique ids.
-func parseCPUList(s string) ([]int, error) {
-	seen := map[int]bool{}
-	var out []int
-	for _, part := range strings.Split(s, ",") {
-		part = strings.TrimSpace(part)
-		if part == "" {
-			return nil, errors.New("empty entry")
-		}
-		lo, hi, isRange := strings.Cut(part, "-")
-		a, err := strconv.Atoi(lo)
-		if err != nil || a < 0 {
-			return nil, fmt.Errorf("%q is not a CPU number", lo)
-		}
-		b := a
-		if isRange {
-			if b, err = strconv.Atoi(hi); err != nil || b < a {
-				return nil, fmt.Errorf("%q is not a CPU range", part)
-			}
-		}
-		if b-a > 4096 || b > 1<<16 {
-			return nil, fmt.Errorf("%q is too large", part)
-		}
-		for c := a; c <= b; c++ {
-			if !seen[c] {
-				seen[c] = true
-				out = append(out, c)
-			}
-		}
+// formatCPUList writes ids compactly: [0 1 2 3 6] → "0-3,6"; "-" for none.
+func formatCPUList(ids []int) string {
+	if len(ids) == 0 {
+		return "-"
 	}
-	sort.Ints(out)
-	return out, nil
+	return cpu.FormatCPUList(ids)
 }
-
-// formatCPUList writes ids compactly: [0 1 2 3 6] → "0-3,6".
-func formatCPUList(ids []int) string { return clockcheck.FormatCPUList(ids) }
 
 func beyondTolerance(p *float64) bool { return clockcheck.BeyondTolerance(p) }

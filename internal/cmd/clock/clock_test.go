@@ -6,7 +6,6 @@ import (
 	"encoding/json"
 	"errors"
 	"fmt"
-	"io/fs"
 	"os"
 	"path/filepath"
 	"reflect"
@@ -22,6 +21,7 @@ import (
 	"boardbench/internal/iostreams"
 	probeclock "boardbench/internal/probe/clock"
 	"boardbench/internal/stats"
+	"boardbench/internal/testutil/fixture"
 )
 
 // board writes a fixture of a big.LITTLE board: policy0 for cpu0-3
@@ -31,45 +31,27 @@ import (
 func board(t *testing.T, firmware string) string {
 	t.Helper()
 	root := t.TempDir()
-	write := func(name, content string) {
-		t.Helper()
-		p := filepath.Join(root, name)
-		if err := os.MkdirAll(filepath.Dir(p), 0o755); err != nil {
-			t.Fatal(err)
-		}
-		if err := os.WriteFile(p, []byte(content), 0o644); err != nil {
-			t.Fatal(err)
-		}
-	}
-	pol := "sys/devices/system/cpu/cpufreq/"
-	write(pol+"policy0/scaling_governor", "schedutil\n")
-	write(pol+"policy0/scaling_min_freq", "408000\n")
-	write(pol+"policy0/scaling_max_freq", "1800000\n")
-	write(pol+"policy0/scaling_cur_freq", "1800000\n")
-	write(pol+"policy0/cpuinfo_cur_freq", "1800000\n")
-	write(pol+"policy0/related_cpus", "0 1 2 3\n")
-	write(pol+"policy0/scaling_available_frequencies", "408000 1008000 1800000 \n")
-	write(pol+"policy4/scaling_governor", "schedutil\n")
-	write(pol+"policy4/scaling_min_freq", "408000\n")
-	write(pol+"policy4/scaling_max_freq", "2400000\n")
-	write(pol+"policy4/scaling_cur_freq", "2400000\n")
-	write(pol+"policy4/related_cpus", "4 5\n")
-	write(pol+"policy4/scaling_available_frequencies", "408000 1200000 2400000\n")
-	for c := 0; c < 6; c++ {
-		p := 0
-		if c >= 4 {
-			p = 4
-		}
-		dir := filepath.Join(root, fmt.Sprintf("sys/devices/system/cpu/cpu%d", c))
-		if err := os.MkdirAll(dir, 0o755); err != nil {
-			t.Fatal(err)
-		}
-		if err := os.Symlink(fmt.Sprintf("../cpufreq/policy%d", p), filepath.Join(dir, "cpufreq")); err != nil {
-			t.Fatal(err)
-		}
-	}
+	fixture.CPUFreq(t, root,
+		fixture.Policy{ID: 0, CPUs: []int{0, 1, 2, 3}, Attrs: map[string]string{
+			"scaling_governor":              "schedutil\n",
+			"scaling_min_freq":              "408000\n",
+			"scaling_max_freq":              "1800000\n",
+			"scaling_cur_freq":              "1800000\n",
+			"cpuinfo_cur_freq":              "1800000\n",
+			"related_cpus":                  "0 1 2 3\n",
+			"scaling_available_frequencies": "408000 1008000 1800000 \n",
+		}},
+		fixture.Policy{ID: 4, CPUs: []int{4, 5}, Attrs: map[string]string{
+			"scaling_governor":              "schedutil\n",
+			"scaling_min_freq":              "408000\n",
+			"scaling_max_freq":              "2400000\n",
+			"scaling_cur_freq":              "2400000\n",
+			"related_cpus":                  "4 5\n",
+			"scaling_available_frequencies": "408000 1200000 2400000\n",
+		}},
+	)
 	if firmware != "" {
-		write(".boardbench/commands/"+host.CommandKey("vcgencmd", "measure_clock", "arm"), firmware)
+		fixture.Commands(t, root, map[string]string{host.CommandKey("vcgencmd", "measure_clock", "arm"): firmware})
 	}
 	return root
 }
@@ -132,30 +114,9 @@ func (b *fakeBoard) measure(ctx context.Context, id int, opt probeclock.Options)
 
 func newRunner(t *testing.T, root string, b *fakeBoard) *runner {
 	t.Helper()
-	h, err := host.New(root)
-	if err != nil {
-		t.Fatal(err)
-	}
+	h := fixture.Open(t, root)
 	b.root = root
 	return &runner{h: h, inv: inventory(), measure: b.measure, allowed: []int{0, 1, 2, 3, 4, 5}}
-}
-
-// snapshotFiles returns every regular file of the fixture with its content.
-func snapshotFiles(t *testing.T, root string) map[string]string {
-	t.Helper()
-	out := map[string]string{}
-	err := filepath.WalkDir(root, func(p string, d fs.DirEntry, err error) error {
-		if err != nil || !d.Type().IsRegular() {
-			return err
-		}
-		b, err := os.ReadFile(p)
-		out[strings.TrimPrefix(p, root)] = string(b)
-		return err
-	})
-	if err != nil {
-		t.Fatal(err)
-	}
-	return out
 }
 
 func TestRunMeasuresOneCPUPerCluster(t *testing.T) {
@@ -322,7 +283,7 @@ func TestOPPWalkRestoresSettings(t *testing.T) {
 	root := board(t, "")
 	b := &fakeBoard{factor: map[int]float64{0: 0.978, 4: 1}}
 	r := newRunner(t, root, b)
-	before := snapshotFiles(t, root)
+	before := fixture.Snapshot(t, root)
 	r.opps, r.isRoot = true, true
 	rep, err := r.run(context.Background())
 	if err != nil {
@@ -343,7 +304,7 @@ func TestOPPWalkRestoresSettings(t *testing.T) {
 	}
 	// Everything but scaling_cur_freq (written by the fake "kernel") is
 	// back as it was.
-	after := snapshotFiles(t, root)
+	after := fixture.Snapshot(t, root)
 	for p := range after {
 		if strings.HasSuffix(p, "scaling_cur_freq") {
 			delete(after, p)
@@ -364,7 +325,7 @@ func TestOPPWalkRestoresSettings(t *testing.T) {
 
 func TestOPPWalkInterruptedBySIGINT(t *testing.T) {
 	root := board(t, "")
-	before := snapshotFiles(t, root)
+	before := fixture.Snapshot(t, root)
 	b := &fakeBoard{factor: map[int]float64{0: 1, 4: 1}}
 	// Calls 1 and 2 measure the clusters as they are; 3 and on walk.
 	b.onCall = func(n int) {
@@ -391,7 +352,7 @@ func TestOPPWalkInterruptedBySIGINT(t *testing.T) {
 	if len(b.calls) > 5 {
 		t.Errorf("walk went on after SIGINT: %d measurements", len(b.calls))
 	}
-	after := snapshotFiles(t, root)
+	after := fixture.Snapshot(t, root)
 	for p := range after {
 		if strings.HasSuffix(p, "scaling_cur_freq") {
 			delete(after, p)
@@ -440,7 +401,7 @@ func TestCPUList(t *testing.T) {
 		{"0-999999", nil, true, ""},
 	}
 	for _, tt := range tests {
-		got, err := parseCPUList(tt.in)
+		got, err := cpu.ParseCPUSelection(tt.in)
 		if (err != nil) != tt.wantErr || !reflect.DeepEqual(got, tt.want) {
 			t.Errorf("parseCPUList(%q) = %v, %v", tt.in, got, err)
 		}

@@ -1,14 +1,12 @@
 package mem
 
 import (
-	"bufio"
-	"bytes"
 	"sort"
-	"strconv"
 	"strings"
 
 	"boardbench/internal/host"
 	"boardbench/internal/inventory/cpu"
+	"boardbench/internal/inventory/memory"
 	"boardbench/internal/note"
 )
 
@@ -23,30 +21,6 @@ type machine struct {
 	thpMode string
 }
 
-// meminfoField returns a /proc/meminfo field in bytes.
-func meminfoField(data []byte, name string) (int64, bool) {
-	sc := bufio.NewScanner(bytes.NewReader(data))
-	for sc.Scan() {
-		key, rest, ok := strings.Cut(sc.Text(), ":")
-		if !ok || key != name {
-			continue
-		}
-		f := strings.Fields(rest)
-		if len(f) == 0 {
-			return 0, false
-		}
-		v, err := strconv.ParseInt(f[0], 10, 64)
-		if err != nil || v < 0 {
-			return 0, false
-		}
-		if len(f) > 1 && f[1] == "kB" {
-			v *= 1024
-		}
-		return v, true
-	}
-	return 0, false
-}
-
 // readMachine reads MemAvailable, Hugepagesize and the THP mode.
 func readMachine(h *host.Host) (machine, note.List) {
 	var m machine
@@ -55,12 +29,12 @@ func readMachine(h *host.Host) (machine, note.List) {
 	if err != nil {
 		notes.Add("/proc/meminfo", note.Unreadable)
 	} else {
-		if v, ok := meminfoField(data, "MemAvailable"); ok {
+		if v, ok := memory.MeminfoField(data, "MemAvailable"); ok {
 			m.memAvailableBytes = v
 		} else {
 			notes.Add("MemAvailable", note.NotExposed)
 		}
-		if v, ok := meminfoField(data, "Hugepagesize"); ok && v > 0 {
+		if v, ok := memory.MeminfoField(data, "Hugepagesize"); ok && v > 0 {
 			m.hugePageBytes = v
 		}
 	}
@@ -79,17 +53,6 @@ func selectedMode(s string) string {
 		}
 	}
 	return ""
-}
-
-// anonHugeReader returns a function reading AnonHugePages in bytes.
-func anonHugeReader(h *host.Host) func() (int64, bool) {
-	return func() (int64, bool) {
-		data, err := h.ReadFile("/proc/meminfo")
-		if err != nil {
-			return 0, false
-		}
-		return meminfoField(data, "AnonHugePages")
-	}
 }
 
 // target is one CPU to measure and its core type.

@@ -13,6 +13,7 @@ import (
 	"boardbench/internal/cmdutil"
 	"boardbench/internal/host"
 	"boardbench/internal/inventory/cpu"
+	"boardbench/internal/inventory/memory"
 	"boardbench/internal/note"
 	"boardbench/internal/probe/membw"
 	"boardbench/internal/probe/memlat"
@@ -123,7 +124,7 @@ func makePlan(m machine, quick bool, limit int64, h *host.Host) (plan, note.List
 	default:
 		p.thpAvailable = true
 		p.lat.HugePages = true
-		p.lat.AnonHugeBytes = anonHugeReader(h)
+		p.lat.AnonHugeBytes = memory.AnonHugePagesReader(h)
 		if m.hugePageBytes > 0 {
 			if m.hugePageBytes > 32*memlat.MiB {
 				p.lat.HugePages = false
@@ -151,7 +152,7 @@ func run(ctx context.Context, f *cmdutil.Factory, opts options) error {
 	}
 	var explicit []int
 	if opts.cpuList != "" {
-		l, err := parseCPUList(opts.cpuList)
+		l, err := cpu.ParseCPUSelection(opts.cpuList)
 		if err != nil {
 			return cmdutil.Usagef("--cpu: %v", err)
 		}
@@ -181,7 +182,7 @@ func run(ctx context.Context, f *cmdutil.Factory, opts options) error {
 	}
 	for _, c := range explicit {
 		if !contains(usable, c) {
-			return cmdutil.Usagef("--cpu: cpu%d is not available (usable: %s)", c, formatCPUs(usable))
+			return cmdutil.Usagef("--cpu: cpu%d is not available (usable: %s)", c, cpu.FormatCPUList(usable))
 		}
 	}
 

@@ -9,13 +9,14 @@ import (
 	"testing"
 
 	"boardbench/internal/cmdutil"
-	"boardbench/internal/host"
 	"boardbench/internal/inventory/cpu"
+	"boardbench/internal/inventory/memory"
 	"boardbench/internal/iostreams"
 	"boardbench/internal/note"
 	"boardbench/internal/probe/membw"
 	"boardbench/internal/probe/memlat"
 	"boardbench/internal/stats"
+	"boardbench/internal/testutil/fixture"
 )
 
 func execute(t *testing.T, args ...string) (stdout, stderr *bytes.Buffer, err error) {
@@ -67,7 +68,7 @@ func TestBadFlags(t *testing.T) {
 func TestParseCPUList(t *testing.T) {
 	tests := map[string][]int{"0": {0}, "0,4-5": {0, 4, 5}, "6, 2-3,2": {2, 3, 6}}
 	for in, want := range tests {
-		got, err := parseCPUList(in)
+		got, err := cpu.ParseCPUSelection(in)
 		if err != nil || len(got) != len(want) {
 			t.Errorf("%q: %v %v", in, got, err)
 			continue
@@ -79,12 +80,12 @@ func TestParseCPUList(t *testing.T) {
 		}
 	}
 	for _, bad := range []string{"", ",", "a", "-1", "5-2", "0-99999"} {
-		if _, err := parseCPUList(bad); err == nil {
+		if _, err := cpu.ParseCPUSelection(bad); err == nil {
 			t.Errorf("%q accepted", bad)
 		}
 	}
-	if got := formatCPUs([]int{0, 1, 2, 3, 6, 8, 9}); got != "0-3,6,8-9" {
-		t.Errorf("formatCPUs = %q", got)
+	if got := cpu.FormatCPUList([]int{0, 1, 2, 3, 6, 8, 9}); got != "0-3,6,8-9" {
+		t.Errorf("FormatCPUList = %q", got)
 	}
 }
 
@@ -184,13 +185,13 @@ func joinNotes(l note.List) string {
 
 func TestMachineParsing(t *testing.T) {
 	meminfo := []byte("MemTotal:  1000 kB\nMemAvailable:    512 kB\nAnonHugePages:  2048 kB\nHugepagesize: 2048 kB\n")
-	if v, ok := meminfoField(meminfo, "MemAvailable"); !ok || v != 512*1024 {
+	if v, ok := memory.MeminfoField(meminfo, "MemAvailable"); !ok || v != 512*1024 {
 		t.Errorf("MemAvailable = %d %v", v, ok)
 	}
-	if _, ok := meminfoField(meminfo, "MemFree"); ok {
+	if _, ok := memory.MeminfoField(meminfo, "MemFree"); ok {
 		t.Error("missing field found")
 	}
-	if _, ok := meminfoField([]byte("MemAvailable: lots kB\n"), "MemAvailable"); ok {
+	if _, ok := memory.MeminfoField([]byte("MemAvailable: lots kB\n"), "MemAvailable"); ok {
 		t.Error("malformed field accepted")
 	}
 	for in, want := range map[string]string{"always [madvise] never": "madvise", "[never]": "never", "always madvise": "", "": ""} {
@@ -198,11 +199,7 @@ func TestMachineParsing(t *testing.T) {
 			t.Errorf("selectedMode(%q) = %q, want %q", in, got, want)
 		}
 	}
-	root := t.TempDir()
-	h, err := host.New(root)
-	if err != nil {
-		t.Fatal(err)
-	}
+	h := fixture.Host(t, nil)
 	m, notes := readMachine(h)
 	if m.memAvailableBytes != 0 || m.thpMode != "" || len(notes) == 0 {
 		t.Errorf("empty root: %+v notes %v", m, notes)

@@ -4,6 +4,7 @@ import (
 	"boardbench/internal/note"
 	"boardbench/internal/probe/membw"
 	"boardbench/internal/probe/memlat"
+	"boardbench/internal/result"
 	"boardbench/internal/stats"
 )
 
@@ -16,24 +17,13 @@ type Report struct {
 	Notes note.List `json:"notes"`
 }
 
-// Bandwidth holds the bandwidth figures of one measurement, in MB/s
-// (10^6 bytes per second): medians, with the sample standard deviation in
-// percent of the mean. A figure is nil when its kernel could not run; the
-// reason is in the report's notes.
+// Bandwidth holds the bandwidth figures of one measurement (the memory
+// figures of `boardbench run` share result.MemBandwidth) with their samples.
+// A figure is nil when its kernel could not run; the reason is in the
+// report's notes.
 type Bandwidth struct {
-	MemcpyMBs          *float64 `json:"memcpy_mb_s"`
-	MemcpyStdDevPct    *float64 `json:"memcpy_stddev_pct"`
-	MemsetMBs          *float64 `json:"memset_mb_s"`
-	MemsetStdDevPct    *float64 `json:"memset_stddev_pct"`
-	ReadMBs            *float64 `json:"read_mb_s"`
-	ReadStdDevPct      *float64 `json:"read_stddev_pct"`
-	WriteMBs           *float64 `json:"write_mb_s"`
-	WriteStdDevPct     *float64 `json:"write_stddev_pct"`
-	CopyGoMBs          *float64 `json:"copy_go_mb_s"`
-	CopyGoStdDevPct    *float64 `json:"copy_go_stddev_pct"`
-	NTWriteMBs         *float64 `json:"nt_write_mb_s"`
-	NTWriteStdDevPct   *float64 `json:"nt_write_stddev_pct"`
-	NTWriteInstruction string   `json:"nt_write_instruction,omitempty"`
+	result.MemBandwidth
+	NTWriteInstruction string `json:"nt_write_instruction,omitempty"`
 	// Samples has every kernel's samples and spread, keyed by the figure's
 	// field name ("memcpy_mb_s", ...).
 	Samples map[string]stats.Summary `json:"samples"`
@@ -88,31 +78,12 @@ var figureKeys = map[membw.Kernel]string{
 	membw.NTWrite: "nt_write_mb_s",
 }
 
-// slots returns the figure and stddev fields of kernel k.
-func (b *Bandwidth) slots(k membw.Kernel) (mbs, sd **float64) {
-	switch k {
-	case membw.Memcpy:
-		return &b.MemcpyMBs, &b.MemcpyStdDevPct
-	case membw.Memset:
-		return &b.MemsetMBs, &b.MemsetStdDevPct
-	case membw.Read:
-		return &b.ReadMBs, &b.ReadStdDevPct
-	case membw.Write:
-		return &b.WriteMBs, &b.WriteStdDevPct
-	case membw.CopyGo:
-		return &b.CopyGoMBs, &b.CopyGoStdDevPct
-	case membw.NTWrite:
-		return &b.NTWriteMBs, &b.NTWriteStdDevPct
-	}
-	return nil, nil
-}
-
 // fill stores the figures; unavailable kernels add a note under prefix.
 func (b *Bandwidth) fill(figs []membw.Figure, prefix string, notes *note.List) {
 	b.Samples = map[string]stats.Summary{}
 	b.PassesPerSample = map[string]int{}
 	for _, f := range figs {
-		mbs, sd := b.slots(f.Kernel)
+		mbs, sd := b.Slots(string(f.Kernel))
 		if mbs == nil {
 			continue
 		}
@@ -147,7 +118,7 @@ func ntInstruction(label string) string {
 
 // figure returns the median and stddev of kernel k, nil when absent.
 func (b *Bandwidth) figure(k membw.Kernel) (mbs, sd *float64) {
-	m, s := b.slots(k)
+	m, s := b.Slots(string(k))
 	if m == nil {
 		return nil, nil
 	}

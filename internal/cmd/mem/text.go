@@ -5,6 +5,7 @@ import (
 	"io"
 	"strings"
 
+	"boardbench/internal/inventory/cpu"
 	"boardbench/internal/probe/membw"
 	"boardbench/internal/probe/memlat"
 	"boardbench/internal/textfmt"
@@ -53,7 +54,7 @@ func cpuSetLabel(cpus []int) string {
 	if len(cpus) == 1 {
 		return fmt.Sprintf("cpu%d", cpus[0])
 	}
-	return "cpus " + formatCPUs(cpus)
+	return "cpus " + cpu.FormatCPUList(cpus)
 }
 
 func bandwidthTable(b Bandwidth) *textfmt.Table {

@@ -2,7 +2,6 @@ package monitor
 
 import (
 	"context"
-	"errors"
 	"fmt"
 	"math"
 	"os/exec"
@@ -20,9 +19,6 @@ import (
 	"boardbench/internal/result"
 	"boardbench/internal/textfmt"
 )
-
-// PhaseName is the name of the one phase of a monitored command's result.
-const PhaseName = "command"
 
 // endTimeout bounds the evidence gathering after the command (kernel log,
 // firmware flags), which must work even after Ctrl-C.
@@ -86,9 +82,9 @@ func runCommand(ctx context.Context, f *cmdutil.Factory, opts options) error {
 	fmt.Fprintf(f.IO.ErrOut, "boardbench: running %s%s, sampling every %s s; result: %s\n",
 		title, pinned, trimFloat(opts.interval.Seconds()), path)
 
-	before := onlineCPUs(h)
-	phase := result.Phase{Name: PhaseName, Title: title, CPUs: cpus, StartedAt: time.Now().UTC()}
-	w := m.Begin(ctx, PhaseName)
+	before := cpu.OnlineCPUs(h)
+	phase := result.Phase{Name: result.PhaseCommand, Title: title, CPUs: cpus, StartedAt: time.Now().UTC()}
+	w := m.Begin(ctx, result.PhaseCommand)
 	monCtx, stopMonitor := context.WithCancel(ctx)
 	monitorDone := make(chan struct{})
 	go func() { defer close(monitorDone); m.Run(monCtx, nil) }()
@@ -110,7 +106,7 @@ func runCommand(ctx context.Context, f *cmdutil.Factory, opts options) error {
 	endCtx, cancelEnd := context.WithTimeout(context.WithoutCancel(ctx), endTimeout)
 	defer cancelEnd()
 	phase.Evidence = w.End(endCtx)
-	after := onlineCPUs(h)
+	after := cpu.OnlineCPUs(h)
 	ended := time.Now().UTC()
 	phase.EndedAt = &ended
 	phase.DurationS = math.Round(ended.Sub(phase.StartedAt).Seconds()*100) / 100
@@ -150,7 +146,7 @@ func runCommand(ctx context.Context, f *cmdutil.Factory, opts options) error {
 		}
 	}
 	res.Phases = append(res.Phases, phase)
-	res.Findings = check.Run(res, factsFor(in, before, after))
+	res.Findings = check.Run(res, check.FactsFromInfo(in, before, after))
 	if res.Findings == nil {
 		res.Findings = []finding.Finding{}
 	}
@@ -184,12 +180,9 @@ func runCommand(ctx context.Context, f *cmdutil.Factory, opts options) error {
 
 // parseCPUs parses --cpus and checks every CPU may be used.
 func parseCPUs(s string, allowed []int) ([]int, error) {
-	list, err := cpu.ParseCPUList(s)
+	list, err := cpu.ParseCPUSelection(s)
 	if err != nil {
 		return nil, err
-	}
-	if len(list) == 0 {
-		return nil, errors.New("empty CPU list")
 	}
 	ok := map[int]bool{}
 	for _, c := range allowed {

@@ -15,18 +15,14 @@ import (
 	"testing"
 	"time"
 
-	"boardbench/internal/check"
 	"boardbench/internal/cmdutil"
 	"boardbench/internal/host"
 	"boardbench/internal/inventory"
-	"boardbench/internal/inventory/cpu"
-	"boardbench/internal/inventory/memory"
-	"boardbench/internal/inventory/rpi"
-	"boardbench/internal/inventory/sensors"
 	"boardbench/internal/inventory/soc"
 	"boardbench/internal/iostreams"
 	"boardbench/internal/monitor"
 	"boardbench/internal/result"
+	"boardbench/internal/testutil/fixture"
 )
 
 // board returns the path of a fixture board of the repository.
@@ -223,7 +219,7 @@ func TestCommandExitStatus(t *testing.T) {
 		t.Fatalf("%d phases", len(r.Phases))
 	}
 	p := r.Phases[0]
-	if p.Name != PhaseName || p.Status != result.PhaseFailed || p.ExitStatus == nil || *p.ExitStatus != 3 {
+	if p.Name != result.PhaseCommand || p.Status != result.PhaseFailed || p.ExitStatus == nil || *p.ExitStatus != 3 {
 		t.Errorf("phase %q status %q exit %v", p.Name, p.Status, p.ExitStatus)
 	}
 	if p.Title != `sh -c 'echo hi; sleep 0.5; exit 3'` || p.RawOutput != "hi\n" {
@@ -323,78 +319,14 @@ func TestCommandNotFound(t *testing.T) {
 	}
 }
 
-func ip(v int) *int { return &v }
-
-func fp(v float64) *float64 { return &v }
-
-func bp(v bool) *bool { return &v }
-
-func TestFactsFor(t *testing.T) {
-	in := &inventory.Info{
-		CPU: cpu.Info{
-			CPUs:     []cpu.CPU{{ID: 0, Online: bp(true)}, {ID: 1, Online: bp(true)}, {ID: 2, Online: bp(false)}, {ID: 3}},
-			Policies: []cpu.Policy{{ID: 0, Governor: "ondemand"}, {ID: 2, Governor: "performance"}, {ID: 4}},
-		},
-		Board: soc.Board{RaspberryPi: &rpi.Revision{Model: "Raspberry Pi 3 Model B+"}},
-		Memory: memory.Info{
-			Zswap: &memory.Zswap{Enabled: bp(true)},
-			Swaps: []memory.Swap{{Path: "/dev/zram0", Kind: "zram"}},
-		},
-		Sensors: sensors.Info{
-			SoCTemp: &sensors.SoCTemp{Source: sensors.Source{Kind: sensors.KindThermalZone, Path: "/sys/class/thermal/thermal_zone1/temp"}},
-			ThermalZones: []sensors.ThermalZone{
-				{Name: "thermal_zone0", Path: "/sys/class/thermal/thermal_zone0/temp", TripPoints: []sensors.TripPoint{{Type: "passive", TempC: fp(50)}}},
-				{Name: "thermal_zone1", Path: "/sys/class/thermal/thermal_zone1/temp", TripPoints: []sensors.TripPoint{
-					{Type: "passive", TempC: fp(80)}, {Type: "hot", TempC: nil}, {Type: "critical", TempC: fp(90)},
-				}},
-			},
-		},
-		RaspberryPi: &rpi.Firmware{Config: map[string]int64{"temp_soft_limit": 60}},
-	}
-	f := factsFor(in, nil, nil)
-	if f.NCPU != 3 {
-		t.Errorf("NCPU = %d, want 3 (online or unknown)", f.NCPU)
-	}
-	if want := map[int]string{0: "ondemand", 2: "performance"}; !reflect.DeepEqual(f.Governors, want) {
-		t.Errorf("governors = %v", f.Governors)
-	}
-	if !f.ZswapEnabled || !f.ZramSwapActive || f.RPiModel != "Raspberry Pi 3 Model B+" || f.TempSoftLimit == nil || *f.TempSoftLimit != 60 {
-		t.Errorf("facts = %+v", f)
-	}
-	if want := []check.Trip{{Type: "passive", C: 80}, {Type: "critical", C: 90}}; !reflect.DeepEqual(f.Trips, want) {
-		t.Errorf("trips = %+v, want those of the chosen zone", f.Trips)
-	}
-	f = factsFor(in, []int{0, 1}, []int{0})
-	if f.NCPU != 2 || !reflect.DeepEqual(f.OnlineAfter, []int{0}) {
-		t.Errorf("NCPU %d online after %v", f.NCPU, f.OnlineAfter)
-	}
-	// The facts make the rules fire: a CPU went offline, zswap on zram.
-	res := result.New("monitor", in, nil)
-	ids := map[string]bool{}
-	for _, fd := range check.Run(res, f) {
-		ids[fd.ID] = true
-	}
-	for _, id := range []string{"cpu_offline", "zswap_with_zram", "rpi_temp_soft_limit", "governor"} {
-		if !ids[id] {
-			t.Errorf("finding %s missing; got %v", id, ids)
-		}
-	}
-}
-
 func TestDefaultOutput(t *testing.T) {
-	root := t.TempDir()
-	os.MkdirAll(filepath.Join(root, "proc/sys/kernel"), 0o755)
-	os.WriteFile(filepath.Join(root, "proc/sys/kernel/hostname"), []byte("my board/1\n"), 0o644)
-	h, err := host.New(root)
-	if err != nil {
-		t.Fatal(err)
-	}
+	h := fixture.Host(t, map[string]string{"/proc/sys/kernel/hostname": "my board/1\n"})
 	at := time.Date(2025, 3, 4, 5, 6, 7, 0, time.UTC)
 	in := &inventory.Info{SoC: soc.SoC{Guess: "Rockchip RK3588"}}
 	if got := defaultOutput(h, in, at); got != "boardbench-monitor-my-board-1-20250304-050607.json" {
 		t.Errorf("with host name: %q", got)
 	}
-	empty, _ := host.New(t.TempDir())
+	empty := fixture.Host(t, nil)
 	if got := defaultOutput(empty, in, at); got != "boardbench-monitor-Rockchip-RK3588-20250304-050607.json" {
 		t.Errorf("with SoC: %q", got)
 	}
@@ -420,7 +352,7 @@ func TestQuoteArgs(t *testing.T) {
 }
 
 func TestSampleLoopStopsOnWriteError(t *testing.T) {
-	h := fixtureHost(t)
+	h := fixture.Host(t, nil)
 	m := monitor.New(h, monitor.Config{Interval: 100 * time.Millisecond})
 	calls := 0
 	err := sampleLoop(context.Background(), m, 0, func(monitor.Sample) error {
@@ -430,13 +362,4 @@ func TestSampleLoopStopsOnWriteError(t *testing.T) {
 	if err == nil || calls != 1 {
 		t.Errorf("err %v after %d calls, want the write error after 1", err, calls)
 	}
-}
-
-func fixtureHost(t *testing.T) *host.Host {
-	t.Helper()
-	h, err := host.New(t.TempDir())
-	if err != nil {
-		t.Fatal(err)
-	}
-	return h
 }

@@ -1,24 +1,13 @@
 package buses
 
 import (
-	"os"
-	"path/filepath"
 	"reflect"
 	"strings"
 	"testing"
 
-	"boardbench/internal/host"
 	"boardbench/internal/redact"
+	"boardbench/internal/testutil/fixture"
 )
-
-func fixture(t *testing.T, name string) *host.Host {
-	t.Helper()
-	h, err := host.New(filepath.Join("testdata", name))
-	if err != nil {
-		t.Fatal(err)
-	}
-	return h
-}
 
 func findPCI(in Info, addr string) *PCIDevice {
 	for i := range in.PCI {
@@ -74,7 +63,7 @@ func TestPCIFixtures(t *testing.T) {
 	}
 	for _, c := range cases {
 		t.Run(c.fixture+"/"+c.addr, func(t *testing.T) {
-			in := Collect(fixture(t, c.fixture), true)
+			in := Collect(fixture.Testdata(t, c.fixture), true)
 			d := findPCI(in, c.addr)
 			if d == nil {
 				t.Fatalf("%s not found in %+v", c.addr, in.PCI)
@@ -120,7 +109,7 @@ func TestASPMPolicy(t *testing.T) {
 		{"rpi5", "default"},
 	}
 	for _, c := range cases {
-		in := Collect(fixture(t, c.fixture), true)
+		in := Collect(fixture.Testdata(t, c.fixture), true)
 		if in.ASPMPolicy != c.want || len(in.ASPMPolicies) != 4 {
 			t.Errorf("%s: aspm %q %q, want %q of 4", c.fixture, in.ASPMPolicy, in.ASPMPolicies, c.want)
 		}
@@ -128,7 +117,7 @@ func TestASPMPolicy(t *testing.T) {
 }
 
 func TestUSBFixture(t *testing.T) {
-	in := Collect(fixture(t, "rk3588"), true)
+	in := Collect(fixture.Testdata(t, "rk3588"), true)
 	var order []string
 	for _, d := range in.USB {
 		order = append(order, d.Name)
@@ -173,14 +162,14 @@ func TestUSBFixture(t *testing.T) {
 			t.Errorf("%s: drivers %q, want %q", c.name, drivers, c.drivers)
 		}
 	}
-	unredacted := Collect(fixture(t, "rk3588"), false)
+	unredacted := Collect(fixture.Testdata(t, "rk3588"), false)
 	if d := findUSB(unredacted, "1-1"); d == nil || d.Serial != "4C530001230518117315" {
 		t.Errorf("unredacted serial = %+v", d)
 	}
 }
 
 func TestLinkOfHelpers(t *testing.T) {
-	h := fixture(t, "rk3588")
+	h := fixture.Testdata(t, "rk3588")
 	usb := USBLinkOf(h, "/sys/devices/platform/fc000000.usb/xhci-hcd.0.auto/usb4/4-1/4-1:1.0/host0/target0:0:0/0:0:0:0/block/sda")
 	if usb == nil || usb.Device != "4-1" || usb.Interface != "4-1:1.0" || usb.Driver != "uas" ||
 		usb.SpeedMbps == nil || *usb.SpeedMbps != 5000 || usb.Version != "3.00" || usb.VendorID != "174c" {
@@ -201,8 +190,7 @@ func TestLinkOfHelpers(t *testing.T) {
 // TestMissingAndMalformed checks that empty roots and junk attributes never
 // panic and produce nulls and notes rather than invented values.
 func TestMissingAndMalformed(t *testing.T) {
-	root := t.TempDir()
-	files := map[string]string{
+	h := fixture.Host(t, map[string]string{
 		"sys/devices/pci0000:00/0000:00:01.0/vendor":             "\x00\xff junk",
 		"sys/devices/pci0000:00/0000:00:01.0/class":              "zzz",
 		"sys/devices/pci0000:00/0000:00:01.0/current_link_speed": "Unknown",
@@ -211,34 +199,11 @@ func TestMissingAndMalformed(t *testing.T) {
 		"sys/devices/pci0000:00/0000:00:01.0/max_link_width":     "x4",
 		"sys/devices/usb1/speed":                                 "fast",
 		"sys/devices/usb1/busnum":                                "",
-	}
-	for p, c := range files {
-		full := filepath.Join(root, p)
-		if err := os.MkdirAll(filepath.Dir(full), 0o755); err != nil {
-			t.Fatal(err)
-		}
-		if err := os.WriteFile(full, []byte(c), 0o644); err != nil {
-			t.Fatal(err)
-		}
-	}
-	for link, target := range map[string]string{
-		"sys/bus/pci/devices/0000:00:01.0": "../../../devices/pci0000:00/0000:00:01.0",
-		"sys/bus/pci/devices/not-an-addr":  "../../../devices/nowhere",
-		"sys/bus/usb/devices/usb1":         "../../../devices/usb1",
-		"sys/bus/usb/devices/2-1":          "../../../devices/missing",
-	} {
-		full := filepath.Join(root, link)
-		if err := os.MkdirAll(filepath.Dir(full), 0o755); err != nil {
-			t.Fatal(err)
-		}
-		if err := os.Symlink(target, full); err != nil {
-			t.Fatal(err)
-		}
-	}
-	h, err := host.New(root)
-	if err != nil {
-		t.Fatal(err)
-	}
+		"sys/bus/pci/devices/0000:00:01.0":                       "->../../../devices/pci0000:00/0000:00:01.0",
+		"sys/bus/pci/devices/not-an-addr":                        "->../../../devices/nowhere",
+		"sys/bus/usb/devices/usb1":                               "->../../../devices/usb1",
+		"sys/bus/usb/devices/2-1":                                "->../../../devices/missing",
+	})
 	in := Collect(h, true)
 	if len(in.PCI) != 1 {
 		t.Fatalf("PCI = %+v, want one device", in.PCI)
@@ -262,10 +227,7 @@ func TestMissingAndMalformed(t *testing.T) {
 		}
 	}
 
-	empty, err := host.New(t.TempDir())
-	if err != nil {
-		t.Fatal(err)
-	}
+	empty := fixture.Host(t, nil)
 	in = Collect(empty, true)
 	if in.PCI == nil || in.USB == nil || len(in.Notes) != 2 {
 		t.Errorf("empty root: %+v", in)

@@ -5,12 +5,14 @@ import (
 	"path/filepath"
 	"strings"
 	"testing"
+
+	"boardbench/internal/testutil/shareddata"
 )
 
 // TestCorpusParses runs Collect on a root holding only proc/cpuinfo for every
 // file of the reference corpus.
 func TestCorpusParses(t *testing.T) {
-	dir := sharedData(t, "cpuinfo")
+	dir := shareddata.Dir(t, "cpuinfo")
 	ents, err := os.ReadDir(dir)
 	if err != nil {
 		t.Fatal(err)
@@ -80,7 +82,7 @@ func TestCorpusParses(t *testing.T) {
 // corpusInfo collects one corpus file.
 func corpusInfo(t *testing.T, name string) Info {
 	t.Helper()
-	data, err := os.ReadFile(filepath.Join(sharedData(t, "cpuinfo"), name))
+	data, err := os.ReadFile(filepath.Join(shareddata.Dir(t, "cpuinfo"), name))
 	if err != nil {
 		t.Fatal(err)
 	}

@@ -5,6 +5,9 @@ import (
 	"path/filepath"
 	"strconv"
 	"testing"
+
+	"boardbench/internal/testutil/fixture"
+	"boardbench/internal/testutil/shareddata"
 )
 
 func TestParseCPUInfoFormats(t *testing.T) {
@@ -142,7 +145,7 @@ func TestHexTokens(t *testing.T) {
 // cluster.
 func FuzzCPUInfo(f *testing.F) {
 	// Seeds from the reference corpus when it is present.
-	dir := filepath.Join("..", "..", "..", "..", "shared", "data", "cpuinfo")
+	dir, _ := shareddata.Find("cpuinfo")
 	for _, name := range []string{"RK3588-5.10.66.cpuinfo", "BCM2835-3.1.9+.cpuinfo", "Qualcomm-APQ8064A.cpuinfo", "StarFive-JH7110-5.15.0.cpuinfo", "Loongson-3A1000.cpuinfo", "Allwinner-H6-3.10.65-sunxi64.cpuinfo"} {
 		if data, err := os.ReadFile(filepath.Join(dir, name)); err == nil {
 			// Short seeds keep the fuzzer's minimisation of new inputs cheap.
@@ -153,14 +156,9 @@ func FuzzCPUInfo(f *testing.F) {
 	f.Add([]byte("processor\t: 0\nvendor_id\t: GenuineIntel\nflags\t\t: fpu lm aes avx avx2\nmodel name\t: Intel(R) N100\n"))
 	f.Add([]byte("Processor : 4294967296\nProcessor : -1\n\x00\xff\nhart : 9\n"))
 	root := f.TempDir()
-	if err := os.MkdirAll(filepath.Join(root, "proc"), 0o755); err != nil {
-		f.Fatal(err)
-	}
 	f.Fuzz(func(t *testing.T, data []byte) {
 		_ = ParseCPUInfo(data)
-		if err := os.WriteFile(filepath.Join(root, "proc", "cpuinfo"), data, 0o644); err != nil {
-			t.Fatal(err)
-		}
+		fixture.Write(t, root, "/proc/cpuinfo", string(data))
 		in := collectRoot(t, root)
 		seen := map[int]int{}
 		for _, cl := range in.Clusters {

@@ -5,6 +5,8 @@ import (
 	"sort"
 	"strconv"
 	"strings"
+
+	"boardbench/internal/host"
 )
 
 // maxCPUID bounds the CPU numbers ParseCPUList accepts, so that a corrupt
@@ -37,6 +39,39 @@ func ParseCPUList(s string) ([]int, error) {
 	}
 	sort.Ints(out)
 	return out, nil
+}
+
+// ReadCPUList reads a sysfs CPU list file (machine path p) through h; nil
+// when it is unreadable, malformed or empty.
+func ReadCPUList(h *host.Host, p string) []int {
+	s, err := h.ReadString(p)
+	if err != nil {
+		return nil
+	}
+	list, err := ParseCPUList(s)
+	if err != nil || len(list) == 0 {
+		return nil
+	}
+	return list
+}
+
+// OnlineCPUs returns the kernel's list of online CPUs
+// (/sys/devices/system/cpu/online); nil when it is unreadable, malformed or
+// empty.
+func OnlineCPUs(h *host.Host) []int { return ReadCPUList(h, "/sys/devices/system/cpu/online") }
+
+// ParseCPUSelection parses a list of CPUs a user asked for (the value of a
+// --cpu option, e.g. "0,4-7"): the kernel's list format as ParseCPUList
+// reads it, except that an empty list is an error.
+func ParseCPUSelection(s string) ([]int, error) {
+	list, err := ParseCPUList(s)
+	if err != nil {
+		return nil, err
+	}
+	if len(list) == 0 {
+		return nil, fmt.Errorf("empty CPU list %q", s)
+	}
+	return list, nil
 }
 
 // parseCPURange parses "N" or "N-M" (the kernel also writes "N-M:stride/group"

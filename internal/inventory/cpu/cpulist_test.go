@@ -40,6 +40,17 @@ func TestParseCPUList(t *testing.T) {
 	}
 }
 
+func TestParseCPUSelection(t *testing.T) {
+	if got, err := ParseCPUSelection("6, 2-3,2"); err != nil || !reflect.DeepEqual(got, []int{2, 3, 6}) {
+		t.Errorf("ParseCPUSelection = %v, %v", got, err)
+	}
+	for _, bad := range []string{"", ",", " \n", "a", "5-2"} {
+		if got, err := ParseCPUSelection(bad); err == nil {
+			t.Errorf("ParseCPUSelection(%q) = %v, want an error", bad, got)
+		}
+	}
+}
+
 func TestFormatCPUList(t *testing.T) {
 	tests := []struct {
 		in   []int

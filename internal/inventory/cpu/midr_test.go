@@ -8,6 +8,8 @@ import (
 	"testing"
 
 	"gopkg.in/yaml.v3"
+
+	"boardbench/internal/testutil/shareddata"
 )
 
 func TestCoreNameForMIDR(t *testing.T) {
@@ -84,7 +86,7 @@ func TestDecodeMIDR(t *testing.T) {
 // cpu_cores.yml (implementer and part, and variant-revision entries) is
 // named by this package, so that midr_table.go cannot fall behind silently.
 func TestEveryTableCoreIsNamed(t *testing.T) {
-	path := filepath.Join(sharedData(t, "arm-socs-table"), "cpu_cores.yml")
+	path := filepath.Join(shareddata.Dir(t, "arm-socs-table"), "cpu_cores.yml")
 	data, err := os.ReadFile(path)
 	if err != nil {
 		t.Fatal(err)

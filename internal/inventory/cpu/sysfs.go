@@ -69,22 +69,9 @@ func (c *collector) readTopology() {
 		cpu.Package = c.readNonNegInt(cpuPath(cpu.ID, "topology/physical_package_id"))
 		cpu.CoreID = c.readNonNegInt(cpuPath(cpu.ID, "topology/core_id"))
 		cpu.TopologyCluster = c.readNonNegInt(cpuPath(cpu.ID, "topology/cluster_id"))
-		cpu.TopologyClusterCPUs = c.readCPUList(cpuPath(cpu.ID, "topology/cluster_cpus_list"))
-		cpu.ThreadSiblings = c.readCPUList(cpuPath(cpu.ID, "topology/thread_siblings_list"))
+		cpu.TopologyClusterCPUs = ReadCPUList(c.h, cpuPath(cpu.ID, "topology/cluster_cpus_list"))
+		cpu.ThreadSiblings = ReadCPUList(c.h, cpuPath(cpu.ID, "topology/thread_siblings_list"))
 	}
-}
-
-// readCPUList reads a sysfs CPU list; nil when missing, malformed or empty.
-func (c *collector) readCPUList(p string) []int {
-	s, err := c.h.ReadString(p)
-	if err != nil {
-		return nil
-	}
-	l, err := ParseCPUList(s)
-	if err != nil || len(l) == 0 {
-		return nil
-	}
-	return l
 }
 
 func (c *collector) readCapacity() {

@@ -5,6 +5,8 @@ import (
 	"reflect"
 	"strings"
 	"testing"
+
+	"boardbench/internal/testutil/fixture"
 )
 
 // rk3588CPUInfo is /proc/cpuinfo of an RK3588 (4× Cortex-A55 r2p0, 4×
@@ -52,7 +54,7 @@ func rk3588Tree(offline map[int]bool) map[string]string {
 		}
 		files[d+"cpu_capacity"] = capacity
 		policy := []int{0, 0, 0, 0, 4, 4, 6, 6}[id]
-		files[d+"cpufreq"] = fmt.Sprintf("%s../cpufreq/policy%d", linkPrefix, policy)
+		files[d+"cpufreq"] = fmt.Sprintf("%s../cpufreq/policy%d", fixture.LinkPrefix, policy)
 		caches := []struct{ level, typ, size, shared, ways string }{
 			{"1", "Data", "32K", fmt.Sprint(id), "4"},
 			{"1", "Instruction", "32K", fmt.Sprint(id), "4"},
@@ -105,7 +107,7 @@ func rk3588Tree(offline map[int]bool) map[string]string {
 }
 
 func TestSysfsRK3588(t *testing.T) {
-	in := collectRoot(t, writeTree(t, rk3588Tree(nil)))
+	in := collectRoot(t, fixture.Root(t, rk3588Tree(nil)))
 	if in.Arch != "arm64" || in.ArchSource != "uname" {
 		t.Errorf("arch = %q from %q", in.Arch, in.ArchSource)
 	}
@@ -180,7 +182,7 @@ func TestSysfsRK3588(t *testing.T) {
 // TestSysfsOfflineCPU: an offline CPU is missing from /proc/cpuinfo; it
 // keeps an unknown core but joins its policy's cluster.
 func TestSysfsOfflineCPU(t *testing.T) {
-	in := collectRoot(t, writeTree(t, rk3588Tree(map[int]bool{7: true})))
+	in := collectRoot(t, fixture.Root(t, rk3588Tree(map[int]bool{7: true})))
 	cpu7 := in.CPUs[7]
 	if cpu7.Online == nil || *cpu7.Online || cpu7.Core != "" || cpu7.Cluster != 2 || *cpu7.Policy != 6 {
 		t.Errorf("cpu7 = %+v", cpu7)
@@ -206,11 +208,11 @@ func TestSysfsLegacyCPUFreq(t *testing.T) {
 			files[d+"cpufreq/cpuinfo_max_freq"] = fmt.Sprintf("%d\n", 1800000+owner*100000)
 			files[d+"cpufreq/scaling_governor"] = "interactive\n"
 		} else {
-			files[d+"cpufreq"] = fmt.Sprintf("%s../cpu%d/cpufreq", linkPrefix, owner)
+			files[d+"cpufreq"] = fmt.Sprintf("%s../cpu%d/cpufreq", fixture.LinkPrefix, owner)
 		}
 		files[d+"online"] = "1\n"
 	}
-	in := collectRoot(t, writeTree(t, files))
+	in := collectRoot(t, fixture.Root(t, files))
 	if len(in.Policies) != 2 || in.Policies[1].ID != 4 || !reflect.DeepEqual(in.Policies[1].CPUs, []int{4, 5, 6, 7}) {
 		t.Fatalf("policies = %+v", in.Policies)
 	}
@@ -257,7 +259,7 @@ func TestHybridIntel(t *testing.T) {
 		files[fmt.Sprintf("/sys/devices/system/cpu/cpu%d/topology/core_id", id)] = fmt.Sprintf("%d\n", id)
 	}
 	files["/proc/cpuinfo"] = b.String()
-	in := collectRoot(t, writeTree(t, files))
+	in := collectRoot(t, fixture.Root(t, files))
 	if in.Arch != "x86_64" || in.ArchSource != "uname" {
 		t.Errorf("arch = %q from %q", in.Arch, in.ArchSource)
 	}
@@ -315,7 +317,7 @@ func TestAmbiguousParts(t *testing.T) {
 		for id := 0; id < 8; id++ {
 			files[fmt.Sprintf("/sys/devices/system/cpu/cpu%d/online", id)] = "1"
 		}
-		in := collectRoot(t, writeTree(t, files))
+		in := collectRoot(t, fixture.Root(t, files))
 		if got := clusterSummary(in); got != "0-3 Cortex-A7 / r0p3; 4-7 Cortex-A15 / r0p3" {
 			t.Errorf("clusters = %q", got)
 		}
@@ -345,8 +347,8 @@ func TestEmptyRoot(t *testing.T) {
 }
 
 func TestPolicyHelpers(t *testing.T) {
-	root := writeTree(t, rk3588Tree(nil))
-	h := hostFor(t, root)
+	root := fixture.Root(t, rk3588Tree(nil))
+	h := fixture.Open(t, root)
 	if d := PolicyDir(h, 4); d != "/sys/devices/system/cpu/cpufreq/policy4" {
 		t.Errorf("PolicyDir = %q", d)
 	}

@@ -147,3 +147,16 @@ func errText(err error) string {
 	}
 	return fmt.Sprint(unwrapPath(err))
 }
+
+// AnonHugePagesReader returns a function that reads the system's
+// AnonHugePages (bytes) from /proc/meminfo through h each time it is
+// called; ok is false when it cannot be read.
+func AnonHugePagesReader(h *host.Host) func() (int64, bool) {
+	return func() (int64, bool) {
+		data, err := h.ReadFile("/proc/meminfo")
+		if err != nil {
+			return 0, false
+		}
+		return MeminfoField(data, "AnonHugePages")
+	}
+}

@@ -3,57 +3,13 @@ package memory
 import (
 	"encoding/json"
 	"os"
-	"path/filepath"
 	"reflect"
 	"strings"
 	"testing"
 
 	"boardbench/internal/host"
+	"boardbench/internal/testutil/fixture"
 )
-
-// mkroot builds a fixture root from machine path → content; content starting
-// with "->" makes a symbolic link, "/" at the end of a path makes a directory.
-func mkroot(t *testing.T, files map[string]string) *host.Host {
-	t.Helper()
-	root := t.TempDir()
-	for p, c := range files {
-		full := filepath.Join(root, p)
-		if strings.HasSuffix(p, "/") {
-			if err := os.MkdirAll(full, 0o755); err != nil {
-				t.Fatal(err)
-			}
-			continue
-		}
-		if err := os.MkdirAll(filepath.Dir(full), 0o755); err != nil {
-			t.Fatal(err)
-		}
-		if strings.HasPrefix(c, "->") {
-			if err := os.Symlink(c[2:], full); err != nil {
-				t.Fatal(err)
-			}
-			continue
-		}
-		if err := os.WriteFile(full, []byte(c), 0o644); err != nil {
-			t.Fatal(err)
-		}
-	}
-	h, err := host.New(root)
-	if err != nil {
-		t.Fatal(err)
-	}
-	return h
-}
-
-// merge combines fixture maps; later ones win.
-func merge(ms ...map[string]string) map[string]string {
-	out := map[string]string{}
-	for _, m := range ms {
-		for k, v := range m {
-			out[k] = v
-		}
-	}
-	return out
-}
 
 const pi4Meminfo = `MemTotal:        3884096 kB
 MemFree:         3263236 kB
@@ -168,7 +124,7 @@ func TestCollectSwapAndWarnings(t *testing.T) {
 	}{
 		{
 			name:  "pi4 swap file on SD card via /dev/root",
-			files: merge(pi4Tunables, pi4SwapfileOnSD),
+			files: fixture.Merge(pi4Tunables, pi4SwapfileOnSD),
 			wantSwaps: []Swap{{
 				Path: "/var/swap", Kind: KindFile, SizeBytes: 102396 * 1024, Priority: -2,
 				FileSystem: &FileSystem{MountPoint: "/", Type: "ext4", Source: "/dev/root"},
@@ -235,7 +191,7 @@ func TestCollectSwapAndWarnings(t *testing.T) {
 	})
 	for _, c := range cases {
 		t.Run(c.name, func(t *testing.T) {
-			in := Collect(mkroot(t, c.files))
+			in := Collect(fixture.Host(t, c.files))
 			if !reflect.DeepEqual(in.Swaps, c.wantSwaps) {
 				got, _ := json.MarshalIndent(in.Swaps, "", " ")
 				want, _ := json.MarshalIndent(c.wantSwaps, "", " ")
@@ -254,7 +210,7 @@ func TestCollectSwapAndWarnings(t *testing.T) {
 }
 
 func TestCollectTotalsAndTunables(t *testing.T) {
-	in := Collect(mkroot(t, merge(pi4Tunables, pi4SwapfileOnSD)))
+	in := Collect(fixture.Host(t, fixture.Merge(pi4Tunables, pi4SwapfileOnSD)))
 	checks := []struct {
 		name string
 		got  *int64
@@ -292,7 +248,7 @@ func TestCollectTotalsAndTunables(t *testing.T) {
 }
 
 func TestCollectZramAndZswap(t *testing.T) {
-	in := Collect(mkroot(t, rk3588ZramZswap))
+	in := Collect(fixture.Host(t, rk3588ZramZswap))
 	if len(in.Zram) != 3 {
 		t.Fatalf("zram devices = %d, want 3: %+v", len(in.Zram), in.Zram)
 	}
@@ -319,7 +275,7 @@ func TestCollectZramAndZswap(t *testing.T) {
 }
 
 func TestCollectEmptyRootNotes(t *testing.T) {
-	in := Collect(mkroot(t, map[string]string{"/proc/": ""}))
+	in := Collect(fixture.Host(t, map[string]string{"/proc/": ""}))
 	if in.TotalBytes != nil || in.Swaps != nil || in.Zswap != nil || in.TransparentHugePages != nil {
 		t.Errorf("empty root invented values: %+v", in)
 	}
@@ -338,7 +294,7 @@ func TestCollectEmptyRootNotes(t *testing.T) {
 }
 
 func TestCollectNoSwapIsEmptyNotNull(t *testing.T) {
-	in := Collect(mkroot(t, map[string]string{"/proc/swaps": "Filename\t\t\t\tType\t\tSize\t\tUsed\t\tPriority\n"}))
+	in := Collect(fixture.Host(t, map[string]string{"/proc/swaps": "Filename\t\t\t\tType\t\tSize\t\tUsed\t\tPriority\n"}))
 	if in.Swaps == nil || len(in.Swaps) != 0 {
 		t.Errorf("swaps = %#v, want empty non-nil", in.Swaps)
 	}

@@ -39,6 +39,14 @@ func ParseMeminfo(data []byte) map[string]int64 {
 	return out
 }
 
+// MeminfoField returns one field of /proc/meminfo content as ParseMeminfo
+// reads it (bytes for kB values); ok is false when the field is absent or
+// malformed.
+func MeminfoField(data []byte, name string) (int64, bool) {
+	v, ok := ParseMeminfo(data)[name]
+	return v, ok
+}
+
 // Choice is a sysfs setting written as its options with the selected one in
 // brackets, e.g. "always [madvise] never".
 type Choice struct {

@@ -2,22 +2,11 @@ package network
 
 import (
 	"fmt"
-	"os"
-	"path/filepath"
 	"strings"
 	"testing"
 
-	"boardbench/internal/host"
+	"boardbench/internal/testutil/fixture"
 )
-
-func fixtureHost(t *testing.T, name string) *host.Host {
-	t.Helper()
-	h, err := host.New(filepath.Join("testdata", name))
-	if err != nil {
-		t.Fatal(err)
-	}
-	return h
-}
 
 func ptr[T any](p *T) string {
 	if p == nil {
@@ -49,7 +38,7 @@ func TestFixtures(t *testing.T) {
 		t.Run(c.fixture+"/"+c.name, func(t *testing.T) {
 			in, ok := infos[c.fixture]
 			if !ok {
-				in = Collect(fixtureHost(t, c.fixture), true)
+				in = Collect(fixture.Testdata(t, c.fixture), true)
 				infos[c.fixture] = in
 			}
 			var i *Interface
@@ -91,7 +80,7 @@ func TestFixtures(t *testing.T) {
 	if last := pc.Interfaces[len(pc.Interfaces)-1]; last.Name != "wg0" {
 		t.Errorf("last interface = %s, want wg0", last.Name)
 	}
-	raw := Collect(fixtureHost(t, "rpi5"), false)
+	raw := Collect(fixture.Testdata(t, "rpi5"), false)
 	if raw.Interfaces[0].MAC != "d8:3a:dd:12:34:56" {
 		t.Errorf("unredacted MAC = %q", raw.Interfaces[0].MAC)
 	}
@@ -100,43 +89,21 @@ func TestFixtures(t *testing.T) {
 // TestUnreadableValues checks that failing reads (a down interface's
 // carrier, an unknown speed, junk) give nulls and never panic.
 func TestUnreadableValues(t *testing.T) {
-	root := t.TempDir()
-	base := filepath.Join(root, "sys/devices/virtual/net/eth9")
-	files := map[string]string{
-		"speed":            "-1\n",
-		"duplex":           "unknown\n",
-		"mtu":              "\x00\x01junk",
-		"type":             "9999\n",
-		"address":          "not a mac",
-		"addr_assign_type": "7",
-		"operstate":        "down\n",
-	}
-	for name, c := range files {
-		if err := os.MkdirAll(base, 0o755); err != nil {
-			t.Fatal(err)
-		}
-		if err := os.WriteFile(filepath.Join(base, name), []byte(c), 0o644); err != nil {
-			t.Fatal(err)
-		}
-	}
-	// The carrier read fails: a directory stands in for the EINVAL the
-	// kernel returns on a down interface.
-	if err := os.MkdirAll(filepath.Join(base, "carrier"), 0o755); err != nil {
-		t.Fatal(err)
-	}
-	if err := os.MkdirAll(filepath.Join(root, "sys/class/net"), 0o755); err != nil {
-		t.Fatal(err)
-	}
-	if err := os.Symlink("../../devices/virtual/net/eth9", filepath.Join(root, "sys/class/net/eth9")); err != nil {
-		t.Fatal(err)
-	}
-	if err := os.Symlink("../../devices/virtual/net/gone", filepath.Join(root, "sys/class/net/gone0")); err != nil {
-		t.Fatal(err)
-	}
-	h, err := host.New(root)
-	if err != nil {
-		t.Fatal(err)
-	}
+	const base = "/sys/devices/virtual/net/eth9/"
+	h := fixture.Host(t, map[string]string{
+		base + "speed":            "-1\n",
+		base + "duplex":           "unknown\n",
+		base + "mtu":              "\x00\x01junk",
+		base + "type":             "9999\n",
+		base + "address":          "not a mac",
+		base + "addr_assign_type": "7",
+		base + "operstate":        "down\n",
+		// The carrier read fails: a directory stands in for the EINVAL the
+		// kernel returns on a down interface.
+		base + "carrier/":      "",
+		"/sys/class/net/eth9":  "->../../devices/virtual/net/eth9",
+		"/sys/class/net/gone0": "->../../devices/virtual/net/gone",
+	})
 	in := Collect(h, true)
 	if len(in.Interfaces) != 2 {
 		t.Fatalf("interfaces = %+v", in.Interfaces)
@@ -150,10 +117,7 @@ func TestUnreadableValues(t *testing.T) {
 		t.Errorf("gone0 = %+v", gone)
 	}
 
-	empty, err := host.New(t.TempDir())
-	if err != nil {
-		t.Fatal(err)
-	}
+	empty := fixture.Host(t, nil)
 	if in := Collect(empty, true); len(in.Notes) != 1 || in.Interfaces == nil {
 		t.Errorf("empty root: %+v", in)
 	}

@@ -2,13 +2,12 @@ package rpi
 
 import (
 	"math"
-	"os"
-	"path/filepath"
 	"reflect"
 	"strings"
 	"testing"
 
 	"boardbench/internal/host"
+	"boardbench/internal/testutil/fixture"
 )
 
 func TestDecodeThrottled(t *testing.T) {
@@ -149,32 +148,12 @@ func TestParseVersion(t *testing.T) {
 	}
 }
 
-// writeCommands builds a fixture root with recorded vcgencmd outputs.
-func writeCommands(t *testing.T, outputs map[string]string) *host.Host {
-	t.Helper()
-	root := t.TempDir()
-	dir := filepath.Join(root, host.CommandsDir)
-	if err := os.MkdirAll(dir, 0o755); err != nil {
-		t.Fatal(err)
-	}
-	for key, out := range outputs {
-		if err := os.WriteFile(filepath.Join(dir, key), []byte(out), 0o644); err != nil {
-			t.Fatal(err)
-		}
-	}
-	h, err := host.New(root)
-	if err != nil {
-		t.Fatal(err)
-	}
-	return h
-}
-
 func TestCollect(t *testing.T) {
-	if fw := Collect(writeCommands(t, nil)); fw != nil {
+	if fw := Collect(fixture.Replay(t, nil)); fw != nil {
 		t.Errorf("no vcgencmd: got %+v, want nil", fw)
 	}
 
-	h := writeCommands(t, map[string]string{
+	h := fixture.Replay(t, map[string]string{
 		host.CommandKey("vcgencmd", "measure_clock", "arm"):  "frequency(48)=1800457088\n",
 		host.CommandKey("vcgencmd", "get_throttled"):         "throttled=0x50005\n",
 		host.CommandKey("vcgencmd", "measure_volts", "core"): "volt=0.8500V\n",

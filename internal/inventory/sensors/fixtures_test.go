@@ -2,51 +2,15 @@ package sensors
 
 import (
 	"fmt"
-	"os"
-	"path/filepath"
 	"strings"
-	"testing"
 
-	"boardbench/internal/host"
+	"boardbench/internal/testutil/fixture"
 )
 
-// Fixture files map machine paths to contents. A content starting with "->"
-// makes a symbolic link; a path ending in "/" makes a directory (used to
-// make a sensor file unreadable: reading a directory fails).
-
-// mkroot builds a fixture root from one or more fixture maps.
-func mkroot(t testing.TB, maps ...map[string]string) *host.Host {
-	t.Helper()
-	root := t.TempDir()
-	for _, files := range maps {
-		for p, c := range files {
-			full := filepath.Join(root, p)
-			if strings.HasSuffix(p, "/") {
-				if err := os.MkdirAll(full, 0o755); err != nil {
-					t.Fatal(err)
-				}
-				continue
-			}
-			if err := os.MkdirAll(filepath.Dir(full), 0o755); err != nil {
-				t.Fatal(err)
-			}
-			if strings.HasPrefix(c, "->") {
-				if err := os.Symlink(c[2:], full); err != nil {
-					t.Fatal(err)
-				}
-				continue
-			}
-			if err := os.WriteFile(full, []byte(c), 0o644); err != nil {
-				t.Fatal(err)
-			}
-		}
-	}
-	h, err := host.New(root)
-	if err != nil {
-		t.Fatal(err)
-	}
-	return h
-}
+// Fixture maps (machine path → content) are written by fixture.Host: a
+// content starting with "->" makes a symbolic link; a path ending in "/"
+// makes a directory (used to make a sensor file unreadable: reading a
+// directory fails).
 
 // trip is a trip point of a zone fixture.
 type trip struct{ typ, temp, hyst string }
@@ -119,17 +83,6 @@ func thermalMirror(n, zoneN int, typ, temp string) map[string]string {
 		map[string]string{"temp1_input": temp})
 }
 
-// merge combines fixture maps; later ones win.
-func merge(ms ...map[string]string) map[string]string {
-	out := map[string]string{}
-	for _, m := range ms {
-		for k, v := range m {
-			out[k] = v
-		}
-	}
-	return out
-}
-
 // Raspberry Pi 4 (Raspberry Pi OS, 6.6 kernel): one thermal zone, its hwmon
 // mirror and the firmware's under-voltage alarm. The class entries are links
 // into /sys/devices as on the real board.
@@ -155,7 +108,7 @@ var fixturePi4 = map[string]string{
 
 // Raspberry Pi 5 with the active cooler: fan trip points, the pwm-fan
 // cooling device, the RP1 ADC and the under-voltage alarm.
-var fixturePi5 = merge(
+var fixturePi5 = fixture.Merge(
 	zone(0, "cpu-thermal", "52350",
 		trip{"critical", "110000", "0"}, trip{"active", "50000", "5000"}, trip{"active", "60000", "5000"},
 		trip{"active", "67500", "5000"}, trip{"active", "75000", "5000"}),
@@ -172,7 +125,7 @@ var fixturePi5 = merge(
 // mirrors and the USB-PD controller's voltage and current.
 var fixtureRK3588 = func() map[string]string {
 	crit := trip{"critical", "115000", "0"}
-	m := merge(
+	m := fixture.Merge(
 		zone(0, "soc-thermal", "38846", trip{"passive", "75000", "2000"}, trip{"passive", "85000", "2000"}, crit),
 		zone(1, "bigcore0-thermal", "39770", crit),
 		zone(2, "bigcore1-thermal", "39770", crit),
@@ -184,15 +137,15 @@ var fixtureRK3588 = func() map[string]string {
 	)
 	types := []string{"soc-thermal", "bigcore0-thermal", "bigcore1-thermal", "littlecore-thermal", "center-thermal", "gpu-thermal", "npu-thermal"}
 	for i, typ := range types {
-		m = merge(m, thermalMirror(i, i, typ, "38846"))
+		m = fixture.Merge(m, thermalMirror(i, i, typ, "38846"))
 	}
-	return merge(m, hwmon(7, "tcpm_source_psy_4_0022", "/sys/devices/platform/feab0000.i2c/i2c-4/4-0022/tcpm-source-psy-4-0022", map[string]string{
+	return fixture.Merge(m, hwmon(7, "tcpm_source_psy_4_0022", "/sys/devices/platform/feab0000.i2c/i2c-4/4-0022/tcpm-source-psy-4-0022", map[string]string{
 		"in0_input": "5000", "in0_min": "5000", "in0_max": "5000", "curr1_input": "3000", "curr1_max": "3000",
 	}))
 }()
 
 // Amlogic S905 on a legacy kernel: no thermal zones, one SCPI hwmon chip.
-var fixtureAmlogicSCPI = merge(
+var fixtureAmlogicSCPI = fixture.Merge(
 	map[string]string{"/sys/class/thermal/": ""},
 	hwmon(0, "scpi_sensors", "/sys/devices/platform/scpi/scpi:sensors", map[string]string{
 		"temp1_input": "51000", "temp1_label": "aml_thermal",
@@ -212,7 +165,7 @@ var fixtureAmlogicOld = map[string]string{
 // x86 mini PC (Intel N100): ACPI zone, an INT3400 zone whose temp cannot be
 // read, and the package zone; coretemp, NVMe and Wi-Fi hwmon chips; no power
 // sensors (no RAPL in hwmon).
-var fixtureX86 = merge(
+var fixtureX86 = fixture.Merge(
 	zone(0, "acpitz", "27800", trip{"critical", "119000", ""}),
 	zone(1, "INT3400 Thermal", "DIR"),
 	zone(2, "x86_pkg_temp", "48000", trip{"passive", "0", ""}, trip{"passive", "0", ""}),
@@ -220,7 +173,7 @@ var fixtureX86 = merge(
 	fixtureX86Hwmon,
 )
 
-var fixtureX86Hwmon = merge(
+var fixtureX86Hwmon = fixture.Merge(
 	hwmon(0, "acpitz", "/sys/devices/LNXSYSTM:00/LNXSYBUS:01/LNXTHERM:00", map[string]string{"temp1_input": "27800", "temp1_crit": "119000"}),
 	hwmon(1, "nvme", "/sys/devices/pci0000:00/0000:00:1d.0/0000:01:00.0/nvme/nvme0", map[string]string{
 		"temp1_input": "35850", "temp1_label": "Composite", "temp1_max": "84850", "temp1_crit": "84850", "temp1_alarm": "0",
@@ -235,14 +188,14 @@ var fixtureX86Hwmon = merge(
 )
 
 // x86 without the package thermal zone: only the ACPI zone.
-var fixtureX86NoPkgZone = merge(
+var fixtureX86NoPkgZone = fixture.Merge(
 	zone(0, "acpitz", "27800", trip{"critical", "119000", ""}),
 	fixtureX86Hwmon,
 )
 
 // A board whose CPU zone reports 400 °C (a broken calibration), with a
 // -273.15 °C sentinel on another zone and 0xFFFF on a hwmon sensor.
-var fixtureBroken = merge(
+var fixtureBroken = fixture.Merge(
 	zone(0, "cpu-thermal", "400000"),
 	zone(1, "gpu-thermal", "47500"),
 	zone(2, "ddr-thermal", "-273150"),
@@ -252,7 +205,7 @@ var fixtureBroken = merge(
 )
 
 // INA226/INA219-style power monitors and a GPU reporting average power.
-var fixturePowerMonitors = merge(
+var fixturePowerMonitors = fixture.Merge(
 	zone(0, "cpu_thermal", "41000"),
 	hwmon(0, "ina226", "/sys/devices/platform/soc/fe804000.i2c/i2c-1/1-0040", map[string]string{
 		"in0_input": "2", "in1_input": "5088", "curr1_input": "812", "power1_input": "4131250",

@@ -9,6 +9,7 @@ import (
 	"testing"
 
 	"boardbench/internal/host"
+	"boardbench/internal/testutil/fixture"
 )
 
 func TestSoCTempChoice(t *testing.T) {
@@ -38,7 +39,7 @@ func TestSoCTempChoice(t *testing.T) {
 	}
 	for _, c := range cases {
 		t.Run(c.name, func(t *testing.T) {
-			in := Collect(mkroot(t, c.files))
+			in := Collect(fixture.Host(t, c.files))
 			got := in.SoCTemp
 			if got == nil {
 				t.Fatalf("soc_temp = nil, notes %v", in.Notes)
@@ -52,7 +53,7 @@ func TestSoCTempChoice(t *testing.T) {
 				}
 			}
 			// The chosen path must be readable again, as the monitor will.
-			v, err := ReadCelsius(mkroot(t, c.files), got.Path)
+			v, err := ReadCelsius(fixture.Host(t, c.files), got.Path)
 			if err != nil || math.Abs(v-c.wantC) > 1e-9 {
 				t.Errorf("ReadCelsius(%s) = %v, %v; want %.3f", got.Path, v, err, c.wantC)
 			}
@@ -67,12 +68,12 @@ func TestNoSensors(t *testing.T) {
 		want  string
 	}{
 		{"nothing exposed", map[string]string{"/sys/": ""}, "no thermal sensor exposed"},
-		{"only nvme and wifi", merge(map[string]string{"/sys/class/thermal/": ""}, hwmon(0, "nvme", "", map[string]string{"temp1_input": "35000"})), "no thermal sensor exposed"},
-		{"all invalid", merge(zone(0, "cpu-thermal", "400000"), zone(1, "soc", "DIR")), "thermal_zone0 (cpu-thermal): implausible temperature 400.0 °C"},
+		{"only nvme and wifi", fixture.Merge(map[string]string{"/sys/class/thermal/": ""}, hwmon(0, "nvme", "", map[string]string{"temp1_input": "35000"})), "no thermal sensor exposed"},
+		{"all invalid", fixture.Merge(zone(0, "cpu-thermal", "400000"), zone(1, "soc", "DIR")), "thermal_zone0 (cpu-thermal): implausible temperature 400.0 °C"},
 	}
 	for _, c := range cases {
 		t.Run(c.name, func(t *testing.T) {
-			in := Collect(mkroot(t, c.files))
+			in := Collect(fixture.Host(t, c.files))
 			if in.SoCTemp != nil {
 				t.Fatalf("soc_temp = %+v, want nil", in.SoCTemp)
 			}
@@ -94,7 +95,7 @@ func TestNoSensors(t *testing.T) {
 }
 
 func TestThermalZonesAndTrips(t *testing.T) {
-	in := Collect(mkroot(t, fixtureRK3588))
+	in := Collect(fixture.Host(t, fixtureRK3588))
 	if len(in.ThermalZones) != 7 {
 		t.Fatalf("zones = %d, want 7", len(in.ThermalZones))
 	}
@@ -117,7 +118,7 @@ func TestThermalZonesAndTrips(t *testing.T) {
 		t.Fatalf("hwmon = %+v", in.Hwmon)
 	}
 
-	x := Collect(mkroot(t, fixtureX86))
+	x := Collect(fixture.Host(t, fixtureX86))
 	int3400 := x.ThermalZones[1]
 	if int3400.TempC != nil || !strings.HasPrefix(int3400.Invalid, "read failed") {
 		t.Errorf("INT3400 zone = %+v, want invalid read", int3400)
@@ -129,8 +130,8 @@ func TestThermalZonesAndTrips(t *testing.T) {
 }
 
 func TestZoneOrderIsNumeric(t *testing.T) {
-	m := merge(zone(10, "ten", "40000"), zone(2, "two", "41000"), zone(1, "one", "42000"))
-	in := Collect(mkroot(t, m))
+	m := fixture.Merge(zone(10, "ten", "40000"), zone(2, "two", "41000"), zone(1, "one", "42000"))
+	in := Collect(fixture.Host(t, m))
 	var got []string
 	for _, z := range in.ThermalZones {
 		got = append(got, z.Name)
@@ -141,7 +142,7 @@ func TestZoneOrderIsNumeric(t *testing.T) {
 }
 
 func TestHwmonReadings(t *testing.T) {
-	in := Collect(mkroot(t, fixturePi4))
+	in := Collect(fixture.Host(t, fixturePi4))
 	if len(in.Hwmon) != 2 {
 		t.Fatalf("hwmon = %+v", in.Hwmon)
 	}
@@ -155,7 +156,7 @@ func TestHwmonReadings(t *testing.T) {
 		t.Errorf("rpi_volt = %+v", volt)
 	}
 
-	x := Collect(mkroot(t, fixtureX86))
+	x := Collect(fixture.Host(t, fixtureX86))
 	core := x.Hwmon[2]
 	if core.Name != "coretemp" || len(core.Readings) != 3 {
 		t.Fatalf("coretemp = %+v", core)
@@ -174,7 +175,7 @@ func TestHwmonReadings(t *testing.T) {
 		t.Errorf("nvme reading = %+v", nvme)
 	}
 
-	old := Collect(mkroot(t, fixtureAmlogicOld))
+	old := Collect(fixture.Host(t, fixtureAmlogicOld))
 	r := old.Hwmon[0].Readings[0]
 	if r.Note == "" || *r.Value != 56 || *r.Crit != 110 {
 		t.Errorf("old-kernel reading = %+v", r)
@@ -182,7 +183,7 @@ func TestHwmonReadings(t *testing.T) {
 }
 
 func TestPowerChannels(t *testing.T) {
-	in := Collect(mkroot(t, fixturePowerMonitors))
+	in := Collect(fixture.Host(t, fixturePowerMonitors))
 	var got []string
 	for _, c := range PowerChannels(in) {
 		got = append(got, c.Name+"|"+c.Quantity+"|"+c.Unit+"|"+c.Path)
@@ -214,17 +215,17 @@ func TestPowerChannels(t *testing.T) {
 			t.Errorf("ina219 %s = %+v, want invalid", r.Sensor, r)
 		}
 	}
-	h := mkroot(t, fixturePowerMonitors)
+	h := fixture.Host(t, fixturePowerMonitors)
 	if v, err := ReadValue(h, QuantityPower, "/sys/class/hwmon/hwmon2/power1_average"); err != nil || v != 15 {
 		t.Errorf("ReadValue power = %v, %v; want 15 W", v, err)
 	}
 
 	for _, fx := range []map[string]string{fixtureX86, fixturePi4} {
-		if ch := PowerChannels(Collect(mkroot(t, fx))); len(ch) != 0 {
+		if ch := PowerChannels(Collect(fixture.Host(t, fx))); len(ch) != 0 {
 			t.Errorf("channels on a board without power sensors = %+v", ch)
 		}
 	}
-	pi5 := PowerChannels(Collect(mkroot(t, fixturePi5)))
+	pi5 := PowerChannels(Collect(fixture.Host(t, fixturePi5)))
 	if len(pi5) != 4 || pi5[0].Name != "rp1_adc in1" {
 		t.Errorf("pi5 channels = %+v", pi5)
 	}
@@ -303,7 +304,7 @@ func TestSoCScore(t *testing.T) {
 }
 
 func TestReadFailureNamesErrno(t *testing.T) {
-	h := mkroot(t, map[string]string{"/sys/class/hwmon/hwmon0/temp1_input/": ""})
+	h := fixture.Host(t, map[string]string{"/sys/class/hwmon/hwmon0/temp1_input/": ""})
 	_, err := ReadCelsius(h, "/sys/class/hwmon/hwmon0/temp1_input")
 	if err == nil || !strings.Contains(err.Error(), "read failed") {
 		t.Errorf("err = %v, want read failed", err)
@@ -337,7 +338,7 @@ func f(v float64) *float64 { return &v }
 
 func TestGarbageNeverPanics(t *testing.T) {
 	junk := "\x00\xff\xfe garbage \n\n-"
-	files := merge(
+	files := fixture.Merge(
 		zone(0, junk, junk, trip{junk, junk, junk}),
 		zone(1, "cpu-thermal", "999999999999999999999999"),
 		map[string]string{
@@ -354,7 +355,7 @@ func TestGarbageNeverPanics(t *testing.T) {
 			"/sys/class/hwmon/hwmon1/device":                      "->/sys/class/hwmon/hwmon1",
 		},
 	)
-	in := Collect(mkroot(t, files))
+	in := Collect(fixture.Host(t, files))
 	if len(in.ThermalZones) != 2 {
 		t.Errorf("zones = %+v, want the two well-named ones", in.ThermalZones)
 	}

@@ -6,6 +6,7 @@ import (
 	"testing"
 
 	"boardbench/internal/inventory/cpu"
+	"boardbench/internal/testutil/fixture"
 )
 
 // socDevice returns the files of /sys/devices/<dev> with the given
@@ -18,17 +19,6 @@ func socDevice(dev, machine, family, socID, revision string) map[string]string {
 		}
 	}
 	return files
-}
-
-// merge joins fixture file maps.
-func merge(maps ...map[string]string) map[string]string {
-	out := map[string]string{}
-	for _, m := range maps {
-		for k, v := range m {
-			out[k] = v
-		}
-	}
-	return out
 }
 
 // dtFiles is a device tree with model and compatible strings.
@@ -52,7 +42,7 @@ func TestKernelSoC(t *testing.T) {
 	}{
 		{
 			name: "Qualcomm socinfo names the chip the compatible only relates to",
-			files: merge(dtFiles("Thundercomm, Inc. Rubik Pi C6490P", "qcom,qcm6490-addons-idp", "qcom,sc7280"),
+			files: fixture.Merge(dtFiles("Thundercomm, Inc. Rubik Pi C6490P", "qcom,qcm6490-addons-idp", "qcom,sc7280"),
 				socDevice("soc0", "QCS6490", "Snapdragon", "498", "1.0"),
 				map[string]string{"/sys/devices/soc0/serial_number": "3735928559\n", "/proc/cpuinfo": a55a78}),
 			guess: "Qualcomm QCS6490", confidence: ConfidenceKernelSoCInfo,
@@ -61,20 +51,20 @@ func TestKernelSoC(t *testing.T) {
 		},
 		{
 			name: "Qualcomm chip with a marketing name in the table",
-			files: merge(dtFiles("Qualcomm Technologies, Inc. Robotics RB5", "qcom,qrb5165-rb5", "qcom,sm8250"),
+			files: fixture.Merge(dtFiles("Qualcomm Technologies, Inc. Robotics RB5", "qcom,qrb5165-rb5", "qcom,sm8250"),
 				socDevice("soc0", "SM8250", "Snapdragon", "356", "2.1")),
 			guess: "Qualcomm Snapdragon 865 (SM8250)", confidence: ConfidenceKernelSoCInfo,
 			reason: []string{`machine "SM8250"`, "names Qualcomm QRB5165"},
 		},
 		{
 			name: "Qualcomm id unknown to the kernel: machine is the board model, the device tree decides",
-			files: merge(dtFiles("Some Board", "vendor,some-board", "qcom,sc7280"),
+			files: fixture.Merge(dtFiles("Some Board", "vendor,some-board", "qcom,sc7280"),
 				socDevice("soc0", "Some Board", "Snapdragon", "999", "1.0")),
 			guess: "Qualcomm SC7280", confidence: ConfidenceDeviceTree,
 		},
 		{
 			name: "Amlogic package from soc_id, device tree agrees",
-			files: merge(dtFiles("Hardkernel ODROID-N2Plus", "hardkernel,odroid-n2-plus", "amlogic,s922x", "amlogic,g12b"),
+			files: fixture.Merge(dtFiles("Hardkernel ODROID-N2Plus", "hardkernel,odroid-n2-plus", "amlogic,s922x", "amlogic,g12b"),
 				socDevice("soc0", "Hardkernel ODROID-N2Plus", "Amlogic Meson", "G12B (S922X)", "29:c - 40:2")),
 			guess: "Amlogic S922X", confidence: ConfidenceKernelSoCInfo,
 			reason: []string{`soc_id "G12B (S922X)"`, "agrees"},
@@ -82,19 +72,19 @@ func TestKernelSoC(t *testing.T) {
 		},
 		{
 			name: "Amlogic package the device tree does not name",
-			files: merge(dtFiles("Khadas VIM3", "khadas,vim3", "amlogic,a311d", "amlogic,g12b"),
+			files: fixture.Merge(dtFiles("Khadas VIM3", "khadas,vim3", "amlogic,a311d", "amlogic,g12b"),
 				socDevice("soc0", "Khadas VIM3", "Amlogic Meson", "G12B (A311D)", "29:b - 10:2")),
 			guess: "Amlogic A311D", confidence: ConfidenceKernelSoCInfo,
 		},
 		{
 			name: "Amlogic unknown package: only the family, the device tree decides",
-			files: merge(dtFiles("Generic TV box", "amlogic,s905x3", "amlogic,sm1"),
+			files: fixture.Merge(dtFiles("Generic TV box", "amlogic,s905x3", "amlogic,sm1"),
 				socDevice("soc0", "Generic TV box", "Amlogic Meson", "SM1 (Unknown)", "2b:c - 10:2")),
 			guess: "Amlogic S905X3", confidence: ConfidenceDeviceTree,
 		},
 		{
 			name: "NXP i.MX 8M Plus",
-			files: merge(dtFiles("NXP i.MX8MPlus EVK board", "fsl,imx8mp-evk", "fsl,imx8mp"),
+			files: fixture.Merge(dtFiles("NXP i.MX8MPlus EVK board", "fsl,imx8mp-evk", "fsl,imx8mp"),
 				socDevice("soc0", "NXP i.MX8MPlus EVK board", "Freescale i.MX", "i.MX8MP", "1.1")),
 			guess: "NXP i.MX 8M Plus", confidence: ConfidenceKernelSoCInfo,
 			reason: []string{`soc_id "i.MX8MP"`, "Freescale i.MX", "agrees"},
@@ -106,7 +96,7 @@ func TestKernelSoC(t *testing.T) {
 		},
 		{
 			name: "NVIDIA chip id and a second, uninterpreted SMCCC device",
-			files: merge(dtFiles("NVIDIA Jetson AGX Orin Developer Kit", "nvidia,p3737-0000+p3701-0000", "nvidia,tegra234"),
+			files: fixture.Merge(dtFiles("NVIDIA Jetson AGX Orin Developer Kit", "nvidia,p3737-0000+p3701-0000", "nvidia,tegra234"),
 				socDevice("soc0", "", "Tegra", "35", "A01"),
 				socDevice("soc1", "", "jep106:036b", "jep106:036b:0234", "0x00000004")),
 			guess: "NVIDIA Orin (Tegra234)", confidence: ConfidenceKernelSoCInfo,
@@ -115,7 +105,7 @@ func TestKernelSoC(t *testing.T) {
 		},
 		{
 			name: "TI K3 family only: recorded, the device tree decides",
-			files: merge(dtFiles("BeagleBoard.org BeaglePlay", "beagle,am625-beagleplay", "ti,am625"),
+			files: fixture.Merge(dtFiles("BeagleBoard.org BeaglePlay", "beagle,am625-beagleplay", "ti,am625"),
 				socDevice("soc0", "BeagleBoard.org BeaglePlay", "AM62X", "", "SR1.0")),
 			guess: "TI AM625", confidence: ConfidenceDeviceTree,
 			kernel: []KernelSoC{{Device: "soc0", Machine: "BeagleBoard.org BeaglePlay", Family: "AM62X", Revision: "SR1.0"}},
@@ -128,7 +118,7 @@ func TestKernelSoC(t *testing.T) {
 		},
 		{
 			name: "numeric order, empty devices skipped, not a SoC device name",
-			files: merge(socDevice("soc10", "", "Tegra", "99", ""), socDevice("soc2", "", "Tegra", "98", ""),
+			files: fixture.Merge(socDevice("soc10", "", "Tegra", "99", ""), socDevice("soc2", "", "Tegra", "98", ""),
 				map[string]string{"/sys/devices/soc1/uevent": "", "/sys/devices/soc/machine": "X\n"}),
 			confidence: ConfidenceNone,
 			kernel: []KernelSoC{{Device: "soc2", Family: "Tegra", SoCID: "98"},
@@ -137,7 +127,7 @@ func TestKernelSoC(t *testing.T) {
 	}
 	for _, c := range cases {
 		t.Run(c.name, func(t *testing.T) {
-			_, s := Collect(mkroot(t, c.files), cpu.Info{}, true)
+			_, s := Collect(fixture.Host(t, c.files), cpu.Info{}, true)
 			if s.Confidence != c.confidence || s.Guess != c.guess {
 				t.Errorf("got %q (%s), want %q (%s); reason: %s", s.Guess, s.Confidence, c.guess, c.confidence, s.Reason)
 			}

@@ -1,31 +1,19 @@
 package soc
 
 import (
-	"os"
-	"path/filepath"
 	"testing"
 
 	"boardbench/internal/inventory/cpu"
+	"boardbench/internal/testutil/fixture"
+	"boardbench/internal/testutil/shareddata"
 
 	"gopkg.in/yaml.v3"
 )
 
-// sharedData is the reference data beside the module root.
-const sharedData = "../../../../shared/data"
-
-func readShared(t *testing.T, rel string) []byte {
-	t.Helper()
-	data, err := os.ReadFile(filepath.Join(sharedData, rel))
-	if err != nil {
-		t.Skipf("reference data %s not available (%v): skipping real-data test", rel, err)
-	}
-	return data
-}
-
 // TestGeneratedTableInSync checks that socs_table.go holds every SoC of
 // socs.yml with its core types; regenerate with `go generate` when it fails.
 func TestGeneratedTableInSync(t *testing.T) {
-	data := readShared(t, "arm-socs-table/socs.yml")
+	data := shareddata.ReadFile(t, "arm-socs-table/socs.yml")
 	var socs []struct {
 		Vendor string `yaml:"vendor"`
 		Name   string `yaml:"name"`
@@ -65,7 +53,7 @@ func TestGeneratedTableInSync(t *testing.T) {
 // TestRealCPUInfo guesses SoCs from real /proc/cpuinfo files (no device
 // tree), the cpu section left empty so that the cores come from cpuinfo.
 func TestRealCPUInfo(t *testing.T) {
-	readShared(t, "arm-socs-table/socs.yml")
+	shareddata.ReadFile(t, "arm-socs-table/socs.yml")
 	cases := []struct {
 		file       string
 		confidence string
@@ -86,8 +74,8 @@ func TestRealCPUInfo(t *testing.T) {
 	}
 	for _, c := range cases {
 		t.Run(c.file, func(t *testing.T) {
-			data := readShared(t, "cpuinfo/"+c.file)
-			h := mkroot(t, map[string]string{"/proc/cpuinfo": string(data)})
+			data := shareddata.ReadFile(t, "cpuinfo/"+c.file)
+			h := fixture.Host(t, map[string]string{"/proc/cpuinfo": string(data)})
 			_, s := Collect(h, cpu.Info{}, true)
 			if s.Confidence != c.confidence || (c.guess != "" && s.Guess != c.guess) {
 				t.Errorf("got %q (%s), want %q (%s): %s", s.Guess, s.Confidence, c.guess, c.confidence, s.Reason)

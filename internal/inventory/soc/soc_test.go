@@ -1,8 +1,6 @@
 package soc
 
 import (
-	"os"
-	"path/filepath"
 	"reflect"
 	"strconv"
 	"strings"
@@ -10,34 +8,8 @@ import (
 
 	"boardbench/internal/host"
 	"boardbench/internal/inventory/cpu"
+	"boardbench/internal/testutil/fixture"
 )
-
-// mkroot builds a fixture root from machine path → content; content starting
-// with "->" makes a symbolic link.
-func mkroot(t *testing.T, files map[string]string, opts ...host.Option) *host.Host {
-	t.Helper()
-	root := t.TempDir()
-	for p, c := range files {
-		full := filepath.Join(root, p)
-		if err := os.MkdirAll(filepath.Dir(full), 0o755); err != nil {
-			t.Fatal(err)
-		}
-		if strings.HasPrefix(c, "->") {
-			if err := os.Symlink(c[2:], full); err != nil {
-				t.Fatal(err)
-			}
-			continue
-		}
-		if err := os.WriteFile(full, []byte(c), 0o644); err != nil {
-			t.Fatal(err)
-		}
-	}
-	h, err := host.New(root, opts...)
-	if err != nil {
-		t.Fatal(err)
-	}
-	return h
-}
 
 // cpus builds a cpu.Info by hand: groups of (count, implementer, part, name).
 func cpus(groups ...any) cpu.Info {
@@ -118,7 +90,7 @@ func TestGuessPrecedence(t *testing.T) {
 	}
 	for _, c := range cases {
 		t.Run(c.name, func(t *testing.T) {
-			_, s := Collect(mkroot(t, c.files), c.cpu, true)
+			_, s := Collect(fixture.Host(t, c.files), c.cpu, true)
 			if s.Confidence != c.confidence || (c.guess != "" && s.Guess != c.guess) {
 				t.Errorf("got %q (%s), want %q (%s); reason: %s", s.Guess, s.Confidence, c.guess, c.confidence, s.Reason)
 			}
@@ -187,7 +159,7 @@ func TestRaspberryPiBoard(t *testing.T) {
 	}
 	for _, c := range cases {
 		t.Run(c.name, func(t *testing.T) {
-			b, s := Collect(mkroot(t, c.files), cpu.Info{}, true)
+			b, s := Collect(fixture.Host(t, c.files), cpu.Info{}, true)
 			if b.Model != c.model || b.ModelSource != c.modelSource {
 				t.Errorf("model %q from %q, want %q from %q", b.Model, b.ModelSource, c.model, c.modelSource)
 			}
@@ -206,12 +178,12 @@ func TestRaspberryPiBoard(t *testing.T) {
 
 func TestBoardNotesAndJunk(t *testing.T) {
 	// Unknown revision code on a Pi: kept, flagged.
-	b, _ := Collect(mkroot(t, map[string]string{"/proc/cpuinfo": "Hardware\t: BCM2835\nRevision\t: a021f0\n"}), cpu.Info{}, true)
+	b, _ := Collect(fixture.Host(t, map[string]string{"/proc/cpuinfo": "Hardware\t: BCM2835\nRevision\t: a021f0\n"}), cpu.Info{}, true)
 	if b.RaspberryPi == nil || b.RaspberryPi.Known || len(b.Notes) == 0 {
 		t.Errorf("unknown code: %+v, notes %v", b.RaspberryPi, b.Notes)
 	}
 	// Binary junk in device-tree strings and cpuinfo.
-	b, s := Collect(mkroot(t, map[string]string{
+	b, s := Collect(fixture.Host(t, map[string]string{
 		"/proc/device-tree/model":      "\xff\xfeBoard\x01\x00\x00",
 		"/proc/device-tree/compatible": "\x00\x00\xff\x00vendor,board\x00",
 		"/proc/cpuinfo":                "\x00\x01:\x02\nprocessor : -1\nCPU part : zz\nHardware :\n::::\n",
@@ -220,7 +192,7 @@ func TestBoardNotesAndJunk(t *testing.T) {
 		t.Errorf("junk: model %q compatible %q soc %+v", b.Model, b.Compatible, s)
 	}
 	// Nothing at all.
-	b, s = Collect(mkroot(t, map[string]string{"/etc/hostname": "x"}), cpu.Info{}, true)
+	b, s = Collect(fixture.Host(t, map[string]string{"/etc/hostname": "x"}), cpu.Info{}, true)
 	if b.Model != "" || len(b.Notes) < 2 || s.Guess != "" || s.Confidence != ConfidenceNone {
 		t.Errorf("empty root: %+v %+v", b, s)
 	}
@@ -228,7 +200,7 @@ func TestBoardNotesAndJunk(t *testing.T) {
 
 func TestDMI(t *testing.T) {
 	rec := host.NewRecorder()
-	h := mkroot(t, map[string]string{
+	h := fixture.Host(t, map[string]string{
 		"/sys/class/dmi/id/sys_vendor":     "To Be Filled By O.E.M.\n",
 		"/sys/class/dmi/id/product_name":   "To Be Filled By O.E.M.\n",
 		"/sys/class/dmi/id/board_vendor":   "ASRock\n",

@@ -1,24 +1,13 @@
 package storage
 
 import (
-	"os"
-	"path/filepath"
 	"reflect"
 	"strings"
 	"testing"
 
-	"boardbench/internal/host"
 	"boardbench/internal/redact"
+	"boardbench/internal/testutil/fixture"
 )
-
-func fixtureHost(t *testing.T, name string) *host.Host {
-	t.Helper()
-	h, err := host.New(filepath.Join("testdata", name))
-	if err != nil {
-		t.Fatal(err)
-	}
-	return h
-}
 
 func deviceByName(in Info, name string) *Device {
 	for i := range in.Devices {
@@ -30,7 +19,7 @@ func deviceByName(in Info, name string) *Device {
 }
 
 func TestRK3588Devices(t *testing.T) {
-	in := Collect(fixtureHost(t, "rk3588"), true)
+	in := Collect(fixture.Testdata(t, "rk3588"), true)
 	var names []string
 	for _, d := range in.Devices {
 		names = append(names, d.Name)
@@ -128,42 +117,15 @@ func TestRK3588Devices(t *testing.T) {
 		t.Errorf("notes = %+v, want the debugfs note", in.Notes)
 	}
 
-	raw := Collect(fixtureHost(t, "rk3588"), false)
+	raw := Collect(fixture.Testdata(t, "rk3588"), false)
 	if d := deviceByName(raw, "mmcblk0"); d.Serial != "0x9a8b7c6d" || !strings.HasPrefix(d.MMC.CID, "0353445") {
 		t.Errorf("unredacted serial %q cid %q", d.Serial, d.MMC.CID)
 	}
 }
 
-// writeTree builds a fixture root from machine path → content; content
-// starting with "->" makes a symbolic link.
-func writeTree(t *testing.T, files map[string]string) *host.Host {
-	t.Helper()
-	root := t.TempDir()
-	for p, c := range files {
-		full := filepath.Join(root, p)
-		if err := os.MkdirAll(filepath.Dir(full), 0o755); err != nil {
-			t.Fatal(err)
-		}
-		if strings.HasPrefix(c, "->") {
-			if err := os.Symlink(c[2:], full); err != nil {
-				t.Fatal(err)
-			}
-			continue
-		}
-		if err := os.WriteFile(full, []byte(c), 0o644); err != nil {
-			t.Fatal(err)
-		}
-	}
-	h, err := host.New(root)
-	if err != nil {
-		t.Fatal(err)
-	}
-	return h
-}
-
 func TestWarnings(t *testing.T) {
 	const usb = "/sys/devices/pci0000:00/0000:00:14.0/usb2/2-1"
-	h := writeTree(t, map[string]string{
+	h := fixture.Host(t, map[string]string{
 		"/sys/block/sdc": "->../devices/pci0000:00/0000:00:14.0/usb2/2-1/2-1:1.0/host3/target3:0:0/3:0:0:0/block/sdc",
 		usb + "/2-1:1.0/host3/target3:0:0/3:0:0:0/block/sdc/size": "1000\n",
 		usb + "/2-1:1.0/driver":                                   "->../../../../../../bus/usb/drivers/usb-storage",
@@ -195,13 +157,13 @@ func TestWarnings(t *testing.T) {
 }
 
 func TestMissingAndJunk(t *testing.T) {
-	empty := writeTree(t, map[string]string{"/proc/version": "x"})
+	empty := fixture.Host(t, map[string]string{"/proc/version": "x"})
 	in := Collect(empty, true)
 	if len(in.Devices) != 0 || in.Devices == nil || len(in.Notes) != 1 {
 		t.Errorf("empty root: %+v", in)
 	}
 
-	junk := writeTree(t, map[string]string{
+	junk := fixture.Host(t, map[string]string{
 		"/sys/block/sdz": "->../devices/platform/x/host0/target0:0:0/0:0:0:0/block/sdz",
 		"/sys/devices/platform/x/host0/target0:0:0/0:0:0:0/block/sdz/size":                "\x00\xffgarbage",
 		"/sys/devices/platform/x/host0/target0:0:0/0:0:0:0/block/sdz/queue/scheduler":     "",
@@ -337,7 +299,7 @@ func FuzzParseMountinfo(f *testing.F) {
 
 func TestSATAOnPCIe(t *testing.T) {
 	const ctl = "/sys/devices/platform/a40800000.pcie/pci0002:20/0002:20:00.0/0002:21:00.0"
-	h := writeTree(t, map[string]string{
+	h := fixture.Host(t, map[string]string{
 		"/sys/block/sda": "->../devices/platform/a40800000.pcie/pci0002:20/0002:20:00.0/0002:21:00.0/ata1/host0/target0:0:0/0:0:0:0/block/sda",
 		ctl + "/ata1/host0/target0:0:0/0:0:0:0/block/sda/size":   "7814037168\n",
 		ctl + "/ata1/host0/target0:0:0/0:0:0:0/vendor":           "ATA     \n",
@@ -400,7 +362,7 @@ func TestUFSByHost(t *testing.T) {
 			for k, v := range c.files {
 				files[k] = v
 			}
-			in := Collect(writeTree(t, files), true)
+			in := Collect(fixture.Host(t, files), true)
 			d := deviceByName(in, "sda")
 			if d == nil {
 				t.Fatalf("sda missing: %+v", in.Devices)

@@ -303,18 +303,8 @@ func MeasureCPU(cpu int, pin Pinner, cfg Config) ([]Figure, error) {
 	restore := holdGC()
 	defer restore()
 	var sink uint64
-	var figs []Figure
-	for i, k := range cfg.kernels() {
-		if cfg.stopped() {
-			return figs, ErrStopped
-		}
-		fig := Figure{Kernel: k}
-		if why := k.Unavailable(); why != "" {
-			fig.Note = why
-			figs = append(figs, fig)
-			cfg.progress(i + 1)
-			continue
-		}
+	defer runtime.KeepAlive(&sink)
+	return eachKernel(cfg, func(k Kernel) ([]float64, int, error) {
 		run, bytesPerPass := runner(k, p, &sink)
 		// Warm-up: one timed pass sets the passes per sample.
 		t0 := time.Now()
@@ -328,16 +318,39 @@ func MeasureCPU(cpu int, pin Pinner, cfg Config) ([]Figure, error) {
 			el := time.Since(t).Seconds()
 			samples = append(samples, float64(bytesPerPass)*float64(passes)/el/1e6)
 		}
-		fig.Summary = stats.Summarize(samples)
-		fig.PassesPerSample = passes
-		if fig.Summary.N > 0 {
-			m := fig.Summary.Median
-			fig.MBs = &m
+		return samples, passes, nil
+	})
+}
+
+// eachKernel measures every configured kernel in turn with measure, which
+// returns the samples (MB/s) and the passes per sample, and summarizes
+// them into figures; a kernel that cannot run on this machine gets a note
+// instead. It stops with ErrStopped (and the figures so far) when cfg.Stop
+// is closed, and on the first error of measure.
+func eachKernel(cfg Config, measure func(k Kernel) (samples []float64, passes int, err error)) ([]Figure, error) {
+	var figs []Figure
+	for i, k := range cfg.kernels() {
+		if cfg.stopped() {
+			return figs, ErrStopped
+		}
+		fig := Figure{Kernel: k}
+		if why := k.Unavailable(); why != "" {
+			fig.Note = why
+		} else {
+			samples, passes, err := measure(k)
+			if err != nil {
+				return nil, err
+			}
+			fig.Summary = stats.Summarize(samples)
+			fig.PassesPerSample = passes
+			if fig.Summary.N > 0 {
+				m := fig.Summary.Median
+				fig.MBs = &m
+			}
 		}
 		figs = append(figs, fig)
 		cfg.progress(i + 1)
 	}
-	runtime.KeepAlive(sink)
 	return figs, nil
 }
 

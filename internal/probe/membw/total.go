@@ -6,8 +6,6 @@ import (
 	"sync"
 	"sync/atomic"
 	"time"
-
-	"boardbench/internal/stats"
 )
 
 // MinSliceBytes is the smallest per-CPU buffer slice for all-CPU figures,
@@ -69,41 +67,24 @@ func MeasureAll(cpus []int, pin Pinner, cfg Config) ([]Figure, error) {
 
 	restore := holdGC()
 	defer restore()
-	var figs []Figure
-	for ki, k := range cfg.kernels() {
-		if cfg.stopped() {
-			return figs, ErrStopped
-		}
-		fig := Figure{Kernel: k}
-		if why := k.Unavailable(); why != "" {
-			fig.Note = why
-			figs = append(figs, fig)
-			cfg.progress(ki + 1)
-			continue
-		}
+	return eachKernel(cfg, func(k Kernel) ([]float64, int, error) {
 		var samples []float64
+		perSample := 0
 		for s := 0; s <= cfg.samples(); s++ {
 			rate, passes, err := allAtOnce(cpus, pin, pairs, k, cfg.SampleTime)
 			if err != nil {
-				return nil, err
+				return nil, 0, err
 			}
 			if s == 0 {
 				continue // warm-up
 			}
 			if s == 1 {
-				fig.PassesPerSample = passes
+				perSample = passes
 			}
 			samples = append(samples, rate)
 		}
-		fig.Summary = stats.Summarize(samples)
-		if fig.Summary.N > 0 {
-			m := fig.Summary.Median
-			fig.MBs = &m
-		}
-		figs = append(figs, fig)
-		cfg.progress(ki + 1)
-	}
-	return figs, nil
+		return samples, perSample, nil
+	})
 }
 
 // ensureProcs raises GOMAXPROCS to at least n for pinned goroutines that

@@ -2,25 +2,12 @@ package memlat
 
 import (
 	"math"
-	"os"
-	"path/filepath"
 	"strings"
 	"testing"
 
-	"boardbench/internal/host"
+	"boardbench/internal/testutil/fixture"
+	"boardbench/internal/testutil/shareddata"
 )
-
-// logsDir holds real sbc-bench logs (tinymembench and ramlat tables).
-const logsDir = "../../../../shared/data/sbc-bench-logs"
-
-func readLog(t *testing.T, name string) string {
-	t.Helper()
-	data, err := os.ReadFile(filepath.Join(logsDir, name))
-	if err != nil {
-		t.Skipf("reference logs not available (%v): skipping tests on real tables", err)
-	}
-	return string(data)
-}
 
 func TestDetectLevelsOnRealTables(t *testing.T) {
 	const K, M = KiB, MiB
@@ -54,7 +41,7 @@ func TestDetectLevelsOnRealTables(t *testing.T) {
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
-			text := readLog(t, tt.file)
+			text := shareddata.ReadLog(t, tt.file)
 			var tables []Table
 			if tt.ramlat {
 				tables = ParseRamlat(strings.NewReader(text))
@@ -186,7 +173,7 @@ func TestParseRamlat(t *testing.T) {
 }
 
 func TestParseRealLogsNeverEmpty(t *testing.T) {
-	text := readLog(t, "1ET3.txt")
+	text := shareddata.ReadLog(t, "1ET3.txt")
 	ts := ParseTinymembench(strings.NewReader(text))
 	if len(ts) < 2 {
 		t.Fatalf("1ET3: %d tables", len(ts))
@@ -199,7 +186,7 @@ func TestParseRealLogsNeverEmpty(t *testing.T) {
 }
 
 func TestReadCachesAndMatch(t *testing.T) {
-	root := t.TempDir()
+	const dir = "/sys/devices/system/cpu/cpu4/cache/"
 	files := map[string]string{
 		"index0/level": "1", "index0/type": "Data", "index0/size": "64K", "index0/shared_cpu_list": "4",
 		"index1/level": "1", "index1/type": "Instruction", "index1/size": "64K",
@@ -207,19 +194,11 @@ func TestReadCachesAndMatch(t *testing.T) {
 		"index3/level": "3", "index3/type": "Unified", "index3/size": "3072K",
 		"index4/level": "x", "index4/type": "Unified", "index4/size": "1M",
 	}
+	tree := map[string]string{}
 	for name, content := range files {
-		p := filepath.Join(root, "sys/devices/system/cpu/cpu4/cache", name)
-		if err := os.MkdirAll(filepath.Dir(p), 0o755); err != nil {
-			t.Fatal(err)
-		}
-		if err := os.WriteFile(p, []byte(content+"\n"), 0o644); err != nil {
-			t.Fatal(err)
-		}
+		tree[dir+name] = content + "\n"
 	}
-	h, err := host.New(root)
-	if err != nil {
-		t.Fatal(err)
-	}
+	h := fixture.Host(t, tree)
 	caches, notes := ReadCaches(h, 4)
 	if len(caches) != 3 || caches[0].SizeBytes != 64*KiB || caches[0].SharedCPUs != "4" ||
 		caches[2].Level != 3 || caches[2].SizeBytes != 3*MiB {

@@ -2,14 +2,12 @@ package infotext
 
 import (
 	"fmt"
-	"os"
-	"path/filepath"
 	"strings"
 	"testing"
 
-	"boardbench/internal/host"
 	"boardbench/internal/inventory"
 	"boardbench/internal/inventory/cpu"
+	"boardbench/internal/testutil/fixture"
 	"boardbench/internal/textfmt"
 )
 
@@ -18,7 +16,6 @@ import (
 // per-core L1/L2 and a shared L3.
 func cpuTestTree(t *testing.T) string {
 	t.Helper()
-	root := t.TempDir()
 	files := map[string]string{"/proc/sys/kernel/arch": "aarch64\n", "/sys/devices/system/cpu/online": "0-7\n"}
 	var info strings.Builder
 	for id := 0; id < 8; id++ {
@@ -47,23 +44,11 @@ func cpuTestTree(t *testing.T) string {
 		files[d+"scaling_governor"], files[d+"scaling_driver"] = "schedutil", "cpufreq-dt"
 		files[d+"scaling_available_frequencies"] = "408000 1008000 " + p.max
 	}
-	for p, content := range files {
-		full := filepath.Join(root, filepath.FromSlash(p))
-		if err := os.MkdirAll(filepath.Dir(full), 0o755); err != nil {
-			t.Fatal(err)
-		}
-		if err := os.WriteFile(full, []byte(content), 0o644); err != nil {
-			t.Fatal(err)
-		}
-	}
-	return root
+	return fixture.Root(t, files)
 }
 
 func TestRenderCPU(t *testing.T) {
-	h, err := host.New(cpuTestTree(t))
-	if err != nil {
-		t.Fatal(err)
-	}
+	h := fixture.Open(t, cpuTestTree(t))
 	in := &inventory.Info{CPU: cpu.Collect(h)}
 	var b strings.Builder
 	renderCPU(textfmt.New(&b, false), in)

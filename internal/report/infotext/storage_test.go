@@ -5,11 +5,11 @@ import (
 	"strings"
 	"testing"
 
-	"boardbench/internal/host"
 	"boardbench/internal/inventory"
 	"boardbench/internal/inventory/buses"
 	"boardbench/internal/inventory/network"
 	"boardbench/internal/inventory/storage"
+	"boardbench/internal/testutil/fixture"
 	"boardbench/internal/textfmt"
 )
 
@@ -17,10 +17,7 @@ import (
 // fixture root at ../../inventory/<pkg>/testdata/<name>.
 func hwSectionsText(t *testing.T, pkg, name string, render func(*textfmt.Writer, *inventory.Info)) string {
 	t.Helper()
-	h, err := host.New(filepath.Join("..", "..", "inventory", pkg, "testdata", name))
-	if err != nil {
-		t.Fatal(err)
-	}
+	h := fixture.Open(t, filepath.Join("..", "..", "inventory", pkg, "testdata", name))
 	in := &inventory.Info{
 		Storage: storage.Collect(h, true),
 		Buses:   buses.Collect(h, true),

@@ -3,10 +3,7 @@ package mdrow
 import (
 	"bufio"
 	"math"
-	"os"
-	"path/filepath"
 	"regexp"
-	"sort"
 	"strconv"
 	"strings"
 	"testing"
@@ -16,10 +13,8 @@ import (
 	"boardbench/internal/inventory"
 	"boardbench/internal/inventory/cpu"
 	"boardbench/internal/result"
+	"boardbench/internal/testutil/shareddata"
 )
-
-// logsDir holds full logs of the bash benchmark whose table the rows follow.
-const logsDir = "../../../../shared/data/sbc-bench-logs"
 
 // publishedLog is what a test reads from one log: the row the tool printed
 // at its end and the figures it derived the row from.
@@ -65,16 +60,12 @@ var (
 	reMem       = regexp.MustCompile(`^ (libc memcpy copy|libc memset fill|standard memcpy|standard memset)\s+:\s+([\d.]+) MB/s`)
 )
 
-// parseLog reads the figures of one log; ok is false when the log has no
+// parseLog reads the figures of one log (the full logs of the bash
+// benchmark whose table the rows follow); ok is false when the log has no
 // row in the ten-column format.
-func parseLog(t *testing.T, path string) (publishedLog, bool) {
-	f, err := os.Open(path)
-	if err != nil {
-		t.Fatal(err)
-	}
-	defer f.Close()
+func parseLog(t *testing.T, log shareddata.Log) (publishedLog, bool) {
 	pl := publishedLog{minor: -1, topOPP: map[int]float64{}}
-	sc := bufio.NewScanner(f)
+	sc := bufio.NewScanner(strings.NewReader(log.Text))
 	sc.Buffer(make([]byte, 1<<20), 1<<20)
 	section := ""
 	seenCluster := map[int]bool{}
@@ -187,7 +178,7 @@ func parseLog(t *testing.T, path string) (publishedLog, bool) {
 		}
 	}
 	if err := sc.Err(); err != nil {
-		t.Fatalf("%s: %v", path, err)
+		t.Fatalf("%s: %v", log.Name, err)
 	}
 	for _, key := range topoOrder {
 		cl := *topo[key]
@@ -264,20 +255,16 @@ var knownDifferences = map[string]map[int]string{
 // same way (all but the device name, which the bash tool embellishes, and
 // kH/s, which boardbench does not measure).
 func TestRowsMatchPublishedLogs(t *testing.T) {
-	files, _ := filepath.Glob(filepath.Join(logsDir, "*.txt"))
-	if len(files) == 0 {
-		t.Skipf("no logs in %s (the shared reference data is absent)", logsDir)
-	}
-	sort.Strings(files)
+	logs := shareddata.Logs(t)
 	names := []string{"Device", "Clockspeed", "Kernel", "Distro", "7-zip multi", "7-zip single", "AES", "memcpy", "memset", "kH/s"}
 	compared, mismatched := 0, 0
 	perColumn := make([]int, 10)
-	for _, path := range files {
-		pl, ok := parseLog(t, path)
+	for _, log := range logs {
+		pl, ok := parseLog(t, log)
 		if !ok {
 			continue
 		}
-		base := filepath.Base(path)
+		base := log.Name
 		got := Compute(pl.resultOf()).Cells()
 		compared++
 		bad := false

@@ -11,19 +11,16 @@ import (
 	"boardbench/internal/textfmt"
 )
 
-// PhaseCommand is the one phase of a `boardbench monitor -- COMMAND` result.
-const PhaseCommand = "command"
-
 // renderFigures writes a phase's typed figures according to its kind.
 func renderFigures(w *textfmt.Writer, p result.Phase) {
-	if p.Name == PhaseCommand {
+	if p.Name == result.PhaseCommand {
 		renderCommandOutput(w, p)
 		if len(p.Figures) == 0 || string(p.Figures) == "null" {
 			return
 		}
 	}
 	if len(p.Figures) == 0 || string(p.Figures) == "null" {
-		if p.Name != PhaseCommand {
+		if p.Name != result.PhaseCommand {
 			fmt.Fprintln(w.W)
 			w.Line("figures: n/a (%s)", noFiguresReason(p))
 		}

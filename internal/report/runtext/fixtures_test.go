@@ -104,9 +104,12 @@ func clockFigures(measured [3]float64) result.ClockFigures {
 	for i, c := range cl {
 		dev := 100 * (measured[i] - c.max) / c.max
 		f.Clusters = append(f.Clusters, result.ClockCluster{
-			Cluster: iptr(i), CPUs: c.cpus, Core: c.core, Policy: iptr(c.cpus[0]), CPU: iptr(c.cpus[0]),
-			MeasuredMHz: f64(measured[i]), Samples: []float64{measured[i], measured[i] - 1, measured[i] + 1},
-			SpreadPct: f64(0.1), ReportedMHz: f64(c.max), ReportedSource: "scaling_cur_freq",
+			ClockMeasurement: result.ClockMeasurement{
+				Cluster: iptr(i), CPUs: c.cpus, Core: c.core, Policy: iptr(c.cpus[0]), CPU: iptr(c.cpus[0]),
+				MeasuredMHz: f64(measured[i]), Samples: []float64{measured[i], measured[i] - 1, measured[i] + 1},
+				SpreadPct: f64(0.1),
+			},
+			ReportedMHz: f64(c.max), ReportedSource: "scaling_cur_freq",
 			DeviationPct: f64(dev), AdvertisedMaxMHz: f64(c.max), Method: "asm-arm64", Certain: true,
 		})
 	}
@@ -116,11 +119,13 @@ func clockFigures(measured [3]float64) result.ClockFigures {
 func memFigures(cpuID int, core string, memcpy, memset float64) result.MemFigures {
 	return result.MemFigures{
 		CPU: cpuID, Core: core, BufferBytes: 64 << 20,
-		MemcpyMBs: f64(memcpy), MemcpyStdDevPct: f64(0.4),
-		MemsetMBs: f64(memset), MemsetStdDevPct: f64(0.2),
-		ReadMBs: f64(memcpy * 1.6), ReadStdDevPct: f64(0.3),
-		WriteMBs: f64(memset * 0.9), WriteStdDevPct: f64(0.5),
-		CopyGoMBs: f64(memcpy * 0.97), CopyGoStdDevPct: f64(0.6),
+		MemBandwidth: result.MemBandwidth{
+			MemcpyMBs: f64(memcpy), MemcpyStdDevPct: f64(0.4),
+			MemsetMBs: f64(memset), MemsetStdDevPct: f64(0.2),
+			ReadMBs: f64(memcpy * 1.6), ReadStdDevPct: f64(0.3),
+			WriteMBs: f64(memset * 0.9), WriteStdDevPct: f64(0.5),
+			CopyGoMBs: f64(memcpy * 0.97), CopyGoStdDevPct: f64(0.6),
+		},
 		LineBytes: 64,
 		Latency: []result.LatencyRow{
 			{SizeBytes: 16 << 10, NS: f64(1.7), NSDual: f64(1.7)},
@@ -328,8 +333,11 @@ func invalidRPi4() *result.Result {
 	}
 	p := phaseAt(result.PhaseClock, "Clock check of one CPU per cluster", []int{0}, 0, 1.2)
 	f := result.ClockFigures{Clusters: []result.ClockCluster{{
-		Cluster: iptr(0), CPUs: []int{0, 1, 2, 3}, Core: "Cortex-A72", Policy: iptr(0), CPU: iptr(0),
-		MeasuredMHz: f64(1799), SpreadPct: f64(0.2), ReportedMHz: f64(1800), ReportedSource: "scaling_cur_freq",
+		ClockMeasurement: result.ClockMeasurement{
+			Cluster: iptr(0), CPUs: []int{0, 1, 2, 3}, Core: "Cortex-A72", Policy: iptr(0), CPU: iptr(0),
+			MeasuredMHz: f64(1799), SpreadPct: f64(0.2),
+		},
+		ReportedMHz: f64(1800), ReportedSource: "scaling_cur_freq",
 		FirmwareMHz: f64(1800), DeviationPct: f64(-0.1), FirmwareDeviationPct: f64(-0.1), AdvertisedMaxMHz: f64(1800),
 		Method: "asm-arm64", Certain: true,
 	}}}
@@ -414,7 +422,7 @@ func monitoredCommand() *result.Result {
 		Monitor: mi,
 	}
 	r.Tool.Name, r.Tool.Version = "boardbench", "0.1.0"
-	p := phaseAt(PhaseCommand, "stress-ng --cpu 4 --timeout 60s --metrics-brief", []int{4, 5, 6, 7}, 0.2, 60.3)
+	p := phaseAt(result.PhaseCommand, "stress-ng --cpu 4 --timeout 60s --metrics-brief", []int{4, 5, 6, 7}, 0.2, 60.3)
 	p.ExitStatus = iptr(0)
 	var out string
 	for i := 1; i <= 25; i++ {
@@ -437,7 +445,7 @@ func monitoredCommand() *result.Result {
 	r.Findings = []finding.Finding{{
 		ID: "throttling", Severity: finding.Warning, Title: "Throttling: clocks dropped below the maximum under load",
 		Evidence: []string{"policy6 (cpu6-7): 4.2 s of 60.3 s below 2400 MHz"},
-		Advice:   "Improve cooling (heatsink, fan).", Phases: []string{PhaseCommand},
+		Advice:   "Improve cooling (heatsink, fan).", Phases: []string{result.PhaseCommand},
 	}}
 	r.Summary = result.Summary{Valid: true, Verdict: "valid with warnings: throttling"}
 	return r

@@ -2,47 +2,12 @@ package openssl
 
 import (
 	"math"
-	"os"
-	"path/filepath"
-	"sort"
 	"strconv"
 	"strings"
 	"testing"
-)
 
-// sbcBenchLogs returns the sbc-bench logs of the shared reference data, or
-// skips the test when the data is absent.
-func sbcBenchLogs(t *testing.T) map[string]string {
-	t.Helper()
-	dir, err := os.Getwd()
-	if err != nil {
-		t.Fatal(err)
-	}
-	for {
-		if _, err := os.Stat(filepath.Join(dir, "go.mod")); err == nil {
-			break
-		}
-		parent := filepath.Dir(dir)
-		if parent == dir {
-			t.Skip("module root not found")
-		}
-		dir = parent
-	}
-	logDir := filepath.Join(filepath.Dir(dir), "shared", "data", "sbc-bench-logs")
-	files, err := filepath.Glob(filepath.Join(logDir, "*.txt"))
-	if err != nil || len(files) == 0 {
-		t.Skipf("no sbc-bench logs in %s (reference data not present)", logDir)
-	}
-	logs := make(map[string]string, len(files))
-	for _, f := range files {
-		b, err := os.ReadFile(f)
-		if err != nil {
-			t.Fatal(err)
-		}
-		logs[filepath.Base(f)] = string(b)
-	}
-	return logs
-}
+	"boardbench/internal/testutil/shareddata"
+)
 
 // extractTables cuts every openssl result table out of a log,
 // independently of the parser: a "type ... bytes" header and the lines
@@ -76,16 +41,10 @@ func extractTables(log string) []string {
 //     the sum of the per-cluster rows divided by two in earlier ones, the
 //     first cluster's row in a few.
 func TestSbcBenchLogs(t *testing.T) {
-	logs := sbcBenchLogs(t)
-	names := make([]string, 0, len(logs))
-	for n := range logs {
-		names = append(names, n)
-	}
-	sort.Strings(names)
 	var tablesTotal, rowsTotal, quotedChecked, tableChecked int
 	columns := map[int]int{}
-	for _, name := range names {
-		log := logs[name]
+	for _, l := range shareddata.Logs(t) {
+		name, log := l.Name, l.Text
 		var rows []Row
 		var sizes []int
 		for _, table := range extractTables(log) {
@@ -130,7 +89,8 @@ func TestSbcBenchLogs(t *testing.T) {
 			}
 		}
 
-		if cell := summaryAESCell(log); cell != "" {
+		if row := shareddata.SummaryRow(log); row != nil && row[6] != "" {
+			cell := row[6]
 			v, err := strconv.ParseFloat(cell, 64)
 			if err != nil || v == 0 {
 				continue // no openssl result on that board
@@ -201,18 +161,4 @@ func containsRow(rows []Row, want Row) bool {
 		}
 	}
 	return false
-}
-
-// summaryAESCell returns the AES column (7th cell) of the log's last
-// "| board | clock | kernel | distro | 7-zip | ... |" row, "" if none.
-func summaryAESCell(log string) string {
-	lines := strings.Split(log, "\n")
-	for i := len(lines) - 1; i >= 0; i-- {
-		l := strings.TrimSpace(lines[i])
-		if strings.HasPrefix(l, "| ") && strings.Count(l, "|") >= 10 {
-			cells := strings.Split(strings.Trim(l, "|"), "|")
-			return strings.TrimSpace(cells[6])
-		}
-	}
-	return ""
 }

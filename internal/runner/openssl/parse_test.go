@@ -3,19 +3,10 @@ package openssl
 import (
 	"errors"
 	"math"
-	"os"
-	"path/filepath"
 	"testing"
-)
 
-func readTestdata(t *testing.T, name string) string {
-	t.Helper()
-	b, err := os.ReadFile(filepath.Join("testdata", name))
-	if err != nil {
-		t.Fatal(err)
-	}
-	return string(b)
-}
+	"boardbench/internal/testutil/fixture"
+)
 
 // openssl102 is laid out as OpenSSL 1.0.2 prints a non-EVP run: no 16384
 // column, a two-word cipher name, small values without "k" in bytes/s.
@@ -53,10 +44,10 @@ func TestParse(t *testing.T) {
 		{"OpenSSL 1.1.1", openssl111, "1.1.1f", "aes-256-cbc", 6, 109753.82, ptr(650357.42), 0},
 		{
 			"OpenSSL 3.0 with stderr",
-			readTestdata(t, "openssl-3.0.19-x64-aes-256-cbc.stdout") + readTestdata(t, "openssl-3.0.19-x64-aes-256-cbc.stderr"),
+			fixture.ReadTestdata(t, "openssl-3.0.19-x64-aes-256-cbc.stdout") + fixture.ReadTestdata(t, "openssl-3.0.19-x64-aes-256-cbc.stderr"),
 			"3.0.19", "aes-256-cbc", 6, 517770.50, ptr(989364.22), 6,
 		},
-		{"OpenSSL 3.0 machine-readable", readTestdata(t, "openssl-3.0.19-x64-aes-128-cbc-mr.stdout"), "", "aes-128-cbc", 6, 489996.016, ptr(686981.120), 0},
+		{"OpenSSL 3.0 machine-readable", fixture.ReadTestdata(t, "openssl-3.0.19-x64-aes-128-cbc-mr.stdout"), "", "aes-128-cbc", 6, 489996.016, ptr(686981.120), 0},
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
@@ -89,7 +80,7 @@ func TestParse(t *testing.T) {
 // "Doing" lines: value = count × block size / elapsed / 1000, within the
 // rounding of the elapsed time openssl prints (two decimals).
 func TestPassesMatchTable(t *testing.T) {
-	r, err := Parse(readTestdata(t, "openssl-3.0.19-x64-aes-256-cbc.stdout") + readTestdata(t, "openssl-3.0.19-x64-aes-256-cbc.stderr"))
+	r, err := Parse(fixture.ReadTestdata(t, "openssl-3.0.19-x64-aes-256-cbc.stdout") + fixture.ReadTestdata(t, "openssl-3.0.19-x64-aes-256-cbc.stderr"))
 	if err != nil {
 		t.Fatal(err)
 	}

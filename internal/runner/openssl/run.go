@@ -31,15 +31,6 @@ type Options struct {
 	Seconds int
 }
 
-// Failure kinds of a Measurement.
-const (
-	FailureOOMKilled = "oom_killed"
-	FailureCancelled = "cancelled"
-	FailureExit      = "exit_error"
-	FailureNoResult  = "no_result"
-	FailureStart     = "not_started"
-)
-
 // Measurement is one openssl process: how it was run, its raw output and its
 // figures.
 type Measurement struct {
@@ -55,18 +46,9 @@ type Measurement struct {
 	CPUs []int `json:"cpus,omitempty"`
 	// Result holds the parsed figures; nil when nothing could be read.
 	Result *Result `json:"result"`
-	// RawOutput is openssl's standard output as printed.
-	RawOutput string `json:"raw_output"`
-	// RawStderr is its standard error (the "Doing ..." lines).
-	RawStderr string `json:"raw_stderr,omitempty"`
-	// DurationS is the wall-clock run time in seconds.
-	DurationS float64 `json:"duration_s"`
-	// ExitCode is the exit status, -1 for a signal.
-	ExitCode int `json:"exit_code"`
-	// Signal names the signal that ended openssl, if any.
-	Signal string `json:"signal,omitempty"`
-	// Failure is one of the Failure constants, empty on success.
-	Failure string `json:"failure,omitempty"`
+	// Outcome is openssl's output (the standard error has the "Doing ..."
+	// lines), run time, exit status and proc.Failure kind.
+	proc.Outcome
 }
 
 // KBPerSec returns the measured cipher's throughput at blockBytes in KB/s
@@ -108,9 +90,7 @@ func Run(ctx context.Context, ex proc.Executor, tool tools.Tool, cipher string, 
 		CPUs:        append([]int(nil), opts.CPUs...),
 	}
 	res, err := ex.Exec(ctx, proc.Command{Name: name, Args: m.Args, CPUs: opts.CPUs})
-	m.RawOutput, m.RawStderr = string(res.Stdout), string(res.Stderr)
-	m.DurationS = res.Duration.Seconds()
-	m.ExitCode, m.Signal = res.ExitCode, res.Signal
+	m.Record(res)
 	parsed, perr := Parse(m.RawOutput + "\n" + m.RawStderr)
 	if perr == nil || len(parsed.Passes) > 0 || parsed.Version != "" {
 		m.Result = parsed
@@ -118,26 +98,7 @@ func Run(ctx context.Context, ex proc.Executor, tool tools.Tool, cipher string, 
 	if perr == nil && m.KBPerSec(16) == nil {
 		perr = fmt.Errorf("%w for %s", ErrNoResult, cipher)
 	}
-	var ee *proc.ExitError
-	switch {
-	case err == nil && perr == nil:
-		return m, nil
-	case ctx.Err() != nil:
-		m.Failure = FailureCancelled
-		return m, err
-	case errors.Is(err, proc.ErrKilled):
-		m.Failure = FailureOOMKilled
-		return m, err
-	case errors.As(err, &ee):
-		m.Failure = FailureExit
-		return m, err
-	case err != nil:
-		m.Failure = FailureStart
-		return m, err
-	default:
-		m.Failure = FailureNoResult
-		return m, fmt.Errorf("%s: %w", name, perr)
-	}
+	return m, m.Classify(ctx, name, err, perr)
 }
 
 // RunAll measures opts.Ciphers (default: AES-128/192/256-CBC) one after

@@ -4,8 +4,6 @@ import (
 	"context"
 	"errors"
 	"math"
-	"os"
-	"path/filepath"
 	"strconv"
 	"strings"
 	"sync"
@@ -15,6 +13,7 @@ import (
 
 	"boardbench/internal/host"
 	"boardbench/internal/runner/proc"
+	"boardbench/internal/testutil/fixture"
 	"boardbench/internal/tools"
 )
 
@@ -94,11 +93,11 @@ func TestRunOutcomes(t *testing.T) {
 		wantFailure string
 		wantIs      error
 	}{
-		{"killed", nil, proc.Result{ExitCode: -1, Signal: "SIGKILL"}, &proc.ExitError{Command: "openssl speed", Code: -1, Signal: syscall.SIGKILL}, FailureOOMKilled, proc.ErrKilled},
-		{"cancelled", cancelled, proc.Result{ExitCode: -1}, context.Canceled, FailureCancelled, context.Canceled},
-		{"unknown option", nil, proc.Result{Stderr: []byte("speed: Unknown option or cipher: -seconds\n"), ExitCode: 1}, &proc.ExitError{Command: "openssl speed", Code: 1}, FailureExit, nil},
-		{"no table", nil, proc.Result{Stdout: []byte("OpenSSL 3.0.2 15 Mar 2022\n")}, nil, FailureNoResult, ErrNoResult},
-		{"table of another cipher", nil, proc.Result{Stdout: []byte(tableFor("aes-128-cbc", 5))}, nil, FailureNoResult, ErrNoResult},
+		{"killed", nil, proc.Result{ExitCode: -1, Signal: "SIGKILL"}, &proc.ExitError{Command: "openssl speed", Code: -1, Signal: syscall.SIGKILL}, proc.FailureOOMKilled, proc.ErrKilled},
+		{"cancelled", cancelled, proc.Result{ExitCode: -1}, context.Canceled, proc.FailureCancelled, context.Canceled},
+		{"unknown option", nil, proc.Result{Stderr: []byte("speed: Unknown option or cipher: -seconds\n"), ExitCode: 1}, &proc.ExitError{Command: "openssl speed", Code: 1}, proc.FailureExit, nil},
+		{"no table", nil, proc.Result{Stdout: []byte("OpenSSL 3.0.2 15 Mar 2022\n")}, nil, proc.FailureNoResult, ErrNoResult},
+		{"table of another cipher", nil, proc.Result{Stdout: []byte(tableFor("aes-128-cbc", 5))}, nil, proc.FailureNoResult, ErrNoResult},
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
@@ -147,7 +146,7 @@ func TestRunParallel(t *testing.T) {
 		return proc.Result{Stdout: []byte(tableFor("aes-256-cbc", 100))}, nil
 	}}
 	ms, err = RunParallel(context.Background(), failing, tools.Tool{Name: "openssl"}, "aes-256-cbc", cpus, Options{})
-	if !errors.Is(err, proc.ErrKilled) || len(ms) != 4 || ms[2].Failure != FailureOOMKilled {
+	if !errors.Is(err, proc.ErrKilled) || len(ms) != 4 || ms[2].Failure != proc.FailureOOMKilled {
 		t.Errorf("err = %v, failures %v; want the killed instance reported", err, ms)
 	}
 	if SumKBPerSec(ms, HeadlineBlockBytes) != nil {
@@ -159,19 +158,8 @@ func TestRunParallel(t *testing.T) {
 }
 
 func TestRunReplaysFixture(t *testing.T) {
-	root := t.TempDir()
-	dir := filepath.Join(root, filepath.FromSlash(host.CommandsDir))
-	if err := os.MkdirAll(dir, 0o755); err != nil {
-		t.Fatal(err)
-	}
 	key := host.CommandKey("openssl", "speed", "-elapsed", "-evp", "aes-256-cbc")
-	if err := os.WriteFile(filepath.Join(dir, key), []byte(readTestdata(t, "openssl-3.0.19-x64-aes-256-cbc.stdout")), 0o644); err != nil {
-		t.Fatal(err)
-	}
-	h, err := host.New(root)
-	if err != nil {
-		t.Fatal(err)
-	}
+	h := fixture.Replay(t, map[string]string{key: fixture.ReadTestdata(t, "openssl-3.0.19-x64-aes-256-cbc.stdout")})
 	m, err := Run(context.Background(), proc.ForHost(h), tools.Tool{Name: "openssl"}, "aes-256-cbc", Options{})
 	if err != nil {
 		t.Fatal(err)

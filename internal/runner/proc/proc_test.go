@@ -3,8 +3,6 @@ package proc
 import (
 	"context"
 	"errors"
-	"os"
-	"path/filepath"
 	"strconv"
 	"strings"
 	"syscall"
@@ -12,6 +10,7 @@ import (
 	"time"
 
 	"boardbench/internal/host"
+	"boardbench/internal/testutil/fixture"
 
 	"golang.org/x/sys/unix"
 )
@@ -175,10 +174,7 @@ func TestLiveExecCapsOutput(t *testing.T) {
 }
 
 func TestNewLiveRefusesFixtureRoot(t *testing.T) {
-	h, err := host.New(t.TempDir())
-	if err != nil {
-		t.Fatal(err)
-	}
+	h := fixture.Open(t, t.TempDir())
 	if _, err := NewLive(h); !errors.Is(err, host.ErrNotLive) {
 		t.Errorf("NewLive(fixture) err = %v, want ErrNotLive", err)
 	}
@@ -188,19 +184,7 @@ func TestNewLiveRefusesFixtureRoot(t *testing.T) {
 }
 
 func TestReplay(t *testing.T) {
-	root := t.TempDir()
-	dir := filepath.Join(root, filepath.FromSlash(host.CommandsDir))
-	if err := os.MkdirAll(dir, 0o755); err != nil {
-		t.Fatal(err)
-	}
-	key := host.CommandKey("7zz", "b", "-mmt1")
-	if err := os.WriteFile(filepath.Join(dir, key), []byte("recorded\n"), 0o644); err != nil {
-		t.Fatal(err)
-	}
-	h, err := host.New(root)
-	if err != nil {
-		t.Fatal(err)
-	}
+	h := fixture.Replay(t, map[string]string{host.CommandKey("7zz", "b", "-mmt1"): "recorded\n"})
 	ex := ForHost(h)
 	res, err := ex.Exec(context.Background(), Command{Name: "/usr/bin/7zz", Args: []string{"b", "-mmt1"}, CPUs: []int{3}})
 	if err != nil || string(res.Stdout) != "recorded\n" {

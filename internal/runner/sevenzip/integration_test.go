@@ -2,8 +2,6 @@ package sevenzip
 
 import (
 	"context"
-	"os"
-	"path/filepath"
 	"testing"
 	"time"
 
@@ -11,17 +9,6 @@ import (
 	"boardbench/internal/runner/proc"
 	"boardbench/internal/tools"
 )
-
-func writeCommand(t *testing.T, root, key, out string) {
-	t.Helper()
-	dir := filepath.Join(root, filepath.FromSlash(host.CommandsDir))
-	if err := os.MkdirAll(dir, 0o755); err != nil {
-		t.Fatal(err)
-	}
-	if err := os.WriteFile(filepath.Join(dir, key), []byte(out), 0o644); err != nil {
-		t.Fatal(err)
-	}
-}
 
 // TestLiveSevenZip runs the real 7-Zip benchmark of this machine once,
 // single-threaded with a small dictionary and one pass (about 10 s), pinned

@@ -1,57 +1,13 @@
 package sevenzip
 
 import (
-	"os"
-	"path/filepath"
 	"regexp"
-	"sort"
 	"strconv"
 	"strings"
 	"testing"
+
+	"boardbench/internal/testutil/shareddata"
 )
-
-// sbcBenchLogs returns the sbc-bench logs of the shared reference data, or
-// skips the test when the data is absent.
-func sbcBenchLogs(t *testing.T) map[string]string {
-	t.Helper()
-	dir := sharedDir(t)
-	files, err := filepath.Glob(filepath.Join(dir, "data", "sbc-bench-logs", "*.txt"))
-	if err != nil || len(files) == 0 {
-		t.Skipf("no sbc-bench logs under %s (reference data not present)", dir)
-	}
-	logs := make(map[string]string, len(files))
-	for _, f := range files {
-		b, err := os.ReadFile(f)
-		if err != nil {
-			t.Fatal(err)
-		}
-		logs[filepath.Base(f)] = string(b)
-	}
-	return logs
-}
-
-// sharedDir finds ../shared next to the module root.
-func sharedDir(t *testing.T) string {
-	t.Helper()
-	dir, err := os.Getwd()
-	if err != nil {
-		t.Fatal(err)
-	}
-	for {
-		if _, err := os.Stat(filepath.Join(dir, "go.mod")); err == nil {
-			shared := filepath.Join(filepath.Dir(dir), "shared")
-			if _, err := os.Stat(shared); err != nil {
-				t.Skipf("reference data %s not present", shared)
-			}
-			return shared
-		}
-		parent := filepath.Dir(dir)
-		if parent == dir {
-			t.Skip("module root not found")
-		}
-		dir = parent
-	}
-}
 
 // logBlock is one 7-Zip benchmark run cut out of a log.
 type logBlock struct {
@@ -116,16 +72,10 @@ func abs(x float64) float64 {
 //   - the one-line summary table row "| board | clock | kernel | distro |
 //     7-zip | ..." carries the mean multi-threaded rating rounded to 10.
 func TestSbcBenchLogs(t *testing.T) {
-	logs := sbcBenchLogs(t)
-	names := make([]string, 0, len(logs))
-	for n := range logs {
-		names = append(names, n)
-	}
-	sort.Strings(names)
 	var blocksTotal, summariesChecked, mipsLinesChecked, tableRowsChecked int
 	versions := map[string]int{}
-	for _, name := range names {
-		log := logs[name]
+	for _, l := range shareddata.Logs(t) {
+		name, log := l.Name, l.Text
 		blocks := extractBlocks(log)
 		if strings.Count(log, "Igor Pavlov") != len(blocks) {
 			t.Errorf("%s: %d banners but %d complete runs cut out", name, strings.Count(log, "Igor Pavlov"), len(blocks))
@@ -214,7 +164,7 @@ func TestSbcBenchLogs(t *testing.T) {
 				}
 			}
 		}
-		if row := summaryTableRow(lines); row != nil && haveMulti {
+		if row := shareddata.SummaryRow(log); row != nil && haveMulti {
 			tableRowsChecked++
 			v, err := strconv.ParseFloat(row[4], 64)
 			if err != nil || abs(v-multiMean) > 10 {
@@ -256,20 +206,4 @@ func checkConsistent(t *testing.T, name string, line int, r *Result) {
 	if abs(c/n-float64(r.Average.Compress.RatingMIPS)) > 1 || abs(d/n-float64(r.Average.Decompress.RatingMIPS)) > 1 {
 		t.Errorf("%s:%d: Avr ratings %d/%d are not the means of the rows %.1f/%.1f", name, line, r.Average.Compress.RatingMIPS, r.Average.Decompress.RatingMIPS, c/n, d/n)
 	}
-}
-
-// summaryTableRow returns the cells of the last "| board | clock | ... |"
-// row with at least ten columns, or nil.
-func summaryTableRow(lines []string) []string {
-	for i := len(lines) - 1; i >= 0; i-- {
-		l := strings.TrimSpace(lines[i])
-		if strings.HasPrefix(l, "| ") && strings.Count(l, "|") >= 10 {
-			cells := strings.Split(strings.Trim(l, "|"), "|")
-			for k := range cells {
-				cells[k] = strings.TrimSpace(cells[k])
-			}
-			return cells
-		}
-	}
-	return nil
 }

@@ -2,22 +2,12 @@ package sevenzip
 
 import (
 	"errors"
-	"os"
-	"path/filepath"
 	"strings"
 	"testing"
 
+	"boardbench/internal/testutil/fixture"
 	"boardbench/internal/tools"
 )
-
-func readTestdata(t *testing.T, name string) string {
-	t.Helper()
-	b, err := os.ReadFile(filepath.Join("testdata", name))
-	if err != nil {
-		t.Fatal(err)
-	}
-	return string(b)
-}
 
 // p7zip920 is laid out as p7zip 9.20 prints it: KB/s, no separator on Avr.
 const p7zip920 = `
@@ -76,9 +66,9 @@ func TestParse(t *testing.T) {
 	}{
 		{"p7zip 9.20", p7zip920, "9.20", tools.FlavorP7zip, 4, 2010 << 20, 2, Total{346, 720, 2585}, 1580, false, 0},
 		{"p7zip 16.02", p7zip1602, "16.02", tools.FlavorP7zip, 6, 3712 << 20, 2, Total{547, 1486, 8118}, 6068, false, 1},
-		{"7zz 26.02 single-threaded", readTestdata(t, "7zz-26.02-x64-mmt1-md18.txt"), "26.02", tools.FlavorSevenZip, 1, 24152 << 20, 1, Total{100, 4210, 4214}, 5612, true, 1},
-		{"7zz 26.02 multi-threaded", readTestdata(t, "7zz-26.02-x64-md18.txt"), "26.02", tools.FlavorSevenZip, 2, 24152 << 20, 1, Total{172, 5465, 8851}, 11278, true, 3},
-		{"Debian 12 7z wrapper", readTestdata(t, "7z-debian12-wrapper-mmt1-md18.txt"), "26.02", tools.FlavorP7zipWrapper, 1, 24152 << 20, 1, Total{91, 4429, 4047}, 5142, true, 1},
+		{"7zz 26.02 single-threaded", fixture.ReadTestdata(t, "7zz-26.02-x64-mmt1-md18.txt"), "26.02", tools.FlavorSevenZip, 1, 24152 << 20, 1, Total{100, 4210, 4214}, 5612, true, 1},
+		{"7zz 26.02 multi-threaded", fixture.ReadTestdata(t, "7zz-26.02-x64-md18.txt"), "26.02", tools.FlavorSevenZip, 2, 24152 << 20, 1, Total{172, 5465, 8851}, 11278, true, 3},
+		{"Debian 12 7z wrapper", fixture.ReadTestdata(t, "7z-debian12-wrapper-mmt1-md18.txt"), "26.02", tools.FlavorP7zipWrapper, 1, 24152 << 20, 1, Total{91, 4429, 4047}, 5142, true, 1},
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {

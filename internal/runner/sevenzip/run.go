@@ -29,15 +29,9 @@ type Options struct {
 	Passes int
 }
 
-// Failure kinds of a Measurement.
-const (
-	FailureOOMKilled = "oom_killed" // killed by SIGKILL: the kernel's out-of-memory killer
-	FailureNoMemory  = "no_memory"  // 7-Zip could not allocate its buffers
-	FailureCancelled = "cancelled"  // boardbench stopped it (Ctrl-C, timeout)
-	FailureExit      = "exit_error" // non-zero exit or another signal
-	FailureNoResult  = "no_result"  // finished without a readable result
-	FailureStart     = "not_started"
-)
+// FailureNoMemory is the failure kind of a Measurement whose 7-Zip could
+// not allocate its buffers; the other kinds are proc's Failure constants.
+const FailureNoMemory = "no_memory"
 
 // Measurement is one benchmark run: how it was run, its raw output and its
 // figures.
@@ -54,18 +48,9 @@ type Measurement struct {
 	Threads int `json:"threads"`
 	// Result holds the parsed figures; nil when nothing could be read.
 	Result *Result `json:"result"`
-	// RawOutput is 7-Zip's standard output as printed.
-	RawOutput string `json:"raw_output"`
-	// RawStderr is its standard error, if any.
-	RawStderr string `json:"raw_stderr,omitempty"`
-	// DurationS is the wall-clock run time in seconds.
-	DurationS float64 `json:"duration_s"`
-	// ExitCode is the exit status, -1 for a signal.
-	ExitCode int `json:"exit_code"`
-	// Signal names the signal that ended 7-Zip, if any.
-	Signal string `json:"signal,omitempty"`
-	// Failure is one of the Failure constants, empty on success.
-	Failure string `json:"failure,omitempty"`
+	// Outcome is 7-Zip's output, run time, exit status and failure kind
+	// (proc's Failure constants or FailureNoMemory).
+	proc.Outcome
 }
 
 // Args returns the 7-Zip arguments for opts.
@@ -114,32 +99,16 @@ func Run(ctx context.Context, ex proc.Executor, tool tools.Tool, opts Options) (
 		Threads:     threads(opts),
 	}
 	res, err := ex.Exec(ctx, proc.Command{Name: name, Args: m.Args, CPUs: opts.CPUs})
-	m.RawOutput, m.RawStderr = string(res.Stdout), string(res.Stderr)
-	m.DurationS = res.Duration.Seconds()
-	m.ExitCode, m.Signal = res.ExitCode, res.Signal
+	m.Record(res)
 	parsed, perr := Parse(m.RawOutput + "\n" + m.RawStderr)
 	m.Result = parsed
+	// Out of memory comes before the other failures, after a cancelled run
+	// and one the kernel killed.
 	var ee *proc.ExitError
-	switch {
-	case err == nil && perr == nil:
-		return m, nil
-	case ctx.Err() != nil:
-		m.Failure = FailureCancelled
-		return m, err
-	case errors.Is(err, proc.ErrKilled):
-		m.Failure = FailureOOMKilled
-		return m, err
-	case errors.Is(perr, ErrNoMemory) || errors.As(err, &ee) && ee.Code == exitNoMemory:
+	noMemory := errors.Is(perr, ErrNoMemory) || errors.As(err, &ee) && ee.Code == exitNoMemory
+	if noMemory && ctx.Err() == nil && !errors.Is(err, proc.ErrKilled) {
 		m.Failure = FailureNoMemory
 		return m, fmt.Errorf("%s: %w", name, ErrNoMemory)
-	case errors.As(err, &ee):
-		m.Failure = FailureExit
-		return m, err
-	case err != nil:
-		m.Failure = FailureStart
-		return m, err
-	default:
-		m.Failure = FailureNoResult
-		return m, fmt.Errorf("%s: %w", name, perr)
 	}
+	return m, m.Classify(ctx, name, err, perr)
 }

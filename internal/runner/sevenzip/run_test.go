@@ -10,6 +10,7 @@ import (
 
 	"boardbench/internal/host"
 	"boardbench/internal/runner/proc"
+	"boardbench/internal/testutil/fixture"
 	"boardbench/internal/tools"
 )
 
@@ -44,7 +45,7 @@ func TestArgs(t *testing.T) {
 }
 
 func TestRunOutcomes(t *testing.T) {
-	single := readTestdata(t, "7zz-26.02-x64-mmt1-md18.txt")
+	single := fixture.ReadTestdata(t, "7zz-26.02-x64-mmt1-md18.txt")
 	partial := single[:strings.Index(single, "Tot:")]
 	cancelled, cancel := context.WithCancel(context.Background())
 	cancel()
@@ -66,7 +67,7 @@ func TestRunOutcomes(t *testing.T) {
 			name:        "killed by the out-of-memory killer",
 			result:      proc.Result{Stdout: []byte(partial), ExitCode: -1, Signal: "SIGKILL"},
 			err:         &proc.ExitError{Command: "7zz b", Code: -1, Signal: syscall.SIGKILL},
-			wantFailure: FailureOOMKilled, wantIs: proc.ErrKilled,
+			wantFailure: proc.FailureOOMKilled, wantIs: proc.ErrKilled,
 		},
 		{
 			name:        "7-Zip cannot allocate",
@@ -85,18 +86,18 @@ func TestRunOutcomes(t *testing.T) {
 			ctx:         cancelled,
 			result:      proc.Result{Stdout: []byte(partial), ExitCode: -1, Signal: "SIGKILL"},
 			err:         context.Canceled,
-			wantFailure: FailureCancelled, wantIs: context.Canceled,
+			wantFailure: proc.FailureCancelled, wantIs: context.Canceled,
 		},
 		{
 			name:        "other exit error",
 			result:      proc.Result{Stdout: []byte("Command Line Error:\nUnsupported switch\n"), ExitCode: 7},
 			err:         &proc.ExitError{Command: "7zz b", Code: 7},
-			wantFailure: FailureExit,
+			wantFailure: proc.FailureExit,
 		},
 		{
 			name:        "exit 0 without result",
 			result:      proc.Result{Stdout: []byte(partial)},
-			wantFailure: FailureNoResult, wantIs: ErrNoResult,
+			wantFailure: proc.FailureNoResult, wantIs: ErrNoResult,
 		},
 	}
 	tool := tools.Tool{Name: "7zz", Path: "/usr/bin/7zz", Version: "26.02"}
@@ -135,12 +136,7 @@ func TestRunOutcomes(t *testing.T) {
 
 // TestRunReplaysFixture runs against a fixture root through proc.Replay.
 func TestRunReplaysFixture(t *testing.T) {
-	root := t.TempDir()
-	writeCommand(t, root, host.CommandKey("7zz", "b", "-mmt1"), readTestdata(t, "7zz-26.02-x64-mmt1-md18.txt"))
-	h, err := host.New(root)
-	if err != nil {
-		t.Fatal(err)
-	}
+	h := fixture.Replay(t, map[string]string{host.CommandKey("7zz", "b", "-mmt1"): fixture.ReadTestdata(t, "7zz-26.02-x64-mmt1-md18.txt")})
 	m, err := Run(context.Background(), proc.ForHost(h), tools.Tool{Name: "7zz"}, Options{Threads: 1})
 	if err != nil || m.Result.Total.RatingMIPS != 4214 {
 		t.Fatalf("Run on fixture = %+v, %v", m, err)

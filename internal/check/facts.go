@@ -1,33 +1,21 @@
-package monitor
+package check
 
 import (
 	"strings"
 
-	"boardbench/internal/check"
-	"boardbench/internal/host"
 	"boardbench/internal/inventory"
-	"boardbench/internal/inventory/cpu"
+	"boardbench/internal/inventory/memory"
 	"boardbench/internal/inventory/sensors"
 )
 
-// onlineCPUs reads the kernel's list of online CPUs; nil when unreadable.
-func onlineCPUs(h *host.Host) []int {
-	s, err := h.ReadString("/sys/devices/system/cpu/online")
-	if err != nil {
-		return nil
-	}
-	list, err := cpu.ParseCPUList(s)
-	if err != nil || len(list) == 0 {
-		return nil
-	}
-	return list
-}
-
-// factsFor fills what the validation rules need to know about the machine
-// from its description and the online CPUs at start and end (nil when
-// unknown).
-func factsFor(in *inventory.Info, before, after []int) check.Facts {
-	f := check.Facts{
+// FactsFromInfo fills the facts that come from the machine description and
+// the online CPUs at the start and end (before and after, nil when
+// unknown): NCPU (the CPUs in before, or when that is unknown the CPUs the
+// description does not know to be offline), the governors of the cpufreq
+// policies, swap, Raspberry Pi and thermal facts. The caller adds what it
+// measured (Tuned, Clusters, SevenZip) and may replace Governors.
+func FactsFromInfo(in *inventory.Info, before, after []int) Facts {
+	f := Facts{
 		NCPU:         len(before),
 		Governors:    map[int]string{},
 		OnlineBefore: before,
@@ -54,7 +42,7 @@ func factsFor(in *inventory.Info, before, after []int) check.Facts {
 		}
 	}
 	for _, s := range in.Memory.Swaps {
-		if s.Kind == "zram" {
+		if s.Kind == memory.KindZram {
 			f.ZramSwapActive = true
 		}
 	}
@@ -75,19 +63,19 @@ func factsFor(in *inventory.Info, before, after []int) check.Facts {
 
 // socTrips returns the trip points of the thermal zone chosen as the SoC
 // temperature (none when the SoC temperature comes from hwmon).
-func socTrips(s sensors.Info) []check.Trip {
+func socTrips(s sensors.Info) []Trip {
 	st := s.SoCTemp
 	if st == nil || st.Kind != sensors.KindThermalZone {
 		return nil
 	}
-	var out []check.Trip
+	var out []Trip
 	for _, z := range s.ThermalZones {
 		if z.Path != st.Path {
 			continue
 		}
 		for _, t := range z.TripPoints {
 			if t.TempC != nil {
-				out = append(out, check.Trip{Type: t.Type, C: *t.TempC})
+				out = append(out, Trip{Type: t.Type, C: *t.TempC})
 			}
 		}
 	}
