@@ -699,3 +699,12 @@ def extras(r, name):
         r.w("/sys/kernel/mm/transparent_hugepage/defrag", "always defer defer+madvise [madvise] never")
     if name in ASPM:
         r.w("/sys/module/pcie_aspm/parameters/policy", ASPM[name])
+
+
+def keep_empty_dirs(base):
+    """Put an empty .keep file in every empty directory: git stores no empty
+    directories, and real sysfs has many (driver directories that links point
+    to, marker directories such as net/wlan0/wireless)."""
+    for dirpath, dirnames, filenames in os.walk(base):
+        if not dirnames and not filenames:
+            open(os.path.join(dirpath, ".keep"), "wb").close()

@@ -21,7 +21,8 @@ for name, fn in BOARDS.items():
     if len(sys.argv) > 1 and name not in sys.argv[1:]:
         continue
     r = fn(os.path.join(OUT, name))
-    from common import finalize_mounts, extras
+    from common import finalize_mounts, extras, keep_empty_dirs
     finalize_mounts(r, root_source={"rpi-zero2w": "mmcblk0p2"}.get(name))
     extras(r, name)
+    keep_empty_dirs(r.base)
     print("built", name)
