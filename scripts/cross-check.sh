@@ -57,4 +57,10 @@ for t in "${targets[@]}"; do
     done
   done
 done
+# The portable clock kernel (used on architectures without assembly).
+if go test -count=1 -tags purego ./internal/probe/clock >"$tmp/out" 2>&1; then
+  echo "ok   portable clock kernel (purego)"
+else
+  echo "FAIL portable clock kernel (purego)"; tail -20 "$tmp/out"; fail=1
+fi
 exit $fail

@@ -20,9 +20,19 @@ type Factory struct {
 	NewHost func(root string, opts ...host.Option) (*host.Host, error)
 }
 
-// NewFactory returns a Factory on the given streams.
+// NewFactory returns a Factory on the given streams. A --root that cannot
+// be opened is the user's input, so NewHost reports it as a UsageError.
 func NewFactory(io *iostreams.IOStreams) *Factory {
-	return &Factory{IO: io, NewHost: host.New}
+	return &Factory{IO: io, NewHost: openRoot}
+}
+
+// openRoot opens the machine at root, turning a bad root into a UsageError.
+func openRoot(root string, opts ...host.Option) (*host.Host, error) {
+	h, err := host.New(root, opts...)
+	if err != nil {
+		return nil, &UsageError{Err: err}
+	}
+	return h, nil
 }
 
 // AddRootFlag adds --root DIR to a command that reads the system.

@@ -29,3 +29,15 @@ func TestExitCode(t *testing.T) {
 		}
 	}
 }
+
+func TestBadRootIsUsageError(t *testing.T) {
+	f := NewFactory(nil)
+	for _, root := range []string{"/nonexistent/boardbench-root", "/etc/hostname"} {
+		if _, err := f.NewHost(root); ExitCode(err) != 2 {
+			t.Errorf("NewHost(%q): exit code %d (%v), want 2", root, ExitCode(err), err)
+		}
+	}
+	if h, err := f.NewHost("/"); err != nil || !h.Live() {
+		t.Errorf("NewHost(/) = %v, %v", h, err)
+	}
+}

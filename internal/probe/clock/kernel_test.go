@@ -30,7 +30,7 @@ func TestChainKnownValues(t *testing.T) {
 // TestKernelRunsExactOps checks that the kernel of this architecture runs
 // exactly OpsPerIteration dependent adds per iteration: any missing, extra or
 // reordered add changes the Fibonacci word it returns. Run it under qemu for
-// the other architectures (scripts/cross-test.sh).
+// the other architectures (scripts/cross-check.sh).
 func TestKernelRunsExactOps(t *testing.T) {
 	t.Logf("kernel: %s (certain: %v)", Method, Certain)
 	for _, n := range []uint64{0, 1, 2, 3, 7, 64, 1000} {
