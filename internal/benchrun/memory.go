@@ -62,7 +62,10 @@ type PinError struct {
 	Err error
 }
 
+// Error describes the pinning failure.
 func (e *PinError) Error() string { return fmt.Sprintf("cpu%d: cannot pin: %v", e.CPU, e.Err) }
+
+// Unwrap returns the underlying error.
 func (e *PinError) Unwrap() error { return e.Err }
 
 // unknownBudget is the memory budget when MemAvailable is unknown.

@@ -258,6 +258,7 @@ func (r *runner) finish(ctx context.Context) (*Outcome, error) {
 // context).
 type InterruptedError struct{ Signal string }
 
+// Error names the signal.
 func (e *InterruptedError) Error() string { return "interrupted by " + e.Signal }
 
 // signalName names what stopped the run: the signal the guard saw, else

@@ -56,7 +56,10 @@ func (f *Factory) WriteJSON(v any) error {
 // UsageError marks an error caused by bad command-line input (exit status 2).
 type UsageError struct{ Err error }
 
+// Error returns the message of the wrapped error.
 func (e *UsageError) Error() string { return e.Err.Error() }
+
+// Unwrap returns the wrapped error.
 func (e *UsageError) Unwrap() error { return e.Err }
 
 // Usagef returns a UsageError.
@@ -87,4 +90,5 @@ func ExitCode(err error) int {
 // InterruptedError reports that a command stopped because of Ctrl-C or SIGTERM.
 type InterruptedError struct{ Signal string }
 
+// Error names the signal.
 func (e *InterruptedError) Error() string { return "interrupted by " + e.Signal }
