@@ -15,6 +15,7 @@ import (
 	"boardbench/internal/finding"
 	"boardbench/internal/monitor"
 	"boardbench/internal/result"
+	"boardbench/internal/stats"
 )
 
 // Facts are what the rules need to know about the machine besides the
@@ -158,14 +159,11 @@ func OOMKill(r *result.Result, _ Facts) []finding.Finding {
 			phases = append(phases, p.Name)
 		}
 	}
-	if len(lines) == 0 {
-		return nil
-	}
-	return []finding.Finding{{
+	return withEvidence(lines, finding.Finding{
 		ID: "oom_kill", Severity: finding.Invalidates, Title: "The kernel killed a process for lack of memory",
 		Evidence: capEvidence(lines, 5), Phases: dedupe(phases),
 		Advice: "Free memory (stop services, close programs) or add swap; a benchmark that was killed or starved of memory has no comparable figure.",
-	}}
+	})
 }
 
 // UnderVoltage: the supply voltage dropped (kernel log or firmware flags).
@@ -223,14 +221,11 @@ func CPUOffline(r *result.Result, f Facts) []finding.Finding {
 			}
 		}
 	}
-	if len(lines) == 0 {
-		return nil
-	}
-	return []finding.Finding{{
+	return withEvidence(lines, finding.Finding{
 		ID: "cpu_offline", Severity: finding.Invalidates, Title: "CPU cores were taken offline during the run",
 		Evidence: capEvidence(lines, 5), Phases: dedupe(phases),
 		Advice: "Cores killed under load point to an unstable supply or an overheating SoC; multi-threaded figures ran on fewer cores.",
-	}}
+	})
 }
 
 // Swapping: pages were swapped during benchmark phases.
@@ -299,14 +294,11 @@ func Throttling(r *result.Result, f Facts) []finding.Finding {
 			phases = append(phases, p.Name)
 		}
 	}
-	if len(lines) == 0 {
-		return nil
-	}
-	return []finding.Finding{{
+	return withEvidence(lines, finding.Finding{
 		ID: "throttling", Severity: finding.Warning, Title: "Throttling: clocks dropped below the maximum under load",
 		Evidence: capEvidence(lines, 6), Phases: phases,
 		Advice: "Figures show this board's sustained performance, not the SoC's: add a heatsink or fan, check the supply, and repeat the run to compare.",
-	}}
+	})
 }
 
 func fmtByMHz(m map[string]float64) string {
@@ -415,14 +407,11 @@ func BackgroundActivity(r *result.Result, f Facts) []finding.Finding {
 			phases = append(phases, p.Name)
 		}
 	}
-	if len(lines) == 0 {
-		return nil
-	}
-	return []finding.Finding{{
+	return withEvidence(lines, finding.Finding{
 		ID: "background_activity", Severity: finding.Warning, Title: "Background activity during single-threaded benchmarks",
 		Evidence: capEvidence(lines, 6), Phases: phases,
 		Advice: "Stop other work (updates, indexers, desktop, containers) and repeat; `boardbench monitor` shows what is busy.",
-	}}
+	})
 }
 
 func mean(xs []float64) float64 {
@@ -443,18 +432,15 @@ func ClockBelowMax(_ *result.Result, f Facts) []finding.Finding {
 		if c.MeasuredMHz == nil || c.AdvertisedMaxMHz == nil || *c.AdvertisedMaxMHz <= 0 {
 			continue
 		}
-		if d := 100 * (*c.MeasuredMHz - *c.AdvertisedMaxMHz) / *c.AdvertisedMaxMHz; d < -2 {
+		if d := stats.DeviationPct(*c.MeasuredMHz, *c.AdvertisedMaxMHz); d < -2 {
 			lines = append(lines, fmt.Sprintf("%s (%s): measured %.0f MHz, advertised maximum %.0f MHz (%.1f%%)", c.Label, c.Phase, *c.MeasuredMHz, *c.AdvertisedMaxMHz, d))
 		}
 	}
-	if len(lines) == 0 {
-		return nil
-	}
-	return []finding.Finding{{
+	return withEvidence(lines, finding.Finding{
 		ID: "clock_below_max", Severity: finding.Warning, Title: "Measured clock below the advertised maximum",
 		Evidence: lines,
 		Advice:   "The cores never reach the clock the kernel advertises: check the governor, scaling_max_freq, thermal limits and the firmware.",
-	}}
+	})
 }
 
 // ClockMismatch: the kernel or firmware reports a clock the cores do not run at.
@@ -471,19 +457,16 @@ func ClockMismatch(_ *result.Result, f Facts) []finding.Finding {
 			if ref.v == nil || *ref.v <= 0 {
 				continue
 			}
-			if d := 100 * (*c.MeasuredMHz - *ref.v) / *ref.v; math.Abs(d) > 2 {
+			if d := stats.DeviationPct(*c.MeasuredMHz, *ref.v); math.Abs(d) > 2 {
 				lines = append(lines, fmt.Sprintf("%s (%s): %s reports %.0f MHz, measured %.0f MHz (%+.1f%%)", c.Label, c.Phase, ref.name, *ref.v, *c.MeasuredMHz, d))
 			}
 		}
 	}
-	if len(lines) == 0 {
-		return nil
-	}
-	return []finding.Finding{{
+	return withEvidence(lines, finding.Finding{
 		ID: "clock_mismatch", Severity: finding.Warning, Title: "Reported clockspeed does not match the measured one",
 		Evidence: lines,
 		Advice:   "Trust the measured clock: some firmware reports requested, not real, clocks (or caps them silently).",
-	}}
+	})
 }
 
 // Governor: cpufreq governors other than performance during the run.
@@ -583,4 +566,13 @@ func NearTripPoint(r *result.Result, f Facts) []finding.Finding {
 		Phases:   []string{phase},
 		Advice:   "Near a trip point the kernel starts cutting clocks; improve cooling before comparing figures.",
 	}}
+}
+
+// withEvidence returns f with lines as its evidence, or no finding at all
+// when there is no evidence.
+func withEvidence(lines []string, f finding.Finding) []finding.Finding {
+	if len(lines) == 0 {
+		return nil
+	}
+	return []finding.Finding{f}
 }
