@@ -5,18 +5,32 @@ import (
 	"strings"
 )
 
-// Header returns the column header of sample lines for cfg.
-func Header(cfg Config) string {
+// Columns describe what sample lines show: a clock per policy, the
+// firmware's clock and core voltage when present, and the power sensors.
+// A live Config gives them with Config.Columns; a saved result records them.
+type Columns struct {
+	Policies []Policy
+	Power    []Sensor
+	Firmware bool
+}
+
+// Columns returns the sample-line columns of cfg.
+func (cfg Config) Columns() Columns {
+	return Columns{Policies: cfg.Policies, Power: cfg.Power, Firmware: cfg.Firmware != nil}
+}
+
+// Header returns the column header of sample lines.
+func Header(cfg Columns) string {
 	var b strings.Builder
 	b.WriteString("Time     ")
 	for _, p := range cfg.Policies {
 		fmt.Fprintf(&b, " %8s", truncLabel(p.Label, 8))
 	}
-	if cfg.Firmware != nil {
+	if cfg.Firmware {
 		fmt.Fprintf(&b, " %8s", "firmware")
 	}
 	b.WriteString("   load  %cpu  %sys  %usr %nice  %io %irq    Temp")
-	if cfg.Firmware != nil {
+	if cfg.Firmware {
 		b.WriteString("   Vcore")
 	}
 	for _, s := range cfg.Power {
@@ -33,7 +47,7 @@ func truncLabel(s string, n int) string {
 }
 
 // Line formats one sample under Header(cfg); "-" marks a missing value.
-func Line(cfg Config, s Sample) string {
+func Line(cfg Columns, s Sample) string {
 	var b strings.Builder
 	b.WriteString(s.Time.Local().Format("15:04:05"))
 	b.WriteString(" ")
@@ -44,7 +58,7 @@ func Line(cfg Config, s Sample) string {
 		}
 		fmt.Fprintf(&b, " %8s", fmtUnit(v, "%.0fMHz"))
 	}
-	if cfg.Firmware != nil {
+	if cfg.Firmware {
 		fmt.Fprintf(&b, " %8s", fmtUnit(s.FirmwareMHz, "%.0fMHz"))
 	}
 	fmt.Fprintf(&b, " %6s", fmtUnit(s.Load1, "%.2f"))
@@ -52,7 +66,7 @@ func Line(cfg Config, s Sample) string {
 		fmt.Fprintf(&b, " %5s", fmtUnit(v, "%.0f%%"))
 	}
 	fmt.Fprintf(&b, " %7s", fmtUnit(s.TempC, "%.1f°C"))
-	if cfg.Firmware != nil {
+	if cfg.Firmware {
 		fmt.Fprintf(&b, " %7s", fmtUnit(s.CoreVolts, "%.4fV"))
 	}
 	for i, ps := range cfg.Power {

@@ -149,7 +149,7 @@ func TestWindowOnFixture(t *testing.T) {
 	if *ev.ThrottledBefore != 0 || *ev.ThrottledAfter != 0x50005 {
 		t.Errorf("throttled = %v/%v", *ev.ThrottledBefore, *ev.ThrottledAfter)
 	}
-	line := Line(cfg, s)
+	line := Line(cfg.Columns(), s)
 	for _, want := range []string{"1400MHz", "15%", "4.50W", "0.8563V"} {
 		if !strings.Contains(line, want) {
 			t.Errorf("line %q lacks %q", line, want)

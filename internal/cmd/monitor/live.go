@@ -58,7 +58,8 @@ func runLive(ctx context.Context, f *cmdutil.Factory, opts options) error {
 		if opts.count == 0 && f.IO.IsStderrTTY() {
 			fmt.Fprintln(f.IO.ErrOut, "Ctrl-C stops.")
 		}
-		header := monitor.Header(cfg)
+		cols := cfg.Columns()
+		header := monitor.Header(cols)
 		if _, err := fmt.Fprintln(out, header); err != nil {
 			return err
 		}
@@ -71,7 +72,7 @@ func runLive(ctx context.Context, f *cmdutil.Factory, opts options) error {
 				}
 			}
 			lines++
-			_, err := fmt.Fprintln(out, monitor.Line(cfg, s))
+			_, err := fmt.Fprintln(out, monitor.Line(cols, s))
 			return err
 		}
 	}

@@ -26,7 +26,7 @@ func renderPhases(w *textfmt.Writer, r *result.Result) {
 		w.Line("none recorded")
 		return
 	}
-	cfg := monitorConfig(r.Monitor)
+	cols := monitor.Columns{Policies: r.Monitor.Policies, Power: r.Monitor.Power, Firmware: r.Monitor.Firmware}
 	labels := policyLabels(r.Monitor.Policies)
 	for i, p := range r.Phases {
 		heading := fmt.Sprintf("Phase %d/%d (%s)", i+1, len(r.Phases), orDash(p.Name))
@@ -40,7 +40,7 @@ func renderPhases(w *textfmt.Writer, r *result.Result) {
 			continue // never ran: no evidence to show
 		}
 		renderEvidence(w, p, labels)
-		renderSamples(w, cfg, p.Samples)
+		renderSamples(w, cols, r.Monitor.TempLabel, p.Samples)
 	}
 }
 
@@ -193,19 +193,19 @@ func throttled(v *uint32) string {
 }
 
 // renderSamples writes the phase's monitor lines under their header.
-func renderSamples(w *textfmt.Writer, cfg monitor.Config, samples []monitor.Sample) {
+func renderSamples(w *textfmt.Writer, cols monitor.Columns, tempLabel string, samples []monitor.Sample) {
 	fmt.Fprintln(w.W)
 	if len(samples) == 0 {
 		w.Line("monitor: no samples")
 		return
 	}
 	label := ""
-	if cfg.TempLabel != "" {
-		label = ", temperature from " + cfg.TempLabel
+	if tempLabel != "" {
+		label = ", temperature from " + tempLabel
 	}
 	w.Line("monitor (%d sample(s)%s):", len(samples), label)
-	w.Line("%s", strings.TrimRight(monitor.Header(cfg), " "))
+	w.Line("%s", strings.TrimRight(monitor.Header(cols), " "))
 	for _, s := range samples {
-		w.Line("%s", strings.TrimRight(monitor.Line(cfg, s), " "))
+		w.Line("%s", strings.TrimRight(monitor.Line(cols, s), " "))
 	}
 }
