@@ -128,30 +128,18 @@ func MeasureMemory(ctx context.Context, h *host.Host, cpu int, core string, plan
 	if res.HugePagesNote != "" {
 		fig.Notes = append(fig.Notes, "huge-page latency: "+res.HugePagesNote)
 	}
-	hugeOK := res.HugePages != nil
-	if hp := res.HugePages; hp != nil && hp.AnonHugeDeltaBytes != nil && *hp.AnonHugeDeltaBytes < hp.BufferBytes/2 {
-		hugeOK = false
-		fig.Notes = append(fig.Notes, fmt.Sprintf("huge-page latency: only about %d of %d MiB were huge pages", *hp.AnonHugeDeltaBytes>>20, hp.BufferBytes>>20))
-	}
-	var sizes []int64
-	var ns []float64
 	for _, pt := range res.Points {
 		fig.Latency = append(fig.Latency, result.LatencyRow{SizeBytes: pt.SizeBytes, NS: round2p(pt.NS), NSDual: round2p(pt.NSDual),
 			NSHugePage: round2p(pt.NSHugePage), NSDualHugePage: round2p(pt.NSDualHugePage)})
-		v := pt.NS
-		if hugeOK {
-			v = pt.NSHugePage
-		}
-		if v != nil {
-			sizes = append(sizes, pt.SizeBytes)
-			ns = append(ns, *v)
-		}
 	}
-	curve := memlat.DetectLevels(sizes, ns)
-	for _, l := range memlat.Match(curve.Levels, caches) {
+	an := memlat.Analyze(res, caches)
+	if an.HugePagesShort != "" {
+		fig.Notes = append(fig.Notes, "huge-page latency: "+an.HugePagesShort)
+	}
+	for _, l := range an.Levels {
 		fig.CacheLevels = append(fig.CacheLevels, result.CacheLevel{DetectedBytes: l.DetectedBytes, LatencyNS: round2(l.LatencyNS), SysfsLevel: l.SysfsLevel, SysfsBytes: l.SysfsBytes})
 	}
-	fig.LatencyStillRising = curve.StillRising
+	fig.LatencyStillRising = an.StillRising
 	return fig, nil
 }
 

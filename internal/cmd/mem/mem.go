@@ -284,30 +284,17 @@ func measureCPU(h *host.Host, t target, p plan, prog *progress, notes *note.List
 	if res.HugePagesNote != "" {
 		notes.Add(label+" huge-page latency", res.HugePagesNote)
 	}
-	hugeOK := res.HugePages != nil
-	if hp := res.HugePages; hp != nil && hp.AnonHugeDeltaBytes != nil && *hp.AnonHugeDeltaBytes < hp.BufferBytes/2 {
-		hugeOK = false
-		notes.Add(label+" huge-page latency", fmt.Sprintf("huge pages requested, but only about %d of %d MiB were huge pages", *hp.AnonHugeDeltaBytes>>20, hp.BufferBytes>>20))
+	an := memlat.Analyze(res, caches)
+	if an.HugePagesShort != "" {
+		notes.Add(label+" huge-page latency", "huge pages requested, but "+an.HugePagesShort)
 	}
-	sizes := make([]int64, 0, len(res.Points))
-	ns := make([]float64, 0, len(res.Points))
 	r.CacheLevelsFrom = "ns"
-	if hugeOK {
+	if an.FromHugePages {
 		r.CacheLevelsFrom = "ns_hugepage"
 	}
-	for _, pt := range res.Points {
-		v := pt.NS
-		if hugeOK {
-			v = pt.NSHugePage
-		}
-		if v != nil {
-			sizes = append(sizes, pt.SizeBytes)
-			ns = append(ns, *v)
-		}
-	}
-	curve := memlat.DetectLevels(sizes, ns)
-	r.CacheLevels = memlat.Match(curve.Levels, caches)
-	r.LatencyStillRising = curve.StillRising
+	sizes := an.Sizes
+	r.CacheLevels = an.Levels
+	r.LatencyStillRising = an.StillRising
 	if llc > 0 && len(sizes) > 0 && sizes[len(sizes)-1] <= 2*llc {
 		notes.Add(label+" latency", "the largest block is not well beyond the last-level cache: its latency is not main memory's")
 	}

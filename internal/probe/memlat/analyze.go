@@ -1,5 +1,7 @@
 package memlat
 
+import "fmt"
+
 // Level is one cache level as the latency curve shows it.
 type Level struct {
 	// SizeBytes is the largest block that still fit the level: the block
@@ -71,4 +73,47 @@ func DetectLevels(sizes []int64, ns []float64) Curve {
 	}
 	c.StillRising = len(pts) > 1 && ratio[len(pts)-1] > 0
 	return c
+}
+
+// Analysis is the cache structure a measured Result shows, matched with the
+// caches sysfs reports.
+type Analysis struct {
+	Levels      []CacheLevel
+	StillRising bool
+	// FromHugePages is true when the curve on huge pages was used: it shows
+	// cache steps without TLB misses mixed in.
+	FromHugePages bool
+	// HugePagesShort is set when huge pages were asked for but less than half
+	// the buffer got them (then the normal-page curve is used); it says how
+	// much did, e.g. "only about 12 of 64 MiB were huge pages".
+	HugePagesShort string
+	// Sizes are the block sizes of the curve used, ascending.
+	Sizes []int64
+}
+
+// Analyze derives the cache levels of res: from the huge-page curve when the
+// system really gave the buffer huge pages, else from the normal-page curve,
+// then matches them with the sysfs caches.
+func Analyze(res Result, caches []SysfsCache) Analysis {
+	var a Analysis
+	a.FromHugePages = res.HugePages != nil
+	if hp := res.HugePages; hp != nil && hp.AnonHugeDeltaBytes != nil && *hp.AnonHugeDeltaBytes < hp.BufferBytes/2 {
+		a.FromHugePages = false
+		a.HugePagesShort = fmt.Sprintf("only about %d of %d MiB were huge pages", *hp.AnonHugeDeltaBytes>>20, hp.BufferBytes>>20)
+	}
+	ns := make([]float64, 0, len(res.Points))
+	for _, pt := range res.Points {
+		v := pt.NS
+		if a.FromHugePages {
+			v = pt.NSHugePage
+		}
+		if v != nil {
+			a.Sizes = append(a.Sizes, pt.SizeBytes)
+			ns = append(ns, *v)
+		}
+	}
+	curve := DetectLevels(a.Sizes, ns)
+	a.Levels = Match(curve.Levels, caches)
+	a.StillRising = curve.StillRising
+	return a
 }
