@@ -49,12 +49,12 @@ Serial numbers and MAC addresses are redacted unless --no-redact is given.`,
 			if data, err := json.MarshalIndent(in, "", "  "); err == nil {
 				rec.AddCommandOutput("boardbench_info_--json", append(data, '\n'))
 			}
+			snap := rec.Snapshot()
 			if err := writeAtomically(output, func(w *os.File) error {
-				return capture.Write(w, rec.Snapshot(), capture.Options{Redact: !noRedact})
+				return capture.Write(w, snap, capture.Options{Redact: !noRedact})
 			}); err != nil {
 				return err
 			}
-			snap := rec.Snapshot()
 			fmt.Fprintf(f.IO.ErrOut, "boardbench: wrote %s (%d files, %d links, %d command outputs; %s)\n",
 				output, len(snap.Files), len(snap.Links), len(snap.Commands), dmesgNote)
 			return nil

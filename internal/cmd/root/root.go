@@ -24,7 +24,9 @@ func NewCmd(f *cmdutil.Factory) *cobra.Command {
 		Long: `boardbench identifies a board (SoC, core types, clusters, clocks, sensors,
 memory, storage, buses) and measures it with figures that carry their evidence.`,
 		Example: `  boardbench info
-  boardbench info --json
+  sudo boardbench run -o myboard.json
+  boardbench report --markdown-row myboard.json
+  boardbench monitor -- 7zz b
   boardbench capture -o myboard.tar.gz`,
 		SilenceErrors: true,
 		SilenceUsage:  true,
