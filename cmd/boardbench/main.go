@@ -6,12 +6,11 @@ import (
 	"context"
 	"fmt"
 	"os"
-	"os/signal"
 	"strings"
-	"syscall"
 
 	"boardbench/internal/cmd/root"
 	"boardbench/internal/cmdutil"
+	"boardbench/internal/interrupt"
 	"boardbench/internal/iostreams"
 )
 
@@ -22,7 +21,7 @@ func main() {
 func run(args []string) int {
 	ios := iostreams.System()
 	f := cmdutil.NewFactory(ios)
-	ctx, stop := signal.NotifyContext(context.Background(), os.Interrupt, syscall.SIGTERM)
+	ctx, stop := interrupt.NotifyContext(context.Background())
 	defer stop()
 	cmd := root.NewCmd(f)
 	cmd.SetArgs(args)

@@ -113,7 +113,10 @@ type Config struct {
 type Outcome struct {
 	Result *result.Result
 	Path   string
-	// Signal is "SIGINT", "SIGTERM" or "a signal" when the run was
-	// interrupted; "" otherwise.
+	// Signal names the interrupting signal ("SIGINT", "SIGHUP"...); ""
+	// when the run was not interrupted.
 	Signal string
+	// SaveErr says why the result could not be written to the chosen file
+	// (Path is then the fallback file, or "" when none could be written).
+	SaveErr error
 }

@@ -8,12 +8,13 @@ import (
 	"boardbench/internal/finding"
 	"boardbench/internal/inventory/cpu"
 	"boardbench/internal/result"
+	"boardbench/internal/session"
 )
 
 // clockStep measures one CPU per cluster; in the first clock phase with
 // --opps it also walks the operating points.
-func (r *runner) clockStep(name, title string, walk bool) step {
-	return step{name: name, title: title, kind: "clock", estimate: r.est.Clock, run: func(ctx context.Context, p *result.Phase) error {
+func (r *runner) clockStep(name, title string, walk bool) session.Step {
+	return session.Step{Name: name, Title: title, Kind: "clock", Estimate: r.est.Clock, Run: func(ctx context.Context, p *result.Phase) error {
 		c := &clockcheck.Checker{Host: r.h, CPU: r.info.CPU, Probe: r.cfg.Clock, Allowed: r.pinnable()}
 		rep, err := c.Clusters(ctx)
 		if walk && ctx.Err() == nil && err == nil {

@@ -9,6 +9,7 @@ import (
 	"boardbench/internal/result"
 	"boardbench/internal/runner/openssl"
 	"boardbench/internal/runner/proc"
+	"boardbench/internal/session"
 )
 
 // opensslBlockSizes are the block sizes of `openssl speed` (1.1.1 and
@@ -17,11 +18,11 @@ var opensslBlockSizes = []int{16, 64, 256, 1024, 8192, 16384}
 
 // opensslStep measures the plan's ciphers, one after another, pinned to
 // one CPU of the target.
-func (r *runner) opensslStep(t Target) step {
+func (r *runner) opensslStep(t Target) session.Step {
 	n := len(r.plan.Ciphers)
-	return step{name: result.PhaseOpenSSL, title: "openssl speed AES-CBC on one CPU of " + t.Label(), kind: "openssl",
-		estimate: r.est.OpenSSLCipher * timeMul(n),
-		run: func(ctx context.Context, p *result.Phase) error {
+	return session.Step{Name: result.PhaseOpenSSL, Title: "openssl speed AES-CBC on one CPU of " + t.Label(), Kind: "openssl",
+		Estimate: r.est.OpenSSLCipher * timeMul(n),
+		Run: func(ctx context.Context, p *result.Phase) error {
 			cpu, ok := r.pick(t)
 			if !ok {
 				return fmt.Errorf("no CPU of %s could be pinned", t.Label())
@@ -68,11 +69,11 @@ func (r *runner) opensslStep(t Target) step {
 }
 
 // opensslAllCoresStep runs AES-256-CBC on every usable CPU at once.
-func (r *runner) opensslAllCoresStep() step {
+func (r *runner) opensslAllCoresStep() session.Step {
 	const cipher = "aes-256-cbc"
-	return step{name: result.PhaseOpenSSLAllCores, title: "openssl speed AES-256-CBC on all CPUs at once", kind: "openssl",
-		cpus: r.usable, estimate: r.est.OpenSSLCipher,
-		run: func(ctx context.Context, p *result.Phase) error {
+	return session.Step{Name: result.PhaseOpenSSLAllCores, Title: "openssl speed AES-256-CBC on all CPUs at once", Kind: "openssl",
+		CPUs: r.usable, Estimate: r.est.OpenSSLCipher,
+		Run: func(ctx context.Context, p *result.Phase) error {
 			cpus := r.pinnable()
 			if len(cpus) == 0 {
 				return errors.New("no CPU could be pinned")

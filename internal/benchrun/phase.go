@@ -1,82 +1,13 @@
 package benchrun
 
 import (
-	"context"
 	"fmt"
 	"strings"
 	"time"
 
 	"boardbench/internal/finding"
 	"boardbench/internal/host"
-	"boardbench/internal/monitor"
-	"boardbench/internal/result"
 )
-
-// step is one phase of the plan.
-type step struct {
-	name  string
-	title string
-	cpus  []int
-	// kind groups steps whose estimates scale together ("7zip", "openssl",
-	// "memory", "clock").
-	kind     string
-	estimate time.Duration
-	// skip, when set, records the phase as skipped for this reason.
-	skip string
-	// run measures and fills the phase (figures, raw output, CPUs); it may
-	// set Status and Reason itself. Its error fails the phase.
-	run func(ctx context.Context, p *result.Phase) error
-}
-
-// runStep runs one phase under the monitor and writes the result.
-func (r *runner) runStep(ctx context.Context, i int, st step) {
-	start := r.now()
-	p := result.Phase{Name: st.name, Title: st.title, CPUs: append([]int{}, st.cpus...), StartedAt: start.UTC()}
-	if st.skip != "" {
-		p.Status, p.Reason = result.PhaseSkipped, st.skip
-		p.EndedAt = &p.StartedAt
-		p.Samples, p.Events = []monitor.Sample{}, []monitor.Event{}
-		r.res.Phases = append(r.res.Phases, p)
-		r.prog.skip(i)
-		r.refreshSummary()
-		r.save()
-		return
-	}
-	r.mon.SetInterval(monitor.IntervalFor(st.estimate))
-	bg := context.WithoutCancel(ctx)
-	w := r.mon.Begin(bg, st.name)
-	r.prog.begin(i)
-	err := st.run(ctx, &p)
-	notes := p.Notes
-	p.Evidence = w.End(bg)
-	p.Notes = append(p.Notes, notes...)
-	if p.Samples == nil {
-		p.Samples = []monitor.Sample{}
-	}
-	if p.Events == nil {
-		p.Events = []monitor.Event{}
-	}
-	end := r.now()
-	p.EndedAt = ptrTime(end.UTC())
-	p.DurationS = round2(end.Sub(start).Seconds())
-	switch {
-	case ctx.Err() != nil:
-		p.Status = result.PhaseInterrupted
-		p.Reason = "interrupted: the running benchmark was stopped"
-	case p.Status != "":
-	case err != nil:
-		p.Status, p.Reason = result.PhaseFailed, err.Error()
-	default:
-		p.Status = result.PhaseOK
-	}
-	if p.CPUs == nil {
-		p.CPUs = []int{}
-	}
-	r.res.Phases = append(r.res.Phases, p)
-	r.prog.end(i, end.Sub(start), p.Status, p.Reason)
-	r.refreshSummary()
-	r.save()
-}
 
 func ptrTime(t time.Time) *time.Time { return &t }
 

@@ -1,6 +1,7 @@
 package benchrun
 
 import (
+	"boardbench/internal/session"
 	"fmt"
 	"io"
 	"strings"
@@ -150,13 +151,13 @@ func (p *progress) clear() { p.redraw("") }
 
 // setPlan starts showing the phases; on a terminal a ticker redraws the
 // line every second.
-func (p *progress) setPlan(steps []step) {
+func (p *progress) setPlan(steps []session.Step) {
 	kinds := make([]string, len(steps))
 	est := make([]time.Duration, len(steps))
 	p.mu.Lock()
 	p.titles = make([]string, len(steps))
 	for i, s := range steps {
-		kinds[i], est[i], p.titles[i] = s.kind, s.estimate, s.title
+		kinds[i], est[i], p.titles[i] = s.Kind, s.Estimate, s.Title
 	}
 	p.eta = NewETA(kinds, est)
 	p.mu.Unlock()

@@ -4,26 +4,29 @@ import (
 	"context"
 	"errors"
 	"fmt"
-	"os"
 	"strings"
-	"syscall"
 	"time"
 
 	"boardbench/internal/finding"
 	"boardbench/internal/host"
+	"boardbench/internal/interrupt"
 	"boardbench/internal/inventory"
-	"boardbench/internal/inventory/cpu"
 	"boardbench/internal/monitor"
 	probeclock "boardbench/internal/probe/clock"
 	"boardbench/internal/result"
 	"boardbench/internal/runner/proc"
+	"boardbench/internal/session"
 	"boardbench/internal/tune"
 )
+
+// InterruptedError reports a run stopped by a signal.
+type InterruptedError = session.InterruptedError
 
 // ErrNotLive is returned for a recorded root without fake benchmarks.
 var ErrNotLive = errors.New("run benchmarks the machine it runs on; it cannot run on a recorded root (--root)")
 
-// runner is one run in progress.
+// runner is one run in progress: the plan of `run` and what it learns on
+// the way; the session owns the result, the monitor and the lifecycle.
 type runner struct {
 	cfg  Config
 	opt  Options
@@ -32,17 +35,17 @@ type runner struct {
 	h    *host.Host
 	now  func() time.Time
 
-	info   *inventory.Info
+	info *inventory.Info
+	sess *session.Session
+	// res is the session's result, filled by the preparation steps.
 	res    *result.Result
-	path   string
+	mon    *monitor.Monitor
 	isRoot bool
 	// usable are the CPUs this process may use that are online.
 	usable  []int
 	targets []Target
 	tools   ToolSet
 	guard   *tune.Guard
-	mon     *monitor.Monitor
-	stopMon context.CancelFunc
 	prog    *progress
 
 	// pinFailed maps CPUs that could not be pinned to the reason.
@@ -54,7 +57,6 @@ type runner struct {
 	tuned        bool
 	// governorsDuring are the cpufreq governors while benchmarking.
 	governorsDuring map[int]string
-	saveErr         error
 }
 
 // Run runs the benchmark. The Outcome is nil only when nothing could start
@@ -99,20 +101,22 @@ func (r *runner) run(ctx context.Context) (*Outcome, error) {
 	r.prog = newProgress(r.cfg.Progress, r.cfg.TTY, r.cfg.Width, r.now)
 	r.prog.status = r.liveStatus
 	r.info = inventory.Collect(r.h, inventory.Options{Redact: true})
-	r.path = r.opt.Output
-	if r.path == "" {
-		r.path = DefaultFileName(r.info, hostname(r.h), r.now())
+	path := r.opt.Output
+	if path == "" {
+		path = DefaultFileName(r.info, hostname(r.h), r.now())
 	}
-	r.res = result.New("run", r.info, r.optionsMap())
-	r.res.StartedAt = r.now().UTC()
-	r.res.Tools = []result.ToolVersion{}
-	r.res.Tuning.Changed = []string{}
-	if err := result.Save(r.path, r.res); err != nil {
-		return nil, fmt.Errorf("cannot write the result file: %v", err)
+	sess, err := session.Start(ctx, session.Config{
+		Host: r.h, Info: r.info, Command: "run", Options: r.optionsMap(), Path: path,
+		Progress: sessionProgress{r.prog}, Warn: r.cfg.Progress, Now: r.now,
+		Summarize: BuildSummary, Facts: r.facts, Findings: r.findings,
+	})
+	if err != nil {
+		return nil, err
 	}
-	r.prog.linef("boardbench run: writing the result to %s", r.path)
+	r.sess, r.res, r.mon = sess, sess.Result(), sess.Monitor()
+	r.prog.linef("boardbench run: writing the result to %s", path)
 
-	r.onlineBefore = cpu.OnlineCPUs(r.h)
+	r.onlineBefore = sess.OnlineBefore()
 	r.chooseCPUs()
 	r.plan.Memory.BudgetBytes, r.plan.Memory.THPMode = memoryBudget(r.info)
 	r.prog.linef("boardbench run: looking for 7-Zip and openssl")
@@ -123,16 +127,8 @@ func (r *runner) run(ctx context.Context) (*Outcome, error) {
 	if ctx.Err() == nil {
 		r.tune(ctx)
 		r.governorsDuring = r.governors()
-		r.startMonitor(ctx)
-		steps := r.steps()
-		r.prog.setPlan(steps)
-		for i, st := range steps {
-			if ctx.Err() != nil {
-				break
-			}
-			r.runStep(ctx, i, st)
-		}
-		r.prog.done()
+		sess.Save()
+		sess.Run(ctx, r.steps())
 	}
 	return r.finish(ctx)
 }
@@ -191,41 +187,11 @@ func (r *runner) chooseCPUs() {
 	r.targets = Targets(r.info.CPU, usable)
 }
 
-// startMonitor starts the background sampler.
-func (r *runner) startMonitor(ctx context.Context) {
-	mcfg := monitor.ConfigFor(r.h, r.info)
-	mcfg.Interval = 2 * time.Second
-	r.mon = monitor.New(r.h, mcfg)
-	r.res.Monitor = result.MonitorInfo{Policies: mcfg.Policies, TempLabel: mcfg.TempLabel, Power: mcfg.Power, Firmware: mcfg.Firmware != nil}
-	if r.res.Monitor.Policies == nil {
-		r.res.Monitor.Policies = []monitor.Policy{}
-	}
-	if r.res.Monitor.Power == nil {
-		r.res.Monitor.Power = []monitor.Sensor{}
-	}
-	mctx, cancel := context.WithCancel(context.WithoutCancel(ctx))
-	r.stopMon = cancel
-	go r.mon.Run(mctx, nil)
-}
-
-// save writes the result; the first failure is kept for the end.
-func (r *runner) save() {
-	if err := result.Save(r.path, r.res); err != nil && r.saveErr == nil {
-		r.saveErr = err
-	}
-}
-
-// finish stops the monitor, restores the tunables, validates and writes the
-// final result.
+// finish restores the tunables and lets the session validate and write
+// the final result.
 func (r *runner) finish(ctx context.Context) (*Outcome, error) {
-	if r.stopMon != nil {
-		r.stopMon()
-	}
-	out := &Outcome{Result: r.res, Path: r.path}
-	var sig os.Signal
 	if r.guard != nil {
 		err := r.guard.Close()
-		sig = r.guard.Signal()
 		r.res.Tuning.Restored = err == nil
 		if err != nil {
 			r.runFindings = append(r.runFindings, finding.Finding{
@@ -234,50 +200,14 @@ func (r *runner) finish(ctx context.Context) (*Outcome, error) {
 				Advice:   "Check the cpufreq governors and limits; a reboot restores the defaults.",
 			})
 		}
-	}
-	interrupted := ctx.Err() != nil || sig != nil
-	r.res.Status = result.StatusComplete
-	if interrupted {
-		r.res.Status = result.StatusInterrupted
-		out.Signal = signalName(ctx, sig)
-	}
-	end := r.now().UTC()
-	r.res.FinishedAt = &end
-	r.validate()
-	r.save()
-	if interrupted {
-		return out, &InterruptedError{Signal: out.Signal}
-	}
-	if r.saveErr != nil {
-		return out, fmt.Errorf("writing the result to %s: %v", r.path, r.saveErr)
-	}
-	return out, nil
-}
-
-// InterruptedError reports a run stopped by a signal (or a cancelled
-// context).
-type InterruptedError struct{ Signal string }
-
-// Error names the signal.
-func (e *InterruptedError) Error() string { return "interrupted by " + e.Signal }
-
-// signalName names what stopped the run: the signal the guard saw, else
-// the cause of ctx's cancellation.
-func signalName(ctx context.Context, sig os.Signal) string {
-	switch sig {
-	case os.Interrupt:
-		return "SIGINT"
-	case syscall.SIGTERM:
-		return "SIGTERM"
-	}
-	if cause := context.Cause(ctx); cause != nil {
-		s := cause.Error()
-		switch {
-		case strings.Contains(s, "terminated"):
-			return "SIGTERM"
-		case strings.Contains(s, "interrupt"):
-			return "SIGINT"
+		if sig := r.guard.Signal(); sig != nil && ctx.Err() == nil {
+			// The guard saw the signal first: the run was interrupted.
+			c, cancel := context.WithCancelCause(ctx)
+			cancel(&interrupt.Signal{Name: interrupt.NameOf(sig)})
+			ctx = c
 		}
 	}
-	return "a signal"
+	so, err := r.sess.Finish(ctx, session.End{})
+	out := &Outcome{Result: so.Result, Path: so.Path, Signal: so.Signal, SaveErr: so.SaveErr}
+	return out, err
 }

@@ -10,13 +10,14 @@ import (
 	"boardbench/internal/result"
 	"boardbench/internal/runner/proc"
 	"boardbench/internal/runner/sevenzip"
+	"boardbench/internal/session"
 )
 
 // sevenZipSingleStep runs 7-Zip with one thread pinned to one CPU of t.
-func (r *runner) sevenZipSingleStep(t Target) step {
-	return step{name: result.PhaseSevenZipSingle, title: "7-Zip single-threaded on one CPU of " + t.Label(), kind: "7zip",
-		estimate: r.est.SevenZipSingle,
-		run: func(ctx context.Context, p *result.Phase) error {
+func (r *runner) sevenZipSingleStep(t Target) session.Step {
+	return session.Step{Name: result.PhaseSevenZipSingle, Title: "7-Zip single-threaded on one CPU of " + t.Label(), Kind: "7zip",
+		Estimate: r.est.SevenZipSingle,
+		Run: func(ctx context.Context, p *result.Phase) error {
 			cpu, ok := r.pick(t)
 			if !ok {
 				return fmt.Errorf("no CPU of %s could be pinned", t.Label())
@@ -28,9 +29,9 @@ func (r *runner) sevenZipSingleStep(t Target) step {
 }
 
 // sevenZipMultiStep runs 7-Zip on all usable CPUs, n consecutive times.
-func (r *runner) sevenZipMultiStep(name, title string, cpus []int, core string, runs int, sustained time.Duration, estimate time.Duration) step {
-	return step{name: name, title: title, kind: "7zip", cpus: cpus, estimate: estimate,
-		run: func(ctx context.Context, p *result.Phase) error {
+func (r *runner) sevenZipMultiStep(name, title string, cpus []int, core string, runs int, sustained time.Duration, estimate time.Duration) session.Step {
+	return session.Step{Name: name, Title: title, Kind: "7zip", CPUs: cpus, Estimate: estimate,
+		Run: func(ctx context.Context, p *result.Phase) error {
 			use := intersect(cpus, r.pinnable())
 			if len(use) == 0 {
 				return errors.New("no CPU could be pinned")

@@ -7,31 +7,32 @@ import (
 
 	"boardbench/internal/inventory/cpu"
 	"boardbench/internal/result"
+	"boardbench/internal/session"
 )
 
 // steps returns the phases of the run in order: clock, memory and openssl
 // per core type, 7-Zip single-threaded per core type, 7-Zip multi-threaded,
 // clock after load; with --extensive then 7-Zip per cluster, openssl on all
 // cores and the sustained load.
-func (r *runner) steps() []step {
-	var out []step
+func (r *runner) steps() []session.Step {
+	var out []session.Step
 	out = append(out, r.clockStep(result.PhaseClock, "Clock of one CPU per cluster", r.opt.OPPs))
 	for _, t := range r.targets {
 		out = append(out, r.memoryStep(t))
 	}
 	for _, t := range r.targets {
-		st := step{name: result.PhaseOpenSSL, title: "openssl speed AES-CBC on one CPU of " + t.Label()}
+		st := session.Step{Name: result.PhaseOpenSSL, Title: "openssl speed AES-CBC on one CPU of " + t.Label()}
 		if r.tools.OpenSSL == nil {
-			st.skip = missingReason("openssl", r.tools.OpenSSLMissing)
+			st.Skip = missingReason("openssl", r.tools.OpenSSLMissing)
 		} else {
 			st = r.opensslStep(t)
 		}
 		out = append(out, st)
 	}
 	for _, t := range r.targets {
-		st := step{name: result.PhaseSevenZipSingle, title: "7-Zip single-threaded on one CPU of " + t.Label()}
+		st := session.Step{Name: result.PhaseSevenZipSingle, Title: "7-Zip single-threaded on one CPU of " + t.Label()}
 		if r.tools.SevenZip == nil {
-			st.skip = missingReason("7-Zip", r.tools.SevenZipMissing)
+			st.Skip = missingReason("7-Zip", r.tools.SevenZipMissing)
 		} else {
 			st = r.sevenZipSingleStep(t)
 		}
@@ -42,7 +43,7 @@ func (r *runner) steps() []step {
 		multiTitle = fmt.Sprintf("7-Zip multi-threaded on all CPUs (cpu%s), one run", cpu.FormatCPUList(r.usable))
 	}
 	if r.tools.SevenZip == nil {
-		out = append(out, step{name: result.PhaseSevenZipMulti, title: multiTitle, skip: missingReason("7-Zip", r.tools.SevenZipMissing)})
+		out = append(out, session.Step{Name: result.PhaseSevenZipMulti, Title: multiTitle, Skip: missingReason("7-Zip", r.tools.SevenZipMissing)})
 	} else {
 		out = append(out, r.sevenZipMultiStep(result.PhaseSevenZipMulti, multiTitle, r.usable, commonCore(r.targets, r.usable),
 			r.plan.SevenZipMultiRuns, 0, r.est.SevenZipMulti*timeMul(r.plan.SevenZipMultiRuns)))
@@ -55,46 +56,46 @@ func (r *runner) steps() []step {
 }
 
 // extensiveSteps are the phases of --extensive.
-func (r *runner) extensiveSteps() []step {
-	var out []step
+func (r *runner) extensiveSteps() []session.Step {
+	var out []session.Step
 	clusters := r.info.CPU.Clusters
 	for i, cl := range clusters {
 		cpus := intersect(cl.CPUs, r.usable)
 		title := fmt.Sprintf("7-Zip multi-threaded on cluster %d (cpu%s, %s)", i, cpu.FormatCPUList(cl.CPUs), orUnknown(cl.Core))
-		st := step{name: result.PhaseSevenZipCluster, title: title, cpus: cpus}
+		st := session.Step{Name: result.PhaseSevenZipCluster, Title: title, CPUs: cpus}
 		switch {
 		case r.tools.SevenZip == nil:
-			st.skip = missingReason("7-Zip", r.tools.SevenZipMissing)
+			st.Skip = missingReason("7-Zip", r.tools.SevenZipMissing)
 		case len(clusters) < 2:
-			st.skip = "one cluster only: the same as the multi-threaded phase"
+			st.Skip = "one cluster only: the same as the multi-threaded phase"
 		case len(cpus) == 0:
-			st.skip = "no CPU of this cluster is usable"
+			st.Skip = "no CPU of this cluster is usable"
 		default:
 			st = r.sevenZipMultiStep(result.PhaseSevenZipCluster, title, cpus, cl.Core, 1, 0, r.est.SevenZipMulti)
 		}
 		out = append(out, st)
 	}
 	if r.tools.OpenSSL == nil {
-		out = append(out, step{name: result.PhaseOpenSSLAllCores, title: "openssl speed AES-256-CBC on all CPUs at once", skip: missingReason("openssl", r.tools.OpenSSLMissing)})
+		out = append(out, session.Step{Name: result.PhaseOpenSSLAllCores, Title: "openssl speed AES-256-CBC on all CPUs at once", Skip: missingReason("openssl", r.tools.OpenSSLMissing)})
 	} else {
 		out = append(out, r.opensslAllCoresStep())
 	}
 	title := fmt.Sprintf("Sustained load: 7-Zip multi-threaded on all CPUs for %s", r.plan.Sustained.Round(time.Second))
 	if r.tools.SevenZip == nil {
-		out = append(out, step{name: result.PhaseSustained, title: title, skip: missingReason("7-Zip", r.tools.SevenZipMissing)})
+		out = append(out, session.Step{Name: result.PhaseSustained, Title: title, Skip: missingReason("7-Zip", r.tools.SevenZipMissing)})
 	} else {
 		st := r.sevenZipMultiStep(result.PhaseSustained, title, r.usable, commonCore(r.targets, r.usable), 0, r.plan.Sustained, r.plan.Sustained+r.est.SevenZipMulti/2)
-		st.kind = "" // its length is set by time, not by the machine's speed
+		st.Kind = "" // its length is set by time, not by the machine's speed
 		out = append(out, st)
 	}
 	return out
 }
 
 // memoryStep measures memory from one CPU of t.
-func (r *runner) memoryStep(t Target) step {
-	return step{name: result.PhaseMemory, title: "Memory bandwidth and latency on one CPU of " + t.Label(), kind: "memory",
-		estimate: r.est.Memory,
-		run: func(ctx context.Context, p *result.Phase) error {
+func (r *runner) memoryStep(t Target) session.Step {
+	return session.Step{Name: result.PhaseMemory, Title: "Memory bandwidth and latency on one CPU of " + t.Label(), Kind: "memory",
+		Estimate: r.est.Memory,
+		Run: func(ctx context.Context, p *result.Phase) error {
 			for {
 				cpu, ok := r.pick(t)
 				if !ok {

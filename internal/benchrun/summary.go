@@ -73,13 +73,3 @@ func BuildSummary(phases []result.Phase) result.Summary {
 	}
 	return s
 }
-
-// refreshSummary recomputes the summary after a phase, keeping validity.
-func (r *runner) refreshSummary() {
-	valid, verdict := r.res.Summary.Valid, r.res.Summary.Verdict
-	r.res.Summary = BuildSummary(r.res.Phases)
-	r.res.Summary.Valid, r.res.Summary.Verdict = valid, verdict
-	if verdict == "" {
-		r.res.Summary.Verdict = "run in progress: not validated yet"
-	}
-}

@@ -3,36 +3,24 @@ package benchrun
 import (
 	"encoding/json"
 	"fmt"
-	"sort"
 	"strconv"
 	"strings"
 
 	"boardbench/internal/check"
 	"boardbench/internal/finding"
-	"boardbench/internal/inventory/cpu"
 	"boardbench/internal/result"
 	"boardbench/internal/tools"
 )
 
-// validate applies the validation rules and the run's own findings, and
-// sets the summary's validity.
-func (r *runner) validate() {
-	r.res.Summary = BuildSummary(r.res.Phases)
-	fs := check.Run(r.res, r.facts())
-	fs = append(fs, r.runFindings...)
-	fs = append(fs, SustainedDrift(r.res.Phases)...)
+// findings are the run's own findings for the session's validation: the
+// idle gate, tools, pinning and tuning, a sustained drift, quick mode.
+func (r *runner) findings(res *result.Result) []finding.Finding {
+	fs := append([]finding.Finding{}, r.runFindings...)
+	fs = append(fs, SustainedDrift(res.Phases)...)
 	if r.opt.Quick {
 		fs = append(fs, QuickFinding())
 	}
-	sort.SliceStable(fs, func(i, j int) bool { return fs[i].Severity.Rank() > fs[j].Severity.Rank() })
-	if fs == nil {
-		fs = []finding.Finding{}
-	}
-	r.res.Findings = fs
-	r.res.Summary.Valid, r.res.Summary.Verdict = check.Verdict(fs)
-	if r.res.Status == result.StatusInterrupted {
-		r.res.Summary.Verdict = "interrupted: only the finished phases have figures; " + r.res.Summary.Verdict
-	}
+	return fs
 }
 
 // MaxSustainedDropPct is the drop of the 7-Zip score over the sustained
@@ -78,10 +66,9 @@ func QuickFinding() finding.Finding {
 	}
 }
 
-// facts fills what the rules need from the machine description, the
-// tuning and the clock phases.
-func (r *runner) facts() check.Facts {
-	f := check.FactsFromInfo(r.info, r.onlineBefore, cpu.OnlineCPUs(r.h))
+// facts adds what the rules need from the tuning and the clock phases to
+// the machine description's facts.
+func (r *runner) facts(f check.Facts) check.Facts {
 	f.Governors = r.governorsDuring
 	f.Tuned = r.tuned
 	f.Clusters = clockFacts(r.res.Phases)

@@ -2,21 +2,20 @@ package monitor
 
 import (
 	"context"
+	"errors"
 	"fmt"
-	"math"
 	"os/exec"
 	"strings"
 	"time"
 
-	"boardbench/internal/check"
 	"boardbench/internal/cmdutil"
-	"boardbench/internal/finding"
 	"boardbench/internal/host"
 	"boardbench/internal/inventory"
 	"boardbench/internal/inventory/cpu"
 	"boardbench/internal/monitor"
 	"boardbench/internal/proc"
 	"boardbench/internal/result"
+	"boardbench/internal/session"
 	"boardbench/internal/textfmt"
 )
 
@@ -50,7 +49,6 @@ func runCommand(ctx context.Context, f *cmdutil.Factory, opts options) error {
 	in := inventory.Collect(h, inventory.Options{Redact: true})
 	cfg := monitor.ConfigFor(h, in)
 	cfg.Interval = opts.interval
-	m := monitor.New(h, cfg)
 	started := time.Now()
 	path := opts.output
 	if path == "" {
@@ -70,10 +68,17 @@ func runCommand(ctx context.Context, f *cmdutil.Factory, opts options) error {
 	if pin != nil {
 		optMap["cpus"] = cpu.FormatCPUList(pin)
 	}
-	res := result.New("monitor", in, optMap)
-	res.Monitor = monitorInfo(cfg)
-	if err := result.Save(path, res); err != nil {
-		return fmt.Errorf("cannot write the result: %v", err)
+	// Live monitor lines go to standard error, between the command's own
+	// output lines.
+	cols := cfg.Columns()
+	liveOut := f.IO.ErrOut
+	sess, err := session.Start(ctx, session.Config{
+		Host: h, Info: in, Command: "monitor", Options: optMap, Path: path,
+		Interval: opts.interval, Monitor: &cfg, Warn: f.IO.ErrOut,
+		OnSample: func(smp monitor.Sample) { fmt.Fprintln(liveOut, "boardbench: "+monitor.Line(cols, smp)) },
+	})
+	if err != nil {
+		return err
 	}
 	pinned := ""
 	if pin != nil {
@@ -81,93 +86,76 @@ func runCommand(ctx context.Context, f *cmdutil.Factory, opts options) error {
 	}
 	fmt.Fprintf(f.IO.ErrOut, "boardbench: running %s%s, sampling every %s s; result: %s\n",
 		title, pinned, trimFloat(opts.interval.Seconds()), path)
+	fmt.Fprintln(liveOut, "boardbench: "+monitor.Header(cols))
 
-	before := cpu.OnlineCPUs(h)
-	phase := result.Phase{Name: result.PhaseCommand, Title: title, CPUs: cpus, StartedAt: time.Now().UTC()}
-	w := m.Begin(ctx, result.PhaseCommand)
-	monCtx, stopMonitor := context.WithCancel(ctx)
-	monitorDone := make(chan struct{})
-	go func() { defer close(monitorDone); m.Run(monCtx, nil) }()
-
-	handle, startErr := proc.Start(ctx, proc.Spec{
-		Argv:         opts.argv,
-		CPUs:         pin,
-		Stdout:       f.IO.Out,
-		Stderr:       f.IO.ErrOut,
-		CaptureLimit: CaptureLimit,
-	})
 	var exit proc.Exit
-	var waitErr error
-	if startErr == nil {
-		exit, waitErr = handle.Wait()
+	var startErr error
+	phase := sess.Step(ctx, 0, session.Step{Name: result.PhaseCommand, Title: title, CPUs: cpus,
+		Run: func(ctx context.Context, p *result.Phase) error {
+			handle, err := proc.Start(ctx, proc.Spec{
+				Argv:         opts.argv,
+				CPUs:         pin,
+				Stdout:       f.IO.Out,
+				Stderr:       f.IO.ErrOut,
+				CaptureLimit: CaptureLimit,
+			})
+			if err != nil {
+				startErr = err
+				if ctx.Err() == nil {
+					p.Status, p.Reason = result.PhaseFailed, "could not start: "+err.Error()
+				}
+				return err
+			}
+			var waitErr error
+			exit, waitErr = handle.Wait()
+			code := exit.Code
+			p.ExitStatus = &code
+			out, total := handle.Output()
+			p.RawOutput = string(out)
+			if total > int64(len(out)) {
+				p.Notes = append(p.Notes, fmt.Sprintf("raw_output keeps the last %s of %s of output",
+					textfmt.Bytes(int64(len(out))), textfmt.Bytes(total)))
+			}
+			if waitErr != nil {
+				p.Notes = append(p.Notes, "output may be incomplete: "+waitErr.Error())
+			}
+			switch {
+			case exit.Canceled:
+				// The session records the interruption.
+			case exit.Signal != "":
+				p.Status, p.Reason = result.PhaseFailed, "killed by "+exit.Signal
+			case exit.Code != 0:
+				p.Status, p.Reason = result.PhaseFailed, fmt.Sprintf("exited with status %d", exit.Code)
+			default:
+				p.Status = result.PhaseOK
+			}
+			return nil
+		}})
+	if phase.Status == result.PhaseInterrupted && exit.Signal != "" {
+		sess.Result().Phases[0].Reason += "; the command's process group was stopped (" + exit.Signal + ")"
+		phase = sess.Result().Phases[0]
 	}
-	stopMonitor()
-	<-monitorDone
-	endCtx, cancelEnd := context.WithTimeout(context.WithoutCancel(ctx), endTimeout)
-	defer cancelEnd()
-	phase.Evidence = w.End(endCtx)
-	after := cpu.OnlineCPUs(h)
-	ended := time.Now().UTC()
-	phase.EndedAt = &ended
-	phase.DurationS = math.Round(ended.Sub(phase.StartedAt).Seconds()*100) / 100
-
-	interrupted := exit.Canceled || startErr != nil && ctx.Err() != nil
-	sig := signalName(ctx)
+	end := session.End{Failed: startErr != nil && ctx.Err() == nil}
 	switch {
-	case interrupted:
-		phase.Status = result.PhaseInterrupted
-		phase.Reason = "interrupted by " + sig
-		if exit.Signal != "" {
-			phase.Reason += "; the command's process group was stopped (" + exit.Signal + ")"
-		}
+	case ctx.Err() != nil:
 	case startErr != nil:
-		phase.Status = result.PhaseFailed
-		phase.Reason = "could not start: " + startErr.Error()
+		end.Verdict = "command could not be started"
 	case exit.Signal != "":
-		phase.Status = result.PhaseFailed
-		phase.Reason = "killed by " + exit.Signal
+		end.Verdict = fmt.Sprintf("command failed (killed by %s)", exit.Signal)
 	case exit.Code != 0:
-		phase.Status = result.PhaseFailed
-		phase.Reason = fmt.Sprintf("exited with status %d", exit.Code)
-	default:
-		phase.Status = result.PhaseOK
+		end.Verdict = fmt.Sprintf("command failed (status %d)", exit.Code)
 	}
-	if startErr == nil {
-		code := exit.Code
-		phase.ExitStatus = &code
-		out, total := handle.Output()
-		phase.RawOutput = string(out)
-		if total > int64(len(out)) {
-			phase.Notes = append(phase.Notes, fmt.Sprintf("raw_output keeps the last %s of %s of output",
-				textfmt.Bytes(int64(len(out))), textfmt.Bytes(total)))
-		}
-		if waitErr != nil {
-			phase.Notes = append(phase.Notes, "output may be incomplete: "+waitErr.Error())
-		}
-	}
-	res.Phases = append(res.Phases, phase)
-	res.Findings = check.Run(res, check.FactsFromInfo(in, before, after))
-	if res.Findings == nil {
-		res.Findings = []finding.Finding{}
-	}
-	res.Summary.Valid, res.Summary.Verdict = check.Verdict(res.Findings)
-	res.FinishedAt = &ended
+	so, finErr := sess.Finish(ctx, end)
+	writeSummary(f.IO.ErrOut, so.Result, phase, cfg, so.Path)
+	var se *session.ErrSave
 	switch {
-	case interrupted:
-		res.Status = result.StatusInterrupted
-	case startErr != nil:
-		res.Status = result.StatusFailed
-	default:
-		res.Status = result.StatusComplete
-	}
-	saveErr := result.Save(path, res)
-	writeSummary(f.IO.ErrOut, res, phase, cfg, path)
-
-	switch {
-	case saveErr != nil:
-		return fmt.Errorf("cannot write the result: %v", saveErr)
-	case interrupted:
-		return &cmdutil.InterruptedError{Signal: sig}
+	case errors.As(finErr, &se):
+		if so.Path == "" {
+			_ = f.WriteJSON(so.Result)
+		}
+		return finErr
+	case finErr != nil:
+		return &cmdutil.InterruptedError{Signal: so.Signal}
 	case startErr != nil:
 		return startError(opts.argv[0], startErr)
 	case exit.Signal != "":
@@ -210,21 +198,6 @@ func startError(name string, err error) error {
 		return fmt.Errorf("%s: %v", name, err)
 	}
 	return &ExitStatusError{Code: code, Msg: msg}
-}
-
-// signalName names the signal that cancelled ctx, for messages.
-func signalName(ctx context.Context) string {
-	cause := context.Cause(ctx)
-	switch {
-	case cause == nil:
-		return "a signal"
-	case strings.Contains(cause.Error(), "interrupt"):
-		return "SIGINT"
-	case strings.Contains(cause.Error(), "terminated"):
-		return "SIGTERM"
-	default:
-		return "a signal"
-	}
 }
 
 // defaultOutput is boardbench-monitor-HOST-YYYYmmdd-HHMMSS.json in the

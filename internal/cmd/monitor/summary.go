@@ -64,6 +64,10 @@ func writeSummary(w io.Writer, res *result.Result, p result.Phase, cfg monitor.C
 		}
 	}
 	fmt.Fprintf(w, "Verdict: %s\n", res.Summary.Verdict)
+	if path == "" {
+		fmt.Fprintf(w, "Result: not written to any file (%s); the JSON follows on standard output\n", res.Status)
+		return
+	}
 	fmt.Fprintf(w, "Result: %s (%s)\n", path, res.Status)
 }
 

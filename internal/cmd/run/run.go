@@ -75,7 +75,17 @@ It ends with the text report on standard output.`,
 			} else {
 				render(f.IO.Out, out, f.IO.ColorEnabled())
 			}
-			fmt.Fprintf(f.IO.ErrOut, "boardbench run: result written to %s (status %s)\n", out.Path, out.Result.Status)
+			switch {
+			case out.SaveErr == nil:
+				fmt.Fprintf(f.IO.ErrOut, "boardbench run: result written to %s (status %s)\n", out.Path, out.Result.Status)
+			case out.Path != "":
+				// runErr (a *session.ErrSave) names the file that failed.
+			case !asJSON:
+				// Nowhere to keep the figures but the output itself.
+				if err := f.WriteJSON(out.Result); err != nil {
+					return err
+				}
+			}
 			var ie *benchrun.InterruptedError
 			if errors.As(runErr, &ie) {
 				return &cmdutil.InterruptedError{Signal: ie.Signal}
