@@ -20,7 +20,7 @@ func (r *runner) clockStep(name, title string, walk bool) session.Step {
 		if walk && ctx.Err() == nil && err == nil {
 			r.walkOPPs(ctx, c, rep)
 		}
-		figs := clockFigures(rep, r.info.CPU.Clusters)
+		figs := clockcheck.Figures(rep, r.info.CPU.Clusters)
 		p.CPUs = []int{}
 		for _, cc := range figs.Clusters {
 			if cc.CPU != nil {
@@ -68,33 +68,6 @@ func (r *runner) walkOPPs(ctx context.Context, c *clockcheck.Checker, rep *clock
 		rep.Notes.Add("OPP walk", "restoring the limits: "+err.Error())
 	}
 	r.applyPerformance()
-}
-
-// clockFigures converts a clock check into the result's figures, adding
-// the advertised maximum of each cluster.
-func clockFigures(rep *clockcheck.Report, clusters []cpu.Cluster) result.ClockFigures {
-	figs := result.ClockFigures{Clusters: []result.ClockCluster{}}
-	for _, cc := range rep.Clusters {
-		out := result.ClockCluster{
-			ClockMeasurement: cc.ClockMeasurement, ReportedMHz: cc.ReportedMHz, ReportedSource: cc.ReportedSource,
-			FirmwareMHz: cc.FirmwareMHz, DeviationPct: cc.DeviationPct, FirmwareDeviationPct: cc.FirmwareDeviationPct,
-			Method: cc.Method, Certain: cc.Certain, Error: cc.Error,
-		}
-		if cc.Cluster != nil && *cc.Cluster >= 0 && *cc.Cluster < len(clusters) {
-			out.AdvertisedMaxMHz = clusters[*cc.Cluster].MaxMHz
-		}
-		if out.Samples == nil {
-			out.Samples = []float64{}
-		}
-		if out.DisturbedSamples == nil {
-			out.DisturbedSamples = []float64{}
-		}
-		for _, o := range cc.OPPs {
-			out.OPPs = append(out.OPPs, result.OPPClock{OPPMeasurement: o.OPPMeasurement, DeviationPct: o.DeviationPct, Error: o.Error})
-		}
-		figs.Clusters = append(figs.Clusters, out)
-	}
-	return figs
 }
 
 // clusterLabel names a clock cluster in findings: "cluster 1 (cpu4-7, Cortex-A76)".

@@ -108,7 +108,7 @@ func (r *runner) run(ctx context.Context) (*Outcome, error) {
 	sess, err := session.Start(ctx, session.Config{
 		Host: r.h, Info: r.info, Command: "run", Options: r.optionsMap(), Path: path,
 		Progress: sessionProgress{r.prog}, Warn: r.cfg.Progress, Now: r.now,
-		Summarize: BuildSummary, Facts: r.facts, Findings: r.findings,
+		Summarize: result.BuildSummary, Facts: r.facts, Findings: r.findings,
 	})
 	if err != nil {
 		return nil, err

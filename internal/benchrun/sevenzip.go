@@ -83,7 +83,7 @@ func (r *runner) sevenZipRuns(ctx context.Context, p *result.Phase, cpus []int, 
 			break
 		}
 	}
-	figs.TotMIPS, figs.DriftPct = meanAndDrift(figs.Runs)
+	figs.TotMIPS, figs.DriftPct = result.MeanAndDrift(figs.Runs)
 	p.RawOutput = raw.String()
 	if err := p.SetFigures(figs); err != nil {
 		return err
@@ -129,30 +129,6 @@ func sevenZipError(n int, m *sevenzip.Measurement, err error) error {
 		return fmt.Errorf("7-Zip run %d could not allocate its memory (out of memory): RAM is too small for this many threads", n)
 	}
 	return fmt.Errorf("7-Zip run %d failed: %v", n, err)
-}
-
-// meanAndDrift returns the mean total rating of the successful runs (nil
-// when none) and, with two or more, the change from the first to the last
-// in percent.
-func meanAndDrift(runs []result.SevenZipRun) (mean, drift *float64) {
-	var vals []float64
-	for _, r := range runs {
-		if r.TotMIPS != nil {
-			vals = append(vals, *r.TotMIPS)
-		}
-	}
-	if len(vals) == 0 {
-		return nil, nil
-	}
-	var sum float64
-	for _, v := range vals {
-		sum += v
-	}
-	mean = f64(round1(sum / float64(len(vals))))
-	if len(vals) >= 2 && vals[0] > 0 {
-		drift = f64(round2(100 * (vals[len(vals)-1] - vals[0]) / vals[0]))
-	}
-	return mean, drift
 }
 
 func f64(v float64) *float64 { return &v }

@@ -49,7 +49,7 @@ func TestBuildSummary(t *testing.T) {
 		phaseWith(t, result.PhaseClockAfterLoad, []int{0}, result.ClockFigures{Clusters: []result.ClockCluster{{ClockMeasurement: result.ClockMeasurement{CPU: ip(0), MeasuredMHz: f64(1000)}}}}),
 		{Name: result.PhaseSevenZipSingle, Status: result.PhaseSkipped},
 	}
-	s := BuildSummary(phases)
+	s := result.BuildSummary(phases)
 	check := func(name string, got, want []result.Value) {
 		t.Helper()
 		if !reflect.DeepEqual(got, want) {
@@ -64,7 +64,7 @@ func TestBuildSummary(t *testing.T) {
 	if s.SevenZipMultiMIPS == nil || *s.SevenZipMultiMIPS != 9800 || !reflect.DeepEqual(s.SevenZipMultiRuns, []float64{10000, 9900, 9500}) {
 		t.Errorf("multi = %v %v, want the mean 9800 of 3 runs", s.SevenZipMultiMIPS, s.SevenZipMultiRuns)
 	}
-	data, err := json.Marshal(BuildSummary(nil))
+	data, err := json.Marshal(result.BuildSummary(nil))
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -86,7 +86,7 @@ func TestMeanAndDrift(t *testing.T) {
 		{[]result.SevenZipRun{{TotMIPS: f64(1000)}, {TotMIPS: f64(1001)}, {TotMIPS: f64(900)}}, f64(967), f64(-10)},
 	}
 	for i, tt := range tests {
-		m, d := meanAndDrift(tt.runs)
+		m, d := result.MeanAndDrift(tt.runs)
 		if !reflect.DeepEqual(m, tt.mean) || !reflect.DeepEqual(d, tt.drift) {
 			t.Errorf("%d: mean %v drift %v", i, fp(m), fp(d))
 		}
@@ -216,7 +216,7 @@ func TestSustainedDrift(t *testing.T) {
 		for _, v := range runs {
 			f.Runs = append(f.Runs, result.SevenZipRun{TotMIPS: f64(v)})
 		}
-		f.TotMIPS, f.DriftPct = meanAndDrift(f.Runs)
+		f.TotMIPS, f.DriftPct = result.MeanAndDrift(f.Runs)
 		return []result.Phase{phaseWith(t, result.PhaseSustained, []int{0, 1}, f)}
 	}
 	if fs := SustainedDrift(mk(8488, 8000, 7208)); len(fs) != 1 || fs[0].ID != "sustained_drift" || fs[0].Evidence[0] != "sustained runs: 8488, 8000, 7208 MIPS" {

@@ -13,6 +13,9 @@ package result
 //	7zip-single, 7zip-multi,
 //	7zip-cluster, sustained        SevenZipFigures
 //
+//	memory-all-cores               MemAllCoresFigures
+//	c2c                            C2CFigures
+//
 // A phase that was skipped or failed before measuring anything has no
 // figures (null). PhaseCommand is the one phase of a `boardbench monitor --
 // COMMAND` result; it has no figures, the command's output is in its
@@ -30,7 +33,39 @@ const (
 	PhaseSustained       = "sustained"
 	// PhaseCommand is the phase of `boardbench monitor`.
 	PhaseCommand = "command"
+	// PhaseMemoryAllCores is the bandwidth of all CPUs at once
+	// (`boardbench mem`).
+	PhaseMemoryAllCores = "memory-all-cores"
+	// PhaseC2C is the core-to-core latency matrix (`boardbench c2c`).
+	PhaseC2C = "c2c"
 )
+
+// MemAllCoresFigures are the figures of the memory-all-cores phase: the
+// bandwidth of all CPUs working at once, each on its own slice of the
+// buffers (MB/s summed over the CPUs).
+type MemAllCoresFigures struct {
+	CPUs []int `json:"cpus"`
+	// SliceBytes is each CPU's share of each buffer.
+	SliceBytes int64 `json:"slice_bytes"`
+	MemBandwidth
+	// Notes say what could not be measured and why.
+	Notes []string `json:"notes,omitempty"`
+}
+
+// C2CFigures are the figures of the c2c phase: the round trip of a cache
+// line between two pinned CPUs in nanoseconds.
+type C2CFigures struct {
+	// CPUs are the CPUs the matrix covers; Cores their core types ("" when
+	// unknown), parallel to CPUs.
+	CPUs  []int    `json:"cpus"`
+	Cores []string `json:"cores"`
+	// Sampled is true when only a representative sample of pairs was
+	// measured.
+	Sampled bool `json:"sampled"`
+	// MatrixNS[i][j] is the round trip between CPUs[i] and CPUs[j]; null on
+	// the diagonal and for pairs not measured.
+	MatrixNS [][]*float64 `json:"matrix_ns"`
+}
 
 // ClockFigures are the figures of the clock and clock-after-load phases:
 // the measured clock of one CPU per cluster next to what the kernel and the

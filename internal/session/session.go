@@ -93,7 +93,7 @@ type Config struct {
 	// discards it.
 	Warn io.Writer
 	// Summarize computes the headline figures from the phases after every
-	// step; nil leaves the summary's figures empty.
+	// step; nil means result.BuildSummary.
 	Summarize func([]result.Phase) result.Summary
 	// Facts adds what the check rules need beyond the machine description
 	// (governors, tuning, measured clocks); nil uses the description only.
@@ -125,6 +125,9 @@ type Session struct {
 func Start(ctx context.Context, cfg Config) (*Session, error) {
 	if cfg.Host == nil || cfg.Info == nil {
 		return nil, fmt.Errorf("session: no host or machine description")
+	}
+	if cfg.Summarize == nil {
+		cfg.Summarize = result.BuildSummary
 	}
 	s := &Session{cfg: cfg, now: cfg.Now}
 	if s.now == nil {

@@ -10,13 +10,17 @@ import (
 	"sort"
 	"strconv"
 	"strings"
+	"time"
 
 	"boardbench/internal/cmdutil"
 	"boardbench/internal/host"
+	machine "boardbench/internal/inventory"
 	"boardbench/internal/inventory/cpu"
 	"boardbench/internal/note"
 	"boardbench/internal/probe/c2c"
+	"boardbench/internal/result"
 	"boardbench/internal/schema"
+	"boardbench/internal/session"
 	"boardbench/internal/textfmt"
 
 	"github.com/spf13/cobra"
@@ -42,7 +46,7 @@ type Report struct {
 
 // NewCmd returns the c2c command.
 func NewCmd(f *cmdutil.Factory) *cobra.Command {
-	var root string
+	var root, output string
 	var asJSON bool
 	cmd := &cobra.Command{
 		Use:   "c2c [--json]",
@@ -56,20 +60,22 @@ samples. Every pair is measured up to 16 CPUs; above that, a representative
 sample: the first CPUs of the clusters among themselves, every CPU with its
 neighbour, and the first CPU with every other.`,
 		Example: `  boardbench c2c
-  boardbench c2c --json > c2c.json`,
+  boardbench c2c --json > c2c.json
+  boardbench c2c -o c2c-result.json && boardbench report c2c-result.json`,
 		Args: cobra.NoArgs,
 		RunE: func(cmd *cobra.Command, args []string) error {
-			return run(cmd.Context(), f, root, asJSON)
+			return run(cmd.Context(), f, root, asJSON, output)
 		},
 	}
 	cmdutil.AddRootFlag(cmd, &root)
 	cmdutil.AddJSONFlag(cmd, &asJSON)
+	cmd.Flags().StringVarP(&output, "output", "o", "", "also write the result (with the monitor's evidence) to `FILE`, for `boardbench report`")
 	return cmd
 }
 
 var errNotLive = errors.New("c2c measures the machine it runs on; it cannot measure a recorded root (--root)")
 
-func run(ctx context.Context, f *cmdutil.Factory, root string, asJSON bool) error {
+func run(ctx context.Context, f *cmdutil.Factory, root string, asJSON bool, output string) error {
 	if ctx == nil {
 		ctx = context.Background()
 	}
@@ -87,11 +93,11 @@ func run(ctx context.Context, f *cmdutil.Factory, root string, asJSON bool) erro
 	if len(cpus) < 2 {
 		return c2c.ErrTooFewCPUs
 	}
-	info := cpu.Collect(h)
+	info := machine.Collect(h, machine.Options{Redact: true})
 	rep := Report{SchemaVersion: schema.Version, CPUs: cpus}
 	coreOf := map[int]string{}
 	var clusters [][]int
-	for _, cl := range info.Clusters {
+	for _, cl := range info.CPU.Clusters {
 		clusters = append(clusters, cl.CPUs)
 		for _, c := range cl.CPUs {
 			coreOf[c] = cl.Core
@@ -105,28 +111,49 @@ func run(ctx context.Context, f *cmdutil.Factory, root string, asJSON bool) erro
 	if rep.Sampled {
 		rep.Notes.Add("pairs", fmt.Sprintf("%d CPUs: measured a sample of %d pairs", len(cpus), len(pairs)))
 	}
+	sess, err := session.Start(ctx, session.Config{Host: h, Info: info, Command: "c2c", Path: output, Warn: f.IO.ErrOut,
+		Options: map[string]any{"cpus": cpu.FormatCPUList(cpus)}})
+	if err != nil {
+		return err
+	}
 	tty := f.IO.IsStderrTTY()
-	cfg := c2c.Config{}
-	for i, p := range pairs {
-		if ctx.Err() != nil {
+	sess.Step(ctx, 0, session.Step{Name: result.PhaseC2C, Title: "Core-to-core round-trip latency between pinned CPUs", CPUs: cpus,
+		Estimate: time.Duration(len(pairs)) * 20 * time.Millisecond,
+		Run: func(ctx context.Context, p *result.Phase) error {
+			cfg := c2c.Config{}
+			for i, pr := range pairs {
+				if ctx.Err() != nil {
+					break
+				}
+				res := c2c.MeasurePair(pr[0], pr[1], host.PinThread, cfg)
+				if res.Error != "" {
+					rep.Notes.Add(res.String(), res.Error)
+				}
+				rep.Pairs = append(rep.Pairs, res)
+				if tty {
+					fmt.Fprintf(f.IO.ErrOut, "\r\x1b[Kboardbench c2c: %d/%d pairs", i+1, len(pairs))
+				}
+			}
 			if tty {
 				fmt.Fprint(f.IO.ErrOut, "\r\x1b[K")
 			}
-			return &cmdutil.InterruptedError{Signal: "signal"}
-		}
-		res := c2c.MeasurePair(p[0], p[1], host.PinThread, cfg)
-		if res.Error != "" {
-			rep.Notes.Add(res.String(), res.Error)
-		}
-		rep.Pairs = append(rep.Pairs, res)
-		if tty {
-			fmt.Fprintf(f.IO.ErrOut, "\r\x1b[Kboardbench c2c: %d/%d pairs", i+1, len(pairs))
-		}
+			rep.MatrixNS = c2c.Matrix(cpus, rep.Pairs)
+			for _, n := range rep.Notes {
+				p.Notes = append(p.Notes, n.Item+": "+n.Reason)
+			}
+			return p.SetFigures(result.C2CFigures{CPUs: cpus, Cores: rep.Cores, Sampled: rep.Sampled, MatrixNS: rep.MatrixNS})
+		}})
+	so, finErr := sess.Finish(ctx, session.End{})
+	var se *session.ErrSave
+	switch {
+	case errors.As(finErr, &se):
+		return finErr
+	case finErr != nil:
+		return &cmdutil.InterruptedError{Signal: so.Signal}
 	}
-	if tty {
-		fmt.Fprint(f.IO.ErrOut, "\r\x1b[K")
+	if so.Path != "" {
+		fmt.Fprintf(f.IO.ErrOut, "boardbench c2c: result written to %s\n", so.Path)
 	}
-	rep.MatrixNS = c2c.Matrix(cpus, rep.Pairs)
 	if asJSON {
 		return f.WriteJSON(rep)
 	}

@@ -10,12 +10,11 @@ import (
 	"fmt"
 	"io"
 	"os"
-	"strings"
-	"syscall"
 
 	"boardbench/internal/clockcheck"
 	"boardbench/internal/cmdutil"
 	"boardbench/internal/host"
+	"boardbench/internal/interrupt"
 	"boardbench/internal/inventory/cpu"
 	probeclock "boardbench/internal/probe/clock"
 	"boardbench/internal/tune"
@@ -32,7 +31,7 @@ const maxSamples = 50
 
 // NewCmd returns the clock command.
 func NewCmd(f *cmdutil.Factory) *cobra.Command {
-	var root, cpuList string
+	var root, cpuList, output string
 	var asJSON, opps bool
 	var samples int
 	cmd := &cobra.Command{
@@ -49,7 +48,8 @@ restored when the walk ends, fails, or is stopped with Ctrl-C or SIGTERM.`,
 		Example: `  boardbench clock
   boardbench clock --json
   boardbench clock --cpu 0,4 --samples 7
-  sudo boardbench clock --opps`,
+  sudo boardbench clock --opps
+  boardbench clock -o clock.json && boardbench report clock.json`,
 		Args: cobra.NoArgs,
 		RunE: func(cmd *cobra.Command, args []string) error {
 			if samples < 1 || samples > maxSamples {
@@ -86,7 +86,7 @@ restored when the walk ends, fails, or is stopped with Ctrl-C or SIGTERM.`,
 			if f.IO.IsStderrTTY() {
 				r.progress = f.IO.ErrOut
 			}
-			rep, runErr := r.run(cmd.Context())
+			rep, runErr := r.runSession(cmd.Context(), f, output)
 			if rep == nil {
 				return runErr
 			}
@@ -104,6 +104,7 @@ restored when the walk ends, fails, or is stopped with Ctrl-C or SIGTERM.`,
 	cmdutil.AddJSONFlag(cmd, &asJSON)
 	cmd.Flags().BoolVar(&opps, "opps", false, "pin and measure every cpufreq clock of every cluster (needs root; restores all settings)")
 	cmd.Flags().IntVar(&samples, "samples", probeclock.DefaultSamples, "timed samples per measurement (about 15 ms each)")
+	cmd.Flags().StringVarP(&output, "output", "o", "", "also write the result (with the monitor's evidence) to `FILE`, for `boardbench report`")
 	cmd.Flags().StringVar(&cpuList, "cpu", "", "measure these CPUs instead of one per cluster, e.g. `0,4-5`")
 	return cmd
 }
@@ -184,20 +185,15 @@ func (r *runner) walkOPPs(ctx context.Context, c *clockcheck.Checker, rep *Repor
 	return walkErr
 }
 
-// interrupted builds the error a signal ends the command with.
+// interrupted builds the error a signal ends the command with: the signal
+// the tuning guard saw, else the one that cancelled ctx.
 func interrupted(ctx context.Context, sig os.Signal) error {
-	name := "a signal"
-	switch sig {
-	case os.Interrupt:
-		name = "SIGINT"
-	case syscall.SIGTERM:
-		name = "SIGTERM"
-	default:
-		if cause := context.Cause(ctx); cause != nil && strings.Contains(cause.Error(), "terminated") {
-			name = "SIGTERM"
-		} else if cause != nil && strings.Contains(cause.Error(), "interrupt") {
-			name = "SIGINT"
-		}
+	name := interrupt.Name(ctx)
+	if sig != nil {
+		name = interrupt.NameOf(sig)
+	}
+	if name == "" {
+		name = "a signal"
 	}
 	return &cmdutil.InterruptedError{Signal: name}
 }

@@ -38,6 +38,16 @@ func renderFigures(w *textfmt.Writer, p result.Phase) {
 		if err = json.Unmarshal(p.Figures, &f); err == nil {
 			renderMemory(w, f)
 		}
+	case result.PhaseMemoryAllCores:
+		var f result.MemAllCoresFigures
+		if err = json.Unmarshal(p.Figures, &f); err == nil {
+			renderMemoryAllCores(w, f)
+		}
+	case result.PhaseC2C:
+		var f result.C2CFigures
+		if err = json.Unmarshal(p.Figures, &f); err == nil {
+			renderC2C(w, f)
+		}
 	case result.PhaseOpenSSL, result.PhaseOpenSSLAllCores:
 		var f result.OpenSSLFigures
 		if err = json.Unmarshal(p.Figures, &f); err == nil {
@@ -194,6 +204,45 @@ func renderMemory(w *textfmt.Writer, f result.MemFigures) {
 		buf = textfmt.Bytes(f.BufferBytes)
 	}
 	w.Line("bandwidth on cpu%d%s, buffers of %s, MB/s = 10^6 bytes per second:", f.CPU, core, buf)
+	w.Table(bandwidthTable(f.MemBandwidth))
+	renderLatency(w, f)
+}
+
+// renderMemoryAllCores writes the bandwidth of all CPUs at once.
+func renderMemoryAllCores(w *textfmt.Writer, f result.MemAllCoresFigures) {
+	fmt.Fprintln(w.W)
+	w.Line("bandwidth of cpu%s at once, %s per CPU and buffer, MB/s = 10^6 bytes per second:", cpu.FormatCPUList(f.CPUs), textfmt.Bytes(f.SliceBytes))
+	w.Table(bandwidthTable(f.MemBandwidth))
+}
+
+// renderC2C writes the core-to-core round-trip matrix in ns.
+func renderC2C(w *textfmt.Writer, f result.C2CFigures) {
+	fmt.Fprintln(w.W)
+	w.Line("core-to-core round trip in ns (median of the samples)%s:", map[bool]string{true: ", a sample of the pairs", false: ""}[f.Sampled])
+	headers := []string{""}
+	for _, c := range f.CPUs {
+		headers = append(headers, fmt.Sprintf("cpu%d", c))
+	}
+	t := textfmt.NewTable(headers...)
+	for i := 1; i < len(headers); i++ {
+		t.RightAlign[i] = true
+	}
+	for i, c := range f.CPUs {
+		row := []string{fmt.Sprintf("cpu%d", c)}
+		for j := range f.CPUs {
+			v := "-"
+			if i < len(f.MatrixNS) && j < len(f.MatrixNS[i]) && f.MatrixNS[i][j] != nil {
+				v = fmt.Sprintf("%.0f", *f.MatrixNS[i][j])
+			}
+			row = append(row, v)
+		}
+		t.Row(row...)
+	}
+	w.Table(t)
+}
+
+// bandwidthTable is the table of the bandwidth kernels.
+func bandwidthTable(f result.MemBandwidth) *textfmt.Table {
 	t := textfmt.NewTable("kernel", "bandwidth", "stddev")
 	t.RightAlign[1], t.RightAlign[2] = true, true
 	for _, k := range []struct {
@@ -217,7 +266,11 @@ func renderMemory(w *textfmt.Writer, f result.MemFigures) {
 		}
 		t.Row(k.name, v, dev)
 	}
-	w.Table(t)
+	return t
+}
+
+// renderLatency writes the latency table and the cache levels.
+func renderLatency(w *textfmt.Writer, f result.MemFigures) {
 	if len(f.Latency) > 0 {
 		fmt.Fprintln(w.W)
 		line := ""
