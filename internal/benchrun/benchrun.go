@@ -20,6 +20,7 @@ import (
 
 	"boardbench/internal/clockcheck"
 	"boardbench/internal/host"
+	"boardbench/internal/memmeasure"
 	"boardbench/internal/result"
 	"boardbench/internal/runner/proc"
 	"boardbench/internal/tools"
@@ -72,7 +73,7 @@ type ToolMissing struct {
 }
 
 // MemoryFunc measures memory bandwidth and latency from one CPU.
-type MemoryFunc func(ctx context.Context, h *host.Host, cpu int, core string, plan MemoryPlan) (result.MemFigures, error)
+type MemoryFunc func(ctx context.Context, h *host.Host, cpu int, core string, plan memmeasure.Plan) (result.MemFigures, error)
 
 // Config is everything a run needs from the outside. Zero fields get the
 // live defaults in Run; tests replace them to run on a fixture root with
@@ -93,7 +94,7 @@ type Config struct {
 	Exec proc.Executor
 	// Clock measures one CPU's clock; nil means the probe.
 	Clock clockcheck.MeasureFunc
-	// Memory measures one CPU's memory figures; nil means MeasureMemory.
+	// Memory measures one CPU's memory figures; nil means memmeasure.Measure.
 	Memory MemoryFunc
 	// FindTools finds (or installs) the tools; nil means FindTools.
 	FindTools func(ctx context.Context, h *host.Host, allowInstall bool) ToolSet

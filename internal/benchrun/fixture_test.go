@@ -11,6 +11,7 @@ import (
 	"testing"
 
 	"boardbench/internal/host"
+	"boardbench/internal/memmeasure"
 	probeclock "boardbench/internal/probe/clock"
 	"boardbench/internal/result"
 	"boardbench/internal/runner/proc"
@@ -185,7 +186,7 @@ func fakeClock(root string) func(ctx context.Context, cpu int, opt probeclock.Op
 }
 
 // fakeMemory returns fixed figures, faster on the big cores.
-func fakeMemory(ctx context.Context, h *host.Host, cpu int, core string, plan MemoryPlan) (result.MemFigures, error) {
+func fakeMemory(ctx context.Context, h *host.Host, cpu int, core string, plan memmeasure.Plan) (result.MemFigures, error) {
 	if err := ctx.Err(); err != nil {
 		return result.MemFigures{}, err
 	}

@@ -1,6 +1,7 @@
 package benchrun
 
 import (
+	"math"
 	"sort"
 	"strings"
 
@@ -41,3 +42,6 @@ func sortedInts[V any](m map[int]V) []int {
 	sort.Ints(out)
 	return out
 }
+
+func round1(v float64) float64 { return math.Round(v*10) / 10 }
+func round2(v float64) float64 { return math.Round(v*100) / 100 }

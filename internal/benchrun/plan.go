@@ -1,90 +1,18 @@
 package benchrun
 
 import (
-	"fmt"
-	"sort"
 	"time"
 
 	"boardbench/internal/inventory/cpu"
+	"boardbench/internal/memmeasure"
 )
 
-// Target is one core type to measure single-threaded: the CPUs of one
-// cluster, or of several clusters of the same core type and maximum clock.
-type Target struct {
-	// Core is the core type, "" when unknown.
-	Core string
-	// Clusters are the inventory clusters the target stands for.
-	Clusters []int
-	// CPUs are all CPUs of the target.
-	CPUs []int
-	// Candidates are the CPUs this process may use, in the order tried
-	// when pinning fails.
-	Candidates []int
-	// MaxMHz is the clusters' cpuinfo_max_freq, nil when unknown.
-	MaxMHz *float64
-}
+// Target is one core type to measure single-threaded (see
+// cpu.CoreTypes).
+type Target = cpu.CoreType
 
-// Label names the target in titles: "cpu4-7 (Cortex-A76)".
-func (t Target) Label() string {
-	s := "cpu" + cpu.FormatCPUList(t.CPUs)
-	if t.Core != "" {
-		s += " (" + t.Core + ")"
-	}
-	return s
-}
-
-// Targets groups the clusters into core types: clusters of the same core
-// type and maximum clock are one target (their single-threaded figures are
-// the same), clusters of one core type at different maximum clocks (binned
-// clusters, e.g. RK3588) are separate targets. Without cluster information
-// all usable CPUs form one target. Targets are ordered by their first CPU.
-func Targets(info cpu.Info, usable []int) []Target {
-	ok := map[int]bool{}
-	for _, c := range usable {
-		ok[c] = true
-	}
-	if len(info.Clusters) == 0 {
-		if len(usable) == 0 {
-			return nil
-		}
-		return []Target{{CPUs: append([]int(nil), usable...), Candidates: append([]int(nil), usable...)}}
-	}
-	type key struct {
-		core string
-		mhz  float64
-	}
-	index := map[key]int{}
-	var out []Target
-	for i, cl := range info.Clusters {
-		k := key{core: cl.Core, mhz: -1}
-		if cl.MaxMHz != nil {
-			k.mhz = *cl.MaxMHz
-		}
-		if cl.Core == "" {
-			k.core = fmt.Sprintf("\x00cluster%d", i) // unknown cores are never merged
-		}
-		j, seen := index[k]
-		if !seen {
-			j = len(out)
-			index[k] = j
-			out = append(out, Target{Core: cl.Core, MaxMHz: cl.MaxMHz})
-		}
-		t := &out[j]
-		t.Clusters = append(t.Clusters, i)
-		t.CPUs = append(t.CPUs, cl.CPUs...)
-		for _, c := range cl.CPUs {
-			if ok[c] {
-				t.Candidates = append(t.Candidates, c)
-			}
-		}
-	}
-	for i := range out {
-		sort.Ints(out[i].CPUs)
-		sort.Ints(out[i].Candidates)
-	}
-	sort.SliceStable(out, func(i, j int) bool { return out[i].CPUs[0] < out[j].CPUs[0] })
-	return out
-}
+// Targets groups the usable CPUs into core types (cpu.CoreTypes).
+func Targets(info cpu.Info, usable []int) []Target { return cpu.CoreTypes(info, usable) }
 
 // Estimates are the expected phase durations before anything was
 // measured. They only drive the ETA; measured durations rescale them as the
@@ -131,7 +59,7 @@ type Plan struct {
 	SevenZipPasses   int
 	// SevenZipMultiRuns is the number of consecutive multi-threaded runs.
 	SevenZipMultiRuns int
-	Memory            MemoryPlan
+	Memory            memmeasure.Plan
 	// Sustained is the length of the sustained phase (--extensive).
 	Sustained time.Duration
 }
@@ -142,7 +70,7 @@ func NewPlan(opt Options) Plan {
 		OpenSSLSeconds:    1,
 		Ciphers:           []string{"aes-128-cbc", "aes-192-cbc", "aes-256-cbc"},
 		SevenZipMultiRuns: 3,
-		Memory:            StandardMemoryPlan(),
+		Memory:            memmeasure.RunPlan(false),
 		Sustained:         opt.SustainedDuration,
 	}
 	if p.Sustained <= 0 {
@@ -154,7 +82,7 @@ func NewPlan(opt Options) Plan {
 		p.SevenZipDictLog2 = 18
 		p.SevenZipPasses = 1
 		p.SevenZipMultiRuns = 1
-		p.Memory = QuickMemoryPlan()
+		p.Memory = memmeasure.RunPlan(true)
 		if opt.SustainedDuration <= 0 {
 			p.Sustained = QuickSustained
 		}

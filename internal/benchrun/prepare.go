@@ -10,7 +10,6 @@ import (
 	"boardbench/internal/finding"
 	"boardbench/internal/host"
 	"boardbench/internal/idle"
-	"boardbench/internal/inventory"
 	"boardbench/internal/monitor"
 	"boardbench/internal/result"
 	"boardbench/internal/tools"
@@ -275,18 +274,4 @@ func (r *runner) governorsText() string {
 		parts = append(parts, fmt.Sprintf("policy%d %s", n, g[n]))
 	}
 	return strings.Join(parts, ", ")
-}
-
-// memoryBudget returns a quarter of MemAvailable (0 when unknown) and the
-// transparent huge page mode.
-func memoryBudget(info *inventory.Info) (int64, string) {
-	var budget int64
-	if a := info.Memory.AvailableBytes; a != nil && *a > 0 {
-		budget = *a / 4
-	}
-	mode := ""
-	if thp := info.Memory.TransparentHugePages; thp != nil && thp.Enabled != nil {
-		mode = thp.Enabled.Selected
-	}
-	return budget, mode
 }

@@ -11,6 +11,7 @@ import (
 	"boardbench/internal/host"
 	"boardbench/internal/interrupt"
 	"boardbench/internal/inventory"
+	"boardbench/internal/memmeasure"
 	"boardbench/internal/monitor"
 	probeclock "boardbench/internal/probe/clock"
 	"boardbench/internal/result"
@@ -80,7 +81,7 @@ func Run(ctx context.Context, cfg Config, opt Options) (*Outcome, error) {
 		r.cfg.Clock = probeclock.Measure
 	}
 	if r.cfg.Memory == nil {
-		r.cfg.Memory = MeasureMemory
+		r.cfg.Memory = memmeasure.Measure
 	}
 	if r.cfg.FindTools == nil {
 		r.cfg.FindTools = FindTools
@@ -118,7 +119,7 @@ func (r *runner) run(ctx context.Context) (*Outcome, error) {
 
 	r.onlineBefore = sess.OnlineBefore()
 	r.chooseCPUs()
-	r.plan.Memory.BudgetBytes, r.plan.Memory.THPMode = memoryBudget(r.info)
+	r.plan.Memory = r.plan.Memory.ForMachine(r.info)
 	r.prog.linef("boardbench run: looking for 7-Zip and openssl")
 	r.findTools(ctx)
 	if ctx.Err() == nil {

@@ -12,6 +12,7 @@ import (
 
 	"boardbench/internal/finding"
 	"boardbench/internal/host"
+	"boardbench/internal/memmeasure"
 	"boardbench/internal/result"
 	"boardbench/internal/runner/proc"
 	"boardbench/internal/testutil/fixture"
@@ -49,7 +50,7 @@ func TestRunCompleteOnFixture(t *testing.T) {
 	}}
 	cfg := fixtureConfig(t, root, ex)
 	var tuned map[string]string
-	cfg.Memory = func(ctx context.Context, h *host.Host, cpu int, core string, plan MemoryPlan) (result.MemFigures, error) {
+	cfg.Memory = func(ctx context.Context, h *host.Host, cpu int, core string, plan memmeasure.Plan) (result.MemFigures, error) {
 		if tuned == nil {
 			tuned = fixture.Snapshot(t, root)
 		}

@@ -2,10 +2,12 @@ package benchrun
 
 import (
 	"context"
+	"errors"
 	"fmt"
 	"time"
 
 	"boardbench/internal/inventory/cpu"
+	"boardbench/internal/memmeasure"
 	"boardbench/internal/result"
 	"boardbench/internal/session"
 )
@@ -104,8 +106,8 @@ func (r *runner) memoryStep(t Target) session.Step {
 				p.CPUs = []int{cpu}
 				p.Title = fmt.Sprintf("Memory bandwidth and latency on cpu%d (%s)", cpu, orUnknown(t.Core))
 				fig, err := r.cfg.Memory(ctx, r.h, cpu, t.Core, r.plan.Memory)
-				var pe *PinError
-				if asPinError(err, &pe) {
+				var pe *memmeasure.PinError
+				if errors.As(err, &pe) {
 					r.pinFailure(cpu, pe.Err)
 					continue
 				}

@@ -1,5 +1,7 @@
 package result
 
+import "boardbench/internal/probe/memlat"
+
 // Phase names of `boardbench run`. A name may occur in several phases of
 // one result: the single-CPU kinds (memory, openssl, 7zip-single) have one
 // phase per core type, told apart by Phase.CPUs; 7zip-cluster has one per
@@ -48,6 +50,7 @@ type MemAllCoresFigures struct {
 	// SliceBytes is each CPU's share of each buffer.
 	SliceBytes int64 `json:"slice_bytes"`
 	MemBandwidth
+	BandwidthDetail
 	// Notes say what could not be measured and why.
 	Notes []string `json:"notes,omitempty"`
 }
@@ -197,8 +200,35 @@ type MemFigures struct {
 	// LatencyStillRising is true when the latency still rose at the largest
 	// block (main memory latency is then underestimated).
 	LatencyStillRising bool `json:"latency_still_rising"`
+	// CacheLevelsFrom names the curve the levels come from: "ns_hugepage"
+	// (fewer TLB effects) or "ns"; "" in results of older versions.
+	CacheLevelsFrom string `json:"cache_levels_from,omitempty"`
+	// HugePages reports the huge-page pass; nil when it did not run.
+	HugePages *memlat.HugePageCheck `json:"huge_pages,omitempty"`
+	// SysfsCaches are the data and unified caches sysfs lists for the CPU.
+	SysfsCaches []memlat.SysfsCache `json:"sysfs_caches,omitempty"`
+	BandwidthDetail
 	// Notes say what could not be measured and why.
 	Notes []string `json:"notes,omitempty"`
+}
+
+// BandwidthDetail keeps the samples behind the bandwidth figures.
+type BandwidthDetail struct {
+	// Samples has every kernel's samples, keyed by the figure's field name
+	// ("memcpy_mb_s", ...).
+	Samples map[string]BandwidthSamples `json:"samples,omitempty"`
+	// PassesPerSample is how many passes over the buffer one sample took
+	// (per CPU for all-CPU figures), keyed like Samples.
+	PassesPerSample map[string]int `json:"passes_per_sample,omitempty"`
+	// NTWriteInstruction names the non-temporal store ("MOVNTDQ", "STNP").
+	NTWriteInstruction string `json:"nt_write_instruction,omitempty"`
+}
+
+// BandwidthSamples are the samples of one bandwidth kernel in MB/s.
+type BandwidthSamples struct {
+	MBs          []float64 `json:"samples"`
+	Median       float64   `json:"median"`
+	RelStdDevPct float64   `json:"rel_stddev_pct"`
 }
 
 // LatencyRow is the random-access latency at one block size in ns per

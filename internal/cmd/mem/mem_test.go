@@ -5,17 +5,20 @@ import (
 	"context"
 	"encoding/json"
 	"errors"
+	"os"
+	"path/filepath"
+	"slices"
 	"strings"
 	"testing"
 
+	"boardbench/internal/benchrun"
 	"boardbench/internal/cmdutil"
 	"boardbench/internal/inventory/cpu"
-	"boardbench/internal/inventory/memory"
 	"boardbench/internal/iostreams"
-	"boardbench/internal/note"
+	"boardbench/internal/memmeasure"
 	"boardbench/internal/probe/membw"
 	"boardbench/internal/probe/memlat"
-	"boardbench/internal/stats"
+	"boardbench/internal/result"
 	"boardbench/internal/testutil/fixture"
 )
 
@@ -105,125 +108,61 @@ func TestParseSize(t *testing.T) {
 
 func f64(v float64) *float64 { return &v }
 
-func TestChooseTargets(t *testing.T) {
-	rk3588 := cpu.Info{Clusters: []cpu.Cluster{
-		{ID: 0, CPUs: []int{0, 1, 2, 3}, Core: "Cortex-A55", MaxMHz: f64(1800)},
-		{ID: 1, CPUs: []int{4, 5}, Core: "Cortex-A76", MaxMHz: f64(2256)},
-		{ID: 2, CPUs: []int{6, 7}, Core: "Cortex-A76", MaxMHz: f64(2304)},
-	}}
-	all := []int{0, 1, 2, 3, 4, 5, 6, 7}
-	tests := []struct {
-		name     string
-		info     cpu.Info
-		usable   []int
-		explicit []int
-		want     []target
-	}{
-		{"one per core type, fastest cluster", rk3588, all, nil, []target{{0, "Cortex-A55"}, {6, "Cortex-A76"}}},
-		{"unusable CPUs skipped", rk3588, []int{1, 4, 5}, nil, []target{{1, "Cortex-A55"}, {4, "Cortex-A76"}}},
-		{"explicit list", rk3588, all, []int{5, 2}, []target{{5, "Cortex-A76"}, {2, "Cortex-A55"}}},
-		{"no clusters", cpu.Info{}, []int{2, 3}, nil, []target{{2, ""}}},
+// TestSameCPUsAsRun shows that `mem` and the memory phase of `run` pick
+// the same CPUs on every board fixture: one per core type, with clusters of
+// one core at different maximum clocks kept apart.
+func TestSameCPUsAsRun(t *testing.T) {
+	const boards = "../../../testdata/boards"
+	entries, err := os.ReadDir(boards)
+	if err != nil {
+		t.Fatal(err)
 	}
-	for _, tt := range tests {
-		got := chooseTargets(tt.info, tt.usable, tt.explicit)
-		if len(got) != len(tt.want) {
-			t.Errorf("%s: %v, want %v", tt.name, got, tt.want)
+	for _, e := range entries {
+		board := e.Name()
+		if !e.IsDir() || strings.HasPrefix(board, "_") {
 			continue
 		}
-		for i := range got {
-			if got[i] != tt.want[i] {
-				t.Errorf("%s: %v, want %v", tt.name, got, tt.want)
+		t.Run(board, func(t *testing.T) {
+			h := fixture.Open(t, filepath.Join(boards, board))
+			info := cpu.Collect(h)
+			var usable []int
+			for _, c := range info.CPUs {
+				usable = append(usable, c.ID)
 			}
-		}
-	}
-}
-
-func TestMakePlan(t *testing.T) {
-	const M = memlat.MiB
-	tests := []struct {
-		name      string
-		m         machine
-		quick     bool
-		limit     int64
-		latMax    int64
-		huge      bool
-		noteParts []string
-	}{
-		{"512 MB board", machine{memAvailableBytes: 350 * M, thpMode: "madvise"}, false, 0, 64 * M, true, nil},
-		{"big machine", machine{memAvailableBytes: 8 << 30, thpMode: "always"}, false, 0, 256 * M, true, nil},
-		{"quick", machine{memAvailableBytes: 8 << 30, thpMode: "madvise"}, true, 0, 64 * M, true, nil},
-		{"256 MB board, THP off", machine{memAvailableBytes: 180 * M, thpMode: "never"}, false, 0, 32 * M, false,
-			[]string{"available memory", "disabled (never)"}},
-		{"limit", machine{memAvailableBytes: 8 << 30}, false, 48 * M, 32 * M, false, []string{"--max-size", "not exposed"}},
-		{"unknown memory", machine{thpMode: "madvise"}, false, 0, 64 * M, true, []string{"MemAvailable unknown"}},
-		{"64K-page kernel", machine{memAvailableBytes: 8 << 30, thpMode: "madvise", hugePageBytes: 512 * M}, false, 0, 256 * M, false, []string{"too large"}},
-	}
-	for _, tt := range tests {
-		p, notes := makePlan(tt.m, tt.quick, tt.limit, nil)
-		if p.lat.MaxBytes != tt.latMax || p.lat.HugePages != tt.huge {
-			t.Errorf("%s: latency max %d MiB huge %v, want %d MiB %v", tt.name, p.lat.MaxBytes>>20, p.lat.HugePages, tt.latMax>>20, tt.huge)
-		}
-		all := joinNotes(notes)
-		for _, part := range tt.noteParts {
-			if !strings.Contains(all, part) {
-				t.Errorf("%s: notes %q lack %q", tt.name, all, part)
+			memCPUs := memmeasure.CPUs(info, usable)
+			var runCPUs []int
+			for _, tg := range benchrun.Targets(info, usable) {
+				runCPUs = append(runCPUs, tg.Candidates[0])
+				if len(info.Clusters) == 0 {
+					break
+				}
 			}
-		}
-		if len(tt.noteParts) == 0 && len(notes) > 0 {
-			t.Errorf("%s: unexpected notes %q", tt.name, all)
-		}
-	}
-}
-
-func joinNotes(l note.List) string {
-	var parts []string
-	for _, n := range l {
-		parts = append(parts, n.Item+": "+n.Reason)
-	}
-	return strings.Join(parts, "; ")
-}
-
-func TestMachineParsing(t *testing.T) {
-	meminfo := []byte("MemTotal:  1000 kB\nMemAvailable:    512 kB\nAnonHugePages:  2048 kB\nHugepagesize: 2048 kB\n")
-	if v, ok := memory.MeminfoField(meminfo, "MemAvailable"); !ok || v != 512*1024 {
-		t.Errorf("MemAvailable = %d %v", v, ok)
-	}
-	if _, ok := memory.MeminfoField(meminfo, "MemFree"); ok {
-		t.Error("missing field found")
-	}
-	if _, ok := memory.MeminfoField([]byte("MemAvailable: lots kB\n"), "MemAvailable"); ok {
-		t.Error("malformed field accepted")
-	}
-	for in, want := range map[string]string{"always [madvise] never": "madvise", "[never]": "never", "always madvise": "", "": ""} {
-		if got := selectedMode(in); got != want {
-			t.Errorf("selectedMode(%q) = %q, want %q", in, got, want)
-		}
-	}
-	h := fixture.Host(t, nil)
-	m, notes := readMachine(h)
-	if m.memAvailableBytes != 0 || m.thpMode != "" || len(notes) == 0 {
-		t.Errorf("empty root: %+v notes %v", m, notes)
+			if !slices.Equal(memCPUs, runCPUs) {
+				t.Errorf("mem measures cpu%v, run's memory phase cpu%v", memCPUs, runCPUs)
+			}
+			if len(memCPUs) == 0 {
+				t.Error("no CPU chosen")
+			}
+		})
 	}
 }
 
 func sampleReport() Report {
 	lvl := 1
 	sz := int64(64 << 10)
-	r := CPUResult{CPU: 4, Core: "Cortex-A76", BufferBytes: 32 << 20, LineBytes: 64, CacheLevelsFrom: "ns_hugepage",
+	r := result.MemFigures{CPU: 4, Core: "Cortex-A76", BufferBytes: 32 << 20, LineBytes: 64, CacheLevelsFrom: "ns_hugepage",
 		SysfsCaches: []memlat.SysfsCache{{Level: 1, Type: "Data", SizeBytes: 64 << 10}, {Level: 3, Type: "Unified", SizeBytes: 3 << 20}},
-		CacheLevels: []memlat.CacheLevel{{DetectedBytes: 64 << 10, LatencyNS: 1.75, SysfsLevel: &lvl, SysfsBytes: &sz}},
-		Latency: []memlat.Point{
+		CacheLevels: []result.CacheLevel{{DetectedBytes: 64 << 10, LatencyNS: 1.75, SysfsLevel: &lvl, SysfsBytes: &sz}},
+		Latency: []result.LatencyRow{
 			{SizeBytes: 1024, NS: f64(1.75), NSDual: f64(1.76), NSHugePage: f64(1.74), NSDualHugePage: f64(1.75)},
 			{SizeBytes: 64 << 20, NS: f64(124.8), NSDual: f64(126.1)},
-		}}
-	var notes note.List
-	figs := []membw.Figure{
-		{Kernel: membw.Memcpy, Note: "built without the C library"},
-		{Kernel: membw.Read, MBs: f64(7342), Summary: stats.Summary{N: 3, RelStdDevPct: 0.05}},
-		{Kernel: membw.Write, MBs: f64(12613.1), Summary: stats.Summary{N: 3, RelStdDevPct: 2.5}},
+		},
+		Notes:           []string{"memcpy (C library): built without the C library"},
+		BandwidthDetail: result.BandwidthDetail{Samples: map[string]result.BandwidthSamples{"read_mb_s": {MBs: []float64{7342, 7340, 7345}}}},
 	}
-	r.Bandwidth.fill(figs, "cpu4", &notes)
-	return Report{SchemaVersion: "1.0", Results: []CPUResult{r}, Notes: notes}
+	r.ReadMBs, r.ReadStdDevPct = f64(7342), f64(0.05)
+	r.WriteMBs, r.WriteStdDevPct = f64(12613.1), f64(2.5)
+	return Report{SchemaVersion: "1.0", Results: []result.MemFigures{r}}
 }
 
 func TestRenderText(t *testing.T) {

@@ -4,9 +4,6 @@ import (
 	"fmt"
 	"io"
 	"time"
-
-	"boardbench/internal/probe/membw"
-	"boardbench/internal/probe/memlat"
 )
 
 // progress writes one updating status line with an ETA to a terminal.
@@ -43,38 +40,4 @@ func (p *progress) finish() {
 	if p.enabled {
 		fmt.Fprint(p.w, "\r\x1b[K")
 	}
-}
-
-func weightKernel(c membw.Config) float64 {
-	return float64(c.Samples+1) * c.SampleTime.Seconds()
-}
-
-func weightTotalKernel(c membw.Config) float64 { return weightKernel(c) }
-
-func weightLatencyPoint(c memlat.Config) float64 {
-	s, t := c.Samples, c.SampleTime
-	if s <= 0 {
-		s = memlat.DefaultSamples
-	}
-	if t <= 0 {
-		t = memlat.DefaultSampleTime
-	}
-	return (2*float64(s)+1.5)*t.Seconds() + 0.001
-}
-
-// estimate returns the expected duration of the whole run in seconds.
-func estimate(p plan, targets, usable int) float64 {
-	kernels := float64(len(membw.AllKernels))
-	sizes := float64(len(memlat.Sizes(memlat.DefaultMinBytes, p.lat.MaxBytes, memlat.DefaultLineBytes)))
-	if p.lat.HugePages {
-		sizes *= 2
-	}
-	perCPU := kernels*weightKernel(p.bw) + sizes*weightLatencyPoint(p.lat)
-	total := float64(targets) * perCPU
-	if usable >= 2 {
-		tb := p.bw
-		tb.Samples = max(tb.Samples-2, 3)
-		total += kernels * weightTotalKernel(tb)
-	}
-	return total
 }

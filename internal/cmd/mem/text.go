@@ -7,7 +7,7 @@ import (
 
 	"boardbench/internal/inventory/cpu"
 	"boardbench/internal/probe/membw"
-	"boardbench/internal/probe/memlat"
+	"boardbench/internal/result"
 	"boardbench/internal/textfmt"
 )
 
@@ -21,7 +21,7 @@ func render(w io.Writer, rep Report, color bool) {
 		}
 		tw.Section(title)
 		tw.Line("Bandwidth over %s buffers (1 MB = 10^6 bytes; median, sample stddev in brackets when > 0.1%%)", textfmt.Bytes(r.BufferBytes))
-		tw.Table(bandwidthTable(r.Bandwidth))
+		tw.Table(bandwidthTable(r.MemBandwidth))
 		if len(r.Latency) > 0 {
 			fmt.Fprintln(tw.W)
 			tw.Line("Latency, random pointer chasing (ns per access; dual: two chains at once, ns per step)")
@@ -40,12 +40,26 @@ func render(w io.Writer, rep Report, color bool) {
 	}
 	if t := rep.Total; t != nil {
 		tw.Section(fmt.Sprintf("Bandwidth of all CPUs at once (%s, %s per CPU and buffer)", cpuSetLabel(t.CPUs), textfmt.Bytes(t.SliceBytes)))
-		tw.Table(bandwidthTable(t.Bandwidth))
+		tw.Table(bandwidthTable(t.MemBandwidth))
 	}
-	if len(rep.Notes) > 0 {
+	var notes []string
+	for _, n := range rep.Notes {
+		notes = append(notes, n.Item+": "+n.Reason)
+	}
+	for _, r := range rep.Results {
+		for _, n := range r.Notes {
+			notes = append(notes, fmt.Sprintf("cpu%d %s", r.CPU, n))
+		}
+	}
+	if t := rep.Total; t != nil {
+		for _, n := range t.Notes {
+			notes = append(notes, "all CPUs "+n)
+		}
+	}
+	if len(notes) > 0 {
 		tw.Section("Notes")
-		for _, n := range rep.Notes {
-			tw.Line("%s: %s", n.Item, n.Reason)
+		for _, n := range notes {
+			tw.Line("%s", n)
 		}
 	}
 }
@@ -57,11 +71,14 @@ func cpuSetLabel(cpus []int) string {
 	return "cpus " + cpu.FormatCPUList(cpus)
 }
 
-func bandwidthTable(b Bandwidth) *textfmt.Table {
+func bandwidthTable(b result.MemBandwidth) *textfmt.Table {
 	t := textfmt.NewTable("kernel", "bandwidth", "")
 	t.RightAlign[1] = true
 	for _, k := range membw.AllKernels {
-		mbs, sd := b.figure(k)
+		var mbs, sd *float64
+		if m, d := b.Slots(string(k)); m != nil {
+			mbs, sd = *m, *d
+		}
 		val, spread := "n/a", ""
 		if mbs != nil {
 			val = fmt.Sprintf("%.1f MB/s", *mbs)
@@ -84,7 +101,7 @@ func ns(v *float64) string {
 	return fmt.Sprintf("%.1f ns", *v)
 }
 
-func latencyTable(pts []memlat.Point) *textfmt.Table {
+func latencyTable(pts []result.LatencyRow) *textfmt.Table {
 	huge := false
 	for _, p := range pts {
 		if p.NSHugePage != nil {
@@ -109,7 +126,7 @@ func latencyTable(pts []memlat.Point) *textfmt.Table {
 	return t
 }
 
-func levelsTable(r CPUResult) *textfmt.Table {
+func levelsTable(r result.MemFigures) *textfmt.Table {
 	t := textfmt.NewTable("step", "fits up to", "latency", "sysfs")
 	t.RightAlign[1], t.RightAlign[2] = true, true
 	matched := map[int]bool{}

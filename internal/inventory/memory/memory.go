@@ -24,6 +24,9 @@ type Info struct {
 	CachedBytes    *int64 `json:"cached_bytes"`
 	SwapTotalBytes *int64 `json:"swap_total_bytes"`
 	SwapFreeBytes  *int64 `json:"swap_free_bytes"`
+	// HugePageSizeBytes is /proc/meminfo's Hugepagesize, the size of a
+	// (transparent) huge page; nil when the kernel has no huge pages.
+	HugePageSizeBytes *int64 `json:"huge_page_size_bytes"`
 
 	// Swappiness is vm.swappiness (0–200), nil when unreadable.
 	Swappiness *int `json:"swappiness"`
@@ -89,6 +92,9 @@ func collectMeminfo(h *host.Host, in *Info) {
 			continue
 		}
 		*f.dst = &v
+	}
+	if v, ok := m["Hugepagesize"]; ok && v > 0 {
+		in.HugePageSizeBytes = &v
 	}
 }
 
