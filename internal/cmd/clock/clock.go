@@ -192,6 +192,10 @@ func interrupted(ctx context.Context, sig os.Signal) error {
 		name = "SIGINT"
 	case syscall.SIGTERM:
 		name = "SIGTERM"
+	case syscall.SIGHUP:
+		name = "SIGHUP"
+	case syscall.SIGQUIT:
+		name = "SIGQUIT"
 	default:
 		if cause := context.Cause(ctx); cause != nil && strings.Contains(cause.Error(), "terminated") {
 			name = "SIGTERM"
