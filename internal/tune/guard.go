@@ -6,6 +6,7 @@ import (
 	"fmt"
 	"os"
 	"os/signal"
+	"slices"
 	"sync"
 	"syscall"
 
@@ -18,12 +19,23 @@ var ErrRestored = errors.New("frequency tunables already restored")
 
 // Guard owns the changes made to frequency tunables during a measurement and
 // restores the state saved when it was created: when Close is called, when
-// its parent context is cancelled, or at once when SIGINT or SIGTERM
-// arrives. Changes go through the Guard so that none can slip in after the
-// restore. The caller creates one Guard per run and defers Close.
+// its parent context is cancelled, or at once when SIGINT, SIGTERM, SIGHUP
+// or SIGQUIT arrives. Changes go through the Guard so that none can slip in
+// after the restore. The caller creates one Guard per run and defers Close.
+//
+// Before the first change of a policy or device the Guard records its
+// previous values in a state file (see StateFile), so that a crash or a
+// SIGKILL leaves a record that `boardbench restore` puts back; a complete
+// restore removes the file.
 type Guard struct {
 	h     *host.Host
 	state State
+
+	// stateDir holds the state file; statePath is set once it is written
+	// and file is what it holds.
+	stateDir  string
+	statePath string
+	file      StateFile
 
 	mu       sync.Mutex
 	restored bool
@@ -37,11 +49,21 @@ type Guard struct {
 	once    sync.Once
 }
 
+// guardSignals are the signals on which a Guard restores at once.
+var guardSignals = []os.Signal{os.Interrupt, syscall.SIGTERM, syscall.SIGHUP, syscall.SIGQUIT}
+
+// Option configures a Guard.
+type Option func(*Guard)
+
+// WithStateDir keeps the Guard's state file in dir instead of StateDir().
+func WithStateDir(dir string) Option { return func(g *Guard) { g.stateDir = dir } }
+
 // NewGuard saves the state of every cpufreq policy and devfreq device of h
-// and starts watching for SIGINT and SIGTERM. The returned context is
-// cancelled after the state has been restored because of a signal or of the
-// parent's cancellation; long walks should stop when it is done.
-func NewGuard(parent context.Context, h *host.Host) (*Guard, context.Context, error) {
+// and starts watching for SIGINT, SIGTERM, SIGHUP and SIGQUIT. The returned
+// context is cancelled after the state has been restored because of a
+// signal or of the parent's cancellation; long walks should stop when it is
+// done. Nothing is written, not even the state file, before the first change.
+func NewGuard(parent context.Context, h *host.Host, opts ...Option) (*Guard, context.Context, error) {
 	st, err := Snapshot(h)
 	if err != nil {
 		return nil, nil, err
@@ -57,7 +79,13 @@ func NewGuard(parent context.Context, h *host.Host) (*Guard, context.Context, er
 		closing: make(chan struct{}),
 		watched: make(chan struct{}),
 	}
-	signal.Notify(g.sigCh, os.Interrupt, syscall.SIGTERM)
+	for _, o := range opts {
+		o(g)
+	}
+	if g.stateDir == "" {
+		g.stateDir = StateDir()
+	}
+	signal.Notify(g.sigCh, guardSignals...)
 	go g.watch(parent)
 	return g, ctx, nil
 }
@@ -90,7 +118,7 @@ func (g *Guard) restore(sig os.Signal, cause error) error {
 		g.sig = sig
 	}
 	g.restored = true
-	g.err = Restore(g.h, g.state)
+	g.err = g.restoreAll()
 	if cause == nil {
 		cause = ErrRestored
 	}
@@ -115,6 +143,9 @@ func (g *Guard) Pin(policy int, khz int64) error {
 	if g.restored {
 		return ErrRestored
 	}
+	if err := g.recordPolicy(policy); err != nil {
+		return err
+	}
 	return Pin(g.h, policy, khz)
 }
 
@@ -125,6 +156,9 @@ func (g *Guard) SetGovernor(policy int, governor string) error {
 	defer g.mu.Unlock()
 	if g.restored {
 		return ErrRestored
+	}
+	if err := g.recordPolicy(policy); err != nil {
+		return err
 	}
 	return SetGovernor(g.h, policy, governor)
 }
@@ -153,6 +187,9 @@ func (g *Guard) SetDevfreqGovernor(device, governor string) error {
 	if g.restored {
 		return ErrRestored
 	}
+	if err := g.recordDevfreq(device); err != nil {
+		return err
+	}
 	return SetDevfreqGovernor(g.h, device, governor)
 }
 
@@ -165,5 +202,86 @@ func (g *Guard) Rewind() error {
 	if g.restored {
 		return ErrRestored
 	}
-	return Restore(g.h, g.state)
+	return g.restoreAll()
+}
+
+// StatePath returns the path of the Guard's state file while one is on
+// disk, "" before the first change and after a complete restore.
+func (g *Guard) StatePath() string {
+	g.mu.Lock()
+	defer g.mu.Unlock()
+	return g.statePath
+}
+
+// restoreAll writes the saved state back and, when every value went back,
+// removes the state file. The caller holds g.mu.
+func (g *Guard) restoreAll() error {
+	err := Restore(g.h, g.state)
+	if err != nil || g.statePath == "" {
+		return err
+	}
+	if err := removeStateFile(g.statePath); err != nil {
+		return err
+	}
+	g.statePath = ""
+	g.file.Saved = State{}
+	return nil
+}
+
+// recordPolicy makes sure the state file holds the previous values of a
+// cpufreq policy before it is changed. The caller holds g.mu.
+func (g *Guard) recordPolicy(policy int) error {
+	for _, p := range g.file.Saved.Policies {
+		if p.Policy == policy {
+			return g.ensureWritten()
+		}
+	}
+	i := slices.IndexFunc(g.state.Policies, func(p PolicyState) bool { return p.Policy == policy })
+	if i < 0 {
+		return fmt.Errorf("cpufreq policy %d: not found when the Guard saved the state", policy)
+	}
+	return g.record(func(s *State) { s.Policies = append(s.Policies, g.state.Policies[i]) })
+}
+
+// recordDevfreq is recordPolicy for a devfreq device.
+func (g *Guard) recordDevfreq(device string) error {
+	for _, d := range g.file.Saved.Devfreq {
+		if d.Name == device {
+			return g.ensureWritten()
+		}
+	}
+	i := slices.IndexFunc(g.state.Devfreq, func(d DevfreqState) bool { return d.Name == device })
+	if i < 0 {
+		return fmt.Errorf("devfreq device %q: not found when the Guard saved the state", device)
+	}
+	return g.record(func(s *State) { s.Devfreq = append(s.Devfreq, g.state.Devfreq[i]) })
+}
+
+// ensureWritten rewrites the state file if it is not on disk (a previous
+// write failed) although it holds entries.
+func (g *Guard) ensureWritten() error {
+	if g.statePath != "" {
+		return nil
+	}
+	return g.record(func(*State) {})
+}
+
+// record adds to the saved set and writes the state file; on failure the
+// set is left as it was and the change must not be made.
+func (g *Guard) record(add func(*State)) error {
+	if g.file.PID == 0 {
+		g.file = newStateFile(g.h.Root())
+	}
+	next := g.file
+	next.Saved = State{
+		Policies: slices.Clone(g.file.Saved.Policies),
+		Devfreq:  slices.Clone(g.file.Saved.Devfreq),
+	}
+	add(&next.Saved)
+	path := stateFilePath(g.stateDir, next.PID)
+	if err := writeStateFile(path, next); err != nil {
+		return fmt.Errorf("recording the previous tunables before changing them: %w", err)
+	}
+	g.file, g.statePath = next, path
+	return nil
 }

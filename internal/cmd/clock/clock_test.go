@@ -22,6 +22,7 @@ import (
 	probeclock "boardbench/internal/probe/clock"
 	"boardbench/internal/stats"
 	"boardbench/internal/testutil/fixture"
+	"boardbench/internal/tune"
 )
 
 // board writes a fixture of a big.LITTLE board: policy0 for cpu0-3
@@ -280,6 +281,7 @@ func TestRunCPUListAndUnknownClusters(t *testing.T) {
 }
 
 func TestOPPWalkRestoresSettings(t *testing.T) {
+	t.Setenv(tune.StateDirEnv, t.TempDir())
 	root := board(t, "")
 	b := &fakeBoard{factor: map[int]float64{0: 0.978, 4: 1}}
 	r := newRunner(t, root, b)
@@ -323,44 +325,66 @@ func TestOPPWalkRestoresSettings(t *testing.T) {
 	}
 }
 
-func TestOPPWalkInterruptedBySIGINT(t *testing.T) {
-	root := board(t, "")
-	before := fixture.Snapshot(t, root)
-	b := &fakeBoard{factor: map[int]float64{0: 1, 4: 1}}
-	// Calls 1 and 2 measure the clusters as they are; 3 and on walk.
-	b.onCall = func(n int) {
-		if n == 4 {
-			if err := syscall.Kill(os.Getpid(), syscall.SIGINT); err != nil {
-				t.Error(err)
+// TestOPPWalkInterruptedBySignal stops the OPP walk with each signal that
+// ends a session: the cpufreq files are byte-identical afterwards and the
+// state file, on disk during the walk, is gone.
+func TestOPPWalkInterruptedBySignal(t *testing.T) {
+	for _, tt := range []struct {
+		sig  syscall.Signal
+		name string
+	}{
+		{syscall.SIGINT, "SIGINT"}, {syscall.SIGTERM, "SIGTERM"}, {syscall.SIGHUP, "SIGHUP"}, {syscall.SIGQUIT, "SIGQUIT"},
+	} {
+		t.Run(tt.name, func(t *testing.T) {
+			stateDir := t.TempDir()
+			t.Setenv(tune.StateDirEnv, stateDir)
+			root := board(t, "")
+			before := fixture.Snapshot(t, root)
+			b := &fakeBoard{factor: map[int]float64{0: 1, 4: 1}}
+			var stateFiles []string
+			// Calls 1 and 2 measure the clusters as they are; 3 and on walk.
+			b.onCall = func(n int) {
+				if n == 4 {
+					stateFiles, _ = filepath.Glob(filepath.Join(stateDir, "tune-*.json"))
+					if err := syscall.Kill(os.Getpid(), tt.sig); err != nil {
+						t.Error(err)
+					}
+					time.Sleep(200 * time.Millisecond) // let the guard restore
+				}
 			}
-			time.Sleep(200 * time.Millisecond) // let the guard restore
-		}
-	}
-	r := newRunner(t, root, b)
-	r.opps, r.isRoot = true, true
-	rep, err := r.run(context.Background())
-	var ie *cmdutil.InterruptedError
-	if !errors.As(err, &ie) || cmdutil.ExitCode(err) != 130 {
-		t.Fatalf("run = %v, want an interruption (exit status 130)", err)
-	}
-	if ie.Signal != "SIGINT" {
-		t.Errorf("signal %q", ie.Signal)
-	}
-	if rep == nil || len(rep.Clusters[0].OPPs) == 0 || !hasNote(rep, "OPP walk", "interrupted") {
-		t.Fatalf("partial report = %+v", rep)
-	}
-	if len(b.calls) > 5 {
-		t.Errorf("walk went on after SIGINT: %d measurements", len(b.calls))
-	}
-	after := fixture.Snapshot(t, root)
-	for p := range after {
-		if strings.HasSuffix(p, "scaling_cur_freq") {
-			delete(after, p)
-			delete(before, p)
-		}
-	}
-	if !reflect.DeepEqual(after, before) {
-		t.Errorf("after SIGINT:\n%v\nwant\n%v", after, before)
+			r := newRunner(t, root, b)
+			r.opps, r.isRoot = true, true
+			rep, err := r.run(context.Background())
+			var ie *cmdutil.InterruptedError
+			if !errors.As(err, &ie) || cmdutil.ExitCode(err) != 130 {
+				t.Fatalf("run = %v, want an interruption (exit status 130)", err)
+			}
+			if ie.Signal != tt.name {
+				t.Errorf("signal %q, want %q", ie.Signal, tt.name)
+			}
+			if rep == nil || len(rep.Clusters[0].OPPs) == 0 || !hasNote(rep, "OPP walk", "interrupted") {
+				t.Fatalf("partial report = %+v", rep)
+			}
+			if len(b.calls) > 5 {
+				t.Errorf("walk went on after %s: %d measurements", tt.name, len(b.calls))
+			}
+			after := fixture.Snapshot(t, root)
+			for p := range after {
+				if strings.HasSuffix(p, "scaling_cur_freq") {
+					delete(after, p)
+					delete(before, p)
+				}
+			}
+			if !reflect.DeepEqual(after, before) {
+				t.Errorf("after %s:\n%v\nwant\n%v", tt.name, after, before)
+			}
+			if len(stateFiles) != 1 {
+				t.Errorf("state files during the walk: %v, want one", stateFiles)
+			}
+			if left, _ := filepath.Glob(filepath.Join(stateDir, "*")); len(left) != 0 {
+				t.Errorf("state directory after %s: %v, want empty", tt.name, left)
+			}
+		})
 	}
 }
 

@@ -2,6 +2,8 @@
 package root
 
 import (
+	"fmt"
+
 	"boardbench/internal/cmd/c2c"
 	"boardbench/internal/cmd/capture"
 	"boardbench/internal/cmd/clock"
@@ -9,9 +11,11 @@ import (
 	"boardbench/internal/cmd/mem"
 	"boardbench/internal/cmd/monitor"
 	"boardbench/internal/cmd/report"
+	"boardbench/internal/cmd/restore"
 	"boardbench/internal/cmd/run"
 	"boardbench/internal/cmd/version"
 	"boardbench/internal/cmdutil"
+	"boardbench/internal/tune"
 
 	"github.com/spf13/cobra"
 )
@@ -30,6 +34,9 @@ memory, storage, buses) and measures it with figures that carry their evidence.`
   boardbench capture -o myboard.tar.gz`,
 		SilenceErrors: true,
 		SilenceUsage:  true,
+		PersistentPreRun: func(c *cobra.Command, _ []string) {
+			warnLeftovers(f, c)
+		},
 	}
 	cmd.SetOut(f.IO.Out)
 	cmd.SetErr(f.IO.ErrOut)
@@ -44,6 +51,20 @@ memory, storage, buses) and measures it with figures that carry their evidence.`
 		monitor.NewCmd(f),
 		run.NewCmd(f),
 		report.NewCmd(f),
+		restore.NewCmd(f),
 	)
 	return cmd
+}
+
+// warnLeftovers says in one line on stderr that a previous boardbench
+// process left tunables changed (its state file is still there). run and
+// restore handle leftovers themselves; an unreadable or missing state
+// directory says nothing.
+func warnLeftovers(f *cmdutil.Factory, c *cobra.Command) {
+	if c.Name() == "run" || c.Name() == "restore" {
+		return
+	}
+	if left, err := tune.Leftovers(tune.StateDir()); err == nil && len(left) > 0 {
+		fmt.Fprintf(f.IO.ErrOut, "boardbench: %s\n", tune.LeftoverLine(left))
+	}
 }

@@ -13,6 +13,7 @@ import (
 
 	"boardbench/internal/benchrun"
 	"boardbench/internal/cmdutil"
+	"boardbench/internal/tune"
 
 	"github.com/spf13/cobra"
 	"golang.org/x/sys/unix"
@@ -49,6 +50,12 @@ It ends with the text report on standard output.`,
   boardbench report myboard.json`,
 		Args: cobra.NoArgs,
 		RunE: func(cmd *cobra.Command, args []string) error {
+			if left, _ := tune.Leftovers(tune.StateDir()); len(left) > 0 {
+				if !opt.Force {
+					return fmt.Errorf("%s first, or pass --force to run anyway", tune.LeftoverLine(left))
+				}
+				fmt.Fprintf(f.IO.ErrOut, "boardbench: %s (going on because of --force)\n", tune.LeftoverLine(left))
+			}
 			if opt.IdleTimeout < 0 {
 				return cmdutil.Usagef("--idle-timeout %s: must not be negative", opt.IdleTimeout)
 			}

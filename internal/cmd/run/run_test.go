@@ -3,14 +3,17 @@ package run
 import (
 	"bytes"
 	"encoding/json"
+	"os"
 	"os/exec"
 	"path/filepath"
+	"strconv"
 	"strings"
 	"testing"
 
 	"boardbench/internal/cmdutil"
 	"boardbench/internal/iostreams"
 	"boardbench/internal/result"
+	"boardbench/internal/tune"
 )
 
 func execute(t *testing.T, args ...string) (stdout, stderr *bytes.Buffer, err error) {
@@ -127,5 +130,30 @@ func TestQuickRunWithRealTools(t *testing.T) {
 	}
 	if !strings.Contains(stdout.String(), "quick_mode") {
 		t.Errorf("text report lacks the quick-mode finding:\n%s", stdout)
+	}
+}
+
+// TestRefusesWithLeftoverState: a state file left by a killed process
+// stops run (exit 1, naming `boardbench restore`) unless --force is given.
+func TestRefusesWithLeftoverState(t *testing.T) {
+	dir := t.TempDir()
+	t.Setenv(tune.StateDirEnv, dir)
+	c := exec.Command("true")
+	if err := c.Run(); err != nil {
+		t.Skip(err)
+	}
+	data, _ := json.Marshal(map[string]any{"version": tune.StateFileVersion, "pid": c.Process.Pid, "root": "/",
+		"command": []string{"boardbench", "run"}, "saved": map[string]any{"policies": []any{}}})
+	if err := os.WriteFile(filepath.Join(dir, "tune-"+strconv.Itoa(c.Process.Pid)+".json"), data, 0o600); err != nil {
+		t.Fatal(err)
+	}
+	_, _, err := execute(t)
+	if err == nil || cmdutil.ExitCode(err) != 1 || !strings.Contains(err.Error(), "run `boardbench restore` first, or pass --force") {
+		t.Errorf("run with a leftover state file: %v (exit %d)", err, cmdutil.ExitCode(err))
+	}
+	// --force goes on (to the bad --idle-timeout here) after one line.
+	_, stderr, err := execute(t, "--force", "--idle-timeout", "-5s")
+	if cmdutil.ExitCode(err) != 2 || !strings.Contains(stderr.String(), "going on because of --force") || strings.Count(stderr.String(), "\n") != 1 {
+		t.Errorf("run --force: %v, stderr %q", err, stderr)
 	}
 }

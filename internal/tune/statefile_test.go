@@ -1,0 +1,361 @@
+package tune
+
+import (
+	"context"
+	"errors"
+	"os"
+	"os/exec"
+	"path/filepath"
+	"reflect"
+	"strconv"
+	"strings"
+	"syscall"
+	"testing"
+	"time"
+
+	"boardbench/internal/testutil/fixture"
+)
+
+// deadPID returns the id of a process that has run and been reaped.
+func deadPID(t *testing.T) int {
+	t.Helper()
+	c := exec.Command("true")
+	if err := c.Run(); err != nil {
+		t.Skipf("cannot run true: %v", err)
+	}
+	return c.Process.Pid
+}
+
+func TestGuardWritesStateFileBeforeFirstChange(t *testing.T) {
+	root, h := machine(t)
+	dir := filepath.Join(t.TempDir(), "state")
+	before := fixture.Snapshot(t, root)
+	g, _, err := NewGuard(context.Background(), h, WithStateDir(dir))
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer g.Close()
+	if _, err := os.Stat(dir); !errors.Is(err, os.ErrNotExist) {
+		t.Errorf("state directory made before any change: %v", err)
+	}
+	if err := g.SetGovernor(0, "performance"); err != nil {
+		t.Fatal(err)
+	}
+	path := g.StatePath()
+	if want := filepath.Join(dir, "tune-"+itoa(os.Getpid())+".json"); path != want {
+		t.Fatalf("StatePath = %q, want %q", path, want)
+	}
+	sf, err := ReadStateFile(path)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if sf.PID != os.Getpid() || sf.Root != root || len(sf.Command) == 0 || sf.Started.IsZero() || sf.ProcStart == 0 {
+		t.Errorf("state file header = %+v", sf)
+	}
+	want := []SavedValue{
+		{"/sys/devices/system/cpu/cpufreq/policy0/scaling_governor", "schedutil\n"},
+		{"/sys/devices/system/cpu/cpufreq/policy0/scaling_min_freq", "408000\n"},
+		{"/sys/devices/system/cpu/cpufreq/policy0/scaling_max_freq", "1800000\n"},
+	}
+	if got := sf.Saved.Values(); !reflect.DeepEqual(got, want) {
+		t.Errorf("saved after the first change = %v, want %v", got, want)
+	}
+	// Further paths are added; values stay the previous ones, not the
+	// changed ones.
+	if err := g.Pin(0, 600000); err != nil {
+		t.Fatal(err)
+	}
+	if err := g.SetDevfreqGovernor("dmc", "performance"); err != nil {
+		t.Fatal(err)
+	}
+	sf, err = ReadStateFile(path)
+	if err != nil {
+		t.Fatal(err)
+	}
+	want = append(want,
+		SavedValue{"/sys/class/devfreq/dmc/governor", "dmc_ondemand\n"},
+		SavedValue{"/sys/class/devfreq/dmc/min_freq", "328000000\n"},
+		SavedValue{"/sys/class/devfreq/dmc/max_freq", "2112000000\n"})
+	if got := sf.Saved.Values(); !reflect.DeepEqual(got, want) {
+		t.Errorf("saved after three changes = %v, want %v", got, want)
+	}
+	// No temporary file is left beside it.
+	if names, _ := os.ReadDir(dir); len(names) != 1 {
+		t.Errorf("state directory holds %d entries, want 1", len(names))
+	}
+	if err := g.Close(); err != nil {
+		t.Fatal(err)
+	}
+	if _, err := os.Lstat(path); !errors.Is(err, os.ErrNotExist) {
+		t.Errorf("state file still there after a complete restore: %v", err)
+	}
+	if g.StatePath() != "" {
+		t.Errorf("StatePath after Close = %q", g.StatePath())
+	}
+	if after := fixture.Snapshot(t, root); !reflect.DeepEqual(after, before) {
+		t.Errorf("after Close:\n%v\nwant\n%v", after, before)
+	}
+}
+
+func itoa(i int) string { return strconv.Itoa(i) }
+
+func TestGuardRewindRemovesStateFileAndRecordsAgain(t *testing.T) {
+	_, h := machine(t)
+	dir := t.TempDir()
+	g, _, err := NewGuard(context.Background(), h, WithStateDir(dir))
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer g.Close()
+	if err := g.Pin(4, 408000); err != nil {
+		t.Fatal(err)
+	}
+	path := g.StatePath()
+	if err := g.Rewind(); err != nil {
+		t.Fatal(err)
+	}
+	if _, err := os.Lstat(path); !errors.Is(err, os.ErrNotExist) {
+		t.Errorf("state file kept after a complete Rewind: %v", err)
+	}
+	if err := g.SetGovernor(0, "performance"); err != nil {
+		t.Fatal(err)
+	}
+	sf, err := ReadStateFile(path)
+	if err != nil {
+		t.Fatalf("no state file after a change following Rewind: %v", err)
+	}
+	if len(sf.Saved.Policies) != 1 || sf.Saved.Policies[0].Policy != 0 {
+		t.Errorf("saved policies after Rewind = %+v, want policy0 only", sf.Saved.Policies)
+	}
+}
+
+func TestGuardRefusesChangeWhenStateCannotBeWritten(t *testing.T) {
+	root, h := machine(t)
+	before := fixture.Snapshot(t, root)
+	notDir := filepath.Join(t.TempDir(), "file")
+	if err := os.WriteFile(notDir, nil, 0o644); err != nil {
+		t.Fatal(err)
+	}
+	g, _, err := NewGuard(context.Background(), h, WithStateDir(notDir))
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer g.Close()
+	if err := g.SetGovernor(0, "performance"); err == nil || !strings.Contains(err.Error(), "recording the previous tunables") {
+		t.Errorf("SetGovernor with an unwritable state dir = %v, want a refusal", err)
+	}
+	if err := g.SetDevfreqGovernor("dmc", "performance"); err == nil {
+		t.Error("SetDevfreqGovernor with an unwritable state dir succeeded")
+	}
+	if after := fixture.Snapshot(t, root); !reflect.DeepEqual(after, before) {
+		t.Errorf("a change went through without its state file:\n%v", after)
+	}
+}
+
+func TestGuardKeepsStateFileWhenRestoreFails(t *testing.T) {
+	root, h := machine(t)
+	dir := t.TempDir()
+	g, _, err := NewGuard(context.Background(), h, WithStateDir(dir))
+	if err != nil {
+		t.Fatal(err)
+	}
+	if err := g.SetGovernor(0, "performance"); err != nil {
+		t.Fatal(err)
+	}
+	gov := filepath.Join(root, "sys/devices/system/cpu/cpufreq/policy0/scaling_governor")
+	if err := os.Remove(gov); err != nil {
+		t.Fatal(err)
+	}
+	if err := g.Close(); err == nil {
+		t.Fatal("Close succeeded although the governor could not be written back")
+	}
+	if _, err := ReadStateFile(g.StatePath()); err != nil {
+		t.Errorf("state file gone after an incomplete restore: %v", err)
+	}
+}
+
+func TestGuardRestoresOnEverySignal(t *testing.T) {
+	for _, sig := range []syscall.Signal{syscall.SIGINT, syscall.SIGTERM, syscall.SIGHUP, syscall.SIGQUIT} {
+		t.Run(sig.String(), func(t *testing.T) {
+			root, h := machine(t)
+			dir := t.TempDir()
+			before := fixture.Snapshot(t, root)
+			g, ctx, err := NewGuard(context.Background(), h, WithStateDir(dir))
+			if err != nil {
+				t.Fatal(err)
+			}
+			defer g.Close()
+			started := make(chan struct{})
+			walked := make(chan error, 1)
+			go func() { walked <- fakeWalk(ctx, g, started) }()
+			<-started
+			path := g.StatePath()
+			if _, err := ReadStateFile(path); err != nil {
+				t.Fatalf("no state file during the walk: %v", err)
+			}
+			if err := syscall.Kill(os.Getpid(), sig); err != nil {
+				t.Fatal(err)
+			}
+			select {
+			case <-walked:
+			case <-time.After(10 * time.Second):
+				t.Fatalf("the walk did not stop after %v", sig)
+			}
+			if after := fixture.Snapshot(t, root); !reflect.DeepEqual(after, before) {
+				t.Errorf("after %v:\n%v\nwant\n%v", sig, after, before)
+			}
+			if g.Signal() != sig {
+				t.Errorf("Signal() = %v, want %v", g.Signal(), sig)
+			}
+			if _, err := os.Lstat(path); !errors.Is(err, os.ErrNotExist) {
+				t.Errorf("state file left after %v: %v", sig, err)
+			}
+		})
+	}
+}
+
+func TestReadStateFileRefusesBadInput(t *testing.T) {
+	dir := t.TempDir()
+	good := `{"version":1,"pid":12,"root":"/","command":["boardbench"],"saved":{"policies":[]}}`
+	write := func(name, content string) string {
+		p := filepath.Join(dir, name)
+		if err := os.WriteFile(p, []byte(content), 0o600); err != nil {
+			t.Fatal(err)
+		}
+		return p
+	}
+	fifo := filepath.Join(dir, "fifo")
+	if err := syscall.Mkfifo(fifo, 0o600); err != nil {
+		t.Fatal(err)
+	}
+	link := filepath.Join(dir, "link")
+	if err := os.Symlink(write("target", good), link); err != nil {
+		t.Fatal(err)
+	}
+	tests := []struct {
+		name, path, want string
+	}{
+		{"fifo", fifo, "not a regular file"},
+		{"directory", t.TempDir(), "not a regular file"},
+		{"link", link, "too many levels"},
+		{"huge", write("huge", `{"version":1,"pid":1,"root":"/","command":["`+strings.Repeat("a", 2<<20)+`"]}`), "larger than"},
+		{"garbage", write("garbage", "\x00\x01not json"), "not a boardbench state file"},
+		{"version", write("version", strings.Replace(good, `"version":1`, `"version":9`, 1)), "unknown version 9"},
+		{"no root", write("noroot", strings.Replace(good, `"root":"/"`, `"root":"x"`, 1)), "no process id or root"},
+		{"missing", filepath.Join(dir, "missing"), "no such file"},
+	}
+	for _, tt := range tests {
+		done := make(chan error, 1)
+		go func() { _, err := ReadStateFile(tt.path); done <- err }()
+		select {
+		case err := <-done:
+			if err == nil || !strings.Contains(err.Error(), tt.want) {
+				t.Errorf("%s: ReadStateFile = %v, want %q", tt.name, err, tt.want)
+			}
+		case <-time.After(5 * time.Second):
+			t.Fatalf("%s: ReadStateFile blocked", tt.name)
+		}
+	}
+	if sf, err := ReadStateFile(write("good", good)); err != nil || sf.PID != 12 {
+		t.Errorf("good state file: %+v, %v", sf, err)
+	}
+}
+
+func TestLeftovers(t *testing.T) {
+	if got, err := Leftovers(filepath.Join(t.TempDir(), "missing")); got != nil || err != nil {
+		t.Errorf("Leftovers of a missing dir = %v, %v", got, err)
+	}
+	dir := t.TempDir()
+	self, ok := procStart(os.Getpid())
+	if !ok {
+		t.Skip("no /proc/PID/stat")
+	}
+	dead := deadPID(t)
+	mk := func(pid int, ticks uint64) StateFile {
+		return StateFile{Version: StateFileVersion, PID: pid, ProcStart: ticks, Root: "/", Command: []string{"boardbench", "run"},
+			Saved: State{Policies: []PolicyState{{Policy: 0, Dir: "/sys/devices/system/cpu/cpufreq/policy0", Governor: "schedutil\n"}}}}
+	}
+	files := map[string]StateFile{
+		"tune-1.json": mk(os.Getpid(), self),   // this process: running
+		"tune-2.json": mk(dead, 0),             // gone
+		"tune-3.json": mk(os.Getpid(), self+1), // id reused by another process
+	}
+	for name, sf := range files {
+		if err := writeStateFile(filepath.Join(dir, name), sf); err != nil {
+			t.Fatal(err)
+		}
+	}
+	if err := os.WriteFile(filepath.Join(dir, "tune-4.json"), []byte("{"), 0o600); err != nil {
+		t.Fatal(err)
+	}
+	if err := os.WriteFile(filepath.Join(dir, "other.json"), []byte("{"), 0o600); err != nil {
+		t.Fatal(err)
+	}
+	got, err := Leftovers(dir)
+	if err != nil {
+		t.Fatal(err)
+	}
+	var names []string
+	for _, sf := range got {
+		names = append(names, filepath.Base(sf.Path))
+	}
+	if want := []string{"tune-2.json", "tune-3.json", "tune-4.json"}; !reflect.DeepEqual(names, want) {
+		t.Fatalf("Leftovers = %v, want %v", names, want)
+	}
+	if got[2].Err == nil || got[0].Err != nil {
+		t.Errorf("errors: %v, %v", got[0].Err, got[2].Err)
+	}
+	line := got[0].Describe()
+	for _, part := range []string{"tune-2.json", "run `boardbench restore`"} {
+		if !strings.Contains(line, part) || strings.Contains(line, "\n") {
+			t.Errorf("Describe = %q, want one line with %q", line, part)
+		}
+	}
+	if line := got[2].Describe(); !strings.Contains(line, "unusable") {
+		t.Errorf("Describe of a broken file = %q", line)
+	}
+}
+
+func TestParseProcStart(t *testing.T) {
+	tests := []struct {
+		stat string
+		want uint64
+		ok   bool
+	}{
+		{"1234 (boardbench) S 1 1234 1234 34816 1234 4194304 1 2 3 4 5 6 7 8 20 0 9 0 987654 1000 100", 987654, true},
+		{"1234 (a b) c)) S 1 1234 1234 34816 1234 4194304 1 2 3 4 5 6 7 8 20 0 9 0 42 1000 100", 42, true},
+		{"1234 (x) S 1 2", 0, false},
+		{"garbage", 0, false},
+		{"1 (x) S 1 1 1 1 1 1 1 1 1 1 1 1 1 1 1 1 1 1 -5 1", 0, false},
+	}
+	for _, tt := range tests {
+		got, ok := parseProcStart(tt.stat)
+		if got != tt.want || ok != tt.ok {
+			t.Errorf("parseProcStart(%q) = %d, %v; want %d, %v", tt.stat, got, ok, tt.want, tt.ok)
+		}
+	}
+}
+
+func TestStateDirFromEnvironment(t *testing.T) {
+	t.Setenv(StateDirEnv, "")
+	if got := StateDir(); got != DefaultStateDir {
+		t.Errorf("StateDir() = %q, want %q", got, DefaultStateDir)
+	}
+	t.Setenv(StateDirEnv, "/tmp/elsewhere")
+	if got := StateDir(); got != "/tmp/elsewhere" {
+		t.Errorf("StateDir() = %q with %s set", got, StateDirEnv)
+	}
+}
+
+// TestMain keeps the state files of every Guard made without WithStateDir
+// out of the machine's /run/boardbench.
+func TestMain(m *testing.M) {
+	dir, err := os.MkdirTemp("", "tune-state-")
+	if err != nil {
+		panic(err)
+	}
+	os.Setenv(StateDirEnv, dir)
+	code := m.Run()
+	os.RemoveAll(dir)
+	os.Exit(code)
+}
