@@ -214,3 +214,157 @@ MOUNTINFO_ROCK5B_ARMBIAN = (
     "33 22 0:35 /@data /srv rw,relatime shared:20 - btrfs /dev/mapper/cryptdata rw,ssd,space_cache=v2,"
     "subvolid=256,subvol=/@data\n"
     "34 22 0:36 / /tmp rw,nosuid,nodev shared:21 - tmpfs tmpfs rw,size=8g\n")
+
+
+# ---------------------------------------------------------------- KVM guest (cloud-style virtual machine)
+
+# The flags a Linux 6.1 guest prints for QEMU's EPYC-Milan CPU model under KVM: `hypervisor` set,
+# no `svm` (nested virtualisation off), no frequency or power-management features.
+VM_FLAGS = ("fpu vme de pse tsc msr pae mce cx8 apic sep mtrr pge mca cmov pat pse36 clflush mmx fxsr sse sse2 "
+            "syscall nx mmxext fxsr_opt pdpe1gb rdtscp lm rep_good nopl cpuid extd_apicid tsc_known_freq pni "
+            "pclmulqdq ssse3 fma cx16 pcid sse4_1 sse4_2 x2apic movbe popcnt tsc_deadline_timer aes xsave avx f16c "
+            "rdrand hypervisor lahf_lm cmp_legacy cr8_legacy abm sse4a misalignsse 3dnowprefetch osvw topoext "
+            "perfctr_core invpcid_single ssbd ibrs ibpb stibp vmmcall fsgsbase tsc_adjust bmi1 avx2 smep bmi2 "
+            "erms invpcid rdseed adx smap clflushopt clwb sha_ni xsaveopt xsavec xgetbv1 xsaves clzero "
+            "xsaveerptr wbnoinvd arat umip pku ospke rdpid fsrm arch_capabilities")
+VM_BUGS = "sysret_ss_attrs null_seg spectre_v1 spectre_v2 spec_store_bypass srso"
+
+# SMBIOS as QEMU 7.2 (Debian 12) fills it for a q35 machine booted by SeaBIOS: type 0, 1 and 3 only
+# (QEMU builds no type-2 baseboard table unless told to, so there are no board_* files); empty
+# strings for what QEMU leaves unset.
+VM_DMI = {
+    "bios_vendor": "SeaBIOS", "bios_version": "1.16.2-debian-1.16.2-1", "bios_date": "04/01/2014",
+    "bios_release": "0.0", "sys_vendor": "QEMU", "product_name": "Standard PC (Q35 + ICH9, 2009)",
+    "product_version": "pc-q35-7.2", "product_serial": "", "product_sku": "", "product_family": "",
+    "product_uuid": "0c1d2e3f-4a5b-4c6d-8e7f-00000000f1c6", "chassis_vendor": "QEMU", "chassis_type": 1,
+    "chassis_version": "pc-q35-7.2", "chassis_serial": "", "chassis_asset_tag": "",
+    "modalias": "dmi:bvnSeaBIOS:bvr1.16.2-debian-1.16.2-1:bd04/01/2014:br0.0:svnQEMU:"
+                "pnStandardPC(Q35+ICH9,2009):pvrpc-q35-7.2:cvnQEMU:ct1:cvrpc-q35-7.2:sku:",
+}
+
+
+def vm_cpuinfo(ncpu):
+    out = []
+    for c in range(ncpu):
+        out.append(
+            "processor\t: %d\nvendor_id\t: AuthenticAMD\ncpu family\t: 25\nmodel\t\t: 1\n"
+            "model name\t: AMD EPYC-Milan Processor\nstepping\t: 1\nmicrocode\t: 0x1000065\n"
+            "cpu MHz\t\t: 2445.406\ncache size\t: 512 KB\nphysical id\t: 0\nsiblings\t: %d\ncore id\t\t: %d\n"
+            "cpu cores\t: %d\napicid\t\t: %d\ninitial apicid\t: %d\nfpu\t\t: yes\nfpu_exception\t: yes\n"
+            "cpuid level\t: 13\nwp\t\t: yes\nflags\t\t: %s\nbugs\t\t: %s\nbogomips\t: 4890.81\n"
+            "TLB size\t: 1024 4K pages\nclflush size\t: 64\ncache_alignment\t: 64\n"
+            "address sizes\t: 40 bits physical, 48 bits virtual\npower management:\n\n"
+            % (c, ncpu, c, ncpu, c, c, VM_FLAGS, VM_BUGS))
+    return "".join(out)
+
+
+def vm_proc_stat(ncpu):
+    """/proc/stat of a guest whose host is busy: the 8th column (steal) is non-zero on every cpu line."""
+    per = [(181234 + 977 * c, 412 + c, 60210 + 311 * c, 4012345 - 1234 * c, 8123 + 17 * c, 0, 3012 + 29 * c,
+            24567 + 1301 * c, 0, 0) for c in range(ncpu)]
+    total = [sum(col) for col in zip(*per)]
+    lines = ["cpu  " + " ".join(str(v) for v in total)]
+    lines += ["cpu%d %s" % (c, " ".join(str(v) for v in row)) for c, row in enumerate(per)]
+    lines += ["intr 91234567 0 9 0 0 0 0 0 0 0 0 0 0 144 0 0 0", "ctxt 203456789", "btime 1718000000",
+              "processes 123456", "procs_running 1", "procs_blocked 0", "softirq 45678901 0 12345678 2 3456789 "
+              "1234567 0 23456 12345678 0 4567890"]
+    return "\n".join(lines)
+
+
+def virtio_pci(r, pcidir, bdf, pci_device, cls, index, virtio_id, driver=None):
+    """A modern virtio PCI function (vendor 1af4) and the virtioN device under it; returns virtioN's path.
+    virtio_id is the virtio device type (1 network, 2 block); driver, when given, binds virtioN
+    (virtio_net binds through netdev)."""
+    pci_dev(r, pcidir, bdf, "0x1af4", pci_device, cls, driver="virtio-pci", subsys=("0x1af4", "0x1100"),
+            revision="0x01")
+    vdev = pcidir + "/virtio%d" % index
+    r.w(vdev + "/device", "0x%04x" % virtio_id)
+    r.w(vdev + "/vendor", "0x1af4")
+    if driver:
+        r.link(vdev + "/driver", "/sys/bus/virtio/drivers/" + driver)
+        r.mkdir("/sys/bus/virtio/drivers/" + driver)
+    r.link(vdev + "/subsystem", "/sys/bus/virtio")
+    r.link("/sys/bus/virtio/devices/virtio%d" % index, vdev)
+    return vdev
+
+
+def cloud_vm_kvm(base):
+    """A 2-vCPU KVM guest like a cloud VM: QEMU q35 machine, EPYC-Milan CPU model, virtio-blk disk and
+    virtio-net NIC behind PCIe root ports, Debian 12 with the cloud kernel. No cpufreq, no thermal zones,
+    no hwmon, no /sys/hypervisor (only Xen fills it)."""
+    r = Root(base)
+    ncpu = 2
+    r.w("/proc/cpuinfo", vm_cpuinfo(ncpu).rstrip("\n") + "\n")
+    r.w("/proc/stat", vm_proc_stat(ncpu))
+    cpus = list(range(ncpu))
+    topo = {}
+    caches = {}
+    for c in cpus:
+        t = arm_topology(c, c, 0, [c], cpus, cluster_id=c, cluster_cpus=[c], n=ncpu)
+        t["die_id"] = 0
+        t["die_cpus_list"] = cpulist(cpus)
+        t["die_cpus"] = cpumask(cpus, ncpu)
+        topo[c] = t
+        caches[c] = [dict(level=1, type="Data", size="32K", ways_of_associativity=8, coherency_line_size=64,
+                          number_of_sets=64, physical_line_partition=1, id=c, shared=[c]),
+                     dict(level=1, type="Instruction", size="32K", ways_of_associativity=8, coherency_line_size=64,
+                          number_of_sets=64, physical_line_partition=1, id=c, shared=[c]),
+                     dict(level=2, type="Unified", size="512K", ways_of_associativity=8, coherency_line_size=64,
+                          number_of_sets=1024, physical_line_partition=1, id=c, shared=[c]),
+                     dict(level=3, type="Unified", size="32768K", ways_of_associativity=16, coherency_line_size=64,
+                          number_of_sets=32768, physical_line_partition=1, id=0, shared=cpus)]
+    cpu_tree(r, cpus, [], kernel_max=8191, cpu0_online=False, topology=topo, caches=caches)
+    node = "/sys/devices/system/node"
+    r.w(node + "/online", "0")
+    r.w(node + "/possible", "0")
+    r.w(node + "/node0/cpulist", cpulist(cpus))
+    dmi = "/sys/devices/virtual/dmi/id"
+    for k, v in VM_DMI.items():
+        r.w(dmi + "/" + k, v)
+    r.link("/sys/class/dmi/id", dmi)
+
+    # q35: the host bridge, virtio devices each behind a pcie-root-port (1b36:000c).
+    pci = "/sys/devices/pci0000:00"
+    pci_dev(r, pci + "/0000:00:00.0", "0000:00:00.0", "0x8086", "0x29c0", "0x060000",
+            subsys=("0x1af4", "0x1100"))
+    for fn in (0, 3):
+        rp = pci + "/0000:00:02.%d" % fn
+        pci_dev(r, rp, "0000:00:02.%d" % fn, "0x1b36", "0x000c", "0x060400", driver="pcieport",
+                subsys=("0x1b36", "0x0000"))
+    vnet = virtio_pci(r, pci + "/0000:00:02.0/0000:01:00.0", "0000:01:00.0", "0x1041", "0x020000", 0, 1)
+    netdev(r, vnet, "enp1s0", "52:54:00:01:02:03", speed=-1, duplex="unknown", driver="virtio_net",
+           driver_bus="virtio", ifindex=2)
+    vblk = virtio_pci(r, pci + "/0000:00:02.3/0000:04:00.0", "0000:04:00.0", "0x1042", "0x010000", 3, 2,
+                      driver="virtio_blk")
+    block_disk(r, "vda", vblk + "/block/vda", 83886080,
+               [("vda1", 262144, 83622879), ("vda14", 2048, 6144), ("vda15", 8192, 253952)],
+               device_link=vblk, dev=(254, 0), scheduler="[none] mq-deadline", discard=2147483136)
+    r.w(vblk + "/block/vda/serial", "")
+    for n in (14, 15):  # Debian cloud images: vda14 BIOS boot, vda15 EFI system partition
+        r.w(vblk + "/block/vda/vda%d/partition" % n, n)
+        r.w(vblk + "/block/vda/vda%d/dev" % n, "254:%d" % n)
+    loopback(r)
+
+    mem = meminfo(4010044, 2981236, 3512440, 61232, 612340, 0, 0, shmem=1024)
+    mem += "DirectMap4k:      126836 kB\nDirectMap2M:     4065280 kB\nDirectMap1G:     2097152 kB\n"
+    os_files(r,
+             os_release='PRETTY_NAME="Debian GNU/Linux 12 (bookworm)"\nNAME="Debian GNU/Linux"\nVERSION_ID="12"\n'
+                        'VERSION="12 (bookworm)"\nVERSION_CODENAME=bookworm\nID=debian\n'
+                        'HOME_URL="https://www.debian.org/"\nSUPPORT_URL="https://www.debian.org/support"\n'
+                        'BUG_REPORT_URL="https://bugs.debian.org/"',
+             osrelease="6.1.0-23-cloud-amd64", kversion="#1 SMP PREEMPT_DYNAMIC Debian 6.1.99-1 (2024-07-15)",
+             proc_version="Linux version 6.1.0-23-cloud-amd64 (debian-kernel@lists.debian.org) (gcc-12 (Debian "
+                          "12.2.0-14) 12.2.0, GNU ld (GNU Binutils for Debian) 2.40) #1 SMP PREEMPT_DYNAMIC Debian "
+                          "6.1.99-1 (2024-07-15)",
+             uname_m="x86_64", hostname="vm-bench-1", debian_version="12.6",
+             ldd=ldd_out("ldd (Debian GLIBC 2.36-9+deb12u7) 2.36", "2022"),
+             gcc=gcc_out("gcc (Debian 12.2.0-14) 12.2.0", "2022"), dpkg_arch="amd64",
+             cmdline="BOOT_IMAGE=/boot/vmlinuz-6.1.0-23-cloud-amd64 root=PARTUUID=6d1c2f3e-4b5a-4c6d-9e8f-0a1b2c3d4e5f "
+                     "ro console=tty0 console=ttyS0,115200 earlyprintk=ttyS0,115200 consoleblank=0",
+             mounts="/dev/vda1 / ext4 rw,relatime,discard,errors=remount-ro 0 0\nproc /proc proc "
+                    "rw,nosuid,nodev,noexec,relatime 0 0\nsysfs /sys sysfs rw,nosuid,nodev,noexec,relatime 0 0\n"
+                    "/dev/vda15 /boot/efi vfat rw,relatime,fmask=0022,dmask=0022,codepage=437,iocharset=ascii,"
+                    "shortname=mixed,utf8,errors=remount-ro 0 0\n",
+             swaps=swaps_new([]), meminfo_text=mem, loadavg="0.52 0.31 0.18 2/128 2210")
+    userland(r, ELF_X86_64, merged_usr=True)
+    return r

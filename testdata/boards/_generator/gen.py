@@ -16,6 +16,7 @@ BOARDS = {
     "orangepi-zero3": arm.zero3, "qcs6490": arm.qcs6490,
     "visionfive2": other.visionfive2, "intel-hybrid": other.intel, "cpuinfo-only": other.cpuinfo_only,
     "n100-minipc": extra.n100_minipc, "rock5b-armbian": extra.rock5b_armbian,
+    "cloud-vm-kvm": extra.cloud_vm_kvm,
 }
 os.makedirs(OUT, exist_ok=True)
 for name, fn in BOARDS.items():
