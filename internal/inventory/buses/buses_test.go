@@ -48,22 +48,22 @@ func TestPCIFixtures(t *testing.T) {
 		warningContains        string
 		noWarningForThisDevice bool
 	}{
-		{fixture: "rk3588", addr: "0000:01:00.0", parent: "0000:00:00.0", class: "NVMe controller", driver: "nvme", vendor: "Samsung",
+		{fixture: "rock5b-armbian", addr: "0000:01:00.0", parent: "0000:00:00.0", class: "NVMe controller", driver: "nvme", vendor: "Samsung",
 			downgraded: "true", limitedBy: "false", curGen: 2, maxGen: 3, curW: 1, maxW: 4,
 			warningContains: "PCIe link downgraded: 5.0 GT/s x1 of 8.0 GT/s x4 although upstream port 0000:00:00.0 supports 8.0 GT/s x4"},
-		{fixture: "rk3588", addr: "0000:00:00.0", parent: "", class: "PCI bridge", driver: "pcieport", vendor: "Rockchip",
+		{fixture: "rock5b-armbian", addr: "0000:00:00.0", parent: "", class: "PCI bridge", driver: "pcieport", vendor: "Rockchip",
 			downgraded: "null", limitedBy: "null", curGen: 2, maxGen: 3, curW: 1, maxW: 4, noWarningForThisDevice: true},
-		{fixture: "rk3588", addr: "0004:41:00.0", parent: "0004:40:00.0", class: "Ethernet controller", driver: "r8169", vendor: "Realtek",
+		{fixture: "rock5b-armbian", addr: "0004:41:00.0", parent: "0004:40:00.0", class: "Ethernet controller", driver: "r8169", vendor: "Realtek",
 			downgraded: "false", limitedBy: "null", curGen: 2, maxGen: 2, curW: 1, maxW: 1, noWarningForThisDevice: true},
 		{fixture: "rpi5", addr: "0000:01:00.0", parent: "0000:00:00.0", class: "NVMe controller", driver: "nvme", vendor: "Samsung",
-			downgraded: "true", limitedBy: "true", curGen: 2, maxGen: 4, curW: 1, maxW: 4,
-			warningContains: "PCIe link 5.0 GT/s x1 of 16.0 GT/s x4, limited by upstream port 0000:00:00.0 (max 5.0 GT/s x1)"},
+			downgraded: "true", limitedBy: "true", curGen: 2, maxGen: 3, curW: 1, maxW: 4,
+			warningContains: "PCIe link 5.0 GT/s x1 of 8.0 GT/s x4, limited by upstream port 0000:00:00.0 (max 5.0 GT/s x1)"},
 		{fixture: "rpi5", addr: "0001:01:00.0", parent: "0001:00:00.0", class: "Ethernet controller", driver: "rp1", vendor: "Raspberry Pi",
 			downgraded: "false", limitedBy: "null", curGen: 2, maxGen: 2, curW: 4, maxW: 4, noWarningForThisDevice: true},
 	}
 	for _, c := range cases {
 		t.Run(c.fixture+"/"+c.addr, func(t *testing.T) {
-			in := Collect(fixture.Testdata(t, c.fixture), true)
+			in := Collect(fixture.Board(t, c.fixture), true)
 			d := findPCI(in, c.addr)
 			if d == nil {
 				t.Fatalf("%s not found in %+v", c.addr, in.PCI)
@@ -105,11 +105,13 @@ func TestPCIFixtures(t *testing.T) {
 
 func TestASPMPolicy(t *testing.T) {
 	cases := []struct{ fixture, want string }{
-		{"rk3588", "powersave"},
-		{"rpi5", "default"},
+		{"rock5b-armbian", "powersave"},
+		{"rpi5", "powersave"},
+		{"rpi4b", "default"},
+		{"n100-minipc", "default"},
 	}
 	for _, c := range cases {
-		in := Collect(fixture.Testdata(t, c.fixture), true)
+		in := Collect(fixture.Board(t, c.fixture), true)
 		if in.ASPMPolicy != c.want || len(in.ASPMPolicies) != 4 {
 			t.Errorf("%s: aspm %q %q, want %q of 4", c.fixture, in.ASPMPolicy, in.ASPMPolicies, c.want)
 		}
@@ -117,7 +119,7 @@ func TestASPMPolicy(t *testing.T) {
 }
 
 func TestUSBFixture(t *testing.T) {
-	in := Collect(fixture.Testdata(t, "rk3588"), true)
+	in := Collect(fixture.Board(t, "rock5b-armbian"), true)
 	var order []string
 	for _, d := range in.USB {
 		order = append(order, d.Name)
@@ -162,14 +164,14 @@ func TestUSBFixture(t *testing.T) {
 			t.Errorf("%s: drivers %q, want %q", c.name, drivers, c.drivers)
 		}
 	}
-	unredacted := Collect(fixture.Testdata(t, "rk3588"), false)
+	unredacted := Collect(fixture.Board(t, "rock5b-armbian"), false)
 	if d := findUSB(unredacted, "1-1"); d == nil || d.Serial != "4C530001230518117315" {
 		t.Errorf("unredacted serial = %+v", d)
 	}
 }
 
 func TestLinkOfHelpers(t *testing.T) {
-	h := fixture.Testdata(t, "rk3588")
+	h := fixture.Board(t, "rock5b-armbian")
 	usb := USBLinkOf(h, "/sys/devices/platform/fc000000.usb/xhci-hcd.0.auto/usb4/4-1/4-1:1.0/host0/target0:0:0/0:0:0:0/block/sda")
 	if usb == nil || usb.Device != "4-1" || usb.Interface != "4-1:1.0" || usb.Driver != "uas" ||
 		usb.SpeedMbps == nil || *usb.SpeedMbps != 5000 || usb.Version != "3.00" || usb.VendorID != "174c" {

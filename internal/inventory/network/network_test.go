@@ -25,20 +25,20 @@ func TestFixtures(t *testing.T) {
 		usbSpeed                      string // "" when not USB
 		pcie                          bool
 	}{
-		{"rpi5", "eth0", "ether", "macb", "platform", "1f00100000.ethernet", "d8:3a:dd:xx:xx:xx", false, "up", "true", "1000", "full", "1", "1", "", false},
+		{"rpi5", "eth0", "ether", "macb", "platform", "1f00100000.ethernet", "2c:cf:67:xx:xx:xx", false, "up", "true", "1000", "full", "1", "1", "", false},
 		{"rpi5", "wlan0", "wlan", "brcmfmac", "SDIO", "mmc1:0001:1", "2c:cf:67:xx:xx:xx", false, "up", "true", "null", "", "1", "4", "", false},
 		{"rpi5", "docker0", "bridge", "", "", "", "02:42:1f:xx:xx:xx", true, "down", "null", "null", "", "1", "1", "", false},
-		{"minipc", "enp1s0", "ether", "r8169", "PCIe", "0000:01:00.0", "00:e0:4c:xx:xx:xx", false, "up", "true", "1000", "full", "1", "1", "", true},
-		{"minipc", "enp2s0", "ether", "igc", "PCIe", "0000:02:00.0", "a8:a1:59:xx:xx:xx", false, "down", "null", "null", "", "4", "4", "", true},
-		{"minipc", "enx00e04c680001", "ether", "r8152", "USB", "1-4:1.0", "00:e0:4c:xx:xx:xx", false, "up", "true", "1000", "full", "1", "1", "480", false},
-		{"minipc", "wg0", "wireguard", "", "", "", "", true, "unknown", "true", "null", "", "null", "null", "", false},
+		{"n100-minipc", "enp1s0", "ether", "r8169", "PCIe", "0000:01:00.0", "00:e0:4c:xx:xx:xx", false, "up", "true", "1000", "full", "1", "1", "", true},
+		{"n100-minipc", "enp2s0", "ether", "igc", "PCIe", "0000:02:00.0", "a8:a1:59:xx:xx:xx", false, "down", "null", "null", "", "4", "4", "", true},
+		{"n100-minipc", "enx00e04c680001", "ether", "r8152", "USB", "1-4:1.0", "00:e0:4c:xx:xx:xx", false, "up", "true", "1000", "full", "1", "1", "480", false},
+		{"n100-minipc", "wg0", "wireguard", "", "", "", "", true, "unknown", "true", "null", "", "null", "null", "", false},
 	}
 	infos := map[string]Info{}
 	for _, c := range cases {
 		t.Run(c.fixture+"/"+c.name, func(t *testing.T) {
 			in, ok := infos[c.fixture]
 			if !ok {
-				in = Collect(fixture.Testdata(t, c.fixture), true)
+				in = Collect(fixture.Board(t, c.fixture), true)
 				infos[c.fixture] = in
 			}
 			var i *Interface
@@ -72,7 +72,7 @@ func TestFixtures(t *testing.T) {
 	if len(pi.Warnings) != 0 {
 		t.Errorf("rpi5 warnings = %q", pi.Warnings)
 	}
-	pc := infos["minipc"]
+	pc := infos["n100-minipc"]
 	if len(pc.Warnings) != 1 || !strings.HasPrefix(pc.Warnings[0], "enx00e04c680001: 1000 Mbit/s network link on a 480 Mbit/s USB connection") {
 		t.Errorf("minipc warnings = %q", pc.Warnings)
 	}
@@ -80,8 +80,8 @@ func TestFixtures(t *testing.T) {
 	if last := pc.Interfaces[len(pc.Interfaces)-1]; last.Name != "wg0" {
 		t.Errorf("last interface = %s, want wg0", last.Name)
 	}
-	raw := Collect(fixture.Testdata(t, "rpi5"), false)
-	if raw.Interfaces[0].MAC != "d8:3a:dd:12:34:56" {
+	raw := Collect(fixture.Board(t, "rpi5"), false)
+	if raw.Interfaces[0].MAC != "2c:cf:67:01:02:03" {
 		t.Errorf("unredacted MAC = %q", raw.Interfaces[0].MAC)
 	}
 }

@@ -18,8 +18,8 @@ func deviceByName(in Info, name string) *Device {
 	return nil
 }
 
-func TestRK3588Devices(t *testing.T) {
-	in := Collect(fixture.Testdata(t, "rk3588"), true)
+func TestRock5BArmbianDevices(t *testing.T) {
+	in := Collect(fixture.Board(t, "rock5b-armbian"), true)
 	var names []string
 	for _, d := range in.Devices {
 		names = append(names, d.Name)
@@ -117,7 +117,7 @@ func TestRK3588Devices(t *testing.T) {
 		t.Errorf("notes = %+v, want the debugfs note", in.Notes)
 	}
 
-	raw := Collect(fixture.Testdata(t, "rk3588"), false)
+	raw := Collect(fixture.Board(t, "rock5b-armbian"), false)
 	if d := deviceByName(raw, "mmcblk0"); d.Serial != "0x9a8b7c6d" || !strings.HasPrefix(d.MMC.CID, "0353445") {
 		t.Errorf("unredacted serial %q cid %q", d.Serial, d.MMC.CID)
 	}

@@ -3,7 +3,7 @@ package infotext
 import "testing"
 
 func TestRenderBuses(t *testing.T) {
-	text := hwSectionsText(t, "buses", "rk3588", renderBuses)
+	text := hwSectionsText(t, "rock5b-armbian", renderBuses)
 	hwWantLines(t, text,
 		"Buses\n",
 		"PCIe ASPM policy: powersave",
@@ -14,6 +14,6 @@ func TestRenderBuses(t *testing.T) {
 		"    4-1       4:2      174c:55aa  5000 Mbit/s  3.00  ASMedia ASM1153E                   uas",
 		"warning: 0000:01:00.0 (NVMe controller): PCIe link downgraded: 5.0 GT/s x1 of 8.0 GT/s x4",
 	)
-	pi := hwSectionsText(t, "buses", "rpi5", renderBuses)
+	pi := hwSectionsText(t, "rpi5", renderBuses)
 	hwWantLines(t, pi, "limited by port", "xHCI Host Controller (2 ports)")
 }

@@ -1,7 +1,6 @@
 package infotext
 
 import (
-	"path/filepath"
 	"strings"
 	"testing"
 
@@ -14,10 +13,10 @@ import (
 )
 
 // hwSectionsText renders the storage, buses and network sections of the
-// fixture root at ../../inventory/<pkg>/testdata/<name>.
-func hwSectionsText(t *testing.T, pkg, name string, render func(*textfmt.Writer, *inventory.Info)) string {
+// board fixture root testdata/boards/<name>.
+func hwSectionsText(t *testing.T, name string, render func(*textfmt.Writer, *inventory.Info)) string {
 	t.Helper()
-	h := fixture.Open(t, filepath.Join("..", "..", "inventory", pkg, "testdata", name))
+	h := fixture.Board(t, name)
 	in := &inventory.Info{
 		Storage: storage.Collect(h, true),
 		Buses:   buses.Collect(h, true),
@@ -39,7 +38,7 @@ func hwWantLines(t *testing.T, text string, want ...string) {
 }
 
 func TestRenderStorage(t *testing.T) {
-	text := hwSectionsText(t, "storage", "rk3588", renderStorage)
+	text := hwSectionsText(t, "rock5b-armbian", renderStorage)
 	hwWantLines(t, text,
 		"Storage\n",
 		"  mmcblk0    SD card  59.5 GiB  SanDisk SN64G ",

@@ -327,7 +327,8 @@ def fixup_card(card):
 # ------------------------------------------------------- PCI
 
 def pci_dev(r, devdir, bdf, vendor, device, cls, driver=None, cur_speed=None, cur_width=None,
-            max_speed=None, max_width=None, subsys=("0x0000", "0x0000"), revision="0x00"):
+            max_speed=None, max_width=None, subsys=("0x0000", "0x0000"), revision="0x00", aspm=None):
+    """aspm: (l0s, l1) enabled states of the link's ASPM attributes (link/l0s_aspm, link/l1_aspm)."""
     r.w(devdir + "/vendor", vendor)
     r.w(devdir + "/device", device)
     r.w(devdir + "/class", cls)
@@ -340,6 +341,9 @@ def pci_dev(r, devdir, bdf, vendor, device, cls, driver=None, cur_speed=None, cu
         r.w(devdir + "/max_link_speed", max_speed)
         r.w(devdir + "/max_link_width", max_width)
     r.w(devdir + "/enable", 1)
+    if aspm is not None:
+        r.w(devdir + "/link/l0s_aspm", aspm[0])
+        r.w(devdir + "/link/l1_aspm", aspm[1])
     if driver:
         r.link(devdir + "/driver", "/sys/bus/pci/drivers/" + driver)
         r.mkdir("/sys/bus/pci/drivers/" + driver)
@@ -389,11 +393,22 @@ def usb_dev(r, devdir, busdev, attrs):
     r.link("/sys/bus/usb/devices/" + busdev, devdir)
 
 
-def usb_iface(r, ifdir, name, cls, sub, proto, driver):
+def usb_root_hub(r, hcdir, bus, speed, version, maxchild, serial, manufacturer, product="xHCI Host Controller"):
+    """The root hub usbN of a host controller (platform or PCI device at hcdir) with its hub interface."""
+    name = "usb%d" % bus
+    usb_dev(r, hcdir + "/" + name, name, {
+        "speed": speed, "idVendor": "1d6b", "idProduct": "0003" if speed >= 5000 else "0002",
+        "version": " " + version, "bDeviceClass": "09", "busnum": bus, "devnum": 1, "manufacturer": manufacturer,
+        "product": product, "serial": serial, "maxchild": maxchild})
+    usb_iface(r, hcdir + "/%s/%d-0:1.0" % (name, bus), "%d-0:1.0" % bus, "09", "00", "00", "hub")
+    return hcdir + "/" + name
+
+
+def usb_iface(r, ifdir, name, cls, sub, proto, driver, number=0):
     r.w(ifdir + "/bInterfaceClass", cls)
     r.w(ifdir + "/bInterfaceSubClass", sub)
     r.w(ifdir + "/bInterfaceProtocol", proto)
-    r.w(ifdir + "/bInterfaceNumber", "00")
+    r.w(ifdir + "/bInterfaceNumber", "%02x" % number)
     r.w(ifdir + "/bNumEndpoints", "04" if driver == "uas" else "02")
     r.link(ifdir + "/subsystem", "/sys/bus/usb")
     r.w(ifdir + "/uevent", "DEVTYPE=usb_interface\nDRIVER=%s" % driver)
@@ -424,14 +439,20 @@ def scsi_disk(r, sdev_dir, hctl, vendor, model, rev, blockname, sectors, parts, 
 
 def netdev(r, devdir, ifname, mac, *, speed=None, duplex=None, operstate="up", carrier=1, mtu=1500,
            driver=None, driver_bus="platform", ifindex=2, typ=1, wireless=False, queues=(1, 1),
-           addr_assign_type=0):
-    """devdir: the device directory (…/net/<if> is created under it). devdir None → virtual."""
+           addr_assign_type=0, devtype=None):
+    """devdir: the device directory (…/net/<if> is created under it). devdir None → virtual.
+    devtype: the DEVTYPE of the interface's uevent ("wlan" for wireless ones, "bridge", "wireguard")."""
     if devdir is None:
         nd = "/sys/devices/virtual/net/" + ifname
     else:
         nd = devdir + "/net/" + ifname
+    if wireless and devtype is None:
+        devtype = "wlan"
+    r.w(nd + "/uevent", ("DEVTYPE=%s\n" % devtype if devtype else "") + "INTERFACE=%s\nIFINDEX=%d" % (ifname, ifindex))
+    if devtype == "bridge":
+        r.w(nd + "/bridge/stp_state", 0)
     r.w(nd + "/address", mac)
-    r.w(nd + "/addr_len", 6)
+    r.w(nd + "/addr_len", 6 if mac else 0)
     r.w(nd + "/operstate", operstate)
     r.w(nd + "/mtu", mtu)
     r.w(nd + "/type", typ)
@@ -452,8 +473,12 @@ def netdev(r, devdir, ifname, mac, *, speed=None, duplex=None, operstate="up", c
     if duplex is not None:
         r.w(nd + "/duplex", duplex)
     if wireless:
-        r.mkdir(nd + "/wireless")
-        r.mkdir(nd + "/phy80211")
+        r.w(nd + "/wireless/status", "0x0000")
+        if devdir is None:
+            r.mkdir(nd + "/phy80211")
+        else:
+            r.w(devdir + "/ieee80211/phy0/name", "phy0")
+            r.link(nd + "/phy80211", devdir + "/ieee80211/phy0")
     if devdir is not None:
         r.link(nd + "/device", devdir)
         if driver:
@@ -651,8 +676,8 @@ def gcc_out(first, year="2020"):
 def finalize_mounts(r, root_source=None):
     """Write /proc/self/mountinfo from /proc/mounts, with device numbers from the tree."""
     path = r.p("/proc/mounts")
-    if not os.path.exists(path):
-        return
+    if not os.path.exists(path) or os.path.exists(r.p("/proc/self/mountinfo")):
+        return  # no mount table, or the board states its mountinfo itself
     lines = open(path).read().splitlines()
     out = []
     anon = 20
@@ -680,11 +705,16 @@ def finalize_mounts(r, root_source=None):
 
 # vm.swappiness, transparent huge pages and the PCIe ASPM policy as each image ships them.
 SWAPPINESS = {"rpi-zero2w": 60, "rpi4b": 60, "rpi5": 60, "rock5b": 60, "rk3399": 100, "odroid-n2plus": 100,
-              "orangepi-zero3": 100, "qcs6490": 60, "visionfive2": 60, "intel-hybrid": 60}
-THP = {"rock5b", "rk3399", "odroid-n2plus", "orangepi-zero3", "qcs6490", "visionfive2", "intel-hybrid"}
+              "orangepi-zero3": 100, "qcs6490": 60, "visionfive2": 60, "intel-hybrid": 60, "rock5b-armbian": 100,
+              "n100-minipc": 60, "cloud-vm-kvm": 60}
+THP = {"rock5b", "rk3399", "odroid-n2plus", "orangepi-zero3", "qcs6490", "visionfive2", "intel-hybrid",
+       "rock5b-armbian", "n100-minipc", "cloud-vm-kvm"}
 ASPM = {"rpi4b": "[default] performance powersave powersupersave",
         "rpi5": "default performance [powersave] powersupersave",
         "rock5b": "default performance [powersave] powersupersave",
+        "rock5b-armbian": "default performance [powersave] powersupersave",
+        "n100-minipc": "[default] performance powersave powersupersave",
+        "cloud-vm-kvm": "[default] performance powersave powersupersave",
         "rk3399": "[default] performance powersave powersupersave",
         "qcs6490": "[default] performance powersave powersupersave",
         "visionfive2": "[default] performance powersave powersupersave",

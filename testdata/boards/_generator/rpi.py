@@ -303,7 +303,9 @@ def pi5(base):
                         (75000, "active")], hwmon=0)
     cooling_device(r, 0, "pwm-fan", 1, 4)
     rp1 = "/sys/devices/platform/axi/1000120000.pcie/pci0001:00/0001:00:00.0/0001:01:00.0"
-    hwmon(r, 1, rp1 + "/1f000c8000.adc", "rp1_adc",
+    # RP1's peripherals are platform devices beside its PCI function, under the PCIe controller's node.
+    rp1_periph = "/sys/devices/platform/axi/1000120000.pcie"
+    hwmon(r, 1, rp1_periph + "/1f000c8000.adc", "rp1_adc",
           {"in1_input": 946, "in2_input": 2530, "in3_input": 1380, "in4_input": 1450, "temp1_input": 34600})
     hwmon(r, 2, "/sys/devices/platform/cooling_fan", "pwmfan", {"fan1_input": 2654, "pwm1": 75})
 
@@ -324,7 +326,7 @@ def pi5(base):
     ssd = rc + "/0000:01:00.0"
     pci_dev(r, ssd, "0000:01:00.0", "0x144d", "0xa809", "0x010802", driver="nvme",
             cur_speed="5.0 GT/s PCIe", cur_width=1, max_speed="8.0 GT/s PCIe", max_width=4,
-            subsys=("0x144d", "0xa801"))
+            subsys=("0x144d", "0xa801"), aspm=(0, 1))
     nvme(r, ssd, "Samsung SSD 980 500GB", "S64DNF0R000FIX5", "1B4QFXO7", 976773168,
          [("nvme0n1p1", 2048, 1048576), ("nvme0n1p2", 1050624, 975722544)], hwmon_n=3, temp=38850)
     # RP1 south bridge on the internal x4 link; the Ethernet MAC is a platform device under it.
@@ -334,11 +336,22 @@ def pi5(base):
     pci_dev(r, rp1, "0001:01:00.0", "0x1de4", "0x0001", "0x020000", driver="rp1",
             cur_speed="5.0 GT/s PCIe", cur_width=4, max_speed="5.0 GT/s PCIe", max_width=4,
             subsys=("0x1de4", "0x0001"), revision="0x02")
-    netdev(r, rp1 + "/1f00100000.ethernet", "eth0", "2c:cf:67:01:02:03", speed=1000, duplex="full",
+    netdev(r, rp1_periph + "/1f00100000.ethernet", "eth0", "2c:cf:67:01:02:03", speed=1000, duplex="full",
            driver="macb", ifindex=2)
-    netdev(r, sdio + "/mmc1:0001:1", "wlan0", "2c:cf:67:01:02:04", operstate="down", carrier=None,
+    r.w(sdio + "/mmc1:0001:1/vendor", "0x02d0")
+    r.w(sdio + "/mmc1:0001:1/device", "0xa9bf")
+    r.w(sdio + "/mmc1:0001:1/class", "0x00")
+    netdev(r, sdio + "/mmc1:0001:1", "wlan0", "2c:cf:67:01:02:04", operstate="up", carrier=1,
            driver="brcmfmac", driver_bus="sdio", ifindex=3, wireless=True, queues=(1, 4))
+    # Docker's bridge, down while no container runs.
+    netdev(r, None, "docker0", "02:42:1f:01:02:06", operstate="down", carrier=None, ifindex=4,
+           addr_assign_type=3, devtype="bridge")
     loopback(r)
+    # RP1's two xHCI controllers, each with a USB 2.0 and a USB 3.0 root hub.
+    for i, (hc, bus) in enumerate((("1f00200000.usb", 1), ("1f00300000.usb", 3))):
+        hcd = "%s/%s/xhci-hcd.%d" % (rp1_periph, hc, i)
+        usb_root_hub(r, hcd, bus, 480, "2.00", 2, "xhci-hcd.%d" % i, "Linux 6.6.20+rpt-rpi-2712 xhci-hcd")
+        usb_root_hub(r, hcd, bus + 1, 5000, "3.00", 1, "xhci-hcd.%d" % i, "Linux 6.6.20+rpt-rpi-2712 xhci-hcd")
 
     mem = meminfo(8245632, 7890432, 8001264, 23040, 197488, 102384, 102384, cma_total=65536, cma_free=52224,
                   shmem=4608, hugepages=False)
