@@ -10,6 +10,7 @@ import (
 	"strings"
 
 	"boardbench/internal/host"
+	"boardbench/internal/kernelfile"
 	"boardbench/internal/note"
 )
 
@@ -20,10 +21,10 @@ const sysCPU = "/sys/devices/system/cpu"
 type collector struct {
 	h    *host.Host
 	info Info
-	file CPUInfoFile
+	file kernelfile.CPUInfo
 	// haveCPUInfo is true when /proc/cpuinfo was read.
 	haveCPUInfo bool
-	entries     map[int]*CPUInfoEntry
+	entries     map[int]*kernelfile.CPUInfoEntry
 	// sysfs is true when /sys/devices/system/cpu lists CPUs.
 	sysfs bool
 	// features holds each CPU's feature list (nil: none reported).
@@ -41,7 +42,7 @@ type collector struct {
 func newCollector(h *host.Host) *collector {
 	return &collector{
 		h:          h,
-		entries:    map[int]*CPUInfoEntry{},
+		entries:    map[int]*kernelfile.CPUInfoEntry{},
 		features:   map[int][]string{},
 		parts:      map[int][]uint64{},
 		unknownWhy: map[int]string{},
@@ -104,7 +105,7 @@ func (c *collector) readCPUInfo() {
 		return
 	}
 	c.haveCPUInfo = true
-	c.file = ParseCPUInfo(data)
+	c.file = kernelfile.ParseCPUInfo(data)
 	for i := range c.file.Entries {
 		c.entries[c.file.Entries[i].ID] = &c.file.Entries[i]
 	}
@@ -167,7 +168,7 @@ func cpuDirID(name string) (int, bool) {
 			return 0, false
 		}
 	}
-	return parseCPUNumberValue(rest)
+	return kernelfile.CPUNumber(rest)
 }
 
 // identify fills a CPU's identity from /proc/cpuinfo (and, on ARM, from the
@@ -372,7 +373,7 @@ func firstNonEmpty(vs ...string) string {
 
 // nonNumeric returns v unless it is a CPU number ("Processor : 0").
 func nonNumeric(v string) string {
-	if _, ok := parseCPUNumberValue(v); ok {
+	if _, ok := kernelfile.CPUNumber(v); ok {
 		return ""
 	}
 	return v

@@ -7,12 +7,8 @@ import (
 	"strings"
 
 	"boardbench/internal/host"
+	"boardbench/internal/kernelfile"
 )
-
-// maxCPUID bounds the CPU numbers ParseCPUList accepts, so that a corrupt
-// range such as "0-4294967295" cannot make it allocate without limit. Linux
-// supports at most 8192 CPUs (NR_CPUS) today.
-const maxCPUID = 65535
 
 // ParseCPUList parses the kernel's CPU list format ("0-3,6", "0 1 2 3",
 // "4", "") into sorted, de-duplicated CPU numbers. Commas and white space
@@ -100,8 +96,8 @@ func parseCPUNumber(s string) (int, error) {
 	if err != nil || n < 0 {
 		return 0, fmt.Errorf("not a CPU number: %q", s)
 	}
-	if n > maxCPUID {
-		return 0, fmt.Errorf("CPU number %d above %d", n, maxCPUID)
+	if n > kernelfile.MaxCPUID {
+		return 0, fmt.Errorf("CPU number %d above %d", n, kernelfile.MaxCPUID)
 	}
 	return n, nil
 }

@@ -9,6 +9,7 @@ import (
 	"strings"
 
 	"boardbench/internal/host"
+	"boardbench/internal/kernelfile"
 	"boardbench/internal/note"
 )
 
@@ -124,7 +125,7 @@ func (c *collector) readCPUFreq() {
 			if !ok {
 				continue
 			}
-			if id, ok := parseCPUNumberValue(rest); ok {
+			if id, ok := kernelfile.CPUNumber(rest); ok {
 				c.policyDirs[id] = sysCPU + "/cpufreq/" + n
 			}
 		}
@@ -192,7 +193,7 @@ func (c *collector) legacyPolicy(cpu int) (id int, dir string, ok bool) {
 	}
 	parent := basename(strings.TrimSuffix(rp, "/cpufreq"))
 	if rest, ok := strings.CutPrefix(basename(rp), "policy"); ok {
-		if id, ok := parseCPUNumberValue(rest); ok {
+		if id, ok := kernelfile.CPUNumber(rest); ok {
 			return id, rp, true
 		}
 	}

@@ -46,8 +46,8 @@ func FuzzParseSmallFiles(f *testing.F) {
 	f.Add("  4096  74  12288  0  12288  0  0  0  0")
 	f.Add("[")
 	f.Fuzz(func(t *testing.T, s string) {
-		if c, ok := ParseChoice(s); ok && c.Selected == "" {
-			t.Errorf("ParseChoice(%q) ok with empty selection", s)
+		if c, ok := choiceOf(s); ok != (c.Selected != "") {
+			t.Errorf("choiceOf(%q) = %+v, %v", s, c, ok)
 		}
 		if st, ok := ParseMMStat(s); ok && (st.OrigData < 0 || st.ComprData < 0 || st.MemUsed < 0) {
 			t.Errorf("ParseMMStat(%q) = %+v", s, st)

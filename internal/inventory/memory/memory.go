@@ -116,12 +116,12 @@ func collectTunables(h *host.Host, in *Info) {
 	var thp HugePages
 	const dir = "/sys/kernel/mm/transparent_hugepage/"
 	if s, err := h.ReadString(dir + "enabled"); err == nil {
-		if c, ok := ParseChoice(s); ok {
+		if c, ok := choiceOf(s); ok {
 			thp.Enabled = &c
 		}
 	}
 	if s, err := h.ReadString(dir + "defrag"); err == nil {
-		if c, ok := ParseChoice(s); ok {
+		if c, ok := choiceOf(s); ok {
 			thp.Defrag = &c
 		}
 	}

@@ -323,7 +323,7 @@ func TestParseSwaps(t *testing.T) {
 	}
 }
 
-func TestParseChoice(t *testing.T) {
+func TestChoiceOf(t *testing.T) {
 	cases := []struct {
 		in     string
 		want   Choice
@@ -332,12 +332,12 @@ func TestParseChoice(t *testing.T) {
 		{"always [madvise] never", Choice{"madvise", []string{"always", "madvise", "never"}}, true},
 		{"[lzo-rle] lzo lz4 ", Choice{"lzo-rle", []string{"lzo-rle", "lzo", "lz4"}}, true},
 		{"lzo lz4", Choice{"", []string{"lzo", "lz4"}}, false},
-		{"[] x", Choice{"", []string{"[]", "x"}}, false},
+		{"[] x", Choice{"", []string{"x"}}, false},
 	}
 	for _, c := range cases {
-		got, ok := ParseChoice(c.in)
+		got, ok := choiceOf(c.in)
 		if ok != c.wantOK || !reflect.DeepEqual(got, c.want) {
-			t.Errorf("ParseChoice(%q) = %+v, %v; want %+v, %v", c.in, got, ok, c.want, c.wantOK)
+			t.Errorf("choiceOf(%q) = %+v, %v; want %+v, %v", c.in, got, ok, c.want, c.wantOK)
 		}
 	}
 }

@@ -1,6 +1,7 @@
 package memory
 
 import (
+	"boardbench/internal/kernelfile"
 	"errors"
 	"io/fs"
 	"math"
@@ -56,20 +57,11 @@ type Choice struct {
 	Options []string `json:"options"`
 }
 
-// ParseChoice parses "always [madvise] never". ok is false when no option is
-// in brackets.
-func ParseChoice(s string) (c Choice, ok bool) {
-	for _, f := range strings.Fields(s) {
-		if len(f) > 2 && f[0] == '[' && f[len(f)-1] == ']' {
-			f = f[1 : len(f)-1]
-			if c.Selected == "" {
-				c.Selected = f
-				ok = true
-			}
-		}
-		c.Options = append(c.Options, f)
-	}
-	return c, ok
+// choiceOf turns a parsed sysfs choice attribute into a Choice; ok is false
+// when no option is in brackets.
+func choiceOf(s string) (Choice, bool) {
+	c := kernelfile.ParseChoice(s)
+	return Choice{Selected: c.Selected, Options: c.Options}, c.Selected != ""
 }
 
 // isNumbered reports whether name is prefix followed by decimal digits only,
