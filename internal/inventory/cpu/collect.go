@@ -394,16 +394,6 @@ func floatPtr(f float64) *float64       { return &f }
 func int64Ptr(i int64) *int64           { return &i }
 func cpuPath(id int, rel string) string { return sysCPU + "/cpu" + strconv.Itoa(id) + "/" + rel }
 
-// readInt reads a sysfs integer; negative values count as unknown.
-func (c *collector) readNonNegInt(p string) *int {
-	v, err := c.h.ReadInt(p)
-	if err != nil || v < 0 || v > 1<<31 {
-		return nil
-	}
-	i := int(v)
-	return &i
-}
-
 // readMHz reads a cpufreq kHz file as MHz.
 func (c *collector) readMHz(p string) (*float64, error) {
 	s, err := c.h.ReadString(p)

@@ -89,31 +89,6 @@ func ParseKHz(s string) (int64, error) {
 // KHzToMHz converts kHz to MHz.
 func KHzToMHz(khz int64) float64 { return float64(khz) / 1000 }
 
-// ParseCacheSize parses a cache size as sysfs writes it ("32K", "1024K",
-// "8M", or a plain byte count) into bytes.
-func ParseCacheSize(s string) (int64, error) {
-	s = strings.TrimSpace(s)
-	mult := int64(1)
-	if n := len(s); n > 0 {
-		switch s[n-1] {
-		case 'K', 'k':
-			mult = 1 << 10
-		case 'M', 'm':
-			mult = 1 << 20
-		case 'G', 'g':
-			mult = 1 << 30
-		}
-		if mult != 1 {
-			s = s[:n-1]
-		}
-	}
-	v, err := strconv.ParseInt(s, 10, 64)
-	if err != nil || v < 0 || v > (1<<50)/mult {
-		return 0, fmt.Errorf("not a cache size: %q", truncateString(s, 32))
-	}
-	return v * mult, nil
-}
-
 // truncateString shortens s for error messages.
 func truncateString(s string, n int) string {
 	if len(s) <= n {

@@ -58,17 +58,6 @@ func TestParseKHzAndCacheSize(t *testing.T) {
 			t.Errorf("ParseKHz(%q) accepted", bad)
 		}
 	}
-	sizes := map[string]int64{"32K": 32 << 10, "1024K\n": 1 << 20, "8M": 8 << 20, "512": 512}
-	for in, want := range sizes {
-		if got, err := ParseCacheSize(in); err != nil || got != want {
-			t.Errorf("ParseCacheSize(%q) = %d, %v; want %d", in, got, err, want)
-		}
-	}
-	for _, bad := range []string{"K", "big", "-1K", "99999999999999999G"} {
-		if _, err := ParseCacheSize(bad); err == nil {
-			t.Errorf("ParseCacheSize(%q) accepted", bad)
-		}
-	}
 }
 
 // FuzzParseFrequencies feeds junk to every cpufreq value parser: none may
@@ -89,8 +78,5 @@ func FuzzParseFrequencies(f *testing.F) {
 			_ = FrequenciesFromTimeInState(st)
 		}
 		_, _ = ParseKHz(s)
-		if v, err := ParseCacheSize(s); err == nil && v < 0 {
-			t.Fatalf("ParseCacheSize(%q) = %d", s, v)
-		}
 	})
 }
