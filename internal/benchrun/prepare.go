@@ -11,7 +11,7 @@ import (
 	"boardbench/internal/host"
 	"boardbench/internal/idle"
 	"boardbench/internal/inventory"
-	"boardbench/internal/monitor"
+	"boardbench/internal/kernelfile"
 	"boardbench/internal/result"
 	"boardbench/internal/tools"
 	"boardbench/internal/tune"
@@ -155,7 +155,7 @@ func readLoad1(h *host.Host) (float64, bool) {
 	if err != nil {
 		return 0, false
 	}
-	return monitor.ParseLoadavg(data)
+	return kernelfile.ParseLoadavg(data)
 }
 
 // tune switches cpufreq governors (and memory devfreq governors) to
