@@ -228,9 +228,9 @@ func (m *Monitor) SampleNow(ctx context.Context) Sample {
 		}
 	}
 	if data, err := m.h.ReadFile("/proc/meminfo"); err == nil {
-		kb := ParseMeminfoKB(data, "SwapTotal", "SwapFree")
-		if tot, ok := kb["SwapTotal"]; ok {
-			used := (tot - kb["SwapFree"]) * 1024
+		mi := kernelfile.ParseMeminfo(data)
+		if tot, ok := mi["SwapTotal"]; ok {
+			used := tot - mi["SwapFree"]
 			s.SwapUsedBytes = &used
 		}
 	}
@@ -311,11 +311,11 @@ func (m *Monitor) Begin(ctx context.Context, name string) *Window {
 	w := &Window{m: m, name: name, tis: map[int]map[int64]float64{}}
 	for _, p := range m.cfg.Policies {
 		if data, err := m.h.ReadFile(fmt.Sprintf("/sys/devices/system/cpu/cpufreq/policy%d/stats/time_in_state", p.ID)); err == nil {
-			w.tis[p.ID] = ParseTimeInState(data)
+			w.tis[p.ID] = secondsByKHz(data)
 		}
 	}
 	if data, err := m.h.ReadFile("/proc/vmstat"); err == nil {
-		w.vm = ParseVMStat(data, "pswpin", "pswpout")
+		w.vm = kernelfile.ParseVMStat(data, "pswpin", "pswpout")
 	}
 	if m.cfg.ReadKernelLog {
 		out, err := m.h.Run(ctx, "dmesg")
@@ -352,14 +352,14 @@ func (w *Window) End(ctx context.Context) Evidence {
 		if err != nil {
 			continue
 		}
-		ev.TimeInState = append(ev.TimeInState, diffTimeInState(p.ID, before, ParseTimeInState(data)))
+		ev.TimeInState = append(ev.TimeInState, diffTimeInState(p.ID, before, secondsByKHz(data)))
 	}
 	if len(m.cfg.Policies) > 0 && len(ev.TimeInState) == 0 {
 		ev.Notes = append(ev.Notes, "cpufreq time_in_state not exposed: throttling can only be seen in sampled clocks")
 	}
 	if w.vm != nil {
 		if data, err := m.h.ReadFile("/proc/vmstat"); err == nil {
-			after := ParseVMStat(data, "pswpin", "pswpout")
+			after := kernelfile.ParseVMStat(data, "pswpin", "pswpout")
 			if a, ok := after["pswpin"]; ok && a >= w.vm["pswpin"] {
 				d := a - w.vm["pswpin"]
 				ev.SwapIn = &d

@@ -1,6 +1,7 @@
 package cpu
 
 import (
+	"boardbench/internal/kernelfile"
 	"fmt"
 	"sort"
 	"strconv"
@@ -23,41 +24,9 @@ func ParseFrequenciesKHz(s string) ([]int64, error) {
 	return sortedKHz(seen), nil
 }
 
-// StateTime is one line of cpufreq stats/time_in_state: how long the policy
-// spent at a frequency since boot (or since the stats were reset).
-type StateTime struct {
-	// KHz is the frequency in kHz.
-	KHz int64
-	// Ticks is the time spent there in USER_HZ ticks (usually 10 ms).
-	Ticks int64
-}
-
-// ParseTimeInState parses cpufreq stats/time_in_state ("<kHz> <ticks>" per
-// line) in the kernel's order. Empty lines are skipped; any other malformed
-// line makes it fail.
-func ParseTimeInState(s string) ([]StateTime, error) {
-	var out []StateTime
-	for _, line := range strings.Split(s, "\n") {
-		f := strings.Fields(line)
-		if len(f) == 0 {
-			continue
-		}
-		if len(f) != 2 {
-			return nil, fmt.Errorf("time_in_state line %q: want two numbers", truncateString(line, 40))
-		}
-		khz, err1 := strconv.ParseInt(f[0], 10, 64)
-		ticks, err2 := strconv.ParseInt(f[1], 10, 64)
-		if err1 != nil || err2 != nil || khz <= 0 || ticks < 0 {
-			return nil, fmt.Errorf("time_in_state line %q: not numbers", truncateString(line, 40))
-		}
-		out = append(out, StateTime{KHz: khz, Ticks: ticks})
-	}
-	return out, nil
-}
-
 // FrequenciesFromTimeInState returns the distinct frequencies of a
 // time_in_state table in kHz, sorted ascending.
-func FrequenciesFromTimeInState(states []StateTime) []int64 {
+func FrequenciesFromTimeInState(states []kernelfile.StateTime) []int64 {
 	seen := map[int64]bool{}
 	for _, st := range states {
 		seen[st.KHz] = true

@@ -1,6 +1,7 @@
 package cpu
 
 import (
+	"boardbench/internal/kernelfile"
 	"reflect"
 	"testing"
 )
@@ -30,26 +31,14 @@ func TestParseFrequenciesKHz(t *testing.T) {
 	}
 }
 
-func TestParseTimeInState(t *testing.T) {
-	got, err := ParseTimeInState("408000 1200\n600000 30\n\n1800000 0\n")
-	if err != nil {
-		t.Fatal(err)
-	}
-	want := []StateTime{{408000, 1200}, {600000, 30}, {1800000, 0}}
-	if !reflect.DeepEqual(got, want) {
-		t.Fatalf("got %v, want %v", got, want)
-	}
-	if f := FrequenciesFromTimeInState(append(got, StateTime{408000, 5})); !reflect.DeepEqual(f, []int64{408000, 600000, 1800000}) {
+func TestFrequenciesFromTimeInState(t *testing.T) {
+	states := []kernelfile.StateTime{{KHz: 408000, Ticks: 1200}, {KHz: 600000, Ticks: 30}, {KHz: 1800000}, {KHz: 408000, Ticks: 5}}
+	if f := FrequenciesFromTimeInState(states); !reflect.DeepEqual(f, []int64{408000, 600000, 1800000}) {
 		t.Errorf("FrequenciesFromTimeInState = %v", f)
-	}
-	for _, bad := range []string{"408000", "408000 1 2", "x 1", "408000 -1"} {
-		if _, err := ParseTimeInState(bad); err == nil {
-			t.Errorf("ParseTimeInState(%q) accepted", bad)
-		}
 	}
 }
 
-func TestParseKHzAndCacheSize(t *testing.T) {
+func TestParseKHz(t *testing.T) {
 	if v, err := ParseKHz(" 1800000\n"); err != nil || v != 1800000 || KHzToMHz(v) != 1800 {
 		t.Errorf("ParseKHz = %v, %v", v, err)
 	}
@@ -73,9 +62,6 @@ func FuzzParseFrequencies(f *testing.F) {
 					t.Fatalf("ParseFrequenciesKHz(%q) = %v", s, l)
 				}
 			}
-		}
-		if st, err := ParseTimeInState(s); err == nil {
-			_ = FrequenciesFromTimeInState(st)
 		}
 		_, _ = ParseKHz(s)
 	})

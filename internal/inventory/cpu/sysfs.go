@@ -258,7 +258,7 @@ func (c *collector) readPolicy(id int, dir string) Policy {
 	}
 	if p.AvailableMHz == nil {
 		if s, err := c.h.ReadString(dir + "/stats/time_in_state"); err == nil {
-			if st, err := ParseTimeInState(s); err == nil && len(st) > 0 {
+			if st, bad := kernelfile.ParseTimeInState([]byte(s)); bad == 0 && len(st) > 0 {
 				p.AvailableMHz, p.AvailableMHzSource = khzListToMHz(FrequenciesFromTimeInState(st)), "stats/time_in_state"
 			}
 		}

@@ -9,6 +9,7 @@ import (
 	"fmt"
 
 	"boardbench/internal/host"
+	"boardbench/internal/kernelfile"
 	"boardbench/internal/note"
 )
 
@@ -69,7 +70,7 @@ func collectMeminfo(h *host.Host, in *Info) {
 		in.Notes.Add("/proc/meminfo", note.Unreadable+": "+errText(err))
 		return
 	}
-	m := ParseMeminfo(data)
+	m := kernelfile.ParseMeminfo(data)
 	fields := []struct {
 		key string
 		dst **int64

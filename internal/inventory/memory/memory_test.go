@@ -304,14 +304,6 @@ func TestCollectNoSwapIsEmptyNotNull(t *testing.T) {
 	}
 }
 
-func TestParseMeminfo(t *testing.T) {
-	m := ParseMeminfo([]byte("MemTotal:        1000 kB\nHugePages_Total:       7\nBad line\nX: 12 MB\nY: -1 kB\nZ: 99999999999999999999 kB\n"))
-	want := map[string]int64{"MemTotal": 1024000, "HugePages_Total": 7}
-	if !reflect.DeepEqual(m, want) {
-		t.Errorf("ParseMeminfo = %v, want %v", m, want)
-	}
-}
-
 func TestParseSwaps(t *testing.T) {
 	got := ParseSwaps([]byte("Filename\tType\tSize\tUsed\tPriority\n/dev/zram0 partition 1019112 0 5\n/swap\\040file file 10 2 -2\nbroken line\n/x file a b c\n"))
 	want := []SwapEntry{
