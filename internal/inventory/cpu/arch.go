@@ -1,6 +1,7 @@
 package cpu
 
 import (
+	"slices"
 	"strings"
 
 	"boardbench/internal/kernelfile"
@@ -60,12 +61,8 @@ func ArchFromCPUInfo(f *kernelfile.CPUInfo) string {
 			return "arm64"
 		}
 		if strings.TrimSpace(archLine) == "8" || strings.EqualFold(strings.TrimSpace(archLine), "AArch64") {
-			for _, f := range feats {
-				for _, v7 := range armv7Features {
-					if f == v7 {
-						return "arm"
-					}
-				}
+			if slices.ContainsFunc(feats, func(f string) bool { return slices.Contains(armv7Features, f) }) {
+				return "arm"
 			}
 			return "arm64"
 		}

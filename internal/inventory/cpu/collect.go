@@ -1,11 +1,13 @@
 package cpu
 
 import (
+	"cmp"
 	"errors"
 	"fmt"
 	"io/fs"
+	"maps"
 	"path"
-	"sort"
+	"slices"
 	"strconv"
 	"strings"
 
@@ -146,11 +148,7 @@ func (c *collector) cpuIDs() []int {
 	for id := range c.entries {
 		seen[id] = true
 	}
-	ids := make([]int, 0, len(seen))
-	for id := range seen {
-		ids = append(ids, id)
-	}
-	sort.Ints(ids)
+	ids := slices.Sorted(maps.Keys(seen))
 	if len(ids) == 0 {
 		c.info.Notes.Add("CPUs", "neither /proc/cpuinfo nor /sys/devices/system/cpu lists any CPU")
 	}
@@ -409,8 +407,7 @@ func (c *collector) readMHz(p string) (*float64, error) {
 
 // cpuByID returns the CPU with id, or nil.
 func (c *collector) cpuByID(id int) *CPU {
-	i := sort.Search(len(c.info.CPUs), func(i int) bool { return c.info.CPUs[i].ID >= id })
-	if i < len(c.info.CPUs) && c.info.CPUs[i].ID == id {
+	if i, ok := slices.BinarySearchFunc(c.info.CPUs, id, func(c CPU, id int) int { return cmp.Compare(c.ID, id) }); ok {
 		return &c.info.CPUs[i]
 	}
 	return nil

@@ -2,7 +2,8 @@ package cpu
 
 import (
 	"fmt"
-	"sort"
+	"maps"
+	"slices"
 	"strconv"
 	"strings"
 
@@ -29,11 +30,8 @@ func ParseCPUList(s string) ([]int, error) {
 			seen[i] = true
 		}
 	}
-	out := make([]int, 0, len(seen))
-	for id := range seen {
-		out = append(out, id)
-	}
-	sort.Ints(out)
+	out := slices.AppendSeq(make([]int, 0, len(seen)), maps.Keys(seen)) // never nil: JSON []
+	slices.Sort(out)
 	return out, nil
 }
 
@@ -109,8 +107,7 @@ func FormatCPUList(ids []int) string {
 	if len(ids) == 0 {
 		return ""
 	}
-	s := append([]int(nil), ids...)
-	sort.Ints(s)
+	s := slices.Sorted(slices.Values(ids))
 	var b strings.Builder
 	for i := 0; i < len(s); {
 		j := i

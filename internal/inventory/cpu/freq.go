@@ -3,7 +3,8 @@ package cpu
 import (
 	"boardbench/internal/kernelfile"
 	"fmt"
-	"sort"
+	"maps"
+	"slices"
 	"strconv"
 	"strings"
 )
@@ -35,11 +36,8 @@ func FrequenciesFromTimeInState(states []kernelfile.StateTime) []int64 {
 }
 
 func sortedKHz(seen map[int64]bool) []int64 {
-	out := make([]int64, 0, len(seen))
-	for v := range seen {
-		out = append(out, v)
-	}
-	sort.Slice(out, func(i, j int) bool { return out[i] < out[j] })
+	out := slices.AppendSeq(make([]int64, 0, len(seen)), maps.Keys(seen)) // never nil: JSON []
+	slices.Sort(out)
 	return out
 }
 

@@ -4,7 +4,8 @@ import (
 	"errors"
 	"fmt"
 	"io/fs"
-	"sort"
+	"maps"
+	"slices"
 	"strings"
 
 	"boardbench/internal/host"
@@ -144,11 +145,7 @@ func (c *collector) readCPUFreq() {
 		c.info.Notes.Add("cpufreq policy and min/max MHz", "no cpufreq in /sys/devices/system/cpu: "+c.missingReason())
 		return
 	}
-	ids := make([]int, 0, len(c.policyDirs))
-	for id := range c.policyDirs {
-		ids = append(ids, id)
-	}
-	sort.Ints(ids)
+	ids := slices.Sorted(maps.Keys(c.policyDirs))
 	cpuPolicy := map[int]int{}
 	for _, id := range ids {
 		p := c.readPolicy(id, c.policyDirs[id])
