@@ -10,7 +10,7 @@ import (
 	"boardbench/internal/finding"
 	"boardbench/internal/host"
 	"boardbench/internal/idle"
-	"boardbench/internal/monitor"
+	"boardbench/internal/kernelfile"
 	"boardbench/internal/result"
 	"boardbench/internal/tools"
 	"boardbench/internal/tune"
@@ -154,7 +154,7 @@ func readLoad1(h *host.Host) (float64, bool) {
 	if err != nil {
 		return 0, false
 	}
-	return monitor.ParseLoadavg(data)
+	return kernelfile.ParseLoadavg(data)
 }
 
 // tune switches cpufreq governors (and memory devfreq governors) to

@@ -12,7 +12,7 @@ import (
 	"time"
 
 	"boardbench/internal/host"
-	"boardbench/internal/monitor"
+	"boardbench/internal/kernelfile"
 )
 
 // Thresholds of a quiet machine.
@@ -71,9 +71,9 @@ func (s State) Reason() string {
 	return r
 }
 
-// procTimes reads utime+stime (clock ticks) of every process.
-func procTimes(h *host.Host) map[int]procStat {
-	out := map[int]procStat{}
+// procTimes reads /proc/PID/stat of every process.
+func procTimes(h *host.Host) map[int]kernelfile.PIDStat {
+	out := map[int]kernelfile.PIDStat{}
 	names, err := h.ReadDirNames("/proc")
 	if err != nil {
 		return out
@@ -87,42 +87,15 @@ func procTimes(h *host.Host) map[int]procStat {
 		if err != nil {
 			continue
 		}
-		if ps, ok := ParseProcStat(string(data)); ok {
+		if ps, ok := kernelfile.ParsePIDStat(string(data)); ok {
 			out[pid] = ps
 		}
 	}
 	return out
 }
 
-type procStat struct {
-	name   string
-	ticks  uint64
-	kernel bool
-}
-
-// ParseProcStat reads the command name, utime+stime and whether it is a
-// kernel thread (PF_KTHREAD flag) from one /proc/[pid]/stat line.
-func ParseProcStat(line string) (procStat, bool) {
-	open := strings.IndexByte(line, '(')
-	close := strings.LastIndexByte(line, ')')
-	if open < 0 || close < open {
-		return procStat{}, false
-	}
-	name := line[open+1 : close]
-	f := strings.Fields(line[close+1:])
-	// After the name: state(0) ppid(1) ... flags(6) ... utime(11) stime(12).
-	if len(f) < 13 {
-		return procStat{}, false
-	}
-	flags, err1 := strconv.ParseUint(f[6], 10, 64)
-	ut, err2 := strconv.ParseUint(f[11], 10, 64)
-	st, err3 := strconv.ParseUint(f[12], 10, 64)
-	if err1 != nil || err2 != nil || err3 != nil {
-		return procStat{}, false
-	}
-	const pfKthread = 0x00200000
-	return procStat{name: name, ticks: ut + st, kernel: flags&pfKthread != 0}, true
-}
+// cpuTicks is the CPU time of a process in clock ticks, user and kernel.
+func cpuTicks(p kernelfile.PIDStat) uint64 { return p.UTime + p.STime }
 
 // Measure looks at the machine for the given window and returns its state.
 func Measure(ctx context.Context, h *host.Host, window time.Duration) (State, error) {
@@ -144,31 +117,31 @@ func Measure(ctx context.Context, h *host.Host, window time.Duration) (State, er
 	}
 	procs1 := procTimes(h)
 	elapsed := time.Since(t0).Seconds()
-	a, per, ok1 := monitor.ParseStat(stat0)
-	b, _, ok2 := monitor.ParseStat(stat1)
+	a, per, ok1 := kernelfile.ParseStat(stat0)
+	b, _, ok2 := kernelfile.ParseStat(stat1)
 	ncpu := len(per)
 	if ncpu == 0 {
 		ncpu = 1
 	}
 	if ok1 && ok2 {
-		if sh, ok := monitor.Delta(a, b); ok {
+		if sh, ok := b.SharesSince(a); ok {
 			v := sh.Busy
 			st.CPUPct = &v
 		}
 	}
 	if data, err := h.ReadFile("/proc/loadavg"); err == nil {
-		if v, ok := monitor.ParseLoadavg(data); ok {
+		if v, ok := kernelfile.ParseLoadavg(data); ok {
 			st.Load1 = &v
 		}
 	}
 	const ticksPerSecond = 100 // USER_HZ on every Linux architecture boardbench supports
 	for pid, p1 := range procs1 {
 		p0, ok := procs0[pid]
-		if !ok || p1.ticks <= p0.ticks || p1.name != p0.name {
+		if !ok || cpuTicks(p1) <= cpuTicks(p0) || p1.Comm != p0.Comm {
 			continue
 		}
-		pct := 100 * float64(p1.ticks-p0.ticks) / ticksPerSecond / elapsed / float64(ncpu)
-		st.Top = append(st.Top, Process{PID: pid, Name: p1.name, Kernel: p1.kernel, CPUPct: float64(int64(pct*10+0.5)) / 10})
+		pct := 100 * float64(cpuTicks(p1)-cpuTicks(p0)) / ticksPerSecond / elapsed / float64(ncpu)
+		st.Top = append(st.Top, Process{PID: pid, Name: p1.Comm, Kernel: p1.KernelThread(), CPUPct: float64(int64(pct*10+0.5)) / 10})
 	}
 	sort.Slice(st.Top, func(i, j int) bool { return st.Top[i].CPUPct > st.Top[j].CPUPct })
 	if len(st.Top) > 5 {

@@ -9,28 +9,6 @@ import (
 	"boardbench/internal/host"
 )
 
-func TestParseProcStat(t *testing.T) {
-	cases := []struct {
-		line   string
-		ok     bool
-		name   string
-		ticks  uint64
-		kernel bool
-	}{
-		{"1234 (7zz) R 1 1234 1234 0 -1 4194304 100 0 0 0 250 50 0 0 20 0 9 0 100 0 0", true, "7zz", 300, false},
-		{"15 (ksoftirqd/1) S 2 0 0 0 -1 69238848 0 0 0 0 7 13 0 0 20 0 1 0 5 0 0", true, "ksoftirqd/1", 20, true},
-		{"99 (weird) name)) S 1 1 1 0 -1 0 0 0 0 0 1 2 0 0", true, "weird) name)", 3, false},
-		{"garbage", false, "", 0, false},
-		{"1 (x) S 1 2", false, "", 0, false},
-	}
-	for _, c := range cases {
-		got, ok := ParseProcStat(c.line)
-		if ok != c.ok || got.name != c.name || got.ticks != c.ticks || got.kernel != c.kernel {
-			t.Errorf("ParseProcStat(%q) = %+v, %v", c.line, got, ok)
-		}
-	}
-}
-
 func TestReason(t *testing.T) {
 	l, c := 1.5, 48.0
 	s := State{Load1: &l, CPUPct: &c, Top: []Process{{PID: 77, Name: "apt", CPUPct: 45}, {PID: 12, Name: "kworker/0:1", Kernel: true, CPUPct: 2}}}

@@ -17,6 +17,7 @@ import (
 
 	"boardbench/internal/host"
 	"boardbench/internal/inventory/sensors"
+	"boardbench/internal/kernelfile"
 )
 
 // Policy is one cpufreq policy (cluster) whose clock is sampled.
@@ -95,8 +96,8 @@ type Monitor struct {
 	mu       sync.Mutex
 	interval time.Duration
 	window   *Window
-	prevAll  CPUTimes
-	prevPer  map[int]CPUTimes
+	prevAll  kernelfile.CPUTimes
+	prevPer  map[int]kernelfile.CPUTimes
 	havePrev bool
 	last     *Sample
 	kick     chan struct{}
@@ -167,7 +168,7 @@ func (m *Monitor) Run(ctx context.Context, each func(Sample)) {
 // baseline reads /proc/stat so the first sample has percentages.
 func (m *Monitor) baseline() {
 	if data, err := m.h.ReadFile("/proc/stat"); err == nil {
-		if all, per, ok := ParseStat(data); ok {
+		if all, per, ok := kernelfile.ParseStat(data); ok {
 			m.mu.Lock()
 			m.prevAll, m.prevPer, m.havePrev = all, per, true
 			m.mu.Unlock()
@@ -189,22 +190,22 @@ func (m *Monitor) SampleNow(ctx context.Context) Sample {
 		s.ClockMHz = append(s.ClockMHz, m.readKHzAsMHz(fmt.Sprintf("/sys/devices/system/cpu/cpufreq/policy%d/scaling_cur_freq", p.ID)))
 	}
 	if data, err := m.h.ReadFile("/proc/loadavg"); err == nil {
-		if v, ok := ParseLoadavg(data); ok {
+		if v, ok := kernelfile.ParseLoadavg(data); ok {
 			s.Load1 = &v
 		}
 	}
 	if data, err := m.h.ReadFile("/proc/stat"); err == nil {
-		if all, per, ok := ParseStat(data); ok {
+		if all, per, ok := kernelfile.ParseStat(data); ok {
 			m.mu.Lock()
 			if m.havePrev {
-				if sh, ok := Delta(m.prevAll, all); ok {
+				if sh, ok := all.SharesSince(m.prevAll); ok {
 					s.CPUPct, s.SysPct, s.UsrPct = ptr(sh.Busy), ptr(sh.System), ptr(sh.User)
 					s.NicePct, s.IowaitPct, s.IRQPct = ptr(sh.Nice), ptr(sh.Iowait), ptr(sh.IRQ)
 				}
 				s.PerCPUBusyPct = map[int]float64{}
 				for id, t := range per {
 					if prev, ok := m.prevPer[id]; ok {
-						if sh, ok := Delta(prev, t); ok {
+						if sh, ok := t.SharesSince(prev); ok {
 							s.PerCPUBusyPct[id] = round1(sh.Busy)
 						}
 					}
@@ -227,9 +228,9 @@ func (m *Monitor) SampleNow(ctx context.Context) Sample {
 		}
 	}
 	if data, err := m.h.ReadFile("/proc/meminfo"); err == nil {
-		kb := ParseMeminfoKB(data, "SwapTotal", "SwapFree")
-		if tot, ok := kb["SwapTotal"]; ok {
-			used := (tot - kb["SwapFree"]) * 1024
+		mi := kernelfile.ParseMeminfo(data)
+		if tot, ok := mi["SwapTotal"]; ok {
+			used := tot - mi["SwapFree"]
 			s.SwapUsedBytes = &used
 		}
 	}
@@ -310,11 +311,11 @@ func (m *Monitor) Begin(ctx context.Context, name string) *Window {
 	w := &Window{m: m, name: name, tis: map[int]map[int64]float64{}}
 	for _, p := range m.cfg.Policies {
 		if data, err := m.h.ReadFile(fmt.Sprintf("/sys/devices/system/cpu/cpufreq/policy%d/stats/time_in_state", p.ID)); err == nil {
-			w.tis[p.ID] = ParseTimeInState(data)
+			w.tis[p.ID] = secondsByKHz(data)
 		}
 	}
 	if data, err := m.h.ReadFile("/proc/vmstat"); err == nil {
-		w.vm = ParseVMStat(data, "pswpin", "pswpout")
+		w.vm = kernelfile.ParseVMStat(data, "pswpin", "pswpout")
 	}
 	if m.cfg.ReadKernelLog {
 		out, err := m.h.Run(ctx, "dmesg")
@@ -351,14 +352,14 @@ func (w *Window) End(ctx context.Context) Evidence {
 		if err != nil {
 			continue
 		}
-		ev.TimeInState = append(ev.TimeInState, diffTimeInState(p.ID, before, ParseTimeInState(data)))
+		ev.TimeInState = append(ev.TimeInState, diffTimeInState(p.ID, before, secondsByKHz(data)))
 	}
 	if len(m.cfg.Policies) > 0 && len(ev.TimeInState) == 0 {
 		ev.Notes = append(ev.Notes, "cpufreq time_in_state not exposed: throttling can only be seen in sampled clocks")
 	}
 	if w.vm != nil {
 		if data, err := m.h.ReadFile("/proc/vmstat"); err == nil {
-			after := ParseVMStat(data, "pswpin", "pswpout")
+			after := kernelfile.ParseVMStat(data, "pswpin", "pswpout")
 			if a, ok := after["pswpin"]; ok && a >= w.vm["pswpin"] {
 				d := a - w.vm["pswpin"]
 				ev.SwapIn = &d

@@ -9,36 +9,9 @@ import (
 	"boardbench/internal/testutil/fixture"
 )
 
-func TestParseStatAndDelta(t *testing.T) {
-	a := []byte("cpu  100 0 50 800 50 0 0 0 0 0\ncpu0 50 0 25 400 25 0 0 0 0 0\ncpu1 50 0 25 400 25 0 0 0\nintr 1 2\n")
-	b := []byte("cpu  200 0 100 1600 100 0 0 0 0 0\ncpu0 150 0 25 400 25 0 0 0 0 0\ncpu1 50 0 75 1200 75 0 0 0\n")
-	ta, pa, ok := ParseStat(a)
-	if !ok || len(pa) != 2 {
-		t.Fatalf("parse: ok=%v per=%v", ok, pa)
-	}
-	tb, pb, _ := ParseStat(b)
-	sh, ok := Delta(ta, tb)
-	if !ok {
-		t.Fatal("no delta")
-	}
-	// 1000 jiffies passed: 100 user, 50 system, 800 idle, 50 iowait.
-	if sh.Busy != 15 || sh.User != 10 || sh.System != 5 || sh.Iowait != 5 {
-		t.Errorf("shares = %+v", sh)
-	}
-	if s0, _ := Delta(pa[0], pb[0]); s0.Busy != 100 {
-		t.Errorf("cpu0 busy = %v, want 100", s0.Busy)
-	}
-	if _, ok := Delta(tb, ta); ok {
-		t.Error("backwards counters must not give a delta")
-	}
-	for _, junk := range []string{"", "cpu", "cpu x y z w v", "\x00\xff garbage"} {
-		ParseStat([]byte(junk)) // must not panic
-	}
-}
-
 func TestParseTimeInStateDiff(t *testing.T) {
-	before := ParseTimeInState([]byte("408000 100\n1800000 500\n2400000 1000\n"))
-	after := ParseTimeInState([]byte("408000 100\n1800000 1500\n2400000 3000\nbogus line\n"))
+	before := secondsByKHz([]byte("408000 100\n1800000 500\n2400000 1000\n"))
+	after := secondsByKHz([]byte("408000 100\n1800000 1500\n2400000 3000\nbogus line\n"))
 	pt := diffTimeInState(4, before, after)
 	if pt.TopMHz != 2400 || pt.TotalS != 30 || pt.BelowTopS != 10 {
 		t.Errorf("got %+v", pt)

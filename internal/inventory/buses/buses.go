@@ -20,6 +20,7 @@ import (
 	"strings"
 
 	"boardbench/internal/host"
+	"boardbench/internal/kernelfile"
 	"boardbench/internal/note"
 	"boardbench/internal/redact"
 )
@@ -229,7 +230,8 @@ func collectPCI(h *host.Host, in *Info) []PCIDevice {
 		return devs
 	}
 	if s, err := h.ReadString(aspmPolicy); err == nil {
-		in.ASPMPolicy, in.ASPMPolicies = ParseChoice(s)
+		c := kernelfile.ParseChoice(s)
+		in.ASPMPolicy, in.ASPMPolicies = c.SelectedOrOnly(), c.Options
 	} else {
 		in.Notes.Add("PCIe ASPM policy", note.NotExposed)
 	}

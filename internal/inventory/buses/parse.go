@@ -6,31 +6,6 @@ import (
 	"strings"
 )
 
-// ParseChoice parses a sysfs choice list such as an I/O scheduler list
-// ("mq-deadline kyber [bfq] none") or the PCIe ASPM policy
-// ("[default] performance powersave"): it returns the option in brackets and
-// all options without brackets. With no brackets and a single option, that
-// option is the selected one; with no brackets and several, selected is "".
-func ParseChoice(s string) (selected string, options []string) {
-	fields := strings.Fields(s)
-	for _, f := range fields {
-		name := f
-		if len(f) >= 2 && f[0] == '[' && f[len(f)-1] == ']' {
-			name = f[1 : len(f)-1]
-			if selected == "" {
-				selected = name
-			}
-		}
-		if name != "" {
-			options = append(options, name)
-		}
-	}
-	if selected == "" && len(options) == 1 {
-		selected = options[0]
-	}
-	return selected, options
-}
-
 // ParseLinkSpeed parses a PCIe link speed attribute ("8.0 GT/s PCIe",
 // "5 GT/s", "2.5 GT/s") into gigatransfers per second. "Unknown", empty or
 // malformed strings give ok == false.

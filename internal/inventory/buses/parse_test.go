@@ -1,32 +1,8 @@
 package buses
 
 import (
-	"reflect"
-	"strings"
 	"testing"
 )
-
-func TestParseChoice(t *testing.T) {
-	cases := []struct {
-		in       string
-		selected string
-		options  []string
-	}{
-		{"mq-deadline kyber [bfq] none", "bfq", []string{"mq-deadline", "kyber", "bfq", "none"}},
-		{"[none] mq-deadline", "none", []string{"none", "mq-deadline"}},
-		{"none", "none", []string{"none"}},
-		{"[default] performance powersave powersupersave\n", "default", []string{"default", "performance", "powersave", "powersupersave"}},
-		{"noop deadline cfq", "", []string{"noop", "deadline", "cfq"}},
-		{"", "", nil},
-		{"[] x", "x", []string{"x"}},
-	}
-	for _, c := range cases {
-		sel, opts := ParseChoice(c.in)
-		if sel != c.selected || len(opts) != len(c.options) || len(opts) > 0 && !reflect.DeepEqual(opts, c.options) {
-			t.Errorf("ParseChoice(%q) = %q %q, want %q %q", c.in, sel, opts, c.selected, c.options)
-		}
-	}
-}
 
 func TestParseLinkSpeed(t *testing.T) {
 	cases := []struct {
@@ -143,31 +119,6 @@ func TestUSBParentAndOrder(t *testing.T) {
 	if !usbPathLess("1-1.2", "1-1.10") || usbPathLess("1-1.10", "1-1.2") || !usbPathLess("1-1", "1-1.1") {
 		t.Error("usbPathLess orders ports wrongly")
 	}
-}
-
-func FuzzParseChoice(f *testing.F) {
-	for _, s := range []string{"mq-deadline kyber [bfq] none", "[none]", "[", "]", "[[x]]", "a [b] [c]"} {
-		f.Add(s)
-	}
-	f.Fuzz(func(t *testing.T, s string) {
-		sel, opts := ParseChoice(s)
-		if sel != "" {
-			found := false
-			for _, o := range opts {
-				if o == sel {
-					found = true
-				}
-			}
-			if !found {
-				t.Errorf("selected %q not among options %q", sel, opts)
-			}
-		}
-		for _, o := range opts {
-			if o == "" || strings.ContainsAny(o, " \t\n") {
-				t.Errorf("bad option %q", o)
-			}
-		}
-	})
 }
 
 func FuzzParseLinkSpeed(f *testing.F) {

@@ -1,7 +1,10 @@
 package cpu
 
 import (
+	"slices"
 	"strings"
+
+	"boardbench/internal/kernelfile"
 )
 
 // ArchFromMachine maps the kernel's machine name (uname -m) to boardbench's
@@ -43,7 +46,7 @@ var armv7Features = []string{"half", "thumb", "fastmult", "vfp", "edsp", "swp", 
 // ARM ("CPU architecture: 8" with 64-bit features means arm64), an "isa"
 // line starting with rv64/rv32 means RISC-V, LoongArch and MIPS name their
 // ISA, x86 prints vendor_id and flags. It returns "" when nothing fits.
-func ArchFromCPUInfo(f *CPUInfoFile) string {
+func ArchFromCPUInfo(f *kernelfile.CPUInfo) string {
 	get := func(k string) string {
 		if len(f.Entries) > 0 {
 			return f.Get(&f.Entries[0], k)
@@ -58,12 +61,8 @@ func ArchFromCPUInfo(f *CPUInfoFile) string {
 			return "arm64"
 		}
 		if strings.TrimSpace(archLine) == "8" || strings.EqualFold(strings.TrimSpace(archLine), "AArch64") {
-			for _, f := range feats {
-				for _, v7 := range armv7Features {
-					if f == v7 {
-						return "arm"
-					}
-				}
+			if slices.ContainsFunc(feats, func(f string) bool { return slices.Contains(armv7Features, f) }) {
+				return "arm"
 			}
 			return "arm64"
 		}

@@ -2,6 +2,7 @@ package cpu
 
 import (
 	"fmt"
+	"slices"
 	"sort"
 	"strings"
 )
@@ -42,7 +43,7 @@ func (c *collector) resolveAmbiguousParts() {
 			}
 			continue
 		}
-		sort.Slice(parts, func(i, j int) bool { return parts[i] < parts[j] })
+		slices.Sort(parts)
 		for i, id := range ids {
 			cpu := c.cpuByID(id)
 			pos := sort.SearchFloat64s(distinct, rank[i])
@@ -84,16 +85,7 @@ func (c *collector) rankCPUs(ids []int) ([]float64, string) {
 }
 
 func distinctSorted(v []float64) []float64 {
-	seen := map[float64]bool{}
-	var out []float64
-	for _, x := range v {
-		if !seen[x] {
-			seen[x] = true
-			out = append(out, x)
-		}
-	}
-	sort.Float64s(out)
-	return out
+	return slices.Compact(slices.Sorted(slices.Values(v)))
 }
 
 // identityKey groups CPUs of the same core type; CPUs with no identity at
@@ -167,7 +159,7 @@ func (c *collector) buildClusters() {
 		target.cpus = append(target.cpus, cpu.ID)
 	}
 	for _, g := range groups {
-		sort.Ints(g.cpus)
+		slices.Sort(g.cpus)
 	}
 	sort.SliceStable(groups, func(i, j int) bool { return groups[i].cpus[0] < groups[j].cpus[0] })
 
@@ -213,7 +205,7 @@ func (c *collector) clusterPolicies(cl *Cluster) {
 			cl.MinMHz, cl.MaxMHz = p.MinMHz, p.MaxMHz
 		}
 	}
-	sort.Ints(cl.Policies)
+	slices.Sort(cl.Policies)
 	if len(cl.Policies) == 1 {
 		cl.Policy = intPtr(cl.Policies[0])
 	}

@@ -1,15 +1,18 @@
 package cpu
 
 import (
+	"cmp"
 	"errors"
 	"fmt"
 	"io/fs"
+	"maps"
 	"path"
-	"sort"
+	"slices"
 	"strconv"
 	"strings"
 
 	"boardbench/internal/host"
+	"boardbench/internal/kernelfile"
 	"boardbench/internal/note"
 )
 
@@ -20,10 +23,10 @@ const sysCPU = "/sys/devices/system/cpu"
 type collector struct {
 	h    *host.Host
 	info Info
-	file CPUInfoFile
+	file kernelfile.CPUInfo
 	// haveCPUInfo is true when /proc/cpuinfo was read.
 	haveCPUInfo bool
-	entries     map[int]*CPUInfoEntry
+	entries     map[int]*kernelfile.CPUInfoEntry
 	// sysfs is true when /sys/devices/system/cpu lists CPUs.
 	sysfs bool
 	// features holds each CPU's feature list (nil: none reported).
@@ -41,7 +44,7 @@ type collector struct {
 func newCollector(h *host.Host) *collector {
 	return &collector{
 		h:          h,
-		entries:    map[int]*CPUInfoEntry{},
+		entries:    map[int]*kernelfile.CPUInfoEntry{},
 		features:   map[int][]string{},
 		parts:      map[int][]uint64{},
 		unknownWhy: map[int]string{},
@@ -104,7 +107,7 @@ func (c *collector) readCPUInfo() {
 		return
 	}
 	c.haveCPUInfo = true
-	c.file = ParseCPUInfo(data)
+	c.file = kernelfile.ParseCPUInfo(data)
 	for i := range c.file.Entries {
 		c.entries[c.file.Entries[i].ID] = &c.file.Entries[i]
 	}
@@ -145,11 +148,7 @@ func (c *collector) cpuIDs() []int {
 	for id := range c.entries {
 		seen[id] = true
 	}
-	ids := make([]int, 0, len(seen))
-	for id := range seen {
-		ids = append(ids, id)
-	}
-	sort.Ints(ids)
+	ids := slices.Sorted(maps.Keys(seen))
 	if len(ids) == 0 {
 		c.info.Notes.Add("CPUs", "neither /proc/cpuinfo nor /sys/devices/system/cpu lists any CPU")
 	}
@@ -167,7 +166,7 @@ func cpuDirID(name string) (int, bool) {
 			return 0, false
 		}
 	}
-	return parseCPUNumberValue(rest)
+	return kernelfile.CPUNumber(rest)
 }
 
 // identify fills a CPU's identity from /proc/cpuinfo (and, on ARM, from the
@@ -372,7 +371,7 @@ func firstNonEmpty(vs ...string) string {
 
 // nonNumeric returns v unless it is a CPU number ("Processor : 0").
 func nonNumeric(v string) string {
-	if _, ok := parseCPUNumberValue(v); ok {
+	if _, ok := kernelfile.CPUNumber(v); ok {
 		return ""
 	}
 	return v
@@ -393,16 +392,6 @@ func floatPtr(f float64) *float64       { return &f }
 func int64Ptr(i int64) *int64           { return &i }
 func cpuPath(id int, rel string) string { return sysCPU + "/cpu" + strconv.Itoa(id) + "/" + rel }
 
-// readInt reads a sysfs integer; negative values count as unknown.
-func (c *collector) readNonNegInt(p string) *int {
-	v, err := c.h.ReadInt(p)
-	if err != nil || v < 0 || v > 1<<31 {
-		return nil
-	}
-	i := int(v)
-	return &i
-}
-
 // readMHz reads a cpufreq kHz file as MHz.
 func (c *collector) readMHz(p string) (*float64, error) {
 	s, err := c.h.ReadString(p)
@@ -418,8 +407,7 @@ func (c *collector) readMHz(p string) (*float64, error) {
 
 // cpuByID returns the CPU with id, or nil.
 func (c *collector) cpuByID(id int) *CPU {
-	i := sort.Search(len(c.info.CPUs), func(i int) bool { return c.info.CPUs[i].ID >= id })
-	if i < len(c.info.CPUs) && c.info.CPUs[i].ID == id {
+	if i, ok := slices.BinarySearchFunc(c.info.CPUs, id, func(c CPU, id int) int { return cmp.Compare(c.ID, id) }); ok {
 		return &c.info.CPUs[i]
 	}
 	return nil

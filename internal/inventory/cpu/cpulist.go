@@ -2,17 +2,14 @@ package cpu
 
 import (
 	"fmt"
-	"sort"
+	"maps"
+	"slices"
 	"strconv"
 	"strings"
 
 	"boardbench/internal/host"
+	"boardbench/internal/kernelfile"
 )
-
-// maxCPUID bounds the CPU numbers ParseCPUList accepts, so that a corrupt
-// range such as "0-4294967295" cannot make it allocate without limit. Linux
-// supports at most 8192 CPUs (NR_CPUS) today.
-const maxCPUID = 65535
 
 // ParseCPUList parses the kernel's CPU list format ("0-3,6", "0 1 2 3",
 // "4", "") into sorted, de-duplicated CPU numbers. Commas and white space
@@ -33,11 +30,8 @@ func ParseCPUList(s string) ([]int, error) {
 			seen[i] = true
 		}
 	}
-	out := make([]int, 0, len(seen))
-	for id := range seen {
-		out = append(out, id)
-	}
-	sort.Ints(out)
+	out := slices.AppendSeq(make([]int, 0, len(seen)), maps.Keys(seen)) // never nil: JSON []
+	slices.Sort(out)
 	return out, nil
 }
 
@@ -100,8 +94,8 @@ func parseCPUNumber(s string) (int, error) {
 	if err != nil || n < 0 {
 		return 0, fmt.Errorf("not a CPU number: %q", s)
 	}
-	if n > maxCPUID {
-		return 0, fmt.Errorf("CPU number %d above %d", n, maxCPUID)
+	if n > kernelfile.MaxCPUID {
+		return 0, fmt.Errorf("CPU number %d above %d", n, kernelfile.MaxCPUID)
 	}
 	return n, nil
 }
@@ -113,8 +107,7 @@ func FormatCPUList(ids []int) string {
 	if len(ids) == 0 {
 		return ""
 	}
-	s := append([]int(nil), ids...)
-	sort.Ints(s)
+	s := slices.Sorted(slices.Values(ids))
 	var b strings.Builder
 	for i := 0; i < len(s); {
 		j := i

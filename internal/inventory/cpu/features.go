@@ -1,7 +1,7 @@
 package cpu
 
 import (
-	"sort"
+	"slices"
 	"strings"
 )
 
@@ -139,16 +139,9 @@ func uniqueSorted(in []string) []string {
 	if len(in) == 0 {
 		return nil
 	}
-	seen := map[string]bool{}
-	out := make([]string, 0, len(in))
-	for _, s := range in {
-		if s != "" && !seen[s] {
-			seen[s] = true
-			out = append(out, s)
-		}
-	}
-	sort.Strings(out)
-	return out
+	out := slices.DeleteFunc(slices.Clone(in), func(s string) bool { return s == "" })
+	slices.Sort(out)
+	return slices.Compact(out)
 }
 
 // intersect returns the features present in every list (lists that are nil
@@ -161,7 +154,7 @@ func intersect(lists [][]string) []string {
 			continue
 		}
 		if first {
-			out = append([]string(nil), l...)
+			out = slices.Clone(l)
 			first = false
 			continue
 		}
@@ -169,13 +162,7 @@ func intersect(lists [][]string) []string {
 		for _, f := range l {
 			have[f] = true
 		}
-		kept := out[:0]
-		for _, f := range out {
-			if have[f] {
-				kept = append(kept, f)
-			}
-		}
-		out = kept
+		out = slices.DeleteFunc(out, func(f string) bool { return !have[f] })
 	}
 	if out == nil && !first {
 		out = []string{}

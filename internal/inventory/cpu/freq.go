@@ -1,8 +1,10 @@
 package cpu
 
 import (
+	"boardbench/internal/kernelfile"
 	"fmt"
-	"sort"
+	"maps"
+	"slices"
 	"strconv"
 	"strings"
 )
@@ -23,41 +25,9 @@ func ParseFrequenciesKHz(s string) ([]int64, error) {
 	return sortedKHz(seen), nil
 }
 
-// StateTime is one line of cpufreq stats/time_in_state: how long the policy
-// spent at a frequency since boot (or since the stats were reset).
-type StateTime struct {
-	// KHz is the frequency in kHz.
-	KHz int64
-	// Ticks is the time spent there in USER_HZ ticks (usually 10 ms).
-	Ticks int64
-}
-
-// ParseTimeInState parses cpufreq stats/time_in_state ("<kHz> <ticks>" per
-// line) in the kernel's order. Empty lines are skipped; any other malformed
-// line makes it fail.
-func ParseTimeInState(s string) ([]StateTime, error) {
-	var out []StateTime
-	for _, line := range strings.Split(s, "\n") {
-		f := strings.Fields(line)
-		if len(f) == 0 {
-			continue
-		}
-		if len(f) != 2 {
-			return nil, fmt.Errorf("time_in_state line %q: want two numbers", truncateString(line, 40))
-		}
-		khz, err1 := strconv.ParseInt(f[0], 10, 64)
-		ticks, err2 := strconv.ParseInt(f[1], 10, 64)
-		if err1 != nil || err2 != nil || khz <= 0 || ticks < 0 {
-			return nil, fmt.Errorf("time_in_state line %q: not numbers", truncateString(line, 40))
-		}
-		out = append(out, StateTime{KHz: khz, Ticks: ticks})
-	}
-	return out, nil
-}
-
 // FrequenciesFromTimeInState returns the distinct frequencies of a
 // time_in_state table in kHz, sorted ascending.
-func FrequenciesFromTimeInState(states []StateTime) []int64 {
+func FrequenciesFromTimeInState(states []kernelfile.StateTime) []int64 {
 	seen := map[int64]bool{}
 	for _, st := range states {
 		seen[st.KHz] = true
@@ -66,11 +36,8 @@ func FrequenciesFromTimeInState(states []StateTime) []int64 {
 }
 
 func sortedKHz(seen map[int64]bool) []int64 {
-	out := make([]int64, 0, len(seen))
-	for v := range seen {
-		out = append(out, v)
-	}
-	sort.Slice(out, func(i, j int) bool { return out[i] < out[j] })
+	out := slices.AppendSeq(make([]int64, 0, len(seen)), maps.Keys(seen)) // never nil: JSON []
+	slices.Sort(out)
 	return out
 }
 
@@ -88,31 +55,6 @@ func ParseKHz(s string) (int64, error) {
 
 // KHzToMHz converts kHz to MHz.
 func KHzToMHz(khz int64) float64 { return float64(khz) / 1000 }
-
-// ParseCacheSize parses a cache size as sysfs writes it ("32K", "1024K",
-// "8M", or a plain byte count) into bytes.
-func ParseCacheSize(s string) (int64, error) {
-	s = strings.TrimSpace(s)
-	mult := int64(1)
-	if n := len(s); n > 0 {
-		switch s[n-1] {
-		case 'K', 'k':
-			mult = 1 << 10
-		case 'M', 'm':
-			mult = 1 << 20
-		case 'G', 'g':
-			mult = 1 << 30
-		}
-		if mult != 1 {
-			s = s[:n-1]
-		}
-	}
-	v, err := strconv.ParseInt(s, 10, 64)
-	if err != nil || v < 0 || v > (1<<50)/mult {
-		return 0, fmt.Errorf("not a cache size: %q", truncateString(s, 32))
-	}
-	return v * mult, nil
-}
 
 // truncateString shortens s for error messages.
 func truncateString(s string, n int) string {

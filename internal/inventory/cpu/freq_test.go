@@ -1,6 +1,7 @@
 package cpu
 
 import (
+	"boardbench/internal/kernelfile"
 	"reflect"
 	"testing"
 )
@@ -30,43 +31,20 @@ func TestParseFrequenciesKHz(t *testing.T) {
 	}
 }
 
-func TestParseTimeInState(t *testing.T) {
-	got, err := ParseTimeInState("408000 1200\n600000 30\n\n1800000 0\n")
-	if err != nil {
-		t.Fatal(err)
-	}
-	want := []StateTime{{408000, 1200}, {600000, 30}, {1800000, 0}}
-	if !reflect.DeepEqual(got, want) {
-		t.Fatalf("got %v, want %v", got, want)
-	}
-	if f := FrequenciesFromTimeInState(append(got, StateTime{408000, 5})); !reflect.DeepEqual(f, []int64{408000, 600000, 1800000}) {
+func TestFrequenciesFromTimeInState(t *testing.T) {
+	states := []kernelfile.StateTime{{KHz: 408000, Ticks: 1200}, {KHz: 600000, Ticks: 30}, {KHz: 1800000}, {KHz: 408000, Ticks: 5}}
+	if f := FrequenciesFromTimeInState(states); !reflect.DeepEqual(f, []int64{408000, 600000, 1800000}) {
 		t.Errorf("FrequenciesFromTimeInState = %v", f)
-	}
-	for _, bad := range []string{"408000", "408000 1 2", "x 1", "408000 -1"} {
-		if _, err := ParseTimeInState(bad); err == nil {
-			t.Errorf("ParseTimeInState(%q) accepted", bad)
-		}
 	}
 }
 
-func TestParseKHzAndCacheSize(t *testing.T) {
+func TestParseKHz(t *testing.T) {
 	if v, err := ParseKHz(" 1800000\n"); err != nil || v != 1800000 || KHzToMHz(v) != 1800 {
 		t.Errorf("ParseKHz = %v, %v", v, err)
 	}
 	for _, bad := range []string{"<unknown>", "", "0", "-5"} {
 		if _, err := ParseKHz(bad); err == nil {
 			t.Errorf("ParseKHz(%q) accepted", bad)
-		}
-	}
-	sizes := map[string]int64{"32K": 32 << 10, "1024K\n": 1 << 20, "8M": 8 << 20, "512": 512}
-	for in, want := range sizes {
-		if got, err := ParseCacheSize(in); err != nil || got != want {
-			t.Errorf("ParseCacheSize(%q) = %d, %v; want %d", in, got, err, want)
-		}
-	}
-	for _, bad := range []string{"K", "big", "-1K", "99999999999999999G"} {
-		if _, err := ParseCacheSize(bad); err == nil {
-			t.Errorf("ParseCacheSize(%q) accepted", bad)
 		}
 	}
 }
@@ -85,12 +63,6 @@ func FuzzParseFrequencies(f *testing.F) {
 				}
 			}
 		}
-		if st, err := ParseTimeInState(s); err == nil {
-			_ = FrequenciesFromTimeInState(st)
-		}
 		_, _ = ParseKHz(s)
-		if v, err := ParseCacheSize(s); err == nil && v < 0 {
-			t.Fatalf("ParseCacheSize(%q) = %d", s, v)
-		}
 	})
 }

@@ -3,6 +3,8 @@ package cpu
 import (
 	"reflect"
 	"testing"
+
+	"boardbench/internal/kernelfile"
 )
 
 func TestRISCVCoreName(t *testing.T) {
@@ -92,7 +94,7 @@ func TestArchFromCPUInfo(t *testing.T) {
 		{"nothing here\n", ""},
 	}
 	for _, tt := range tests {
-		f := ParseCPUInfo([]byte(tt.in))
+		f := kernelfile.ParseCPUInfo([]byte(tt.in))
 		if got := ArchFromCPUInfo(&f); got != tt.want {
 			t.Errorf("ArchFromCPUInfo(%q) = %q, want %q", tt.in, got, tt.want)
 		}

@@ -4,11 +4,12 @@ import (
 	"errors"
 	"fmt"
 	"io/fs"
-	"sort"
-	"strconv"
+	"maps"
+	"slices"
 	"strings"
 
 	"boardbench/internal/host"
+	"boardbench/internal/kernelfile"
 	"boardbench/internal/note"
 )
 
@@ -66,9 +67,9 @@ func (c *collector) readOnline() {
 func (c *collector) readTopology() {
 	for i := range c.info.CPUs {
 		cpu := &c.info.CPUs[i]
-		cpu.Package = c.readNonNegInt(cpuPath(cpu.ID, "topology/physical_package_id"))
-		cpu.CoreID = c.readNonNegInt(cpuPath(cpu.ID, "topology/core_id"))
-		cpu.TopologyCluster = c.readNonNegInt(cpuPath(cpu.ID, "topology/cluster_id"))
+		cpu.Package = readNonNegInt(c.h, cpuPath(cpu.ID, "topology/physical_package_id"))
+		cpu.CoreID = readNonNegInt(c.h, cpuPath(cpu.ID, "topology/core_id"))
+		cpu.TopologyCluster = readNonNegInt(c.h, cpuPath(cpu.ID, "topology/cluster_id"))
 		cpu.TopologyClusterCPUs = ReadCPUList(c.h, cpuPath(cpu.ID, "topology/cluster_cpus_list"))
 		cpu.ThreadSiblings = ReadCPUList(c.h, cpuPath(cpu.ID, "topology/thread_siblings_list"))
 	}
@@ -77,7 +78,7 @@ func (c *collector) readTopology() {
 func (c *collector) readCapacity() {
 	for i := range c.info.CPUs {
 		cpu := &c.info.CPUs[i]
-		cpu.Capacity = c.readNonNegInt(cpuPath(cpu.ID, "cpu_capacity"))
+		cpu.Capacity = readNonNegInt(c.h, cpuPath(cpu.ID, "cpu_capacity"))
 	}
 }
 
@@ -124,7 +125,7 @@ func (c *collector) readCPUFreq() {
 			if !ok {
 				continue
 			}
-			if id, ok := parseCPUNumberValue(rest); ok {
+			if id, ok := kernelfile.CPUNumber(rest); ok {
 				c.policyDirs[id] = sysCPU + "/cpufreq/" + n
 			}
 		}
@@ -144,11 +145,7 @@ func (c *collector) readCPUFreq() {
 		c.info.Notes.Add("cpufreq policy and min/max MHz", "no cpufreq in /sys/devices/system/cpu: "+c.missingReason())
 		return
 	}
-	ids := make([]int, 0, len(c.policyDirs))
-	for id := range c.policyDirs {
-		ids = append(ids, id)
-	}
-	sort.Ints(ids)
+	ids := slices.Sorted(maps.Keys(c.policyDirs))
 	cpuPolicy := map[int]int{}
 	for _, id := range ids {
 		p := c.readPolicy(id, c.policyDirs[id])
@@ -192,7 +189,7 @@ func (c *collector) legacyPolicy(cpu int) (id int, dir string, ok bool) {
 	}
 	parent := basename(strings.TrimSuffix(rp, "/cpufreq"))
 	if rest, ok := strings.CutPrefix(basename(rp), "policy"); ok {
-		if id, ok := parseCPUNumberValue(rest); ok {
+		if id, ok := kernelfile.CPUNumber(rest); ok {
 			return id, rp, true
 		}
 	}
@@ -258,7 +255,7 @@ func (c *collector) readPolicy(id int, dir string) Policy {
 	}
 	if p.AvailableMHz == nil {
 		if s, err := c.h.ReadString(dir + "/stats/time_in_state"); err == nil {
-			if st, err := ParseTimeInState(s); err == nil && len(st) > 0 {
+			if st, bad := kernelfile.ParseTimeInState([]byte(s)); bad == 0 && len(st) > 0 {
 				p.AvailableMHz, p.AvailableMHzSource = khzListToMHz(FrequenciesFromTimeInState(st)), "stats/time_in_state"
 			}
 		}
@@ -272,64 +269,6 @@ func khzListToMHz(khz []int64) []float64 {
 		out[i] = KHzToMHz(v)
 	}
 	return out
-}
-
-// readCaches reads cpuN/cache/indexM for every CPU and keeps each cache
-// instance once.
-func (c *collector) readCaches() {
-	seen := map[string]bool{}
-	for _, cpu := range c.info.CPUs {
-		names, err := c.h.ReadDirNames(cpuPath(cpu.ID, "cache"))
-		if err != nil {
-			continue
-		}
-		for _, n := range names {
-			if !strings.HasPrefix(n, "index") {
-				continue
-			}
-			dir := cpuPath(cpu.ID, "cache/"+n)
-			shared := []int{cpu.ID}
-			if s, err := c.h.ReadString(dir + "/shared_cpu_list"); err == nil {
-				if l, err := ParseCPUList(s); err == nil && len(l) > 0 {
-					shared = l
-				}
-			}
-			level := c.readNonNegInt(dir + "/level")
-			typ, _ := c.h.ReadString(dir + "/type")
-			if level == nil || !printableASCII(typ) {
-				continue
-			}
-			key := strconv.Itoa(*level) + "|" + typ + "|" + FormatCPUList(shared)
-			if seen[key] {
-				continue
-			}
-			seen[key] = true
-			cache := Cache{Level: *level, Type: typ, CPUs: shared}
-			if s, err := c.h.ReadString(dir + "/size"); err == nil {
-				if v, err := ParseCacheSize(s); err == nil && v > 0 {
-					cache.SizeBytes = int64Ptr(v)
-				}
-			}
-			cache.LineBytes = positive(c.readNonNegInt(dir + "/coherency_line_size"))
-			cache.Ways = positive(c.readNonNegInt(dir + "/ways_of_associativity"))
-			cache.Sets = positive(c.readNonNegInt(dir + "/number_of_sets"))
-			c.info.Caches = append(c.info.Caches, cache)
-		}
-	}
-	if len(c.info.Caches) == 0 {
-		c.info.Notes.Add("caches", "no cache description in /sys/devices/system/cpu/cpu*/cache: "+c.missingReason())
-	}
-	typeOrder := map[string]int{"Data": 0, "Instruction": 1, "Unified": 2}
-	sort.SliceStable(c.info.Caches, func(i, j int) bool {
-		a, b := c.info.Caches[i], c.info.Caches[j]
-		if a.Level != b.Level {
-			return a.Level < b.Level
-		}
-		if typeOrder[a.Type] != typeOrder[b.Type] {
-			return typeOrder[a.Type] < typeOrder[b.Type]
-		}
-		return a.CPUs[0] < b.CPUs[0]
-	})
 }
 
 // positive drops zero values (sysfs prints 0 for "not described").

@@ -5,18 +5,6 @@ import (
 	"testing"
 )
 
-func FuzzParseMeminfo(f *testing.F) {
-	f.Add([]byte(pi4Meminfo))
-	f.Add([]byte("MemTotal: 9223372036854775807 kB\nX:\n:\n"))
-	f.Fuzz(func(t *testing.T, data []byte) {
-		for k, v := range ParseMeminfo(data) {
-			if v < 0 {
-				t.Errorf("%s = %d: negative size", k, v)
-			}
-		}
-	})
-}
-
 func FuzzParseSwaps(f *testing.F) {
 	f.Add([]byte("Filename Type Size Used Priority\n/dev/zram0 partition 1019112 0 5\n/swap\\040file file 10 2 -2\n"))
 	f.Add([]byte("/x\\0 file 1 1 1\n/\\777\\ file 9999999999999999 0 0"))
@@ -46,8 +34,8 @@ func FuzzParseSmallFiles(f *testing.F) {
 	f.Add("  4096  74  12288  0  12288  0  0  0  0")
 	f.Add("[")
 	f.Fuzz(func(t *testing.T, s string) {
-		if c, ok := ParseChoice(s); ok && c.Selected == "" {
-			t.Errorf("ParseChoice(%q) ok with empty selection", s)
+		if c, ok := choiceOf(s); ok != (c.Selected != "") {
+			t.Errorf("choiceOf(%q) = %+v, %v", s, c, ok)
 		}
 		if st, ok := ParseMMStat(s); ok && (st.OrigData < 0 || st.ComprData < 0 || st.MemUsed < 0) {
 			t.Errorf("ParseMMStat(%q) = %+v", s, st)

@@ -9,6 +9,7 @@ import (
 	"fmt"
 
 	"boardbench/internal/host"
+	"boardbench/internal/kernelfile"
 	"boardbench/internal/note"
 )
 
@@ -72,7 +73,7 @@ func collectMeminfo(h *host.Host, in *Info) {
 		in.Notes.Add("/proc/meminfo", note.Unreadable+": "+errText(err))
 		return
 	}
-	m := ParseMeminfo(data)
+	m := kernelfile.ParseMeminfo(data)
 	fields := []struct {
 		key string
 		dst **int64
@@ -122,12 +123,12 @@ func collectTunables(h *host.Host, in *Info) {
 	var thp HugePages
 	const dir = "/sys/kernel/mm/transparent_hugepage/"
 	if s, err := h.ReadString(dir + "enabled"); err == nil {
-		if c, ok := ParseChoice(s); ok {
+		if c, ok := choiceOf(s); ok {
 			thp.Enabled = &c
 		}
 	}
 	if s, err := h.ReadString(dir + "defrag"); err == nil {
-		if c, ok := ParseChoice(s); ok {
+		if c, ok := choiceOf(s); ok {
 			thp.Defrag = &c
 		}
 	}

@@ -304,14 +304,6 @@ func TestCollectNoSwapIsEmptyNotNull(t *testing.T) {
 	}
 }
 
-func TestParseMeminfo(t *testing.T) {
-	m := ParseMeminfo([]byte("MemTotal:        1000 kB\nHugePages_Total:       7\nBad line\nX: 12 MB\nY: -1 kB\nZ: 99999999999999999999 kB\n"))
-	want := map[string]int64{"MemTotal": 1024000, "HugePages_Total": 7}
-	if !reflect.DeepEqual(m, want) {
-		t.Errorf("ParseMeminfo = %v, want %v", m, want)
-	}
-}
-
 func TestParseSwaps(t *testing.T) {
 	got := ParseSwaps([]byte("Filename\tType\tSize\tUsed\tPriority\n/dev/zram0 partition 1019112 0 5\n/swap\\040file file 10 2 -2\nbroken line\n/x file a b c\n"))
 	want := []SwapEntry{
@@ -323,7 +315,7 @@ func TestParseSwaps(t *testing.T) {
 	}
 }
 
-func TestParseChoice(t *testing.T) {
+func TestChoiceOf(t *testing.T) {
 	cases := []struct {
 		in     string
 		want   Choice
@@ -332,12 +324,12 @@ func TestParseChoice(t *testing.T) {
 		{"always [madvise] never", Choice{"madvise", []string{"always", "madvise", "never"}}, true},
 		{"[lzo-rle] lzo lz4 ", Choice{"lzo-rle", []string{"lzo-rle", "lzo", "lz4"}}, true},
 		{"lzo lz4", Choice{"", []string{"lzo", "lz4"}}, false},
-		{"[] x", Choice{"", []string{"[]", "x"}}, false},
+		{"[] x", Choice{"", []string{"x"}}, false},
 	}
 	for _, c := range cases {
-		got, ok := ParseChoice(c.in)
+		got, ok := choiceOf(c.in)
 		if ok != c.wantOK || !reflect.DeepEqual(got, c.want) {
-			t.Errorf("ParseChoice(%q) = %+v, %v; want %+v, %v", c.in, got, ok, c.want, c.wantOK)
+			t.Errorf("choiceOf(%q) = %+v, %v; want %+v, %v", c.in, got, ok, c.want, c.wantOK)
 		}
 	}
 }

@@ -1,49 +1,17 @@
 package memory
 
 import (
+	"boardbench/internal/kernelfile"
 	"errors"
 	"io/fs"
-	"math"
-	"strconv"
 	"strings"
 )
 
-// ParseMeminfo parses /proc/meminfo into byte counts keyed by field name
-// ("MemTotal", "SwapFree", ...). Values given in kB (which the kernel means
-// as KiB) are converted to bytes; unit-less values (page counts) are kept as
-// they are. Malformed lines are skipped.
-func ParseMeminfo(data []byte) map[string]int64 {
-	out := map[string]int64{}
-	for _, line := range strings.Split(string(data), "\n") {
-		key, rest, ok := strings.Cut(line, ":")
-		key = strings.TrimSpace(key)
-		if !ok || key == "" {
-			continue
-		}
-		f := strings.Fields(rest)
-		if len(f) == 0 || len(f) > 2 {
-			continue
-		}
-		v, err := strconv.ParseInt(f[0], 10, 64)
-		if err != nil || v < 0 {
-			continue
-		}
-		if len(f) == 2 {
-			if f[1] != "kB" || v > math.MaxInt64/1024 {
-				continue
-			}
-			v *= 1024
-		}
-		out[key] = v
-	}
-	return out
-}
-
-// MeminfoField returns one field of /proc/meminfo content as ParseMeminfo
-// reads it (bytes for kB values); ok is false when the field is absent or
-// malformed.
+// MeminfoField returns one field of /proc/meminfo content as
+// kernelfile.ParseMeminfo reads it (bytes for kB values); ok is false when
+// the field is absent or malformed.
 func MeminfoField(data []byte, name string) (int64, bool) {
-	v, ok := ParseMeminfo(data)[name]
+	v, ok := kernelfile.ParseMeminfo(data)[name]
 	return v, ok
 }
 
@@ -56,20 +24,11 @@ type Choice struct {
 	Options []string `json:"options"`
 }
 
-// ParseChoice parses "always [madvise] never". ok is false when no option is
-// in brackets.
-func ParseChoice(s string) (c Choice, ok bool) {
-	for _, f := range strings.Fields(s) {
-		if len(f) > 2 && f[0] == '[' && f[len(f)-1] == ']' {
-			f = f[1 : len(f)-1]
-			if c.Selected == "" {
-				c.Selected = f
-				ok = true
-			}
-		}
-		c.Options = append(c.Options, f)
-	}
-	return c, ok
+// choiceOf turns a parsed sysfs choice attribute into a Choice; ok is false
+// when no option is in brackets.
+func choiceOf(s string) (Choice, bool) {
+	c := kernelfile.ParseChoice(s)
+	return Choice{Selected: c.Selected, Options: c.Options}, c.Selected != ""
 }
 
 // isNumbered reports whether name is prefix followed by decimal digits only,

@@ -67,7 +67,7 @@ func collectZram(h *host.Host, in *Info, mounts mountTable) {
 			in.Notes.Add(name+" disksize", note.Unreadable)
 		}
 		if s, err := h.ReadString(dir + "comp_algorithm"); err == nil {
-			if c, ok := ParseChoice(s); ok {
+			if c, ok := choiceOf(s); ok {
 				z.Algorithm, z.Algorithms = c.Selected, c.Options
 			} else {
 				in.Notes.Add(name+" comp_algorithm", note.Malformed)

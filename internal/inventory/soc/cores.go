@@ -2,6 +2,8 @@ package soc
 
 import (
 	"fmt"
+	"maps"
+	"slices"
 	"sort"
 	"strings"
 
@@ -72,12 +74,7 @@ func machineCoreTypes(c cpu.Info, ci cpuinfoFacts) []coreType {
 		}
 	}
 	if len(out) == 0 {
-		ids := make([]int, 0, len(ci.Cores))
-		for id := range ci.Cores {
-			ids = append(ids, id)
-		}
-		sort.Ints(ids)
-		for _, id := range ids {
+		for _, id := range slices.Sorted(maps.Keys(ci.Cores)) {
 			m := ci.Cores[id]
 			add(m.Implementer, m.Part, "", id)
 		}
@@ -122,15 +119,8 @@ func matchCoreCombination(types []coreType, features []string, vendor string, ta
 	if len(types) == 0 {
 		return m
 	}
-	machineAES := -1 // unknown
-	if features != nil {
-		machineAES = 0
-		for _, f := range features {
-			if f == "aes" {
-				machineAES = 1
-			}
-		}
-	}
+	// features == nil: /proc/cpuinfo printed no Features line.
+	knownAES, machineAES := features != nil, slices.Contains(features, "aes")
 	type scored struct {
 		name             string
 		rev, feats, qemu bool
@@ -144,14 +134,8 @@ func matchCoreCombination(types []coreType, features []string, vendor string, ta
 			continue
 		}
 		s := scored{name: k.fullName(), rev: revisionsMatch(types, k.Cores), qemu: k.Vendor == "QEMU"}
-		if machineAES >= 0 {
-			socAES := 0
-			for _, f := range strings.Fields(k.Features) {
-				if f == "aes" {
-					socAES = 1
-				}
-			}
-			s.feats = socAES == machineAES
+		if knownAES {
+			s.feats = slices.Contains(strings.Fields(k.Features), "aes") == machineAES
 		}
 		cands = append(cands, s)
 	}

@@ -3,6 +3,8 @@ package soc
 import (
 	"strconv"
 	"strings"
+
+	"boardbench/internal/kernelfile"
 )
 
 // cpuinfoFacts is what /proc/cpuinfo says that matters for the board and SoC.
@@ -27,79 +29,60 @@ type midr struct {
 	HasVariant bool
 }
 
-// parseCPUInfo extracts the facts from /proc/cpuinfo text. Malformed lines
-// are skipped.
+// parseCPUInfo takes the facts from /proc/cpuinfo text as
+// kernelfile.ParseCPUInfo splits it. The machine-wide lines are the first of
+// their key anywhere in the file. A CPU record's MIDR comes from its own
+// lines; the MIDR lines old kernels print once after the records (for the
+// CPU that read the file) count for the last record only, so that the core
+// types found without the cpu section show what the file shows and no more.
 func parseCPUInfo(text string) cpuinfoFacts {
-	f := cpuinfoFacts{Cores: map[int]midr{}}
-	cur := -1
-	type partial struct {
-		impl, part, variant, rev int
-		has                      int // bit mask of the fields seen
+	f := kernelfile.ParseCPUInfo([]byte(text))
+	ci := cpuinfoFacts{
+		Hardware:  f.First["Hardware"],
+		Revision:  f.First["Revision"],
+		Model:     f.First["Model"],
+		ModelName: f.First["model name"],
+		VendorID:  f.First["vendor_id"],
+		Cores:     map[int]midr{},
 	}
-	blocks := map[int]*partial{}
-	for _, line := range strings.Split(text, "\n") {
-		k, v, ok := strings.Cut(line, ":")
+	if v, ok := f.First["Features"]; ok {
+		ci.Features = strings.Fields(v)
+	}
+	for i, e := range f.Entries {
+		if m, ok := midrOf(e.Fields); ok {
+			ci.Cores[e.ID] = m
+		} else if i == len(f.Entries)-1 && !f.Synthesized {
+			if m, ok := midrOf(f.Global); ok {
+				ci.Cores[e.ID] = m
+			}
+		}
+	}
+	return ci
+}
+
+// midrOf reads the MIDR fields of one block of /proc/cpuinfo; ok is false
+// unless both implementer and part are there.
+func midrOf(fields map[string]string) (midr, bool) {
+	num := func(k string) (int, bool) {
+		v, ok := fields[k]
 		if !ok {
-			continue
+			return 0, false
 		}
-		k, v = strings.TrimSpace(k), strings.TrimSpace(v)
-		switch k {
-		case "processor":
-			if n, err := strconv.Atoi(v); err == nil && n >= 0 {
-				cur = n
-				blocks[cur] = &partial{}
-			}
-		case "Hardware":
-			if f.Hardware == "" {
-				f.Hardware = v
-			}
-		case "Revision":
-			if f.Revision == "" {
-				f.Revision = v
-			}
-		case "Model":
-			if f.Model == "" {
-				f.Model = v
-			}
-		case "model name":
-			if f.ModelName == "" {
-				f.ModelName = v
-			}
-		case "vendor_id":
-			if f.VendorID == "" {
-				f.VendorID = v
-			}
-		case "Features":
-			if f.Features == nil {
-				f.Features = strings.Fields(v)
-			}
-		case "CPU implementer", "CPU part", "CPU variant", "CPU revision":
-			b := blocks[cur]
-			if b == nil {
-				continue
-			}
-			n, err := strconv.ParseInt(v, 0, 32)
-			if err != nil || n < 0 {
-				continue
-			}
-			switch k {
-			case "CPU implementer":
-				b.impl, b.has = int(n), b.has|1
-			case "CPU part":
-				b.part, b.has = int(n), b.has|2
-			case "CPU variant":
-				b.variant, b.has = int(n), b.has|4
-			case "CPU revision":
-				b.rev, b.has = int(n), b.has|8
-			}
-		}
+		n, err := strconv.ParseInt(v, 0, 32)
+		return int(n), err == nil && n >= 0
 	}
-	for id, b := range blocks {
-		if b.has&3 == 3 {
-			f.Cores[id] = midr{Implementer: b.impl, Part: b.part, Variant: b.variant, Revision: b.rev, HasVariant: b.has&12 == 12}
-		}
+	impl, ok1 := num("CPU implementer")
+	part, ok2 := num("CPU part")
+	if !ok1 || !ok2 {
+		return midr{}, false
 	}
-	return f
+	variant, ok3 := num("CPU variant")
+	rev, ok4 := num("CPU revision")
+	m := midr{Implementer: impl, Part: part, HasVariant: ok3 && ok4}
+	if m.HasVariant {
+		m.Variant, m.Revision = variant, rev
+	}
+	return m, true
 }
 
 // hexField parses a MIDR field printed as hex ("0x41", "0xd0b").

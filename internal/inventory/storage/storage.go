@@ -21,6 +21,7 @@ import (
 
 	"boardbench/internal/host"
 	"boardbench/internal/inventory/buses"
+	"boardbench/internal/kernelfile"
 	"boardbench/internal/note"
 	"boardbench/internal/redact"
 )
@@ -224,7 +225,8 @@ func readDevice(h *host.Host, name string, mounts []mountEntry, redactIDs bool, 
 	d.ReadOnly = readBoolPtr(h, dir+"/ro")
 	d.Rotational = readBoolPtr(h, dir+"/queue/rotational")
 	if s, err := h.ReadString(dir + "/queue/scheduler"); err == nil {
-		d.Scheduler, d.Schedulers = buses.ParseChoice(s)
+		c := kernelfile.ParseChoice(s)
+		d.Scheduler, d.Schedulers = c.SelectedOrOnly(), c.Options
 	}
 	if kb := readInt64Ptr(h, dir+"/queue/read_ahead_kb"); kb != nil {
 		v := *kb * 1024

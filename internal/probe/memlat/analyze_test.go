@@ -229,16 +229,3 @@ func TestReadCachesAndMatch(t *testing.T) {
 		}
 	}
 }
-
-func TestParseCacheSize(t *testing.T) {
-	for in, want := range map[string]int64{"48K": 48 << 10, "3M": 3 << 20, "1G": 1 << 30, "512": 512, " 2048K\n": 2 << 20} {
-		if got, ok := ParseCacheSize(in); !ok || got != want {
-			t.Errorf("%q: %d %v", in, got, ok)
-		}
-	}
-	for _, bad := range []string{"", "K", "-1K", "abc", "0"} {
-		if _, ok := ParseCacheSize(bad); ok {
-			t.Errorf("%q accepted", bad)
-		}
-	}
-}

@@ -4,10 +4,9 @@ import (
 	"fmt"
 	"math"
 	"sort"
-	"strconv"
-	"strings"
 
 	"boardbench/internal/host"
+	"boardbench/internal/inventory/cpu"
 	"boardbench/internal/note"
 )
 
@@ -21,67 +20,29 @@ type SysfsCache struct {
 }
 
 // ReadCaches reads the data and unified caches of cpu from
-// /sys/devices/system/cpu/cpuN/cache/index*/{level,type,size}, sorted by
-// level. Instruction caches are left out. What cannot be read is noted.
-func ReadCaches(h *host.Host, cpu int) ([]SysfsCache, note.List) {
-	var notes note.List
-	dir := fmt.Sprintf("/sys/devices/system/cpu/cpu%d/cache", cpu)
-	names, err := h.ReadDirNames(dir)
-	if err != nil {
-		notes.Add(fmt.Sprintf("cpu%d cache sizes", cpu), note.NotExposed)
+// /sys/devices/system/cpu/cpuN/cache/index*/{level,type,size} through the
+// inventory's walk (cpu.ReadCPUCaches), sorted by level. Instruction caches,
+// caches of no level and caches of unknown size are left out. What cannot be
+// read is noted.
+func ReadCaches(h *host.Host, cpuID int) ([]SysfsCache, note.List) {
+	indexes, notes, ok := cpu.ReadCPUCaches(h, cpuID)
+	if !ok {
+		notes.Add(fmt.Sprintf("cpu%d cache sizes", cpuID), note.NotExposed)
 		return nil, notes
 	}
 	var out []SysfsCache
-	for _, name := range names {
-		if !strings.HasPrefix(name, "index") {
+	for _, c := range indexes {
+		if c.Type != "Data" && c.Type != "Unified" || c.SizeBytes == nil {
 			continue
 		}
-		p := dir + "/" + name
-		typ, err1 := h.ReadString(p + "/type")
-		level, err2 := h.ReadInt(p + "/level")
-		sizeText, err3 := h.ReadString(p + "/size")
-		if err1 != nil || err2 != nil || err3 != nil {
-			notes.Add(p, note.Unreadable)
+		if c.Level <= 0 {
+			notes.Add(c.Dir+"/level", note.Malformed)
 			continue
 		}
-		if typ != "Data" && typ != "Unified" {
-			continue
-		}
-		size, ok := ParseCacheSize(sizeText)
-		if !ok || level <= 0 {
-			notes.Add(p+"/size", note.Malformed)
-			continue
-		}
-		shared, _ := h.ReadString(p + "/shared_cpu_list")
-		out = append(out, SysfsCache{Level: int(level), Type: typ, SizeBytes: size, SharedCPUs: shared})
+		out = append(out, SysfsCache{Level: c.Level, Type: c.Type, SizeBytes: *c.SizeBytes, SharedCPUs: c.SharedCPUList})
 	}
 	sort.SliceStable(out, func(i, j int) bool { return out[i].Level < out[j].Level })
 	return out, notes
-}
-
-// ParseCacheSize parses sysfs cache sizes: "48K", "2048K", "3M", "1G" or a
-// plain number of bytes.
-func ParseCacheSize(s string) (int64, bool) {
-	s = strings.TrimSpace(s)
-	mult := int64(1)
-	if s != "" {
-		switch s[len(s)-1] {
-		case 'K', 'k':
-			mult = KiB
-		case 'M', 'm':
-			mult = MiB
-		case 'G', 'g':
-			mult = 1 << 30
-		}
-		if mult != 1 {
-			s = s[:len(s)-1]
-		}
-	}
-	n, err := strconv.ParseInt(s, 10, 64)
-	if err != nil || n <= 0 {
-		return 0, false
-	}
-	return n * mult, true
 }
 
 // CacheLevel is a step of the latency curve next to the sysfs cache it

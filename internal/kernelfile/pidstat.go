@@ -1,0 +1,65 @@
+package kernelfile
+
+import (
+	"strconv"
+	"strings"
+)
+
+// PIDStat is what boardbench reads of /proc/PID/stat: the process's
+// identity, state, group, flags and CPU time.
+type PIDStat struct {
+	// PID is the process id.
+	PID int
+	// Comm is the command name as the kernel keeps it (at most 15 bytes);
+	// it may hold spaces and parentheses.
+	Comm string
+	// State is the one-letter state: 'R' running, 'S' sleeping, 'D' disk
+	// sleep, 'Z' zombie, 'T' stopped, 't' traced, 'X' dead, 'I' idle.
+	State byte
+	// PPID and PGRP are the parent's id and the process group.
+	PPID, PGRP int
+	// Flags are the kernel's PF_* flags.
+	Flags uint64
+	// UTime and STime are the CPU time spent in user and kernel mode, in
+	// clock ticks (USER_HZ).
+	UTime, STime uint64
+}
+
+// pfKthread is the PF_KTHREAD flag of a kernel thread.
+const pfKthread = 0x00200000
+
+// KernelThread reports whether the process is a kernel thread.
+func (s PIDStat) KernelThread() bool { return s.Flags&pfKthread != 0 }
+
+// ParsePIDStat parses the content of /proc/PID/stat:
+// "PID (COMM) STATE PPID PGRP SESSION TTY TPGID FLAGS ... UTIME STIME ...".
+// The command name runs from the first "(" to the last ")", since it may
+// hold either. ok is false unless every field up to stime is there and
+// well-formed.
+func ParsePIDStat(s string) (PIDStat, bool) {
+	open := strings.IndexByte(s, '(')
+	closing := strings.LastIndexByte(s, ')')
+	if open < 0 || closing < open {
+		return PIDStat{}, false
+	}
+	pid, err := strconv.Atoi(strings.TrimSpace(s[:open]))
+	if err != nil || pid < 0 {
+		return PIDStat{}, false
+	}
+	// After the name: state(0) ppid(1) pgrp(2) session(3) tty_nr(4)
+	// tpgid(5) flags(6) minflt(7) cminflt(8) majflt(9) cmajflt(10)
+	// utime(11) stime(12).
+	f := strings.Fields(s[closing+1:])
+	if len(f) < 13 || len(f[0]) != 1 {
+		return PIDStat{}, false
+	}
+	ppid, err1 := strconv.Atoi(f[1])
+	pgrp, err2 := strconv.Atoi(f[2])
+	flags, err3 := strconv.ParseUint(f[6], 10, 64)
+	ut, err4 := strconv.ParseUint(f[11], 10, 64)
+	st, err5 := strconv.ParseUint(f[12], 10, 64)
+	if err1 != nil || err2 != nil || err3 != nil || err4 != nil || err5 != nil {
+		return PIDStat{}, false
+	}
+	return PIDStat{PID: pid, Comm: s[open+1 : closing], State: f[0][0], PPID: ppid, PGRP: pgrp, Flags: flags, UTime: ut, STime: st}, true
+}
