@@ -20,8 +20,8 @@ import (
 
 	"boardbench/internal/clockcheck"
 	"boardbench/internal/host"
+	"boardbench/internal/proc"
 	"boardbench/internal/result"
-	"boardbench/internal/runner/proc"
 	"boardbench/internal/tools"
 )
 

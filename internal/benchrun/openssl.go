@@ -6,9 +6,9 @@ import (
 	"fmt"
 	"strings"
 
+	"boardbench/internal/benchtool/openssl"
+	"boardbench/internal/proc"
 	"boardbench/internal/result"
-	"boardbench/internal/runner/openssl"
-	"boardbench/internal/runner/proc"
 )
 
 // opensslBlockSizes are the block sizes of `openssl speed` (1.1.1 and

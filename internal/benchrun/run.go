@@ -15,8 +15,8 @@ import (
 	"boardbench/internal/inventory/cpu"
 	"boardbench/internal/monitor"
 	probeclock "boardbench/internal/probe/clock"
+	"boardbench/internal/proc"
 	"boardbench/internal/result"
-	"boardbench/internal/runner/proc"
 	"boardbench/internal/tune"
 )
 
