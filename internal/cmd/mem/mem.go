@@ -150,14 +150,6 @@ func run(ctx context.Context, f *cmdutil.Factory, opts options) error {
 	if ctx == nil {
 		ctx = context.Background()
 	}
-	var explicit []int
-	if opts.cpuList != "" {
-		l, err := cpu.ParseCPUSelection(opts.cpuList)
-		if err != nil {
-			return cmdutil.Usagef("--cpu: %v", err)
-		}
-		explicit = l
-	}
 	var limit int64
 	if opts.maxSize != "" {
 		n, err := parseSize(opts.maxSize)
@@ -180,9 +172,10 @@ func run(ctx context.Context, f *cmdutil.Factory, opts options) error {
 	if err != nil || len(usable) == 0 {
 		return fmt.Errorf("cannot read the CPUs this process may use: %v", err)
 	}
-	for _, c := range explicit {
-		if !contains(usable, c) {
-			return cmdutil.Usagef("--cpu: cpu%d is not available (usable: %s)", c, cpu.FormatCPUList(usable))
+	var explicit []int
+	if opts.cpuList != "" {
+		if explicit, err = cpu.ParseSelection(opts.cpuList, usable); err != nil {
+			return cmdutil.Usagef("--cpu: %v", err)
 		}
 	}
 
@@ -227,15 +220,6 @@ func run(ctx context.Context, f *cmdutil.Factory, opts options) error {
 	}
 	render(f.IO.Out, rep, f.IO.ColorEnabled())
 	return nil
-}
-
-func contains(s []int, v int) bool {
-	for _, x := range s {
-		if x == v {
-			return true
-		}
-	}
-	return false
 }
 
 // measureCPU measures bandwidth and latency on one CPU. It returns the
