@@ -21,8 +21,8 @@ import (
 	"boardbench/internal/clockcheck"
 	"boardbench/internal/host"
 	"boardbench/internal/memmeasure"
+	"boardbench/internal/proc"
 	"boardbench/internal/result"
-	"boardbench/internal/runner/proc"
 	"boardbench/internal/tools"
 )
 

@@ -13,8 +13,8 @@ import (
 	"boardbench/internal/host"
 	"boardbench/internal/memmeasure"
 	probeclock "boardbench/internal/probe/clock"
+	"boardbench/internal/proc"
 	"boardbench/internal/result"
-	"boardbench/internal/runner/proc"
 	"boardbench/internal/stats"
 	"boardbench/internal/testutil/fixture"
 	"boardbench/internal/tools"
@@ -134,7 +134,7 @@ func (f *fakeExec) Exec(ctx context.Context, c proc.Command) (proc.Result, error
 		}
 	}
 	if err := ctx.Err(); err != nil {
-		return proc.Result{ExitCode: -1}, err
+		return proc.Result{Exit: proc.Exit{Code: 143, Signal: "SIGTERM", Canceled: true}}, err
 	}
 	if isZip {
 		tot := 4000
@@ -221,4 +221,4 @@ func fixtureConfig(t *testing.T, root string, ex *fakeExec) Config {
 }
 
 // errKilled is what the process runner returns for a SIGKILL it did not send.
-var errKilled = &proc.ExitError{Command: "7zz b", Code: -1, Signal: syscall.SIGKILL}
+var errKilled = &proc.ExitError{Command: "7zz b", Exit: proc.SignalExit(syscall.SIGKILL)}

@@ -6,9 +6,9 @@ import (
 	"fmt"
 	"strings"
 
+	"boardbench/internal/benchtool/openssl"
+	"boardbench/internal/proc"
 	"boardbench/internal/result"
-	"boardbench/internal/runner/openssl"
-	"boardbench/internal/runner/proc"
 	"boardbench/internal/session"
 )
 

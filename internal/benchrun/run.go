@@ -14,8 +14,8 @@ import (
 	"boardbench/internal/memmeasure"
 	"boardbench/internal/monitor"
 	probeclock "boardbench/internal/probe/clock"
+	"boardbench/internal/proc"
 	"boardbench/internal/result"
-	"boardbench/internal/runner/proc"
 	"boardbench/internal/session"
 	"boardbench/internal/tune"
 )

@@ -13,8 +13,8 @@ import (
 	"boardbench/internal/finding"
 	"boardbench/internal/host"
 	"boardbench/internal/memmeasure"
+	"boardbench/internal/proc"
 	"boardbench/internal/result"
-	"boardbench/internal/runner/proc"
 	"boardbench/internal/testutil/fixture"
 )
 
@@ -149,7 +149,7 @@ func TestRunInterruptedRestoresAndKeepsPhases(t *testing.T) {
 		during = fixture.Snapshot(t, root)
 		cancel() // Ctrl-C while 7-Zip runs: the runner kills it
 		<-hctx.Done()
-		return proc.Result{ExitCode: -1, Signal: "SIGKILL"}, hctx.Err(), true
+		return proc.Result{Exit: proc.Exit{Code: 137, Signal: "SIGKILL"}}, hctx.Err(), true
 	}
 	cfg := fixtureConfig(t, root, ex)
 	out := filepath.Join(t.TempDir(), "r.json")
@@ -189,7 +189,7 @@ func TestRunRecordsOOMKill(t *testing.T) {
 	ex := &fakeExec{}
 	ex.hook = func(ctx context.Context, n int, c proc.Command) (proc.Result, error, bool) {
 		if strings.Contains(c.Name, "7z") && len(c.CPUs) == 6 && ex.nZip == 4 {
-			return proc.Result{ExitCode: -1, Signal: "SIGKILL", Stdout: []byte("\n7-Zip (z) 26.02 (arm64)\n")}, errKilled, true
+			return proc.Result{Exit: proc.Exit{Code: 137, Signal: "SIGKILL"}, Stdout: []byte("\n7-Zip (z) 26.02 (arm64)\n")}, errKilled, true
 		}
 		return proc.Result{}, nil, false
 	}

@@ -7,9 +7,9 @@ import (
 	"strings"
 	"time"
 
+	"boardbench/internal/benchtool/sevenzip"
+	"boardbench/internal/proc"
 	"boardbench/internal/result"
-	"boardbench/internal/runner/proc"
-	"boardbench/internal/runner/sevenzip"
 	"boardbench/internal/session"
 )
 

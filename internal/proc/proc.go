@@ -1,7 +1,13 @@
-// Package proc runs one external program the way a benchmark needs it:
-// optionally pinned to a set of CPUs, in a process group of its own so that
-// everything it starts is stopped together when the context is cancelled,
-// with its output passed through live and the last part of it kept.
+// Package proc runs the child processes of boardbench: external benchmarks,
+// the command of `monitor -- COMMAND`, package installations. A child may
+// run for minutes, so it does not go through host.Run and its short timeout.
+//
+// Start and Handle run one program the way a benchmark needs it: optionally
+// pinned to a set of CPUs, stopped together with everything it started when
+// the context is cancelled, with its output passed through live and the last
+// part of it kept. Executor (Live for the live system, Replay for a recorded
+// root, fakes in tests) runs one Command to completion and returns its
+// Result; Outcome records and classifies how a benchmark process ended.
 //
 //	h, err := proc.Start(ctx, proc.Spec{
 //		Argv:         []string{"7zz", "b", "-mmt1"},
@@ -16,32 +22,59 @@
 //	exit, err := h.Wait()
 //	out, total := h.Output()
 //
+// # Exit status
+//
+// Exit.Code is what a shell reports: the exit status, or 128+N for a program
+// killed by signal N (137 for SIGKILL), and for a program that could not be
+// started 127 (not found), 126 (not executable) or 1 (see StartStatus).
+// Exit.Signal names the signal. Every caller (runners, monitor, package
+// installation) uses this one convention.
+//
 // # Pinning
 //
 // Linux has no way to start a process with a given CPU affinity, but a
 // child inherits the affinity of the thread that forks it. Start therefore
 // locks a goroutine to its OS thread, sets that thread's affinity to
 // Spec.CPUs, starts the program from it and then restores the thread's
-// affinity before handing the thread back to the Go scheduler (if restoring
-// fails, the thread is discarded instead). The program and everything it
-// forks run on Spec.CPUs unless they change their own affinity. Start
-// refuses CPUs this process may not use (offline, outside its cpuset):
-// the kernel would silently drop them from the set.
+// affinity. The program and everything it forks run on Spec.CPUs unless
+// they change their own affinity. Start refuses CPUs this process may not
+// use (offline, outside its cpuset): the kernel would silently drop them
+// from the set.
 //
 // # Stopping
 //
-// The program leads a new process group (setpgid). When ctx is cancelled
-// before it exits, the whole group gets SIGTERM, and SIGKILL when anything
-// of it is still alive after Spec.KillGrace; Wait returns once the group is
-// gone (or a short while after SIGKILL). A terminal's Ctrl-C reaches only
-// the foreground process group, i.e. the caller, whose cancelled context
-// then stops the program this way. Because the program is not in the
-// terminal's foreground group it must not read the terminal: its standard
-// input is /dev/null unless Spec.Stdin says otherwise. If the caller itself
-// is killed with SIGKILL, the program keeps running.
+// The program leads a new process group (setpgid). Where the system allows
+// it (cgroup v2 mounted and writable, as for root on most systems), it is
+// also started directly inside a cgroup of its own, a child of boardbench's
+// cgroup named boardbench-PID-*, so that descendants that leave the process
+// group (setsid, daemons) are still found; the cgroup is removed when the
+// program is done. Elsewhere, Start records the program's descendants by
+// scanning /proc for their parent chain while it runs (every 0.5 s at most,
+// more often right after the start); a descendant that leaves the process
+// group and whose parent exits between two scans is not seen.
 //
-// Processes the program leaves behind when it exits on its own are left
-// alone; Wait closes their copy of the output pipes after PipeCloseDelay.
+// When ctx is cancelled before the program exits, the process group and
+// every descendant get SIGTERM, and SIGKILL (cgroup.kill for the cgroup)
+// when anything of them is still alive after Spec.KillGrace; Wait returns
+// once they are gone (or a short while after SIGKILL). When the program
+// exits by itself, what it left running is stopped the same way: a finished
+// benchmark leaves nothing behind to disturb the next measurement, and
+// Exit.Stray counts what was stopped.
+//
+// A terminal's Ctrl-C reaches only the foreground process group, i.e. the
+// caller, whose cancelled context then stops the program this way. Because
+// the program is not in the terminal's foreground group it must not read
+// the terminal: its standard input is /dev/null unless Spec.Stdin says
+// otherwise.
+//
+// If boardbench itself is killed with SIGKILL, the kernel sends SIGKILL to
+// the program (the parent-death signal, PR_SET_PDEATHSIG). Linux sends it
+// when the thread that forked the program exits, not the process, so Start
+// forks from an OS thread locked to one goroutine and keeps that thread
+// until the program has exited: the Go runtime cannot end it early. The
+// parent-death signal reaches only the program itself; processes it started
+// survive a SIGKILLed boardbench (they remain in the cgroup, if there is
+// one, where the next boardbench that starts a program stops them).
 package proc
 
 import (
@@ -52,8 +85,7 @@ import (
 	"io/fs"
 	"os/exec"
 	"runtime"
-	"strconv"
-	"strings"
+	"slices"
 	"sync"
 	"sync/atomic"
 	"syscall"
@@ -65,7 +97,7 @@ import (
 	"golang.org/x/sys/unix"
 )
 
-// DefaultKillGrace is how long a cancelled program's process group has
+// DefaultKillGrace is how long a cancelled program and its descendants have
 // between SIGTERM and SIGKILL unless Spec.KillGrace says otherwise.
 const DefaultKillGrace = 3 * time.Second
 
@@ -98,27 +130,44 @@ type Spec struct {
 	// standard output and standard error interleaved in the order they
 	// arrived. 0 keeps none.
 	CaptureLimit int
-	// KillGrace is the time between SIGTERM and SIGKILL after ctx is
-	// cancelled; 0 means DefaultKillGrace.
+	// KillGrace is the time between SIGTERM and SIGKILL when the program
+	// or what it left behind is stopped; 0 means DefaultKillGrace.
 	KillGrace time.Duration
+
+	// noCgroup makes tests use the /proc scan where a cgroup is possible.
+	noCgroup bool
 }
 
 // Exit is how a program ended.
 type Exit struct {
-	// Code is the exit status; for a program killed by a signal it is 128
-	// plus the signal number, as shells report it.
+	// Code is the status a shell reports: the exit status; 128 plus the
+	// signal number for a program killed by a signal; 127, 126 or 1 for a
+	// program that could not be started (see StartStatus).
 	Code int
 	// Signal names the signal that killed the program, e.g. "SIGKILL"; ""
-	// when it exited by itself.
+	// when it exited by itself or did not start.
 	Signal string
 	// Canceled is true when the context was cancelled before the program
-	// exited, so that proc stopped its process group.
+	// exited, so that proc stopped it and its descendants.
 	Canceled bool
+	// Stray counts the processes the program left running when it exited
+	// by itself, which proc then stopped.
+	Stray int
 	// Duration is the wall time from start to exit.
 	Duration time.Duration
 	// OutputBytes is the total output the program wrote on both streams;
 	// Output keeps at most Spec.CaptureLimit of it.
 	OutputBytes int64
+}
+
+// SignalExit returns the Exit of a program killed by sig: Code 128+sig and
+// the signal's name, e.g. 137 and "SIGKILL".
+func SignalExit(sig syscall.Signal) Exit {
+	name := unix.SignalName(sig)
+	if name == "" {
+		name = fmt.Sprintf("signal %d", int(sig))
+	}
+	return Exit{Code: 128 + int(sig), Signal: name}
 }
 
 // Handle is a started program.
@@ -128,8 +177,11 @@ type Handle struct {
 	grace time.Duration
 	start time.Time
 	tail  *tailBuffer
+	kin   *kin // the program's descendants: its cgroup or the /proc scan
 
 	canceled   atomic.Bool
+	stray      int           // set by watch before stopped is closed
+	exited     chan struct{} // closed when the program has exited (not yet reaped)
 	leaderDone chan struct{} // closed when the program has been reaped
 	stopped    chan struct{} // closed when the watcher is finished
 
@@ -156,15 +208,9 @@ func Start(ctx context.Context, s Spec) (*Handle, error) {
 		}
 		set = &cs
 	}
-	cmd := exec.Command(s.Argv[0], s.Argv[1:]...)
-	cmd.Dir = s.Dir
-	cmd.Env = s.Env
-	cmd.Stdin = s.Stdin
-	cmd.SysProcAttr = &syscall.SysProcAttr{Setpgid: true}
-	cmd.WaitDelay = PipeCloseDelay
 	h := &Handle{
-		cmd:        cmd,
 		grace:      s.KillGrace,
+		exited:     make(chan struct{}),
 		leaderDone: make(chan struct{}),
 		stopped:    make(chan struct{}),
 	}
@@ -174,27 +220,57 @@ func Start(ctx context.Context, s Spec) (*Handle, error) {
 	if s.CaptureLimit > 0 {
 		h.tail = newTailBuffer(s.CaptureLimit)
 	}
-	cmd.Stdout = h.outputTo(s.Stdout)
-	cmd.Stderr = h.outputTo(s.Stderr)
+	newCmd := func() *exec.Cmd {
+		cmd := exec.Command(s.Argv[0], s.Argv[1:]...)
+		cmd.Dir = s.Dir
+		cmd.Env = s.Env
+		cmd.Stdin = s.Stdin
+		cmd.Stdout = h.outputTo(s.Stdout)
+		cmd.Stderr = h.outputTo(s.Stderr)
+		cmd.SysProcAttr = &syscall.SysProcAttr{Setpgid: true, Pdeathsig: syscall.SIGKILL}
+		cmd.WaitDelay = PipeCloseDelay
+		return cmd
+	}
 
-	var err error
-	if set != nil {
-		err = startPinned(cmd, *set)
-	} else {
-		err = cmd.Start()
+	cmd := newCmd()
+	var cg *cgroup // nil where the system does not allow one
+	if !s.noCgroup {
+		cg = newCgroup()
+	}
+	if cg != nil {
+		cmd.SysProcAttr.UseCgroupFD = true
+		cmd.SysProcAttr.CgroupFD = cg.fd()
+	}
+	err := startOnThread(cmd, set, h.exited)
+	if err != nil && cg != nil && cmd.Err == nil && !isExecError(err) {
+		// Starting into the cgroup failed (an old kernel without
+		// clone3, a cgroup the kernel refuses): start without it.
+		cg.remove()
+		cg = nil
+		cmd = newCmd()
+		err = startOnThread(cmd, set, h.exited)
 	}
 	if err != nil {
+		if cg != nil {
+			cg.remove()
+		}
 		return nil, fmt.Errorf("%s: %w", s.Argv[0], err)
 	}
+	cg.closeFD()
+	h.cmd = cmd
 	h.start = time.Now()
 	h.pgid = cmd.Process.Pid // the leader of its own new group
+	h.kin = newKin(h.pgid, cg)
 	go h.watch(ctx)
 	return h, nil
 }
 
+// isExecError reports whether err is the program's own fault (missing,
+// not executable), which a start without the cgroup would repeat.
+func isExecError(err error) bool { return StartStatus(err) != 1 }
+
 // outputTo returns the writer for one of the program's streams: the pass-
-// through writer and the capture. An *os.File without capture is handed to
-// the program directly.
+// through writer and the capture.
 func (h *Handle) outputTo(w io.Writer) io.Writer {
 	if h.tail == nil {
 		return w // nil means /dev/null to os/exec
@@ -202,51 +278,83 @@ func (h *Handle) outputTo(w io.Writer) io.Writer {
 	return &teeWriter{pass: w, tail: h.tail}
 }
 
-// cpuSet builds the affinity mask of cpus.
+// cpuSet builds the affinity mask of cpus after checking that this process
+// may use every one of them.
 func cpuSet(cpus []int) (unix.CPUSet, error) {
 	var set unix.CPUSet
+	allowed, err := host.AllowedCPUs()
+	if err != nil {
+		return set, fmt.Errorf("reading the CPUs this process may use: %v", err)
+	}
 	for _, c := range cpus {
 		if c < 0 || c >= maxCPU {
 			return set, fmt.Errorf("cpu %d: not a usable CPU number", c)
+		}
+		if !slices.Contains(allowed, c) {
+			return set, fmt.Errorf("cpu %d is not available to this process (available: %s)", c, cpu.FormatCPUList(allowed))
 		}
 		set.Set(c)
 	}
 	return set, nil
 }
 
-// startPinned starts cmd from an OS thread whose affinity is set to set, so
-// that the child inherits it, and restores the thread afterwards.
-func startPinned(cmd *exec.Cmd, set unix.CPUSet) error {
+// startOnThread starts cmd from an OS thread locked to one goroutine. With
+// a CPU set the thread's affinity is set first, so that the child inherits
+// it, and restored after the start. The goroutine then keeps the thread
+// until the child has exited, closing exited at that moment: the child's
+// parent-death signal fires when the forking thread exits, so that thread
+// must not end while the child runs. A thread whose affinity could not be
+// restored ends with the goroutine (Go discards a thread still locked).
+func startOnThread(cmd *exec.Cmd, set *unix.CPUSet, exited chan<- struct{}) error {
 	errc := make(chan error, 1)
 	go func() {
 		runtime.LockOSThread()
-		var old unix.CPUSet
-		if err := unix.SchedGetaffinity(0, &old); err != nil {
-			runtime.UnlockOSThread()
-			errc <- fmt.Errorf("reading CPU affinity: %v", err)
-			return
-		}
-		if err := unix.SchedSetaffinity(0, &set); err != nil {
-			runtime.UnlockOSThread()
-			errc <- fmt.Errorf("cannot pin to CPUs %s: %v", formatSet(set), err)
-			return
-		}
-		var got unix.CPUSet
-		if err := unix.SchedGetaffinity(0, &got); err != nil || got != set {
-			err2 := fmt.Errorf("cannot pin to CPUs %s: only %s of them are available to this process", formatSet(set), formatSet(got))
-			if unix.SchedSetaffinity(0, &old) == nil {
-				runtime.UnlockOSThread()
-			}
-			errc <- err2
-			return
-		}
-		err := cmd.Start()
-		if unix.SchedSetaffinity(0, &old) == nil {
-			runtime.UnlockOSThread()
-		} // else: the goroutine ends locked and Go discards the thread
+		restored, err := startFromThisThread(cmd, set)
 		errc <- err
+		if err == nil {
+			waitExited(cmd.Process.Pid)
+			close(exited)
+		}
+		if restored {
+			runtime.UnlockOSThread()
+		}
 	}()
 	return <-errc
+}
+
+// startFromThisThread starts cmd from the calling (locked) thread, pinned
+// to set when it is not nil. restored is false when the thread's affinity
+// could not be put back, so that the thread must be discarded.
+func startFromThisThread(cmd *exec.Cmd, set *unix.CPUSet) (restored bool, err error) {
+	if set == nil {
+		return true, cmd.Start()
+	}
+	var old unix.CPUSet
+	if err := unix.SchedGetaffinity(0, &old); err != nil {
+		return true, fmt.Errorf("reading CPU affinity: %v", err)
+	}
+	if err := unix.SchedSetaffinity(0, set); err != nil {
+		return true, fmt.Errorf("cannot pin to CPUs %s: %v", formatSet(*set), err)
+	}
+	var got unix.CPUSet
+	if err := unix.SchedGetaffinity(0, &got); err != nil || got != *set {
+		err = fmt.Errorf("cannot pin to CPUs %s: only %s of them are available to this process", formatSet(*set), formatSet(got))
+	} else {
+		err = cmd.Start()
+	}
+	return unix.SchedSetaffinity(0, &old) == nil, err
+}
+
+// waitExited blocks until process pid has exited, without reaping it (Wait
+// does that). It also returns when pid is no longer a child to wait for.
+func waitExited(pid int) {
+	for {
+		var info unix.Siginfo
+		err := unix.Waitid(unix.P_PID, pid, &info, unix.WEXITED|unix.WNOWAIT, nil)
+		if err != unix.EINTR {
+			return
+		}
+	}
 }
 
 // formatSet writes a CPU set as a list ("0-3,6").
@@ -263,34 +371,80 @@ func formatSet(s unix.CPUSet) string {
 // PID returns the program's process id, which is also its process group id.
 func (h *Handle) PID() int { return h.pgid }
 
-// watch stops the process group when ctx is cancelled before the program
-// exits: SIGTERM, then SIGKILL after the grace period if any member lives.
+// watch follows the program until it exits or ctx is cancelled. Without a
+// cgroup it scans /proc for the program's descendants meanwhile. When ctx
+// is cancelled first, it stops the program and its descendants; when the
+// program exits first, it stops what the program left running.
 func (h *Handle) watch(ctx context.Context) {
 	defer close(h.stopped)
+	var scan <-chan time.Time
+	interval := 10 * time.Millisecond
+	if h.kin.scanning() {
+		t := time.NewTimer(interval)
+		defer t.Stop()
+		scan = t.C
+		for {
+			select {
+			case <-h.exited:
+				h.afterExit()
+				return
+			case <-ctx.Done():
+				h.cancel()
+				return
+			case <-scan:
+				h.kin.scan()
+				interval = min(2*interval, 500*time.Millisecond)
+				t.Reset(interval)
+			}
+		}
+	}
 	select {
-	case <-h.leaderDone:
-		return
+	case <-h.exited:
+		h.afterExit()
 	case <-ctx.Done():
+		h.cancel()
 	}
-	h.canceled.Store(true)
-	if syscall.Kill(-h.pgid, syscall.SIGTERM) == syscall.ESRCH {
-		return
-	}
-	if h.waitGroupGone(h.grace) {
-		return
-	}
-	_ = syscall.Kill(-h.pgid, syscall.SIGKILL)
-	h.waitGroupGone(time.Second)
 }
 
-// waitGroupGone polls until no living process of the group is left (true)
-// or d has passed (false). The leader counts until Wait has reaped it.
-func (h *Handle) waitGroupGone(d time.Duration) bool {
-	live, _ := host.New("/")
+// afterExit stops what the program left running when it exited by itself.
+func (h *Handle) afterExit() {
+	h.kin.scan()
+	if n := len(h.kin.living()); n > 0 {
+		h.stray = n
+		h.stop()
+	}
+}
+
+// cancel stops the program and its descendants after ctx was cancelled.
+func (h *Handle) cancel() {
+	h.canceled.Store(true)
+	h.kin.scan()
+	h.stop()
+}
+
+// stop sends SIGTERM to the process group and every descendant known, then
+// SIGKILL after the grace period to whatever is still alive.
+func (h *Handle) stop() {
+	h.kin.signal(syscall.SIGTERM)
+	if h.waitGone(h.grace) {
+		return
+	}
+	h.kin.scan()
+	h.kin.kill()
+	h.waitGone(time.Second)
+}
+
+// waitGone polls until nothing of the program is alive (true) or d has
+// passed (false). The program itself counts until it has exited.
+func (h *Handle) waitGone(d time.Duration) bool {
 	deadline := time.Now().Add(d)
 	for {
-		if !groupAlive(live, h.pgid) {
-			return true
+		select {
+		case <-h.exited:
+			if len(h.kin.living()) == 0 {
+				return true
+			}
+		default:
 		}
 		if time.Now().After(deadline) {
 			return false
@@ -299,62 +453,8 @@ func (h *Handle) waitGroupGone(d time.Duration) bool {
 	}
 }
 
-// groupAlive reports whether process group pgid has a member that is not a
-// zombie. kill(pgid, 0) alone also counts zombies: orphans are reparented
-// to init, which in some containers reaps them only every few seconds.
-// When the members cannot be seen in /proc, the group counts as alive.
-func groupAlive(live *host.Host, pgid int) bool {
-	if syscall.Kill(-pgid, 0) == syscall.ESRCH {
-		return false
-	}
-	if live == nil {
-		return true
-	}
-	names, err := live.ReadDirNames("/proc")
-	if err != nil {
-		return true
-	}
-	members := 0
-	for _, n := range names {
-		if n == "" || n[0] < '0' || n[0] > '9' {
-			continue
-		}
-		data, err := live.ReadFile("/proc/" + n + "/stat")
-		if err != nil {
-			continue
-		}
-		state, pgrp, ok := parseStat(string(data))
-		if !ok || pgrp != pgid {
-			continue
-		}
-		members++
-		if state != 'Z' && state != 'X' {
-			return true
-		}
-	}
-	return members == 0 // members exist (kill said so) but are hidden from us
-}
-
-// parseStat returns the state and process group of a /proc/PID/stat line:
-// "PID (COMM) STATE PPID PGRP ...", where COMM may hold spaces and ")".
-func parseStat(s string) (state byte, pgrp int, ok bool) {
-	i := strings.LastIndexByte(s, ')')
-	if i < 0 {
-		return 0, 0, false
-	}
-	f := strings.Fields(s[i+1:])
-	if len(f) < 3 || len(f[0]) != 1 {
-		return 0, 0, false
-	}
-	g, err := strconv.Atoi(f[2])
-	if err != nil {
-		return 0, 0, false
-	}
-	return f[0][0], g, true
-}
-
-// Wait waits for the program to exit and returns how it ended. After a
-// cancellation it also waits until the process group is gone (at most
+// Wait waits for the program to exit and returns how it ended. It also
+// waits until its descendants are gone when they were stopped (at most
 // Spec.KillGrace plus about a second). The error is nil whenever the exit
 // status is known, whatever it is; calling Wait again returns the same.
 func (h *Handle) Wait() (Exit, error) {
@@ -362,24 +462,23 @@ func (h *Handle) Wait() (Exit, error) {
 		err := h.cmd.Wait()
 		h.exit.Duration = time.Since(h.start)
 		close(h.leaderDone)
-		<-h.stopped // after a cancellation: until the group is gone
+		<-h.stopped
+		h.kin.release()
 		h.exit.Canceled = h.canceled.Load()
+		h.exit.Stray = h.stray
 		if h.tail != nil {
 			h.exit.OutputBytes = h.tail.Total()
 		}
 		ps := h.cmd.ProcessState
 		if ps == nil {
 			h.err = err
-			h.exit.Code = -1
+			h.exit.Code = 1
 			return
 		}
 		h.exit.Code = ps.ExitCode()
 		if ws, ok := ps.Sys().(syscall.WaitStatus); ok && ws.Signaled() {
-			h.exit.Signal = unix.SignalName(ws.Signal())
-			if h.exit.Signal == "" {
-				h.exit.Signal = fmt.Sprintf("signal %d", int(ws.Signal()))
-			}
-			h.exit.Code = 128 + int(ws.Signal())
+			se := SignalExit(ws.Signal())
+			h.exit.Code, h.exit.Signal = se.Code, se.Signal
 		}
 		var ee *exec.ExitError
 		if err != nil && !errors.As(err, &ee) && !errors.Is(err, exec.ErrWaitDelay) {

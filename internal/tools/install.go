@@ -8,7 +8,7 @@ import (
 	"time"
 
 	"boardbench/internal/host"
-	"boardbench/internal/runner/proc"
+	"boardbench/internal/proc"
 )
 
 // Kind names a tool boardbench can install.

@@ -7,7 +7,7 @@ import (
 	"testing"
 
 	"boardbench/internal/host"
-	"boardbench/internal/runner/proc"
+	"boardbench/internal/proc"
 	"boardbench/internal/testutil/fixture"
 )
 
@@ -32,7 +32,7 @@ func (f *fakeExecutor) Exec(_ context.Context, c proc.Command) (proc.Result, err
 	f.replies = f.replies[1:]
 	res := proc.Result{Stdout: []byte(r.out)}
 	if r.err != nil {
-		res.ExitCode = 100
+		res.Code = 100
 	}
 	return res, r.err
 }

@@ -55,13 +55,6 @@ restored when the walk ends, fails, or is stopped with Ctrl-C or SIGTERM.`,
 			if samples < 1 || samples > maxSamples {
 				return cmdutil.Usagef("--samples %d: must be between 1 and %d", samples, maxSamples)
 			}
-			var cpus []int
-			if cmd.Flags().Changed("cpu") {
-				var err error
-				if cpus, err = cpu.ParseCPUSelection(cpuList); err != nil {
-					return cmdutil.Usagef("--cpu %q: %v", cpuList, err)
-				}
-			}
 			h, err := f.NewHost(root)
 			if err != nil {
 				return err
@@ -72,6 +65,12 @@ restored when the walk ends, fails, or is stopped with Ctrl-C or SIGTERM.`,
 			allowed, err := host.AllowedCPUs()
 			if err != nil {
 				return fmt.Errorf("reading the CPUs this process may use: %v", err)
+			}
+			var cpus []int
+			if cmd.Flags().Changed("cpu") {
+				if cpus, err = cpu.ParseSelection(cpuList, allowed); err != nil {
+					return cmdutil.Usagef("--cpu %q: %v", cpuList, err)
+				}
 			}
 			r := runner{
 				h:       h,

@@ -425,7 +425,7 @@ func TestCPUList(t *testing.T) {
 		{"0-999999", nil, true, ""},
 	}
 	for _, tt := range tests {
-		got, err := cpu.ParseCPUSelection(tt.in)
+		got, err := cpu.ParseSelection(tt.in, []int{0, 1, 2, 3, 4, 5, 6, 7})
 		if (err != nil) != tt.wantErr || !reflect.DeepEqual(got, tt.want) {
 			t.Errorf("parseCPUList(%q) = %v, %v", tt.in, got, err)
 		}
@@ -446,6 +446,8 @@ func TestCommandRefusesBadInput(t *testing.T) {
 		{[]string{"--root", t.TempDir()}, 1, "live machine"},
 		{[]string{"--samples", "0"}, 2, "--samples"},
 		{[]string{"--cpu", "x"}, 2, "--cpu"},
+		{[]string{"--cpu", "99"}, 2, "cpu99 is not available"},
+		{[]string{"--cpu", "0,,1"}, 2, "empty element"},
 		{[]string{"extra"}, 1, "unknown command"},
 	}
 	for _, tt := range tests {

@@ -7,7 +7,6 @@ import (
 	"context"
 	"errors"
 	"fmt"
-	"slices"
 
 	"boardbench/internal/cmdutil"
 	"boardbench/internal/host"
@@ -75,14 +74,6 @@ func run(ctx context.Context, f *cmdutil.Factory, opts options) error {
 	if ctx == nil {
 		ctx = context.Background()
 	}
-	var explicit []int
-	if opts.cpuList != "" {
-		l, err := cpu.ParseCPUSelection(opts.cpuList)
-		if err != nil {
-			return cmdutil.Usagef("--cpu: %v", err)
-		}
-		explicit = l
-	}
 	var limit int64
 	if opts.maxSize != "" {
 		n, err := parseSize(opts.maxSize)
@@ -105,9 +96,10 @@ func run(ctx context.Context, f *cmdutil.Factory, opts options) error {
 	if err != nil || len(usable) == 0 {
 		return fmt.Errorf("cannot read the CPUs this process may use: %v", err)
 	}
-	for _, c := range explicit {
-		if !slices.Contains(usable, c) {
-			return cmdutil.Usagef("--cpu: cpu%d is not available (usable: %s)", c, cpu.FormatCPUList(usable))
+	var explicit []int
+	if opts.cpuList != "" {
+		if explicit, err = cpu.ParseSelection(opts.cpuList, usable); err != nil {
+			return cmdutil.Usagef("--cpu: %v", err)
 		}
 	}
 

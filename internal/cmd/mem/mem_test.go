@@ -58,7 +58,7 @@ func TestInterrupted(t *testing.T) {
 
 func TestBadFlags(t *testing.T) {
 	for _, args := range [][]string{
-		{"--cpu", "x"}, {"--cpu", "3-1"}, {"--max-size", "lots"}, {"--max-size", "4K"}, {"--cpu", "100000"},
+		{"--cpu", "x"}, {"--cpu", "3-1"}, {"--max-size", "lots"}, {"--max-size", "4K"}, {"--cpu", "100000"}, {"--cpu", "99"}, {"--cpu", "0,,1"},
 	} {
 		_, _, err := execute(t, args...)
 		var ue *cmdutil.UsageError
@@ -71,7 +71,7 @@ func TestBadFlags(t *testing.T) {
 func TestParseCPUList(t *testing.T) {
 	tests := map[string][]int{"0": {0}, "0,4-5": {0, 4, 5}, "6, 2-3,2": {2, 3, 6}}
 	for in, want := range tests {
-		got, err := cpu.ParseCPUSelection(in)
+		got, err := cpu.ParseSelection(in, []int{0, 1, 2, 3, 4, 5, 6, 7})
 		if err != nil || len(got) != len(want) {
 			t.Errorf("%q: %v %v", in, got, err)
 			continue
@@ -83,7 +83,7 @@ func TestParseCPUList(t *testing.T) {
 		}
 	}
 	for _, bad := range []string{"", ",", "a", "-1", "5-2", "0-99999"} {
-		if _, err := cpu.ParseCPUSelection(bad); err == nil {
+		if _, err := cpu.ParseSelection(bad, []int{0, 1, 2, 3, 4, 5, 6, 7}); err == nil {
 			t.Errorf("%q accepted", bad)
 		}
 	}

@@ -38,7 +38,7 @@ func runCommand(ctx context.Context, f *cmdutil.Factory, opts options) error {
 	}
 	var pin []int
 	if opts.cpus != "" {
-		if pin, err = parseCPUs(opts.cpus, allowed); err != nil {
+		if pin, err = cpu.ParseSelection(opts.cpus, allowed); err != nil {
 			return cmdutil.Usagef("--cpus %q: %v", opts.cpus, err)
 		}
 	}
@@ -164,24 +164,6 @@ func runCommand(ctx context.Context, f *cmdutil.Factory, opts options) error {
 		return &ExitStatusError{Code: exit.Code, Msg: fmt.Sprintf("%s exited with status %d", opts.argv[0], exit.Code)}
 	}
 	return nil
-}
-
-// parseCPUs parses --cpus and checks every CPU may be used.
-func parseCPUs(s string, allowed []int) ([]int, error) {
-	list, err := cpu.ParseCPUSelection(s)
-	if err != nil {
-		return nil, err
-	}
-	ok := map[int]bool{}
-	for _, c := range allowed {
-		ok[c] = true
-	}
-	for _, c := range list {
-		if !ok[c] {
-			return nil, fmt.Errorf("cpu%d is not available to this process (available: %s)", c, cpu.FormatCPUList(allowed))
-		}
-	}
-	return list, nil
 }
 
 // startError reports a command that could not be started with the exit

@@ -94,6 +94,7 @@ func TestUsageErrors(t *testing.T) {
 		{"--root", "/tmp", "--", "true"},
 		{"--cpus", "x", "--", "true"},
 		{"--cpus", "65000", "--", "true"},
+		{"--cpus", "0,,1", "--", "true"},
 		{"--cpus", "", "--", "true"},
 	}
 	for _, args := range cases {

@@ -1,6 +1,7 @@
 package cpu
 
 import (
+	"errors"
 	"fmt"
 	"maps"
 	"slices"
@@ -54,18 +55,47 @@ func ReadCPUList(h *host.Host, p string) []int {
 // empty.
 func OnlineCPUs(h *host.Host) []int { return ReadCPUList(h, "/sys/devices/system/cpu/online") }
 
-// ParseCPUSelection parses a list of CPUs a user asked for (the value of a
-// --cpu option, e.g. "0,4-7"): the kernel's list format as ParseCPUList
-// reads it, except that an empty list is an error.
-func ParseCPUSelection(s string) ([]int, error) {
-	list, err := ParseCPUList(s)
-	if err != nil {
-		return nil, err
+// ParseSelection parses the CPUs a user asked for (the value of --cpu or
+// --cpus, e.g. "0,4-7") and checks that each is among allowed, the CPUs this
+// process may use. Elements are separated by commas, each a CPU number or a
+// range "N-M", with optional spaces around them; a CPU named twice counts
+// once. It fails, with one line naming the culprit, on an empty list or
+// element ("0,,1", "0,"), a malformed or reversed range, a number above
+// 65535 and a CPU not in allowed (the message names the available ones).
+// The result is sorted. Callers report the error as a usage error (exit 2).
+func ParseSelection(s string, allowed []int) ([]int, error) {
+	if strings.TrimSpace(s) == "" {
+		return nil, errors.New("empty CPU list")
 	}
-	if len(list) == 0 {
-		return nil, fmt.Errorf("empty CPU list %q", s)
+	seen := map[int]bool{}
+	for _, f := range strings.Split(s, ",") {
+		f = strings.TrimSpace(f)
+		if f == "" {
+			return nil, fmt.Errorf("empty element in CPU list %q", s)
+		}
+		lo, hi, err := parseCPURange(f)
+		if err != nil {
+			return nil, err
+		}
+		for i := lo; i <= hi; i++ {
+			seen[i] = true
+		}
 	}
-	return list, nil
+	out := slices.Sorted(maps.Keys(seen))
+	for _, c := range out {
+		if !slices.Contains(allowed, c) {
+			return nil, fmt.Errorf("cpu%d is not available to this process (available: %s)", c, orNone(FormatCPUList(allowed)))
+		}
+	}
+	return out, nil
+}
+
+// orNone returns s, or "none" when it is empty.
+func orNone(s string) string {
+	if s == "" {
+		return "none"
+	}
+	return s
 }
 
 // parseCPURange parses "N" or "N-M" (the kernel also writes "N-M:stride/group"

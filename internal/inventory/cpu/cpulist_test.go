@@ -2,6 +2,7 @@ package cpu
 
 import (
 	"reflect"
+	"strings"
 	"testing"
 )
 
@@ -40,13 +41,50 @@ func TestParseCPUList(t *testing.T) {
 	}
 }
 
-func TestParseCPUSelection(t *testing.T) {
-	if got, err := ParseCPUSelection("6, 2-3,2"); err != nil || !reflect.DeepEqual(got, []int{2, 3, 6}) {
-		t.Errorf("ParseCPUSelection = %v, %v", got, err)
+func TestParseSelection(t *testing.T) {
+	eight := []int{0, 1, 2, 3, 4, 5, 6, 7}
+	tests := []struct {
+		in      string
+		allowed []int
+		want    []int
+		wantErr string // a part of the message; "" for success
+	}{
+		{"0", eight, []int{0}, ""},
+		{"6, 2-3,2", eight, []int{2, 3, 6}, ""},
+		{"4-7,0", eight, []int{0, 4, 5, 6, 7}, ""},
+		{"1,1,2", eight, []int{1, 2}, ""}, // duplicates count once
+		{"0-3,2-5", eight, []int{0, 1, 2, 3, 4, 5}, ""},
+		{" 3 ", eight, []int{3}, ""},
+		{"", eight, nil, "empty CPU list"},
+		{" \n", eight, nil, "empty CPU list"},
+		{",", eight, nil, "empty element"},
+		{"0,,1", eight, nil, "empty element"},
+		{"0,", eight, nil, "empty element"},
+		{",1", eight, nil, "empty element"},
+		{"a", eight, nil, "not a CPU number"},
+		{"-1", eight, nil, "not a CPU number"},
+		{"0-", eight, nil, "not a CPU number"},
+		{"1-2-3", eight, nil, "not a CPU number"},
+		{"0 1", eight, nil, "not a CPU number"},
+		{"5-2", eight, nil, "reversed range"},
+		{"3-1", eight, nil, "reversed range"},
+		{"0-999999", eight, nil, "above 65535"},
+		{"0-99999", eight, nil, "above 65535"},
+		{"100000", eight, nil, "above 65535"},
+		{"99", []int{0, 1}, nil, "cpu99 is not available to this process (available: 0-1)"},
+		{"1-2", []int{0, 1}, nil, "cpu2 is not available"},
+		{"0", nil, nil, "(available: none)"},
 	}
-	for _, bad := range []string{"", ",", " \n", "a", "5-2"} {
-		if got, err := ParseCPUSelection(bad); err == nil {
-			t.Errorf("ParseCPUSelection(%q) = %v, want an error", bad, got)
+	for _, tt := range tests {
+		got, err := ParseSelection(tt.in, tt.allowed)
+		if tt.wantErr == "" {
+			if err != nil || !reflect.DeepEqual(got, tt.want) {
+				t.Errorf("ParseSelection(%q) = %v, %v; want %v", tt.in, got, err, tt.want)
+			}
+			continue
+		}
+		if err == nil || !strings.Contains(err.Error(), tt.wantErr) || strings.Contains(err.Error(), "\n") {
+			t.Errorf("ParseSelection(%q) = %v, %v; want an error with %q", tt.in, got, err, tt.wantErr)
 		}
 	}
 }
@@ -61,6 +99,8 @@ func TestFormatCPUList(t *testing.T) {
 		{[]int{0, 1, 2, 3}, "0-3"},
 		{[]int{6, 0, 1, 2, 3}, "0-3,6"},
 		{[]int{0, 0, 1, 5, 7, 8}, "0-1,5,7-8"},
+		{[]int{0, 2, 4}, "0,2,4"},
+		{[]int{0, 1, 2, 3, 6, 8, 9}, "0-3,6,8-9"},
 	}
 	for _, tt := range tests {
 		if got := FormatCPUList(tt.in); got != tt.want {

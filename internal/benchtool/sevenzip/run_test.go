@@ -9,7 +9,7 @@ import (
 	"time"
 
 	"boardbench/internal/host"
-	"boardbench/internal/runner/proc"
+	"boardbench/internal/proc"
 	"boardbench/internal/testutil/fixture"
 	"boardbench/internal/tools"
 )
@@ -60,38 +60,38 @@ func TestRunOutcomes(t *testing.T) {
 	}{
 		{
 			name:       "success",
-			result:     proc.Result{Stdout: []byte(single), Duration: 9 * time.Second},
+			result:     proc.Result{Stdout: []byte(single), Exit: proc.Exit{Duration: 9 * time.Second}},
 			wantRating: 4214,
 		},
 		{
 			name:        "killed by the out-of-memory killer",
-			result:      proc.Result{Stdout: []byte(partial), ExitCode: -1, Signal: "SIGKILL"},
-			err:         &proc.ExitError{Command: "7zz b", Code: -1, Signal: syscall.SIGKILL},
+			result:      proc.Result{Stdout: []byte(partial), Exit: proc.SignalExit(syscall.SIGKILL)},
+			err:         &proc.ExitError{Command: "7zz b", Exit: proc.SignalExit(syscall.SIGKILL)},
 			wantFailure: proc.FailureOOMKilled, wantIs: proc.ErrKilled,
 		},
 		{
 			name:        "7-Zip cannot allocate",
-			result:      proc.Result{Stdout: []byte(partial + "\nERROR: Can't allocate required memory!\n"), ExitCode: 8},
-			err:         &proc.ExitError{Command: "7zz b", Code: 8},
+			result:      proc.Result{Stdout: []byte(partial + "\nERROR: Can't allocate required memory!\n"), Exit: proc.Exit{Code: 8}},
+			err:         &proc.ExitError{Command: "7zz b", Exit: proc.Exit{Code: 8}},
 			wantFailure: FailureNoMemory, wantIs: ErrNoMemory,
 		},
 		{
 			name:        "exit status 8 without message",
-			result:      proc.Result{Stdout: []byte(partial), ExitCode: 8},
-			err:         &proc.ExitError{Command: "7zz b", Code: 8},
+			result:      proc.Result{Stdout: []byte(partial), Exit: proc.Exit{Code: 8}},
+			err:         &proc.ExitError{Command: "7zz b", Exit: proc.Exit{Code: 8}},
 			wantFailure: FailureNoMemory, wantIs: ErrNoMemory,
 		},
 		{
 			name:        "cancelled",
 			ctx:         cancelled,
-			result:      proc.Result{Stdout: []byte(partial), ExitCode: -1, Signal: "SIGKILL"},
+			result:      proc.Result{Stdout: []byte(partial), Exit: proc.SignalExit(syscall.SIGKILL)},
 			err:         context.Canceled,
 			wantFailure: proc.FailureCancelled, wantIs: context.Canceled,
 		},
 		{
 			name:        "other exit error",
-			result:      proc.Result{Stdout: []byte("Command Line Error:\nUnsupported switch\n"), ExitCode: 7},
-			err:         &proc.ExitError{Command: "7zz b", Code: 7},
+			result:      proc.Result{Stdout: []byte("Command Line Error:\nUnsupported switch\n"), Exit: proc.Exit{Code: 7}},
+			err:         &proc.ExitError{Command: "7zz b", Exit: proc.Exit{Code: 7}},
 			wantFailure: proc.FailureExit,
 		},
 		{

@@ -1,5 +1,6 @@
-// Package sevenzip runs 7-Zip's built-in benchmark (`7zz b`, `7z b`) and
-// parses its output into typed figures, keeping the raw output.
+// Package sevenzip is the benchtool wrapper of 7-Zip's built-in benchmark
+// (`7zz b`, `7z b`): it runs the tool and parses its output into typed
+// figures, keeping the raw output.
 //
 // The figure the community compares is the total rating in MIPS: the last
 // column of the "Tot:" line, the mean of the compression and decompression

@@ -6,7 +6,7 @@ import (
 	"time"
 
 	"boardbench/internal/host"
-	"boardbench/internal/runner/proc"
+	"boardbench/internal/proc"
 	"boardbench/internal/tools"
 )
 

@@ -7,7 +7,7 @@ import (
 	"strconv"
 	"sync"
 
-	"boardbench/internal/runner/proc"
+	"boardbench/internal/proc"
 	"boardbench/internal/tools"
 )
 

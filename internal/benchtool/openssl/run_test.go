@@ -12,7 +12,7 @@ import (
 	"time"
 
 	"boardbench/internal/host"
-	"boardbench/internal/runner/proc"
+	"boardbench/internal/proc"
 	"boardbench/internal/testutil/fixture"
 	"boardbench/internal/tools"
 )
@@ -59,7 +59,7 @@ func TestArgs(t *testing.T) {
 func TestRunAllDefaultCiphers(t *testing.T) {
 	fake := &fakeExecutor{reply: func(c proc.Command) (proc.Result, error) {
 		cipher := c.Args[len(c.Args)-1]
-		return proc.Result{Stdout: []byte(tableFor(cipher, 1000)), Duration: 18 * time.Second}, nil
+		return proc.Result{Stdout: []byte(tableFor(cipher, 1000)), Exit: proc.Exit{Duration: 18 * time.Second}}, nil
 	}}
 	ms, err := RunAll(context.Background(), fake, tools.Tool{Name: "openssl", Path: "/usr/bin/openssl", Version: "1.1.1w"}, Options{CPUs: []int{1}})
 	if err != nil {
@@ -93,9 +93,9 @@ func TestRunOutcomes(t *testing.T) {
 		wantFailure string
 		wantIs      error
 	}{
-		{"killed", nil, proc.Result{ExitCode: -1, Signal: "SIGKILL"}, &proc.ExitError{Command: "openssl speed", Code: -1, Signal: syscall.SIGKILL}, proc.FailureOOMKilled, proc.ErrKilled},
-		{"cancelled", cancelled, proc.Result{ExitCode: -1}, context.Canceled, proc.FailureCancelled, context.Canceled},
-		{"unknown option", nil, proc.Result{Stderr: []byte("speed: Unknown option or cipher: -seconds\n"), ExitCode: 1}, &proc.ExitError{Command: "openssl speed", Code: 1}, proc.FailureExit, nil},
+		{"killed", nil, proc.Result{Exit: proc.SignalExit(syscall.SIGKILL)}, &proc.ExitError{Command: "openssl speed", Exit: proc.SignalExit(syscall.SIGKILL)}, proc.FailureOOMKilled, proc.ErrKilled},
+		{"cancelled", cancelled, proc.Result{Exit: proc.Exit{Code: 143, Signal: "SIGTERM", Canceled: true}}, context.Canceled, proc.FailureCancelled, context.Canceled},
+		{"unknown option", nil, proc.Result{Stderr: []byte("speed: Unknown option or cipher: -seconds\n"), Exit: proc.Exit{Code: 1}}, &proc.ExitError{Command: "openssl speed", Exit: proc.Exit{Code: 1}}, proc.FailureExit, nil},
 		{"no table", nil, proc.Result{Stdout: []byte("OpenSSL 3.0.2 15 Mar 2022\n")}, nil, proc.FailureNoResult, ErrNoResult},
 		{"table of another cipher", nil, proc.Result{Stdout: []byte(tableFor("aes-128-cbc", 5))}, nil, proc.FailureNoResult, ErrNoResult},
 	}
@@ -141,7 +141,7 @@ func TestRunParallel(t *testing.T) {
 	// One failing instance fails the run and the sum.
 	failing := &fakeExecutor{reply: func(c proc.Command) (proc.Result, error) {
 		if c.CPUs[0] == 2 {
-			return proc.Result{ExitCode: -1, Signal: "SIGKILL"}, &proc.ExitError{Command: "openssl", Code: -1, Signal: syscall.SIGKILL}
+			return proc.Result{Exit: proc.SignalExit(syscall.SIGKILL)}, &proc.ExitError{Command: "openssl", Exit: proc.SignalExit(syscall.SIGKILL)}
 		}
 		return proc.Result{Stdout: []byte(tableFor("aes-256-cbc", 100))}, nil
 	}}

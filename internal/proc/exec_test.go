@@ -10,6 +10,7 @@ import (
 	"time"
 
 	"boardbench/internal/host"
+	"boardbench/internal/inventory/cpu"
 	"boardbench/internal/testutil/fixture"
 
 	"golang.org/x/sys/unix"
@@ -42,8 +43,10 @@ func TestLiveExecOutputAndExitCodes(t *testing.T) {
 		{name: "ok", script: "echo hello; echo warn >&2", wantOut: "hello\n", wantCode: 0},
 		{name: "locale is C", script: "echo $LC_ALL", wantOut: "C\n"},
 		{name: "exit 3", script: "echo partial; echo 'bad thing' >&2; exit 3", wantOut: "partial\n", wantCode: 3, wantErr: true, wantStderr: "bad thing"},
-		{name: "sigkill", script: "echo before; kill -9 $$", wantOut: "before\n", wantCode: -1, wantErr: true, wantKilled: true},
-		{name: "sigterm", script: "kill -15 $$", wantCode: -1, wantErr: true},
+		// A process killed by signal N has Code 128+N, as a shell reports it
+		// (the former runner package said -1).
+		{name: "sigkill", script: "echo before; kill -9 $$", wantOut: "before\n", wantCode: 137, wantErr: true, wantKilled: true},
+		{name: "sigterm", script: "kill -15 $$", wantCode: 143, wantErr: true},
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
@@ -51,8 +54,8 @@ func TestLiveExecOutputAndExitCodes(t *testing.T) {
 			if string(res.Stdout) != tt.wantOut {
 				t.Errorf("stdout = %q, want %q", res.Stdout, tt.wantOut)
 			}
-			if res.ExitCode != tt.wantCode {
-				t.Errorf("exit code = %d, want %d", res.ExitCode, tt.wantCode)
+			if res.Code != tt.wantCode {
+				t.Errorf("exit code = %d, want %d", res.Code, tt.wantCode)
 			}
 			if (err != nil) != tt.wantErr {
 				t.Fatalf("err = %v, want error %v", err, tt.wantErr)
@@ -131,13 +134,13 @@ func TestLiveExecBindsCPUs(t *testing.T) {
 	}
 	tests := [][]int{{allowed[len(allowed)-1]}, {allowed[0]}, allowed}
 	for _, cpus := range tests {
-		t.Run(FormatCPUList(cpus), func(t *testing.T) {
+		t.Run(cpu.FormatCPUList(cpus), func(t *testing.T) {
 			res, err := l.Exec(context.Background(), Command{Name: "sh", Args: []string{"-c", "grep Cpus_allowed_list /proc/self/status"}, CPUs: cpus})
 			if err != nil {
 				t.Fatal(err)
 			}
 			got := strings.TrimSpace(strings.TrimPrefix(strings.TrimSpace(string(res.Stdout)), "Cpus_allowed_list:"))
-			if want := FormatCPUList(cpus); got != want {
+			if want := cpu.FormatCPUList(cpus); got != want {
 				t.Errorf("child's CPUs = %q, want %q", got, want)
 			}
 		})
@@ -146,7 +149,7 @@ func TestLiveExecBindsCPUs(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	if FormatCPUList(after) != FormatCPUList(allowed) {
+	if cpu.FormatCPUList(after) != cpu.FormatCPUList(allowed) {
 		t.Errorf("caller's affinity changed from %v to %v", allowed, after)
 	}
 }
@@ -157,8 +160,10 @@ func TestLiveExecRefusesUnavailableCPU(t *testing.T) {
 	if err == nil || !strings.Contains(err.Error(), "cpu 1023") {
 		t.Fatalf("err = %v, want cpu 1023 refused", err)
 	}
-	if res.ExitCode != -1 {
-		t.Errorf("exit code = %d, want -1 (not started)", res.ExitCode)
+	// Not started for a reason other than a missing or unexecutable
+	// program: 1, as StartStatus says (the former runner package said -1).
+	if res.Code != 1 || res.Signal != "" {
+		t.Errorf("exit = %+v, want code 1 (not started)", res.Exit)
 	}
 }
 
@@ -195,32 +200,14 @@ func TestReplay(t *testing.T) {
 	}
 }
 
-func TestFormatCPUList(t *testing.T) {
-	tests := []struct {
-		cpus []int
-		want string
-	}{
-		{nil, ""},
-		{[]int{0}, "0"},
-		{[]int{0, 1, 2, 3}, "0-3"},
-		{[]int{0, 2, 4}, "0,2,4"},
-		{[]int{0, 1, 2, 3, 6, 8, 9}, "0-3,6,8-9"},
-	}
-	for _, tt := range tests {
-		if got := FormatCPUList(tt.cpus); got != tt.want {
-			t.Errorf("FormatCPUList(%v) = %q, want %q", tt.cpus, got, tt.want)
-		}
-	}
-}
-
 func TestExitErrorMessage(t *testing.T) {
 	tests := []struct {
 		e    ExitError
 		want string
 	}{
-		{ExitError{Command: "7zz b", Code: 2, StderrLine: "ERROR"}, "7zz b: exit status 2: ERROR"},
-		{ExitError{Command: "7zz b", Code: -1, Signal: syscall.SIGKILL}, "7zz b: " + ErrKilled.Error()},
-		{ExitError{Command: "7zz b", Code: -1, Signal: syscall.SIGSEGV}, "7zz b: killed by signal SIGSEGV"},
+		{ExitError{Command: "7zz b", Exit: Exit{Code: 2}, StderrLine: "ERROR"}, "7zz b: exit status 2: ERROR"},
+		{ExitError{Command: "7zz b", Exit: SignalExit(syscall.SIGKILL)}, "7zz b: " + ErrKilled.Error()},
+		{ExitError{Command: "7zz b", Exit: SignalExit(syscall.SIGSEGV)}, "7zz b: killed by signal SIGSEGV"},
 	}
 	for _, tt := range tests {
 		if got := tt.e.Error(); got != tt.want {

@@ -25,7 +25,8 @@ type Outcome struct {
 	RawStderr string `json:"raw_stderr,omitempty"`
 	// DurationS is the wall-clock run time in seconds.
 	DurationS float64 `json:"duration_s"`
-	// ExitCode is the exit status, -1 for a signal.
+	// ExitCode is the status a shell reports (Exit.Code): the exit status,
+	// 128+N for a process killed by signal N.
 	ExitCode int `json:"exit_code"`
 	// Signal names the signal that ended the process, if any.
 	Signal string `json:"signal,omitempty"`
@@ -37,7 +38,7 @@ type Outcome struct {
 func (o *Outcome) Record(res Result) {
 	o.RawOutput, o.RawStderr = string(res.Stdout), string(res.Stderr)
 	o.DurationS = res.Duration.Seconds()
-	o.ExitCode, o.Signal = res.ExitCode, res.Signal
+	o.ExitCode, o.Signal = res.Code, res.Signal
 }
 
 // Classify sets Failure for a process of the command name that returned

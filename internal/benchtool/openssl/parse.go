@@ -1,5 +1,6 @@
-// Package openssl runs `openssl speed -elapsed -evp CIPHER` and parses its
-// output into typed figures, keeping the raw output.
+// Package openssl is the benchtool wrapper of `openssl speed -elapsed -evp
+// CIPHER`: it runs the tool and parses its output into typed figures,
+// keeping the raw output.
 //
 // openssl prints throughput in thousands of bytes per second ("k" suffix;
 // values below 10000 bytes/s are printed in bytes/s without suffix), for

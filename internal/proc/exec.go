@@ -1,14 +1,3 @@
-// Package proc starts the long-running processes of boardbench's runners
-// (external benchmarks such as 7-Zip and openssl, package installation):
-// commands that may take minutes, so they cannot go through host.Run and its
-// short timeout.
-//
-// Processes are started by internal/proc: each in its own process group, so
-// that cancelling the context stops the benchmark and every child it
-// started, and optionally bound to a set of CPUs (inherited by its children).
-//
-// Executor is the seam for tests: Live runs real processes on the live system
-// only, Replay serves the outputs recorded in a fixture root.
 package proc
 
 import (
@@ -18,14 +7,8 @@ import (
 	"fmt"
 	"os"
 	"strings"
-	"syscall"
-	"time"
 
 	"boardbench/internal/host"
-	"boardbench/internal/inventory/cpu"
-	childproc "boardbench/internal/proc"
-
-	"golang.org/x/sys/unix"
 )
 
 // DefaultMaxOutputBytes bounds what is kept of each output stream when a
@@ -37,7 +20,7 @@ const DefaultMaxOutputBytes = 1 << 20
 // kernel's out-of-memory killer.
 var ErrKilled = errors.New("killed by SIGKILL, most likely by the kernel's out-of-memory killer")
 
-// Command is one process to run.
+// Command is one process for an Executor to run.
 type Command struct {
 	// Name is the program, a path or a name looked up on PATH.
 	Name string
@@ -65,23 +48,17 @@ type Result struct {
 	Stderr []byte
 	// Truncated reports that output beyond MaxOutputBytes was dropped.
 	Truncated bool
-	// ExitCode is the exit status, -1 when the process died by a signal or
-	// did not start.
-	ExitCode int
-	// Signal names the signal that ended the process, "" if it exited.
-	Signal string
-	// Duration is the wall-clock time from start to exit.
-	Duration time.Duration
+	// Exit is how the process ended, in the one convention of this
+	// package: Code 128+N for signal N, 127/126/1 when it did not start.
+	Exit
 }
 
 // ExitError reports a process that exited non-zero or died by a signal.
 type ExitError struct {
 	// Command is the command line.
 	Command string
-	// Code is the exit status, -1 when a signal ended the process.
-	Code int
-	// Signal is the signal that ended the process, 0 if it exited.
-	Signal syscall.Signal
+	// Exit is how the process ended (Code, Signal).
+	Exit
 	// StderrLine is the last non-empty line the process wrote to stderr.
 	StderrLine string
 }
@@ -90,10 +67,10 @@ type ExitError struct {
 func (e *ExitError) Error() string {
 	var msg string
 	switch {
-	case e.Signal == syscall.SIGKILL:
+	case e.Signal == "SIGKILL":
 		msg = fmt.Sprintf("%s: %v", e.Command, ErrKilled)
-	case e.Signal != 0:
-		msg = fmt.Sprintf("%s: killed by signal %s", e.Command, unix.SignalName(e.Signal))
+	case e.Signal != "":
+		msg = fmt.Sprintf("%s: killed by signal %s", e.Command, e.Signal)
 	default:
 		msg = fmt.Sprintf("%s: exit status %d", e.Command, e.Code)
 	}
@@ -105,14 +82,14 @@ func (e *ExitError) Error() string {
 
 // Is makes errors.Is(err, ErrKilled) true for a process killed by SIGKILL.
 func (e *ExitError) Is(target error) bool {
-	return target == ErrKilled && e.Signal == syscall.SIGKILL
+	return target == ErrKilled && e.Signal == "SIGKILL"
 }
 
 // Executor runs one process to completion.
 type Executor interface {
-	// Exec runs c and waits for it. Cancelling ctx kills the process group
-	// and returns ctx's error. A non-zero exit returns an *ExitError. The
-	// Result holds whatever output there was in every case.
+	// Exec runs c and waits for it. Cancelling ctx stops the process and
+	// its descendants and returns ctx's error. A non-zero exit returns an
+	// *ExitError. The Result holds whatever output there was in every case.
 	Exec(ctx context.Context, c Command) (Result, error)
 }
 
@@ -138,22 +115,12 @@ func NewLive(h *host.Host) (*Live, error) {
 	return &Live{}, nil
 }
 
-// Exec implements Executor. The process runs through internal/proc: its own
-// process group (stopped with SIGTERM, then SIGKILL, when ctx is cancelled),
-// bound to c.CPUs when given, with each output stream kept up to
-// MaxOutputBytes.
+// Exec implements Executor with Start: the process and its descendants are
+// stopped with SIGTERM, then SIGKILL, when ctx is cancelled; it is bound to
+// c.CPUs when given; each output stream is kept up to MaxOutputBytes.
 func (l *Live) Exec(ctx context.Context, c Command) (Result, error) {
-	res := Result{ExitCode: -1}
 	if c.Name == "" {
-		return res, errors.New("proc: empty command")
-	}
-	if err := ctx.Err(); err != nil {
-		return res, fmt.Errorf("%s: %w", c, err)
-	}
-	if len(c.CPUs) > 0 {
-		if err := checkCPUs(c.CPUs); err != nil {
-			return res, fmt.Errorf("%s: %w", c, err)
-		}
+		return Result{Exit: Exit{Code: 1}}, errors.New("proc: empty command")
 	}
 	max := c.MaxOutputBytes
 	if max <= 0 {
@@ -162,7 +129,7 @@ func (l *Live) Exec(ctx context.Context, c Command) (Result, error) {
 	stdout := &cappedBuffer{max: max}
 	stderr := &cappedBuffer{max: max}
 	env := append(os.Environ(), "LC_ALL=C", "LANG=C")
-	h, err := childproc.Start(ctx, childproc.Spec{
+	h, err := Start(ctx, Spec{
 		Argv:   append([]string{c.Name}, c.Args...),
 		Env:    append(env, c.Env...),
 		CPUs:   c.CPUs,
@@ -170,16 +137,16 @@ func (l *Live) Exec(ctx context.Context, c Command) (Result, error) {
 		Stderr: stderr,
 	})
 	if err != nil {
+		res := Result{Exit: Exit{Code: StartStatus(err)}}
+		if ctxErr := ctx.Err(); ctxErr != nil {
+			err = ctxErr
+		}
 		return res, fmt.Errorf("%s: %w", c, err)
 	}
 	exit, waitErr := h.Wait()
-	res.Duration = exit.Duration
+	res := Result{Exit: exit}
 	res.Stdout, res.Stderr = stdout.buf.Bytes(), stderr.buf.Bytes()
 	res.Truncated = stdout.dropped || stderr.dropped
-	res.Signal = exit.Signal
-	if exit.Signal == "" {
-		res.ExitCode = exit.Code
-	}
 	if exit.Canceled {
 		// Stopped by us: not an out-of-memory kill.
 		if ctxErr := ctx.Err(); ctxErr != nil {
@@ -193,33 +160,8 @@ func (l *Live) Exec(ctx context.Context, c Command) (Result, error) {
 		}
 		return res, nil
 	}
-	ee := &ExitError{Command: c.String(), Code: res.ExitCode, StderrLine: lastLine(res.Stderr)}
-	if exit.Signal != "" {
-		ee.Signal = unix.SignalNum(exit.Signal)
-	}
-	return res, ee
+	return res, &ExitError{Command: c.String(), Exit: exit, StderrLine: lastLine(res.Stderr)}
 }
-
-// checkCPUs verifies that every CPU is one this process may run on.
-func checkCPUs(cpus []int) error {
-	allowed, err := host.AllowedCPUs()
-	if err != nil {
-		return fmt.Errorf("reading allowed CPUs: %v", err)
-	}
-	ok := make(map[int]bool, len(allowed))
-	for _, c := range allowed {
-		ok[c] = true
-	}
-	for _, c := range cpus {
-		if c < 0 || !ok[c] {
-			return fmt.Errorf("cpu %d is not available to this process (allowed: %s)", c, FormatCPUList(allowed))
-		}
-	}
-	return nil
-}
-
-// FormatCPUList renders CPUs the way the kernel does, e.g. "0-3,6".
-func FormatCPUList(cpus []int) string { return cpu.FormatCPUList(cpus) }
 
 // lastLine returns the last non-empty line of b, trimmed and shortened.
 func lastLine(b []byte) string {
@@ -262,9 +204,9 @@ type Replay struct {
 // Exec implements Executor.
 func (r *Replay) Exec(ctx context.Context, c Command) (Result, error) {
 	out, err := r.Host.Run(ctx, c.Name, c.Args...)
-	res := Result{Stdout: out, ExitCode: 0}
+	res := Result{Stdout: out}
 	if err != nil {
-		res.ExitCode = -1
+		res.Code = StartStatus(err)
 		return res, err
 	}
 	return res, nil

@@ -6,7 +6,7 @@ import (
 	"fmt"
 	"strconv"
 
-	"boardbench/internal/runner/proc"
+	"boardbench/internal/proc"
 	"boardbench/internal/tools"
 )
 
