@@ -57,7 +57,7 @@ sample: the first CPUs of the clusters among themselves, every CPU with its
 neighbour, and the first CPU with every other.`,
 		Example: `  boardbench c2c
   boardbench c2c --json > c2c.json`,
-		Args: cobra.NoArgs,
+		Args: cmdutil.NoArgs,
 		RunE: func(cmd *cobra.Command, args []string) error {
 			return run(cmd.Context(), f, root, asJSON)
 		},
@@ -78,7 +78,7 @@ func run(ctx context.Context, f *cmdutil.Factory, root string, asJSON bool) erro
 		return err
 	}
 	if !h.Live() {
-		return errNotLive
+		return &cmdutil.UsageError{Err: errNotLive}
 	}
 	cpus, err := host.AllowedCPUs()
 	if err != nil {

@@ -50,7 +50,7 @@ restored when the walk ends, fails, or is stopped with Ctrl-C or SIGTERM.`,
   boardbench clock --json
   boardbench clock --cpu 0,4 --samples 7
   sudo boardbench clock --opps`,
-		Args: cobra.NoArgs,
+		Args: cmdutil.NoArgs,
 		RunE: func(cmd *cobra.Command, args []string) error {
 			if samples < 1 || samples > maxSamples {
 				return cmdutil.Usagef("--samples %d: must be between 1 and %d", samples, maxSamples)
@@ -67,7 +67,7 @@ restored when the walk ends, fails, or is stopped with Ctrl-C or SIGTERM.`,
 				return err
 			}
 			if !h.Live() {
-				return fmt.Errorf("measuring clocks needs the live machine; %s is a recorded one (use --root / or leave it out)", h.Root())
+				return cmdutil.Usagef("measuring clocks needs the live machine; %s is a recorded one (use --root / or leave it out)", h.Root())
 			}
 			allowed, err := host.AllowedCPUs()
 			if err != nil {

@@ -46,7 +46,7 @@ quarter of MemAvailable. A run takes about 10 s per core type (--quick: 4 s).`,
   boardbench mem --quick
   boardbench mem --cpu 0,4 --json > mem.json
   boardbench mem --max-size 32M         # smaller buffers and latency blocks`,
-		Args: cobra.NoArgs,
+		Args: cmdutil.NoArgs,
 		RunE: func(cmd *cobra.Command, args []string) error {
 			return run(cmd.Context(), f, opts)
 		},
@@ -174,7 +174,7 @@ func run(ctx context.Context, f *cmdutil.Factory, opts options) error {
 		return err
 	}
 	if !h.Live() {
-		return errNotLive
+		return &cmdutil.UsageError{Err: errNotLive}
 	}
 	usable, err := host.AllowedCPUs()
 	if err != nil || len(usable) == 0 {

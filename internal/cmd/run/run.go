@@ -47,7 +47,7 @@ It ends with the text report on standard output.`,
   boardbench run --quick                 # about a minute; figures not comparable
   sudo boardbench run --extensive --opps # per cluster, all cores, sustained load, every OPP
   boardbench report myboard.json`,
-		Args: cobra.NoArgs,
+		Args: cmdutil.NoArgs,
 		RunE: func(cmd *cobra.Command, args []string) error {
 			if opt.IdleTimeout < 0 {
 				return cmdutil.Usagef("--idle-timeout %s: must not be negative", opt.IdleTimeout)
