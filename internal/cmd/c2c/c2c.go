@@ -10,10 +10,12 @@ import (
 	"sort"
 	"strconv"
 	"strings"
+	"time"
 
 	"boardbench/internal/cmdutil"
 	"boardbench/internal/host"
 	"boardbench/internal/inventory/cpu"
+	"boardbench/internal/iostreams"
 	"boardbench/internal/note"
 	"boardbench/internal/probe/c2c"
 	"boardbench/internal/schema"
@@ -105,27 +107,30 @@ func run(ctx context.Context, f *cmdutil.Factory, root string, asJSON bool) erro
 	if rep.Sampled {
 		rep.Notes.Add("pairs", fmt.Sprintf("%d CPUs: measured a sample of %d pairs", len(cpus), len(pairs)))
 	}
-	tty := f.IO.IsStderrTTY()
+	// The status line (on a terminal only): one step per pair, each
+	// estimated from the pairs already measured.
+	status := f.IO.NewStatus(iostreams.StatusOptions{Prefix: "boardbench c2c"})
+	steps := make([]iostreams.Step, len(pairs))
+	for i, p := range pairs {
+		steps[i] = iostreams.Step{Title: fmt.Sprintf("cpu%d-cpu%d", p[0], p[1]), Kind: "pair"}
+	}
+	status.Plan(steps)
 	cfg := c2c.Config{}
 	for i, p := range pairs {
 		if ctx.Err() != nil {
-			if tty {
-				fmt.Fprint(f.IO.ErrOut, "\r\x1b[K")
-			}
+			status.Close()
 			return &cmdutil.InterruptedError{Signal: "signal"}
 		}
+		status.Begin(i)
+		start := time.Now()
 		res := c2c.MeasurePair(p[0], p[1], host.PinThread, cfg)
+		status.End(i, time.Since(start))
 		if res.Error != "" {
 			rep.Notes.Add(res.String(), res.Error)
 		}
 		rep.Pairs = append(rep.Pairs, res)
-		if tty {
-			fmt.Fprintf(f.IO.ErrOut, "\r\x1b[Kboardbench c2c: %d/%d pairs", i+1, len(pairs))
-		}
 	}
-	if tty {
-		fmt.Fprint(f.IO.ErrOut, "\r\x1b[K")
-	}
+	status.Close()
 	rep.MatrixNS = c2c.Matrix(cpus, rep.Pairs)
 	if asJSON {
 		return f.WriteJSON(rep)

@@ -8,7 +8,6 @@ import (
 	"context"
 	"errors"
 	"fmt"
-	"io"
 	"os"
 	"strings"
 	"syscall"
@@ -17,6 +16,7 @@ import (
 	"boardbench/internal/cmdutil"
 	"boardbench/internal/host"
 	"boardbench/internal/inventory/cpu"
+	"boardbench/internal/iostreams"
 	probeclock "boardbench/internal/probe/clock"
 	"boardbench/internal/tune"
 
@@ -83,9 +83,7 @@ restored when the walk ends, fails, or is stopped with Ctrl-C or SIGTERM.`,
 				opps:    opps,
 				isRoot:  h.IsRoot(),
 			}
-			if f.IO.IsStderrTTY() {
-				r.progress = f.IO.ErrOut
-			}
+			r.progress = f.IO.NewStatus(iostreams.StatusOptions{Prefix: "boardbench clock"})
 			rep, runErr := r.run(cmd.Context())
 			if rep == nil {
 				return runErr
@@ -124,8 +122,9 @@ type runner struct {
 	allowed []int
 	opps    bool
 	isRoot  bool
-	// progress receives progress lines when non-nil (stderr on a TTY).
-	progress io.Writer
+	// progress shows what is being measured (on a terminal only); nil
+	// for none.
+	progress *iostreams.Status
 }
 
 // checker returns the clock checker of this run.
@@ -202,15 +201,17 @@ func interrupted(ctx context.Context, sig os.Signal) error {
 	return &cmdutil.InterruptedError{Signal: name}
 }
 
+// progressf shows what is being measured now.
 func (r *runner) progressf(format string, args ...any) {
 	if r.progress != nil {
-		fmt.Fprintf(r.progress, "\r\x1b[K"+format+"…", args...)
+		r.progress.Show(fmt.Sprintf(format, args...) + "…")
 	}
 }
 
+// progressDone clears the status line.
 func (r *runner) progressDone() {
 	if r.progress != nil {
-		fmt.Fprint(r.progress, "\r\x1b[K")
+		r.progress.Clear()
 	}
 }
 

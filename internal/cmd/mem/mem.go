@@ -198,7 +198,7 @@ func run(ctx context.Context, f *cmdutil.Factory, opts options) error {
 		rep.Notes.Add("core types", "no cluster information: measured the first usable CPU only")
 	}
 
-	prog := newProgress(f.IO.ErrOut, f.IO.IsStderrTTY(), estimate(p, len(targets), len(usable)))
+	prog := newProgress(f.IO, estimate(p, len(targets), len(usable)))
 	var largestLLC int64
 	interrupted := func() error {
 		prog.finish()
