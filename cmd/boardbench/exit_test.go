@@ -91,6 +91,7 @@ func TestExitStatus(t *testing.T) {
 		{"version", []string{"version"}, 0, ""},
 		{"--version", []string{"--version"}, 0, ""},
 		{"no command: help", nil, 0, ""},
+		{"help on a command", []string{"help", "info"}, 0, ""},
 		{"info on a fixture", []string{"info", "--root", fixture}, 0, ""},
 
 		{"unknown command", []string{"frobnicate"}, 2, `unknown command "frobnicate"`},
@@ -105,6 +106,7 @@ func TestExitStatus(t *testing.T) {
 		{"report of a missing file", []string{"report", filepath.Join(tmp, "missing.json")}, 2, "no such file"},
 		{"clock --cpu abc", []string{"clock", "--cpu", "abc"}, 2, "--cpu"},
 		{"measuring a recorded root", []string{"clock", "--root", fixture}, 2, "live machine"},
+		{"help on an unknown topic", []string{"help", "bogus"}, 2, `unknown help topic "bogus"`},
 		{"monitor without a command after --", []string{"monitor", "--"}, 2, "no command after --"},
 
 		// The output directory does not exist: the archive cannot be written.

@@ -83,3 +83,45 @@ func ValidateFlags(cmd *cobra.Command) error {
 	}
 	return asUsage(cmd.ValidateFlagGroups())
 }
+
+// NewHelpCmd returns a `help [command]` command that, unlike cobra's
+// default, refuses an unknown topic with a UsageError instead of printing
+// the top-level help and exiting 0. Install it with root.SetHelpCommand.
+func NewHelpCmd() *cobra.Command {
+	find := func(c *cobra.Command, args []string) (*cobra.Command, error) {
+		target, rest, err := c.Root().Find(args)
+		if err != nil || target == nil || len(rest) > 0 {
+			return nil, Usagef("unknown help topic %q (see %s --help)", strings.Join(args, " "), c.Root().Name())
+		}
+		return target, nil
+	}
+	return &cobra.Command{
+		Use:   "help [command]",
+		Short: "Help about any command",
+		Long:  "Help provides help for any command in the application.",
+		Args: func(c *cobra.Command, args []string) error {
+			_, err := find(c, args)
+			return err
+		},
+		ValidArgsFunction: func(c *cobra.Command, args []string, _ string) ([]cobra.Completion, cobra.ShellCompDirective) {
+			target, err := find(c, args)
+			if err != nil {
+				return nil, cobra.ShellCompDirectiveNoFileComp
+			}
+			var names []cobra.Completion
+			for _, sub := range target.Commands() {
+				if sub.IsAvailableCommand() {
+					names = append(names, sub.Name())
+				}
+			}
+			return names, cobra.ShellCompDirectiveNoFileComp
+		},
+		RunE: func(c *cobra.Command, args []string) error {
+			target, err := find(c, args)
+			if err != nil {
+				return err
+			}
+			return target.Help()
+		},
+	}
+}

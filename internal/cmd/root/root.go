@@ -47,6 +47,7 @@ memory, storage, buses) and measures it with figures that carry their evidence.`
 	cmd.SetOut(f.IO.Out)
 	cmd.SetErr(f.IO.ErrOut)
 	cmd.SetFlagErrorFunc(cmdutil.FlagErrorFunc)
+	cmd.SetHelpCommand(cmdutil.NewHelpCmd())
 	cmd.AddCommand(
 		info.NewCmd(f),
 		capture.NewCmd(f),
