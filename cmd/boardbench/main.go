@@ -27,17 +27,8 @@ func run(args []string) int {
 	cmd.SetArgs(args)
 	err := cmd.ExecuteContext(ctx)
 	if err != nil {
-		if isUnknownCommand(err) {
-			err = &cmdutil.UsageError{Err: err}
-		}
 		msg := strings.ReplaceAll(err.Error(), "\n", " ")
 		fmt.Fprintf(ios.ErrOut, "boardbench: %s\n", msg)
 	}
 	return cmdutil.ExitCode(err)
-}
-
-func isUnknownCommand(err error) bool {
-	s := err.Error()
-	return strings.HasPrefix(s, "unknown command") || strings.HasPrefix(s, "accepts ") ||
-		strings.Contains(s, "arg(s)") || strings.HasPrefix(s, "required flag")
 }

@@ -100,36 +100,6 @@ func fp(p *float64) any {
 	return *p
 }
 
-func TestETA(t *testing.T) {
-	s := time.Second
-	e := NewETA([]string{"clock", "7zip", "7zip", "openssl", "7zip"}, []time.Duration{1 * s, 40 * s, 40 * s, 18 * s, 100 * s})
-	if got := e.Remaining(0, 0); got != 199*s {
-		t.Errorf("at start: %v", got)
-	}
-	// Half-way into the first phase; a phase past its estimate counts 0.
-	if got := e.Remaining(1, 10*s); got != 188*s {
-		t.Errorf("10 s into phase 1: %v", got)
-	}
-	if got := e.Remaining(1, 60*s); got != 158*s {
-		t.Errorf("past the estimate: %v", got)
-	}
-	e.Done(0, 2*s)
-	e.Done(1, 60*s) // 7-Zip is 1.5x slower than estimated here
-	if got := e.Estimate(2); got != 60*s {
-		t.Errorf("scaled estimate %v", got)
-	}
-	if got := e.Remaining(2, 0); got != 60*s+18*s+150*s {
-		t.Errorf("after 7-Zip single: %v", got)
-	}
-	e.Skip(3) // openssl missing
-	if got := e.Remaining(2, 30*s); got != 30*s+150*s {
-		t.Errorf("with openssl skipped: %v", got)
-	}
-	if fmtDuration(75*s) != "1:15" || fmtDuration(42*s) != "42 s" {
-		t.Errorf("fmtDuration: %q %q", fmtDuration(75*s), fmtDuration(42*s))
-	}
-}
-
 func TestDefaultFileName(t *testing.T) {
 	at := time.Date(2026, 3, 4, 5, 6, 7, 0, time.Local)
 	tests := []struct {
@@ -227,14 +197,5 @@ func TestSustainedDrift(t *testing.T) {
 	}
 	if fs := SustainedDrift(nil); len(fs) != 0 {
 		t.Errorf("no phase: %+v", fs)
-	}
-}
-
-func TestFit(t *testing.T) {
-	if got := fit("[5/6] 45% · run ETA 2:31 · 7-Zip", 12); got != "[5/6] 45% ·…" {
-		t.Errorf("fit = %q", got)
-	}
-	if got := fit("short", 80); got != "short" {
-		t.Errorf("fit = %q", got)
 	}
 }

@@ -20,6 +20,8 @@ type IOStreams struct {
 	outTTY bool
 	errTTY bool
 	color  bool
+	// width overrides the measured terminal width when positive (tests).
+	width int
 }
 
 func isTerminal(f *os.File) bool {
@@ -32,8 +34,7 @@ func System() *IOStreams {
 	s := &IOStreams{In: os.Stdin, Out: os.Stdout, ErrOut: os.Stderr}
 	s.outTTY = isTerminal(os.Stdout)
 	s.errTTY = isTerminal(os.Stderr)
-	_, noColor := os.LookupEnv("NO_COLOR")
-	s.color = s.outTTY && !noColor && os.Getenv("TERM") != "dumb"
+	s.color = colorEnabled(s.outTTY, os.Getenv)
 	return s
 }
 

@@ -16,6 +16,7 @@ import (
 	"boardbench/internal/host"
 	machine "boardbench/internal/inventory"
 	"boardbench/internal/inventory/cpu"
+	"boardbench/internal/iostreams"
 	"boardbench/internal/note"
 	"boardbench/internal/probe/c2c"
 	"boardbench/internal/result"
@@ -62,7 +63,7 @@ neighbour, and the first CPU with every other.`,
 		Example: `  boardbench c2c
   boardbench c2c --json > c2c.json
   boardbench c2c -o c2c-result.json && boardbench report c2c-result.json`,
-		Args: cobra.NoArgs,
+		Args: cmdutil.NoArgs,
 		RunE: func(cmd *cobra.Command, args []string) error {
 			return run(cmd.Context(), f, root, asJSON, output)
 		},
@@ -84,7 +85,7 @@ func run(ctx context.Context, f *cmdutil.Factory, root string, asJSON bool, outp
 		return err
 	}
 	if !h.Live() {
-		return errNotLive
+		return &cmdutil.UsageError{Err: errNotLive}
 	}
 	cpus, err := host.AllowedCPUs()
 	if err != nil {
@@ -116,7 +117,14 @@ func run(ctx context.Context, f *cmdutil.Factory, root string, asJSON bool, outp
 	if err != nil {
 		return err
 	}
-	tty := f.IO.IsStderrTTY()
+	// The status line (on a terminal only): one step per pair, each
+	// estimated from the pairs already measured.
+	status := f.IO.NewStatus(iostreams.StatusOptions{Prefix: "boardbench c2c"})
+	statusSteps := make([]iostreams.Step, len(pairs))
+	for i, p := range pairs {
+		statusSteps[i] = iostreams.Step{Title: fmt.Sprintf("cpu%d-cpu%d", p[0], p[1]), Kind: "pair"}
+	}
+	status.Plan(statusSteps)
 	sess.Step(ctx, 0, session.Step{Name: result.PhaseC2C, Title: "Core-to-core round-trip latency between pinned CPUs", CPUs: cpus,
 		Estimate: time.Duration(len(pairs)) * 20 * time.Millisecond,
 		Run: func(ctx context.Context, p *result.Phase) error {
@@ -125,18 +133,16 @@ func run(ctx context.Context, f *cmdutil.Factory, root string, asJSON bool, outp
 				if ctx.Err() != nil {
 					break
 				}
+				status.Begin(i)
+				start := time.Now()
 				res := c2c.MeasurePair(pr[0], pr[1], host.PinThread, cfg)
+				status.End(i, time.Since(start))
 				if res.Error != "" {
 					rep.Notes.Add(res.String(), res.Error)
 				}
 				rep.Pairs = append(rep.Pairs, res)
-				if tty {
-					fmt.Fprintf(f.IO.ErrOut, "\r\x1b[Kboardbench c2c: %d/%d pairs", i+1, len(pairs))
-				}
 			}
-			if tty {
-				fmt.Fprint(f.IO.ErrOut, "\r\x1b[K")
-			}
+			status.Close()
 			rep.MatrixNS = c2c.Matrix(cpus, rep.Pairs)
 			for _, n := range rep.Notes {
 				p.Notes = append(p.Notes, n.Item+": "+n.Reason)

@@ -17,8 +17,8 @@ func TestFixtureRootRefused(t *testing.T) {
 	cmd := NewCmd(cmdutil.NewFactory(ios))
 	cmd.SetArgs([]string{"--root", t.TempDir()})
 	err := cmd.Execute()
-	if !errors.Is(err, errNotLive) || cmdutil.ExitCode(err) == 0 {
-		t.Fatalf("err = %v, want the not-live error and a non-zero exit", err)
+	if !errors.Is(err, errNotLive) || cmdutil.ExitCode(err) != 2 {
+		t.Fatalf("err = %v, want the not-live error and exit status 2", err)
 	}
 }
 

@@ -31,7 +31,7 @@ root directory that "boardbench info --root DIR" describes as the same machine.
 Serial numbers and MAC addresses are redacted unless --no-redact is given.`,
 		Example: `  boardbench capture -o rock5b.tar.gz
   mkdir rock5b && tar -xzf rock5b.tar.gz -C rock5b && boardbench info --root rock5b`,
-		Args: cobra.NoArgs,
+		Args: cmdutil.NoArgs,
 		RunE: func(cmd *cobra.Command, args []string) error {
 			if output == "" {
 				return cmdutil.Usagef("capture needs -o FILE.tar.gz")

@@ -8,7 +8,6 @@ import (
 	"context"
 	"errors"
 	"fmt"
-	"io"
 	"os"
 
 	"boardbench/internal/clockcheck"
@@ -16,6 +15,7 @@ import (
 	"boardbench/internal/host"
 	"boardbench/internal/interrupt"
 	"boardbench/internal/inventory/cpu"
+	"boardbench/internal/iostreams"
 	probeclock "boardbench/internal/probe/clock"
 	"boardbench/internal/tune"
 
@@ -50,7 +50,7 @@ restored when the walk ends, fails, or is stopped with Ctrl-C or SIGTERM.`,
   boardbench clock --cpu 0,4 --samples 7
   sudo boardbench clock --opps
   boardbench clock -o clock.json && boardbench report clock.json`,
-		Args: cobra.NoArgs,
+		Args: cmdutil.NoArgs,
 		RunE: func(cmd *cobra.Command, args []string) error {
 			if samples < 1 || samples > maxSamples {
 				return cmdutil.Usagef("--samples %d: must be between 1 and %d", samples, maxSamples)
@@ -60,7 +60,7 @@ restored when the walk ends, fails, or is stopped with Ctrl-C or SIGTERM.`,
 				return err
 			}
 			if !h.Live() {
-				return fmt.Errorf("measuring clocks needs the live machine; %s is a recorded one (use --root / or leave it out)", h.Root())
+				return cmdutil.Usagef("measuring clocks needs the live machine; %s is a recorded one (use --root / or leave it out)", h.Root())
 			}
 			allowed, err := host.AllowedCPUs()
 			if err != nil {
@@ -82,9 +82,7 @@ restored when the walk ends, fails, or is stopped with Ctrl-C or SIGTERM.`,
 				opps:    opps,
 				isRoot:  h.IsRoot(),
 			}
-			if f.IO.IsStderrTTY() {
-				r.progress = f.IO.ErrOut
-			}
+			r.progress = f.IO.NewStatus(iostreams.StatusOptions{Prefix: "boardbench clock"})
 			rep, runErr := r.runSession(cmd.Context(), f, output)
 			if rep == nil {
 				return runErr
@@ -124,8 +122,9 @@ type runner struct {
 	allowed []int
 	opps    bool
 	isRoot  bool
-	// progress receives progress lines when non-nil (stderr on a TTY).
-	progress io.Writer
+	// progress shows what is being measured (on a terminal only); nil
+	// for none.
+	progress *iostreams.Status
 }
 
 // checker returns the clock checker of this run.
@@ -197,15 +196,17 @@ func interrupted(ctx context.Context, sig os.Signal) error {
 	return &cmdutil.InterruptedError{Signal: name}
 }
 
+// progressf shows what is being measured now.
 func (r *runner) progressf(format string, args ...any) {
 	if r.progress != nil {
-		fmt.Fprintf(r.progress, "\r\x1b[K"+format+"…", args...)
+		r.progress.Show(fmt.Sprintf(format, args...) + "…")
 	}
 }
 
+// progressDone clears the status line.
 func (r *runner) progressDone() {
 	if r.progress != nil {
-		fmt.Fprint(r.progress, "\r\x1b[K")
+		r.progress.Clear()
 	}
 }
 

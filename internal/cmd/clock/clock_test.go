@@ -443,16 +443,19 @@ func TestCommandRefusesBadInput(t *testing.T) {
 		wantCode int
 		wantMsg  string
 	}{
-		{[]string{"--root", t.TempDir()}, 1, "live machine"},
+		{[]string{"--root", t.TempDir()}, 2, "live machine"},
 		{[]string{"--samples", "0"}, 2, "--samples"},
 		{[]string{"--cpu", "x"}, 2, "--cpu"},
 		{[]string{"--cpu", "99"}, 2, "cpu99 is not available"},
 		{[]string{"--cpu", "0,,1"}, 2, "empty element"},
-		{[]string{"extra"}, 1, "unknown command"},
+		{[]string{"extra"}, 2, "unknown command"},
+		{[]string{"--bogus"}, 2, "unknown flag"},
+		{[]string{"--samples", "many"}, 2, "--samples"},
 	}
 	for _, tt := range tests {
 		ios, stdout, _ := iostreams.Test()
 		cmd := NewCmd(cmdutil.NewFactory(ios))
+		cmd.SetFlagErrorFunc(cmdutil.FlagErrorFunc) // as under the root command
 		cmd.SetArgs(tt.args)
 		cmd.SetOut(stdout)
 		cmd.SetErr(&bytes.Buffer{})

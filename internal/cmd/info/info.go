@@ -24,7 +24,7 @@ are redacted unless --no-redact is given.`,
 		Example: `  boardbench info
   boardbench info --json > board.json
   boardbench info --root ./fixtures/rock5b     # describe a captured machine`,
-		Args: cobra.NoArgs,
+		Args: cmdutil.NoArgs,
 		RunE: func(cmd *cobra.Command, args []string) error {
 			h, err := f.NewHost(root)
 			if err != nil {

@@ -46,7 +46,7 @@ quarter of MemAvailable. A run takes about 10 s per core type (--quick: 4 s).`,
   boardbench mem --cpu 0,4 --json > mem.json
   boardbench mem --max-size 32M         # smaller buffers and latency blocks
   boardbench mem -o mem.json && boardbench report mem.json`,
-		Args: cobra.NoArgs,
+		Args: cmdutil.NoArgs,
 		RunE: func(cmd *cobra.Command, args []string) error {
 			return run(cmd.Context(), f, opts)
 		},
@@ -90,7 +90,7 @@ func run(ctx context.Context, f *cmdutil.Factory, opts options) error {
 		return err
 	}
 	if !h.Live() {
-		return errNotLive
+		return &cmdutil.UsageError{Err: errNotLive}
 	}
 	usable, err := host.AllowedCPUs()
 	if err != nil || len(usable) == 0 {
@@ -114,7 +114,7 @@ func run(ctx context.Context, f *cmdutil.Factory, opts options) error {
 			rep.Notes.Add("core types", "no cluster information: measured the first usable CPU only")
 		}
 	}
-	prog := newProgress(f.IO.ErrOut, f.IO.IsStderrTTY(), memmeasure.Estimate(plan, len(cpus), len(usable)))
+	prog := newProgress(f.IO, memmeasure.Estimate(plan, len(cpus), len(usable)))
 	plan.Progress = prog.step
 	sess, err := session.Start(ctx, session.Config{Host: h, Info: info, Command: "mem", Path: opts.output, Warn: f.IO.ErrOut,
 		Options: map[string]any{"quick": opts.quick, "cpus": opts.cpuList, "max_size_bytes": limit}})

@@ -39,8 +39,8 @@ func TestFixtureRootRefused(t *testing.T) {
 	if !errors.Is(err, errNotLive) {
 		t.Fatalf("err = %v, want the not-live error", err)
 	}
-	if cmdutil.ExitCode(err) == 0 || strings.Contains(err.Error(), "\n") {
-		t.Errorf("want one line and a non-zero exit, got %q (%d)", err, cmdutil.ExitCode(err))
+	if cmdutil.ExitCode(err) != 2 || strings.Contains(err.Error(), "\n") {
+		t.Errorf("want one line and exit status 2, got %q (%d)", err, cmdutil.ExitCode(err))
 	}
 }
 

@@ -4,6 +4,7 @@ package root
 import (
 	"fmt"
 
+	"boardbench/internal/buildinfo"
 	"boardbench/internal/cmd/c2c"
 	"boardbench/internal/cmd/capture"
 	"boardbench/internal/cmd/clock"
@@ -23,7 +24,7 @@ import (
 // NewCmd returns the top-level boardbench command with every subcommand.
 func NewCmd(f *cmdutil.Factory) *cobra.Command {
 	cmd := &cobra.Command{
-		Use:   "boardbench <command> [flags]",
+		Use:   "boardbench",
 		Short: "Tell the truth about a single-board computer: what it is, how fast it is, and why",
 		Long: `boardbench identifies a board (SoC, core types, clusters, clocks, sensors,
 memory, storage, buses) and measures it with figures that carry their evidence.`,
@@ -32,15 +33,29 @@ memory, storage, buses) and measures it with figures that carry their evidence.`
   boardbench report --markdown-row myboard.json
   boardbench monitor -- 7zz b
   boardbench capture -o myboard.tar.gz`,
+		// Usage errors come from cobra's hooks, never from its messages:
+		// a leftover argument here is an unknown command, flag errors go
+		// through FlagErrorFunc, and required flags are checked before
+		// any command runs.
+		Args: cmdutil.UnknownCommand,
+		RunE: func(cmd *cobra.Command, args []string) error { return cmd.Help() },
+		PersistentPreRunE: func(cmd *cobra.Command, args []string) error {
+			if err := cmdutil.ValidateFlags(cmd); err != nil {
+				return err
+			}
+			warnLeftovers(f, cmd)
+			return nil
+		},
+		Version:       buildinfo.Get().String(),
 		SilenceErrors: true,
 		SilenceUsage:  true,
-		PersistentPreRun: func(c *cobra.Command, _ []string) {
-			warnLeftovers(f, c)
-		},
 	}
+	cmd.SetVersionTemplate("{{.Version}}\n")
+	cmd.Flags().BoolP("version", "v", false, "print boardbench's version and build (as boardbench version does)")
 	cmd.SetOut(f.IO.Out)
 	cmd.SetErr(f.IO.ErrOut)
-	cmd.SetFlagErrorFunc(func(c *cobra.Command, err error) error { return &cmdutil.UsageError{Err: err} })
+	cmd.SetFlagErrorFunc(cmdutil.FlagErrorFunc)
+	cmd.SetHelpCommand(cmdutil.NewHelpCmd())
 	cmd.AddCommand(
 		info.NewCmd(f),
 		capture.NewCmd(f),

@@ -7,8 +7,6 @@ package run
 import (
 	"errors"
 	"fmt"
-	"io"
-	"os"
 	"time"
 
 	"boardbench/internal/benchrun"
@@ -16,7 +14,6 @@ import (
 	"boardbench/internal/tune"
 
 	"github.com/spf13/cobra"
-	"golang.org/x/sys/unix"
 )
 
 // NewCmd returns the run command.
@@ -48,7 +45,7 @@ It ends with the text report on standard output.`,
   boardbench run --quick                 # about a minute; figures not comparable
   sudo boardbench run --extensive --opps # per cluster, all cores, sustained load, every OPP
   boardbench report myboard.json`,
-		Args: cobra.NoArgs,
+		Args: cmdutil.NoArgs,
 		RunE: func(cmd *cobra.Command, args []string) error {
 			if left, _ := tune.Leftovers(tune.StateDir()); len(left) > 0 {
 				if !opt.Force {
@@ -70,7 +67,7 @@ It ends with the text report on standard output.`,
 				return errors.New("run benchmarks the machine it runs on; it needs the live system")
 			}
 			ctx := cmd.Context()
-			cfg := benchrun.Config{Host: h, Progress: f.IO.ErrOut, TTY: f.IO.IsStderrTTY(), Width: termWidth(f.IO.ErrOut)}
+			cfg := benchrun.Config{Host: h, Progress: f.IO.ErrOut, TTY: f.IO.IsStderrTTY(), Width: f.IO.StderrWidth()}
 			out, runErr := benchrun.Run(ctx, cfg, opt)
 			if out == nil {
 				return runErr
@@ -110,17 +107,4 @@ It ends with the text report on standard output.`,
 	fl.DurationVar(&opt.IdleTimeout, "idle-timeout", benchrun.DefaultIdleTimeout, "wait at most `DURATION` for a quiet machine, then start anyway with a finding")
 	cmdutil.AddJSONFlag(cmd, &asJSON)
 	return cmd
-}
-
-// termWidth returns the width of the terminal w writes to, 0 when unknown.
-func termWidth(w io.Writer) int {
-	f, ok := w.(*os.File)
-	if !ok {
-		return 0
-	}
-	ws, err := unix.IoctlGetWinsize(int(f.Fd()), unix.TIOCGWINSZ)
-	if err != nil {
-		return 0
-	}
-	return int(ws.Col)
 }

@@ -20,6 +20,7 @@ func execute(t *testing.T, args ...string) (stdout, stderr *bytes.Buffer, err er
 	t.Helper()
 	ios, stdout, stderr := iostreams.Test()
 	cmd := NewCmd(cmdutil.NewFactory(ios))
+	cmd.SetFlagErrorFunc(cmdutil.FlagErrorFunc) // as under the root command
 	cmd.SetArgs(args)
 	cmd.SetOut(stdout)
 	cmd.SetErr(stderr)
@@ -34,8 +35,8 @@ func TestBadFlags(t *testing.T) {
 		wantMsg  string
 	}{
 		{[]string{"--idle-timeout", "-5s"}, 2, "--idle-timeout"},
-		{[]string{"--root", "/tmp"}, 1, "unknown flag"},
-		{[]string{"extra"}, 1, "unknown command"},
+		{[]string{"--root", "/tmp"}, 2, "unknown flag"},
+		{[]string{"extra"}, 2, "unknown command"},
 	}
 	for _, tt := range tests {
 		_, _, err := execute(t, tt.args...)

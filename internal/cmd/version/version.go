@@ -18,18 +18,18 @@ func NewCmd(f *cmdutil.Factory) *cobra.Command {
 		Short: "Print boardbench's version and build",
 		Example: `  boardbench version
   boardbench version --json`,
-		Args: cobra.NoArgs,
+		Long: `Print boardbench's version, the commit it was built from (and whether the
+tree had uncommitted changes), the commit and build dates where the build
+recorded them, the architecture, the Go version and whether the C library is
+linked in. boardbench --version prints the same line.`,
+		Args: cmdutil.NoArgs,
 		RunE: func(cmd *cobra.Command, args []string) error {
 			bi := buildinfo.Get()
 			if asJSON {
 				return f.WriteJSON(bi)
 			}
-			cgo := "without C library"
-			if bi.CGO {
-				cgo = "with C library"
-			}
-			fmt.Fprintf(f.IO.Out, "boardbench %s (%s, %s, %s)\n", bi.Version, bi.Arch, bi.GoVersion, cgo)
-			return nil
+			_, err := fmt.Fprintln(f.IO.Out, bi.String())
+			return err
 		},
 	}
 	cmdutil.AddJSONFlag(cmd, &asJSON)

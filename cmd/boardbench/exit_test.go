@@ -1,0 +1,177 @@
+// Tests of boardbench's exit statuses, run on the built binary.
+package main_test
+
+import (
+	"bytes"
+	"errors"
+	"os"
+	"os/exec"
+	"path/filepath"
+	"strings"
+	"syscall"
+	"testing"
+	"time"
+)
+
+// binary is the boardbench binary built once for the tests in this file.
+var binary string
+
+func TestMain(m *testing.M) {
+	dir, err := os.MkdirTemp("", "boardbench-exit-test-")
+	if err != nil {
+		panic(err)
+	}
+	binary = filepath.Join(dir, "boardbench")
+	build := exec.Command("go", "build", "-o", binary, ".")
+	build.Stderr = os.Stderr
+	if err := build.Run(); err != nil {
+		os.RemoveAll(dir)
+		panic("building boardbench: " + err.Error())
+	}
+	code := m.Run()
+	os.RemoveAll(dir)
+	os.Exit(code)
+}
+
+// result is what one run of the binary left.
+type result struct {
+	code           int
+	stdout, stderr string
+}
+
+// start prepares the binary with args, run in dir.
+func start(dir string, args ...string) (*exec.Cmd, *bytes.Buffer, *bytes.Buffer) {
+	cmd := exec.Command(binary, args...)
+	cmd.Dir = dir
+	var stdout, stderr bytes.Buffer
+	cmd.Stdout, cmd.Stderr = &stdout, &stderr
+	return cmd, &stdout, &stderr
+}
+
+// wait waits for cmd and returns its exit status and output.
+func wait(t *testing.T, cmd *exec.Cmd, stdout, stderr *bytes.Buffer) result {
+	t.Helper()
+	err := cmd.Wait()
+	var ee *exec.ExitError
+	if err != nil && !errors.As(err, &ee) {
+		t.Fatalf("%v: %v", cmd.Args, err)
+	}
+	return result{code: cmd.ProcessState.ExitCode(), stdout: stdout.String(), stderr: stderr.String()}
+}
+
+// runBinary runs the binary with args in dir.
+func runBinary(t *testing.T, dir string, args ...string) result {
+	t.Helper()
+	cmd, stdout, stderr := start(dir, args...)
+	if err := cmd.Start(); err != nil {
+		t.Fatal(err)
+	}
+	return wait(t, cmd, stdout, stderr)
+}
+
+// TestExitStatus runs the built binary and checks the exit status of each
+// kind of outcome, and that an error is exactly one line on stderr.
+func TestExitStatus(t *testing.T) {
+	fixture, err := filepath.Abs("../../testdata/boards/rpi4b")
+	if err != nil {
+		t.Fatal(err)
+	}
+	if _, err := os.Stat(fixture); err != nil {
+		t.Fatalf("fixture: %v", err)
+	}
+	tmp := t.TempDir()
+	resultFile := filepath.Join(tmp, "r.json")
+	tests := []struct {
+		name string
+		args []string
+		want int
+		// wantErr is part of the one error line (for statuses 1 and 2).
+		wantErr string
+	}{
+		{"version", []string{"version"}, 0, ""},
+		{"--version", []string{"--version"}, 0, ""},
+		{"no command: help", nil, 0, ""},
+		{"help on a command", []string{"help", "info"}, 0, ""},
+		{"info on a fixture", []string{"info", "--root", fixture}, 0, ""},
+
+		{"unknown command", []string{"frobnicate"}, 2, `unknown command "frobnicate"`},
+		{"misspelt command", []string{"inof"}, 2, "did you mean info?"},
+		{"unknown flag", []string{"info", "--bogus"}, 2, "unknown flag: --bogus"},
+		{"unknown root flag", []string{"--bogus"}, 2, "unknown flag: --bogus"},
+		{"bad flag value", []string{"clock", "--samples", "many"}, 2, "invalid argument"},
+		{"missing flag value", []string{"info", "--root"}, 2, "needs an argument"},
+		{"extra argument", []string{"info", "extra"}, 2, `unknown command "extra"`},
+		{"missing argument", []string{"report"}, 2, "report takes one result FILE"},
+		{"bad --root", []string{"info", "--root", filepath.Join(tmp, "nonexistent")}, 2, "nonexistent"},
+		{"report of a missing file", []string{"report", filepath.Join(tmp, "missing.json")}, 2, "no such file"},
+		{"clock --cpu abc", []string{"clock", "--cpu", "abc"}, 2, "--cpu"},
+		{"measuring a recorded root", []string{"clock", "--root", fixture}, 2, "live machine"},
+		{"help on an unknown topic", []string{"help", "bogus"}, 2, `unknown help topic "bogus"`},
+		{"monitor without a command after --", []string{"monitor", "--"}, 2, "no command after --"},
+
+		// The output directory does not exist: the archive cannot be written.
+		{"capture to a missing directory", []string{"capture", "-o", filepath.Join(tmp, "no-dir", "x.tar.gz")}, 1, "cannot write"},
+
+		{"wrapped command's status", []string{"monitor", "-o", resultFile, "--", "sh", "-c", "exit 7"}, 7, ""},
+		{"wrapped command not found", []string{"monitor", "-o", resultFile, "--", "boardbench-no-such-command"}, 127, ""},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			r := runBinary(t, tmp, tt.args...)
+			if r.code != tt.want {
+				t.Fatalf("boardbench %s: exit %d, want %d\nstderr: %s", strings.Join(tt.args, " "), r.code, tt.want, r.stderr)
+			}
+			if tt.want != 1 && tt.want != 2 {
+				return
+			}
+			lines := strings.Split(strings.TrimSuffix(r.stderr, "\n"), "\n")
+			if len(lines) != 1 || !strings.HasSuffix(r.stderr, "\n") || !strings.HasPrefix(r.stderr, "boardbench: ") {
+				t.Errorf("stderr is not one line starting with %q:\n%s", "boardbench: ", r.stderr)
+			}
+			if !strings.Contains(r.stderr, tt.wantErr) {
+				t.Errorf("stderr %q lacks %q", r.stderr, tt.wantErr)
+			}
+			if r.stdout != "" {
+				t.Errorf("stdout on error: %q", r.stdout)
+			}
+		})
+	}
+}
+
+// TestVersionFlag checks that --version and the version command print the
+// same line.
+func TestVersionFlag(t *testing.T) {
+	dir := t.TempDir()
+	a, b := runBinary(t, dir, "version"), runBinary(t, dir, "--version")
+	if a.stdout != b.stdout || !strings.HasPrefix(a.stdout, "boardbench ") || strings.Count(a.stdout, "\n") != 1 {
+		t.Errorf("version %q, --version %q", a.stdout, b.stdout)
+	}
+}
+
+// TestInterruptExits130 sends SIGINT to `monitor -- sleep 30` after about a
+// second: the binary stops the command and exits 130.
+func TestInterruptExits130(t *testing.T) {
+	if testing.Short() {
+		t.Skip("runs a monitored command for about a second")
+	}
+	dir := t.TempDir()
+	cmd, stdout, stderr := start(dir, "monitor", "--", "sleep", "30")
+	if err := cmd.Start(); err != nil {
+		t.Fatal(err)
+	}
+	time.Sleep(time.Second)
+	if err := cmd.Process.Signal(syscall.SIGINT); err != nil {
+		t.Fatal(err)
+	}
+	done := make(chan result, 1)
+	go func() { done <- wait(t, cmd, stdout, stderr) }()
+	select {
+	case r := <-done:
+		if r.code != 130 {
+			t.Errorf("exit %d after SIGINT, want 130\nstderr: %s", r.code, r.stderr)
+		}
+	case <-time.After(20 * time.Second):
+		_ = cmd.Process.Kill()
+		t.Fatal("boardbench did not end within 20 s of SIGINT")
+	}
+}
