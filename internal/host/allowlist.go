@@ -30,6 +30,7 @@ var readPrefixes = []string{
 	"/sys/module/zswap/parameters/", "/sys/module/", "/sys/kernel/mm/",
 	"/sys/devices/virtual/", "/sys/devices/platform/", "/sys/devices/pci",
 	"/sys/devices/soc", "/sys/devices/system/", "/sys/power/",
+	"/sys/hypervisor/type",
 	"/etc/os-release", "/usr/lib/os-release", "/etc/debian_version",
 	"/etc/armbian-release", "/etc/armbian-image-release", "/etc/alpine-release",
 	"/etc/lsb-release", "/etc/rpi-issue", "/etc/hostname",

@@ -1,6 +1,6 @@
 // Package inventory describes what a machine is, by composing the section
 // packages below it (os, cpu, board and SoC, memory, sensors, storage, buses,
-// network, Raspberry Pi firmware). Every section is a pure function of what
+// network, Raspberry Pi firmware, virtual machine). Every section is a pure function of what
 // the host layer serves, so it is tested on fixture trees of real boards.
 package inventory
 
@@ -19,6 +19,7 @@ import (
 	"boardbench/internal/inventory/sensors"
 	"boardbench/internal/inventory/soc"
 	"boardbench/internal/inventory/storage"
+	"boardbench/internal/inventory/virt"
 	"boardbench/internal/schema"
 )
 
@@ -48,6 +49,9 @@ type Info struct {
 	Network network.Info `json:"network"`
 	// RaspberryPi is the firmware's view on a Raspberry Pi; null elsewhere.
 	RaspberryPi *rpi.Firmware `json:"raspberry_pi"`
+	// VM says whether the machine is a virtual machine, under which
+	// hypervisor and in which cloud, with the evidence.
+	VM virt.Info `json:"vm"`
 }
 
 // Collect describes the machine behind h. Sections are gathered
@@ -76,6 +80,7 @@ func Collect(h *host.Host, opts Options) *Info {
 	run(func() { in.Buses = buses.Collect(h, opts.Redact) })
 	run(func() { in.Network = network.Collect(h, opts.Redact) })
 	run(func() { in.RaspberryPi = rpi.Collect(h) })
+	run(func() { in.VM = virt.Collect(h) })
 	wg.Wait()
 	return in
 }

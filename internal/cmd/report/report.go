@@ -1,7 +1,7 @@
-// Package report implements `boardbench report FILE`: a saved result of
+// Package report implements `boardbench report FILE...`: a saved result of
 // `boardbench run` or `boardbench monitor -- COMMAND` rendered as the text
-// report, as the one-line markdown row of the community's results table
-// (--markdown-row), or re-emitted as validated JSON (--json).
+// report, as rows of the community's results table (--markdown-row, one
+// table for several files), or re-emitted as validated JSON (--json).
 package report
 
 import (
@@ -24,7 +24,7 @@ import (
 func NewCmd(f *cmdutil.Factory) *cobra.Command {
 	var asJSON, markdownRow, header bool
 	cmd := &cobra.Command{
-		Use:   "report FILE",
+		Use:   "report FILE...",
 		Short: "Show a saved run result as a text report or a results-table row",
 		Long: `Render a result file written by 'boardbench run' or 'boardbench monitor --
 COMMAND': a summary (status, verdict, measured clock per cluster, kernel,
@@ -35,8 +35,10 @@ evidence and monitor lines.
 --markdown-row prints the result as one row of the results table the
 single-board computer community publishes (Device / details, Clockspeed,
 Kernel, Distro, 7-zip multi, 7-zip single, AES, memcpy, memset, kH/s), with
---header adding the table's two header lines. Unknown cells are "-". A
-row of an unfinished run or of figures a finding invalidates is still
+--header adding the table's two header lines. Given several FILEs, it prints
+one table with a row per FILE, in order. Unknown cells are "-"; kH/s is
+filled only from a cpuminer scrypt run wrapped by 'boardbench monitor --'.
+A row of an unfinished run or of figures a finding invalidates is still
 printed, with a warning on standard error.
 
 --json checks that FILE is a result this boardbench reads and prints it
@@ -49,8 +51,11 @@ bad input: one line on standard error and exit status 2.`,
   boardbench report --markdown-row --header a.json
   boardbench report --json result.json | jq .summary`,
 		Args: func(cmd *cobra.Command, args []string) error {
-			if len(args) != 1 {
-				return cmdutil.Usagef("report takes one result FILE (got %d arguments)", len(args))
+			switch {
+			case len(args) == 0:
+				return cmdutil.Usagef("report takes one result FILE (several with --markdown-row)")
+			case len(args) > 1 && !markdownRow:
+				return cmdutil.Usagef("report takes one result FILE (got %d arguments); several only with --markdown-row", len(args))
 			}
 			return nil
 		},
@@ -61,23 +66,15 @@ bad input: one line on standard error and exit status 2.`,
 			if header && !markdownRow {
 				return cmdutil.Usagef("--header only applies to --markdown-row")
 			}
+			if markdownRow {
+				return markdownTable(f, args, header)
+			}
 			r, err := load(args[0])
 			if err != nil {
 				return err
 			}
-			switch {
-			case asJSON:
+			if asJSON {
 				return f.WriteJSON(r)
-			case markdownRow:
-				if w := rowWarning(r); w != "" {
-					fmt.Fprintln(f.IO.ErrOut, "boardbench: warning: "+w)
-				}
-				if header {
-					fmt.Fprintln(f.IO.Out, mdrow.Header)
-					fmt.Fprintln(f.IO.Out, mdrow.Separator)
-				}
-				_, err := fmt.Fprintln(f.IO.Out, mdrow.Row(r))
-				return err
 			}
 			runtext.Render(f.IO.Out, r, f.IO.ColorEnabled())
 			return nil
@@ -87,6 +84,31 @@ bad input: one line on standard error and exit status 2.`,
 	cmd.Flags().BoolVar(&markdownRow, "markdown-row", false, "print one row of the community's results table instead of the report")
 	cmd.Flags().BoolVar(&header, "header", false, "with --markdown-row: print the table's header lines first")
 	return cmd
+}
+
+// markdownTable prints one table of the results in paths, in order, with
+// the header lines first when header is set. Every file is read before
+// anything is printed, so a bad one gives its error line and no partial
+// table. Warnings name the file when there are several.
+func markdownTable(f *cmdutil.Factory, paths []string, header bool) error {
+	results := make([]*result.Result, 0, len(paths))
+	for _, p := range paths {
+		r, err := load(p)
+		if err != nil {
+			return err
+		}
+		results = append(results, r)
+	}
+	for i, r := range results {
+		if w := rowWarning(r); w != "" {
+			prefix := "boardbench: warning: "
+			if len(paths) > 1 {
+				prefix += paths[i] + ": "
+			}
+			fmt.Fprintln(f.IO.ErrOut, prefix+w)
+		}
+	}
+	return mdrow.Table(f.IO.Out, results, header)
 }
 
 // rowWarning says, for standard error, why a table row of r must not be

@@ -77,6 +77,20 @@ func TestMarkdownRow(t *testing.T) {
 	}
 }
 
+func TestMarkdownRowSeveralFiles(t *testing.T) {
+	a, b := savedResult(t), savedResult(t)
+	out, errOut, code := run(t, "--markdown-row", "--header", a, b)
+	lines := strings.Split(strings.TrimSuffix(out, "\n"), "\n")
+	if code != 0 || errOut != "" || len(lines) != 4 || strings.Count(out, "| Device / details |") != 1 ||
+		!strings.HasPrefix(lines[2], "| Raspberry Pi 5") || lines[2] != lines[3] {
+		t.Errorf("exit %d, stderr %q, output:\n%s", code, errOut, out)
+	}
+	out, _, code = run(t, "--markdown-row", a, b, a)
+	if code != 0 || strings.Count(out, "\n") != 3 || strings.Contains(out, "Device") {
+		t.Errorf("without --header: exit %d, output:\n%s", code, out)
+	}
+}
+
 func TestTextReport(t *testing.T) {
 	out, errOut, code := run(t, savedResult(t))
 	if code != 0 {
@@ -126,6 +140,7 @@ func TestBadInput(t *testing.T) {
 		{"two arguments", []string{good, good}, "one result FILE"},
 		{"json and row", []string{"--json", "--markdown-row", good}, "cannot be combined"},
 		{"header alone", []string{"--header", good}, "--header only applies"},
+		{"several rows, one missing: no partial table", []string{"--markdown-row", "--header", good, filepath.Join(dir, "nope.json")}, "no such file"},
 	}
 	for _, c := range cases {
 		out, errOut, code := run(t, c.args...)
@@ -162,5 +177,11 @@ func TestMarkdownRowWarnsAboutInvalidResults(t *testing.T) {
 	}
 	if _, errOut, _ = run(t, "--markdown-row", savedResult(t)); errOut != "" {
 		t.Errorf("valid complete result: unexpected warning %q", errOut)
+	}
+	// With several files, the warning names the file it is about.
+	good := savedResult(t)
+	out, errOut, code = run(t, "--markdown-row", good, path)
+	if code != 0 || strings.Count(out, "\n") != 2 || errOut != "boardbench: warning: "+path+": "+strings.TrimPrefix(want, "boardbench: warning: ") {
+		t.Errorf("several files: exit %d, stderr %q", code, errOut)
 	}
 }

@@ -17,7 +17,8 @@ const boardMaxCandidates = 8
 // renderBoard writes the Board and SoC section: the board's model and where
 // it comes from, device-tree compatible strings, DMI, the Raspberry Pi
 // revision decoded, what the kernel's SoC drivers report, and the SoC guess
-// with its evidence and candidates.
+// with its evidence and candidates, and whether the machine is a virtual
+// machine.
 func renderBoard(w *textfmt.Writer, in *inventory.Info) {
 	b, s := in.Board, in.SoC
 	w.Section("Board and SoC")
@@ -61,6 +62,7 @@ func renderBoard(w *textfmt.Writer, in *inventory.Info) {
 	if len(s.Candidates) > 1 || (len(s.Candidates) == 1 && s.Candidates[0] != s.Guess) {
 		pairs = append(pairs, [2]string{"SoC candidates", boardCandidates(s.Candidates)})
 	}
+	pairs = append(pairs, [2]string{"Virtual machine", vmLine(in.VM)})
 	w.KV(pairs...)
 	for _, n := range b.Notes {
 		w.Line("unknown: %s (%s)", n.Item, n.Reason)

@@ -5,14 +5,19 @@
 //
 // with the same derivations and rounding, so that a boardbench result can be
 // pasted next to years of published rows. docs/report.md describes every
-// column. Unknown values are "-".
+// column. Unknown values are "-". Cells the run did not measure are filled
+// from the benchmarks a `monitor -- COMMAND` result wrapped (7-Zip, and
+// cpuminer for kH/s), where recognised.
 package mdrow
 
 import (
+	"encoding/json"
 	"fmt"
+	"io"
 	"math"
 	"strings"
 
+	"boardbench/internal/benchtool/wrapped"
 	"boardbench/internal/inventory"
 	"boardbench/internal/inventory/cpu"
 	"boardbench/internal/result"
@@ -80,7 +85,8 @@ func Compute(r *result.Result) Columns {
 		Device: Device(in),
 		Kernel: Kernel(in),
 		Distro: Distro(in),
-		KHs:    Unknown, // cpuminer is not run by boardbench
+		// boardbench does not run cpuminer: only a wrapped run fills it
+		KHs: Unknown,
 	}
 	if r == nil {
 		c.Clockspeed, c.SevenZipMult, c.SevenZipSing, c.AES, c.Memcpy, c.Memset = Unknown, Unknown, Unknown, Unknown, Unknown, Unknown
@@ -97,7 +103,55 @@ func Compute(r *result.Result) Columns {
 	c.AES = maxCell(s.AES256At16K, truncatedTens)
 	c.Memcpy = maxCell(s.MemcpyMBs, tens)
 	c.Memset = maxCell(s.MemsetMBs, tens)
+	fillFromWrapped(&c, WrappedFigures(r))
 	return c
+}
+
+// WrappedFigures returns the figures of the benchmarks r's `monitor --
+// COMMAND` phases recognised (see docs/wrapped.md); phases without figures
+// or with figures of another shape are skipped.
+func WrappedFigures(r *result.Result) []wrapped.Figures {
+	var out []wrapped.Figures
+	for _, p := range r.Phases {
+		if p.Name != result.PhaseCommand || len(p.Figures) == 0 {
+			continue
+		}
+		var f wrapped.Figures
+		if err := json.Unmarshal(p.Figures, &f); err != nil || f.Benchmark == "" {
+			continue
+		}
+		out = append(out, f)
+	}
+	return out
+}
+
+// KHsAlgorithm is the cpuminer algorithm of the table's kH/s column.
+const KHsAlgorithm = "scrypt"
+
+// fillFromWrapped fills the cells the summary left unknown from wrapped
+// benchmarks: 7-Zip (multi-threaded runs: the mean of their totals;
+// single-threaded: the best total) and cpuminer's scrypt hash rate (the
+// median of its Total lines, two decimals) for kH/s.
+func fillFromWrapped(c *Columns, figs []wrapped.Figures) {
+	for _, f := range figs {
+		if z := f.SevenZip; z != nil && len(z.Runs) > 0 {
+			var ratings []float64
+			var single []result.Value
+			for _, run := range z.Runs {
+				ratings = append(ratings, float64(run.RatingMIPS))
+				single = append(single, result.Value{Value: float64(run.RatingMIPS)})
+			}
+			switch {
+			case z.Single && c.SevenZipSing == Unknown:
+				c.SevenZipSing = maxCell(single, asInteger)
+			case !z.Single && c.SevenZipMult == Unknown:
+				c.SevenZipMult = SevenZipMulti(ratings, nil)
+			}
+		}
+		if m := f.CPUMiner; m != nil && m.Algorithm == KHsAlgorithm && len(m.TotalKHs) > 0 && c.KHs == Unknown {
+			c.KHs = fmt.Sprintf("%.2f", m.MedianKHs)
+		}
+	}
 }
 
 func hasFinding(r *result.Result, id string) bool {
@@ -338,3 +392,17 @@ func maxCell(vs []result.Value, rnd rounding) string {
 
 // round10 rounds to a multiple of 10, halves to even (printf's rounding).
 func round10(x float64) float64 { return math.RoundToEven(x/10) * 10 }
+
+// Table writes one table of rs: the header and separator lines when header
+// is set, then one row per result, in order.
+func Table(w io.Writer, rs []*result.Result, header bool) error {
+	var b strings.Builder
+	if header {
+		b.WriteString(Header + "\n" + Separator + "\n")
+	}
+	for _, r := range rs {
+		b.WriteString(Row(r) + "\n")
+	}
+	_, err := io.WriteString(w, b.String())
+	return err
+}
