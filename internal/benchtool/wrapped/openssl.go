@@ -1,6 +1,6 @@
 package wrapped
 
-import "boardbench/internal/runner/openssl"
+import "boardbench/internal/benchtool/openssl"
 
 // OpenSSLFigures are the result table of `openssl speed` as the runner's
 // parser reads it: block sizes, one row per cipher with KB/s (1000 bytes

@@ -3,7 +3,7 @@ package wrapped
 import (
 	"strings"
 
-	"boardbench/internal/runner/sevenzip"
+	"boardbench/internal/benchtool/sevenzip"
 )
 
 // SevenZipFigures are the runs of 7-Zip's benchmark (`7zz b`), in order.
