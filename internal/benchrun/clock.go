@@ -20,17 +20,7 @@ func (r *runner) clockStep(name, title string, walk bool) session.Step {
 		if walk && ctx.Err() == nil && err == nil {
 			r.walkOPPs(ctx, c, rep)
 		}
-		figs := clockcheck.Figures(rep, r.info.CPU.Clusters)
-		p.CPUs = []int{}
-		for _, cc := range figs.Clusters {
-			if cc.CPU != nil {
-				p.CPUs = append(p.CPUs, *cc.CPU)
-			}
-		}
-		for _, n := range rep.Notes {
-			p.Notes = append(p.Notes, n.Item+": "+n.Reason)
-		}
-		if ferr := p.SetFigures(figs); ferr != nil {
+		if ferr := clockcheck.FillPhase(p, rep, r.info.CPU.Clusters); ferr != nil {
 			return ferr
 		}
 		return err

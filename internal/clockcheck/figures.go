@@ -31,3 +31,19 @@ func Figures(rep *Report, clusters []cpu.Cluster) result.ClockFigures {
 	}
 	return figs
 }
+
+// FillPhase stores a clock check in a phase: the figures, the CPUs measured
+// and the check's notes.
+func FillPhase(p *result.Phase, rep *Report, clusters []cpu.Cluster) error {
+	figs := Figures(rep, clusters)
+	p.CPUs = []int{}
+	for _, cc := range figs.Clusters {
+		if cc.CPU != nil {
+			p.CPUs = append(p.CPUs, *cc.CPU)
+		}
+	}
+	for _, n := range rep.Notes {
+		p.Notes = append(p.Notes, n.Item+": "+n.Reason)
+	}
+	return p.SetFigures(figs)
+}

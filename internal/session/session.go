@@ -430,6 +430,18 @@ type InterruptedError struct{ Signal string }
 // Error names the signal.
 func (e *InterruptedError) Error() string { return "interrupted by " + e.Signal }
 
+// ExitCode is 130, the status of an interrupted command.
+func (e *InterruptedError) ExitCode() int { return 130 }
+
+// Announce writes one line saying where the result was written, when it
+// was written to the configured file ("boardbench mem: result written to
+// F (status complete)").
+func (o *Outcome) Announce(w io.Writer, command string) {
+	if o.Path != "" && o.SaveErr == nil {
+		fmt.Fprintf(w, "boardbench %s: result written to %s (status %s)\n", command, o.Path, o.Result.Status)
+	}
+}
+
 // ErrSave reports a result file that could not be written at the end.
 type ErrSave struct {
 	Path string

@@ -150,16 +150,10 @@ func run(ctx context.Context, f *cmdutil.Factory, root string, asJSON bool, outp
 			return p.SetFigures(result.C2CFigures{CPUs: cpus, Cores: rep.Cores, Sampled: rep.Sampled, MatrixNS: rep.MatrixNS})
 		}})
 	so, finErr := sess.Finish(ctx, session.End{})
-	var se *session.ErrSave
-	switch {
-	case errors.As(finErr, &se):
+	if finErr != nil {
 		return finErr
-	case finErr != nil:
-		return &cmdutil.InterruptedError{Signal: so.Signal}
 	}
-	if so.Path != "" {
-		fmt.Fprintf(f.IO.ErrOut, "boardbench c2c: result written to %s\n", so.Path)
-	}
+	so.Announce(f.IO.ErrOut, "c2c")
 	if asJSON {
 		return f.WriteJSON(rep)
 	}

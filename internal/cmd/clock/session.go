@@ -3,7 +3,6 @@ package clock
 import (
 	"context"
 	"errors"
-	"fmt"
 	"time"
 
 	"boardbench/internal/clockcheck"
@@ -41,17 +40,7 @@ func (r *runner) runSession(ctx context.Context, f *cmdutil.Factory, output stri
 			if rep == nil {
 				return runErr
 			}
-			figs := clockcheck.Figures(rep, info.CPU.Clusters)
-			p.CPUs = []int{}
-			for _, cc := range figs.Clusters {
-				if cc.CPU != nil {
-					p.CPUs = append(p.CPUs, *cc.CPU)
-				}
-			}
-			for _, n := range rep.Notes {
-				p.Notes = append(p.Notes, n.Item+": "+n.Reason)
-			}
-			if err := p.SetFigures(figs); err != nil {
+			if err := clockcheck.FillPhase(p, rep, info.CPU.Clusters); err != nil {
 				return err
 			}
 			return runErr
@@ -69,8 +58,6 @@ func (r *runner) runSession(ctx context.Context, f *cmdutil.Factory, output stri
 	if errors.As(finErr, &se) {
 		return rep, finErr
 	}
-	if so.Path != "" {
-		fmt.Fprintf(f.IO.ErrOut, "boardbench clock: result written to %s (status %s)\n", so.Path, so.Result.Status)
-	}
+	so.Announce(f.IO.ErrOut, "clock")
 	return rep, runErr
 }

@@ -160,16 +160,10 @@ func run(ctx context.Context, f *cmdutil.Factory, opts options) error {
 	sess.Run(ctx, steps)
 	prog.finish()
 	so, finErr := sess.Finish(ctx, session.End{})
-	var se *session.ErrSave
-	switch {
-	case errors.As(finErr, &se):
+	if finErr != nil {
 		return finErr
-	case finErr != nil:
-		return &cmdutil.InterruptedError{Signal: so.Signal}
 	}
-	if so.Path != "" {
-		fmt.Fprintf(f.IO.ErrOut, "boardbench mem: result written to %s\n", so.Path)
-	}
+	so.Announce(f.IO.ErrOut, "mem")
 	if opts.asJSON {
 		return f.WriteJSON(rep)
 	}
