@@ -3,10 +3,13 @@ package main_test
 
 import (
 	"bytes"
+	"encoding/json"
 	"errors"
+	"fmt"
 	"os"
 	"os/exec"
 	"path/filepath"
+	"strconv"
 	"strings"
 	"syscall"
 	"testing"
@@ -148,30 +151,72 @@ func TestVersionFlag(t *testing.T) {
 	}
 }
 
-// TestInterruptExits130 sends SIGINT to `monitor -- sleep 30` after about a
-// second: the binary stops the command and exits 130.
+// TestInterruptExits130 sends each interrupting signal to `monitor -o F
+// -- COMMAND` while the command (and a grandchild of it) runs: the binary
+// stops them all, saves the result as interrupted with the signal named,
+// and exits 130.
 func TestInterruptExits130(t *testing.T) {
-	if testing.Short() {
-		t.Skip("runs a monitored command for about a second")
-	}
-	dir := t.TempDir()
-	cmd, stdout, stderr := start(dir, "monitor", "--", "sleep", "30")
-	if err := cmd.Start(); err != nil {
-		t.Fatal(err)
-	}
-	time.Sleep(time.Second)
-	if err := cmd.Process.Signal(syscall.SIGINT); err != nil {
-		t.Fatal(err)
-	}
-	done := make(chan result, 1)
-	go func() { done <- wait(t, cmd, stdout, stderr) }()
-	select {
-	case r := <-done:
-		if r.code != 130 {
-			t.Errorf("exit %d after SIGINT, want 130\nstderr: %s", r.code, r.stderr)
-		}
-	case <-time.After(20 * time.Second):
-		_ = cmd.Process.Kill()
-		t.Fatal("boardbench did not end within 20 s of SIGINT")
+	for _, sig := range []syscall.Signal{syscall.SIGINT, syscall.SIGTERM, syscall.SIGHUP, syscall.SIGQUIT} {
+		name := map[syscall.Signal]string{syscall.SIGINT: "SIGINT", syscall.SIGTERM: "SIGTERM", syscall.SIGHUP: "SIGHUP", syscall.SIGQUIT: "SIGQUIT"}[sig]
+		t.Run(name, func(t *testing.T) {
+			dir := t.TempDir()
+			pids := filepath.Join(dir, "pids")
+			cmd, stdout, stderr := start(dir, "monitor", "-o", "r.json", "--", "sh", "-c",
+				"sleep 300 & echo $! > "+pids+"; echo $$ >> "+pids+"; wait")
+			if err := cmd.Start(); err != nil {
+				t.Fatal(err)
+			}
+			var ids []int
+			for i := 0; i < 1000 && len(ids) < 2; i++ {
+				time.Sleep(10 * time.Millisecond)
+				data, _ := os.ReadFile(pids)
+				ids = ids[:0]
+				for _, f := range strings.Fields(string(data)) {
+					if n, err := strconv.Atoi(f); err == nil {
+						ids = append(ids, n)
+					}
+				}
+			}
+			if len(ids) < 2 {
+				_ = cmd.Process.Kill()
+				t.Fatal("the monitored command did not start")
+			}
+			if err := cmd.Process.Signal(sig); err != nil {
+				t.Fatal(err)
+			}
+			done := make(chan result, 1)
+			go func() { done <- wait(t, cmd, stdout, stderr) }()
+			var r result
+			select {
+			case r = <-done:
+			case <-time.After(20 * time.Second):
+				_ = cmd.Process.Kill()
+				t.Fatalf("boardbench did not end within 20 s of %s", name)
+			}
+			if r.code != 130 {
+				t.Errorf("exit %d after %s, want 130\nstderr: %s", r.code, name, r.stderr)
+			}
+			for _, id := range ids {
+				if data, err := os.ReadFile(fmt.Sprintf("/proc/%d/stat", id)); err == nil && !strings.Contains(string(data), ") Z ") {
+					t.Errorf("process %d survived %s", id, name)
+				}
+			}
+			data, err := os.ReadFile(filepath.Join(dir, "r.json"))
+			if err != nil {
+				t.Fatal(err)
+			}
+			var doc struct {
+				Status string `json:"status"`
+				Phases []struct {
+					Status, Reason string
+				} `json:"phases"`
+			}
+			if err := json.Unmarshal(data, &doc); err != nil {
+				t.Fatal(err)
+			}
+			if doc.Status != "interrupted" || len(doc.Phases) != 1 || !strings.Contains(doc.Phases[0].Reason, name) {
+				t.Errorf("result status %q phases %+v", doc.Status, doc.Phases)
+			}
+		})
 	}
 }
