@@ -27,6 +27,9 @@ func run(args []string) int {
 	cmd := root.NewCmd(f)
 	cmd.SetArgs(args)
 	err := cmd.ExecuteContext(ctx)
+	if err == nil {
+		err = ios.OutErr() // output that did not arrive is a failure
+	}
 	if err != nil {
 		if isUnknownCommand(err) {
 			err = &cmdutil.UsageError{Err: err}

@@ -21,15 +21,20 @@ func NewCmd(f *cmdutil.Factory) *cobra.Command {
 		Args: cobra.NoArgs,
 		RunE: func(cmd *cobra.Command, args []string) error {
 			bi := buildinfo.Get()
+			var werr error
 			if asJSON {
-				return f.WriteJSON(bi)
+				werr = f.WriteJSON(bi)
+			} else {
+				cgo := "without C library"
+				if bi.CGO {
+					cgo = "with C library"
+				}
+				_, werr = fmt.Fprintf(f.IO.Out, "boardbench %s (%s, %s, %s)\n", bi.Version, bi.Arch, bi.GoVersion, cgo)
 			}
-			cgo := "without C library"
-			if bi.CGO {
-				cgo = "with C library"
+			if err := f.IO.OutErr(); err != nil {
+				return err
 			}
-			fmt.Fprintf(f.IO.Out, "boardbench %s (%s, %s, %s)\n", bi.Version, bi.Arch, bi.GoVersion, cgo)
-			return nil
+			return werr
 		},
 	}
 	cmdutil.AddJSONFlag(cmd, &asJSON)
