@@ -1,7 +1,9 @@
 package capture_test
 
 import (
+	"archive/tar"
 	"bytes"
+	"compress/gzip"
 	"context"
 	"encoding/json"
 	"os"
@@ -171,5 +173,49 @@ func TestCaptureRedactsSerialsEverywhere(t *testing.T) {
 	}
 	if data, _ := os.ReadFile(filepath.Join(out, ".boardbench/commands/dmesg")); !bytes.Contains(data, []byte("Serial: 8250/16550 driver")) {
 		t.Errorf("the kernel log lost a line that holds no serial:\n%s", data)
+	}
+}
+
+// tarGz builds an archive from members (name → content; content starting
+// with "->" makes a link).
+func tarGz(t *testing.T, members [][2]string) []byte {
+	t.Helper()
+	var buf bytes.Buffer
+	gz := gzip.NewWriter(&buf)
+	tw := tar.NewWriter(gz)
+	for _, m := range members {
+		hdr := &tar.Header{Name: m[0], Mode: 0o644, Typeflag: tar.TypeReg, Size: int64(len(m[1]))}
+		if target, ok := strings.CutPrefix(m[1], "->"); ok {
+			hdr.Typeflag, hdr.Linkname, hdr.Size = tar.TypeSymlink, target, 0
+		}
+		if err := tw.WriteHeader(hdr); err != nil {
+			t.Fatal(err)
+		}
+		if hdr.Typeflag == tar.TypeReg {
+			tw.Write([]byte(m[1]))
+		}
+	}
+	tw.Close()
+	gz.Close()
+	return buf.Bytes()
+}
+
+// TestExtractNeverWritesOutside: an archive that makes a link and then a
+// member below it cannot write through the link.
+func TestExtractNeverWritesOutside(t *testing.T) {
+	outside := t.TempDir()
+	cases := map[string][][2]string{
+		"file below a link": {{"sys", "->" + outside}, {"sys/pwned", "x"}},
+		"file over a link":  {{"proc/cpuinfo", "->" + filepath.Join(outside, "pwned")}, {"proc/cpuinfo", "x"}},
+		"dot dot":           {{"../pwned", "x"}},
+	}
+	for name, members := range cases {
+		dir := t.TempDir()
+		if err := capture.Extract(bytes.NewReader(tarGz(t, members)), dir); err == nil {
+			t.Errorf("%s: want an error", name)
+		}
+		if ents, _ := os.ReadDir(outside); len(ents) != 0 {
+			t.Fatalf("%s: wrote outside the target directory: %v", name, ents)
+		}
 	}
 }
