@@ -112,8 +112,8 @@ func TestExitStatus(t *testing.T) {
 		{"help on an unknown topic", []string{"help", "bogus"}, 2, `unknown help topic "bogus"`},
 		{"monitor without a command after --", []string{"monitor", "--"}, 2, "no command after --"},
 
-		// The output directory does not exist: the archive cannot be written.
-		{"capture to a missing directory", []string{"capture", "-o", filepath.Join(tmp, "no-dir", "x.tar.gz")}, 1, "cannot write"},
+		// The output directory does not exist: the path given is wrong.
+		{"capture to a missing directory", []string{"capture", "-o", filepath.Join(tmp, "no-dir", "x.tar.gz")}, 2, "no such file or directory"},
 
 		{"wrapped command's status", []string{"monitor", "-o", resultFile, "--", "sh", "-c", "exit 7"}, 7, ""},
 		{"wrapped command not found", []string{"monitor", "-o", resultFile, "--", "boardbench-no-such-command"}, 127, ""},
@@ -138,6 +138,30 @@ func TestExitStatus(t *testing.T) {
 				t.Errorf("stdout on error: %q", r.stdout)
 			}
 		})
+	}
+}
+
+// TestStdoutWriteErrorExits1: standard output that cannot be written (a
+// full disk, here /dev/full) is a failure that is not the input's: exit 1
+// and one line on standard error.
+func TestStdoutWriteErrorExits1(t *testing.T) {
+	fixture, err := filepath.Abs("../../testdata/boards/rpi4b")
+	if err != nil {
+		t.Fatal(err)
+	}
+	for _, args := range [][]string{{"info", "--root", fixture}, {"version"}} {
+		full, err := os.OpenFile("/dev/full", os.O_WRONLY, 0)
+		if err != nil {
+			t.Fatal(err)
+		}
+		cmd := exec.Command(binary, args...)
+		var stderr bytes.Buffer
+		cmd.Stdout, cmd.Stderr = full, &stderr
+		_ = cmd.Run()
+		full.Close()
+		if code := cmd.ProcessState.ExitCode(); code != 1 || strings.Count(stderr.String(), "\n") != 1 {
+			t.Errorf("%v > /dev/full: exit %d, stderr %q; want 1 and one line", args, code, stderr.String())
+		}
 	}
 }
 

@@ -26,6 +26,9 @@ func run(args []string) int {
 	cmd := root.NewCmd(f)
 	cmd.SetArgs(args)
 	err := cmd.ExecuteContext(ctx)
+	if err == nil {
+		err = ios.OutErr() // output that did not arrive is a failure
+	}
 	if err != nil {
 		msg := strings.ReplaceAll(err.Error(), "\n", " ")
 		fmt.Fprintf(ios.ErrOut, "boardbench: %s\n", msg)

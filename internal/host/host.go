@@ -28,11 +28,22 @@ import (
 	"sort"
 	"strconv"
 	"strings"
+	"syscall"
 	"time"
+
+	"boardbench/internal/regfile"
 )
 
-// MaxReadBytes is the largest number of bytes a single ReadFile returns.
+// MaxReadBytes is the largest file ReadFile reads; a larger file is an
+// error, not a silently truncated read.
 const MaxReadBytes = 4 << 20
+
+// MaxCommandBytes is the largest command output Run returns, recorded in a
+// fixture root or produced on the live system.
+const MaxCommandBytes = 16 << 20
+
+// maxDirEntries bounds a directory listing.
+const maxDirEntries = 1 << 18
 
 // CommandsDir is where a fixture root keeps the recorded output of commands,
 // relative to the root: one file per command line, named by CommandKey.
@@ -189,7 +200,7 @@ func (h *Host) real(p string) string {
 // ReadFile returns the content of a regular file on the allow-list, at most
 // MaxReadBytes of it. Device nodes, FIFOs and sockets are refused.
 func (h *Host) ReadFile(p string) ([]byte, error) {
-	return h.readLimited(p, MaxReadBytes)
+	return h.readLimited(p, MaxReadBytes, false)
 }
 
 // ReadHead returns at most n bytes from the start of a file. Executables may be
@@ -198,10 +209,10 @@ func (h *Host) ReadHead(p string, n int) ([]byte, error) {
 	if n > MaxReadBytes {
 		n = MaxReadBytes
 	}
-	return h.readLimited(p, n)
+	return h.readLimited(p, n, true)
 }
 
-func (h *Host) readLimited(p string, limit int) ([]byte, error) {
+func (h *Host) readLimited(p string, limit int, head bool) ([]byte, error) {
 	p, err := clean(p)
 	if err != nil {
 		return nil, err
@@ -216,19 +227,7 @@ func (h *Host) readLimited(p string, limit int) ([]byte, error) {
 	if deniedResolved(rp) {
 		return nil, &fs.PathError{Op: "read", Path: p, Err: ErrNotAllowed}
 	}
-	f, err := os.Open(h.real(rp))
-	if err != nil {
-		return nil, &fs.PathError{Op: "read", Path: p, Err: unwrapPathError(err)}
-	}
-	defer f.Close()
-	st, err := f.Stat()
-	if err != nil {
-		return nil, &fs.PathError{Op: "read", Path: p, Err: unwrapPathError(err)}
-	}
-	if !st.Mode().IsRegular() {
-		return nil, &fs.PathError{Op: "read", Path: p, Err: errors.New("not a regular file")}
-	}
-	data, err := io.ReadAll(io.LimitReader(f, int64(limit)))
+	data, err := h.readRegular(rp, int64(limit), head)
 	if err != nil {
 		return nil, &fs.PathError{Op: "read", Path: p, Err: unwrapPathError(err)}
 	}
@@ -236,6 +235,36 @@ func (h *Host) readLimited(p string, limit int) ([]byte, error) {
 		h.rec.addFile(rp, data)
 	}
 	return data, nil
+}
+
+// links says how the real path of a machine path resolved by h.resolve may
+// be opened: on a fixture root (and when recording) every link was already
+// resolved inside the root, so a link met now is refused rather than
+// followed out of it.
+func (h *Host) links() regfile.Links {
+	if h.live && h.rec == nil {
+		return regfile.Follow
+	}
+	return regfile.NoFollow
+}
+
+// lstat returns the file information of a resolved machine path without
+// following a final link on a fixture root.
+func (h *Host) lstat(rp string) (fs.FileInfo, error) {
+	if h.links() == regfile.Follow {
+		return os.Stat(h.real(rp))
+	}
+	return os.Lstat(h.real(rp))
+}
+
+// readRegular reads the regular file at a resolved machine path, never
+// opening a FIFO or device and never reading more than limit bytes (an
+// error unless head).
+func (h *Host) readRegular(rp string, limit int64, head bool) ([]byte, error) {
+	if head {
+		return regfile.Head(h.real(rp), limit, h.links())
+	}
+	return regfile.Read(h.real(rp), limit, h.links())
 }
 
 // ReadString returns a file's content with surrounding white space removed.
@@ -287,7 +316,7 @@ func (h *Host) ReadDir(p string) ([]DirEntry, error) {
 	if err != nil {
 		return nil, err
 	}
-	ents, err := os.ReadDir(h.real(rp))
+	ents, err := h.listDir(rp)
 	if err != nil {
 		return nil, &fs.PathError{Op: "readdir", Path: p, Err: unwrapPathError(err)}
 	}
@@ -309,6 +338,36 @@ func (h *Host) ReadDir(p string) ([]DirEntry, error) {
 		h.rec.addDir(rp, out)
 	}
 	return out, nil
+}
+
+// listDir lists the directory at a resolved machine path: a FIFO or device
+// in its place is refused before it is opened, and at most maxDirEntries
+// names are read.
+func (h *Host) listDir(rp string) ([]fs.DirEntry, error) {
+	st, err := h.lstat(rp)
+	if err != nil {
+		return nil, err
+	}
+	if !st.IsDir() {
+		return nil, syscall.ENOTDIR
+	}
+	flags := os.O_RDONLY | syscall.O_DIRECTORY | syscall.O_NONBLOCK
+	if h.links() == regfile.NoFollow {
+		flags |= syscall.O_NOFOLLOW
+	}
+	f, err := os.OpenFile(h.real(rp), flags, 0)
+	if err != nil {
+		return nil, err
+	}
+	defer f.Close()
+	ents, err := f.ReadDir(maxDirEntries + 1)
+	if err != nil && err != io.EOF {
+		return nil, err
+	}
+	if len(ents) > maxDirEntries {
+		return nil, fmt.Errorf("more than %d entries", maxDirEntries)
+	}
+	return ents, nil
 }
 
 // ReadDirNames lists the names in a directory, sorted.
@@ -395,7 +454,7 @@ func (h *Host) Stat(p string) (fs.FileInfo, error) {
 	if err != nil {
 		return nil, err
 	}
-	st, err := os.Stat(h.real(rp))
+	st, err := h.lstat(rp)
 	if err != nil {
 		return nil, &fs.PathError{Op: "stat", Path: p, Err: unwrapPathError(err)}
 	}
@@ -471,7 +530,11 @@ func (h *Host) HasCommand(name string) bool {
 		_, err := exec.LookPath(name)
 		return err == nil
 	}
-	ents, err := os.ReadDir(h.real(CommandsDir))
+	rp, err := h.resolve(CommandsDir)
+	if err != nil {
+		return false
+	}
+	ents, err := h.listDir(rp)
 	if err != nil {
 		return false
 	}
@@ -501,10 +564,14 @@ func (h *Host) LookPath(name string) (string, error) {
 // its output together with an error.
 func (h *Host) Run(ctx context.Context, name string, args ...string) ([]byte, error) {
 	key := CommandKey(name, args...)
+	line := strings.Join(append([]string{name}, args...), " ")
 	if !h.live {
-		data, err := os.ReadFile(filepath.Join(h.root, CommandsDir, key))
+		data, err := h.recordedOutput(key)
+		if errors.Is(err, fs.ErrNotExist) {
+			return nil, fmt.Errorf("%s: no recorded output in this root", line)
+		}
 		if err != nil {
-			return nil, fmt.Errorf("%s: no recorded output in this root", strings.Join(append([]string{name}, args...), " "))
+			return nil, fmt.Errorf("%s: recorded output refused: %v", line, err)
 		}
 		if h.rec != nil {
 			h.rec.addCommand(key, data)
@@ -515,13 +582,17 @@ func (h *Host) Run(ctx context.Context, name string, args ...string) ([]byte, er
 	defer cancel()
 	cmd := exec.CommandContext(ctx, name, args...)
 	cmd.Env = append(os.Environ(), "LC_ALL=C", "LANG=C")
-	var stdout, stderr bytes.Buffer
-	cmd.Stdout = &stdout
-	cmd.Stderr = &stderr
+	stdout := &cappedBuffer{limit: MaxCommandBytes}
+	stderr := &cappedBuffer{limit: 64 << 10}
+	cmd.Stdout = stdout
+	cmd.Stderr = stderr
 	err := cmd.Run()
-	out := stdout.Bytes()
+	out := stdout.buf.Bytes()
+	if err == nil && stdout.over {
+		err = fmt.Errorf("output larger than %s", regfile.Size(MaxCommandBytes))
+	}
 	if err != nil {
-		msg := strings.TrimSpace(stderr.String())
+		msg := strings.TrimSpace(stderr.buf.String())
 		if i := strings.IndexByte(msg, '\n'); i >= 0 {
 			msg = msg[:i]
 		}
@@ -534,4 +605,45 @@ func (h *Host) Run(ctx context.Context, name string, args ...string) ([]byte, er
 		h.rec.addCommand(key, out)
 	}
 	return out, nil
+}
+
+// recordedOutput reads the output of a command recorded in a fixture root,
+// through the same link resolution and checks as every other read: the
+// commands directory and the file may be links, but never out of the root,
+// and the file must be a regular file of at most MaxCommandBytes.
+func (h *Host) recordedOutput(key string) ([]byte, error) {
+	if key == "" || key == "." || key == ".." {
+		return nil, errors.New("not a command")
+	}
+	rp, err := h.resolve(path.Join(CommandsDir, key))
+	if err != nil {
+		return nil, unwrapPathError(err)
+	}
+	if deniedResolved(rp) {
+		return nil, ErrNotAllowed
+	}
+	data, err := h.readRegular(rp, MaxCommandBytes, false)
+	if err != nil {
+		return nil, unwrapPathError(err)
+	}
+	return data, nil
+}
+
+// cappedBuffer keeps the first limit bytes written to it and notes whether
+// more came, so that a command's output is bounded.
+type cappedBuffer struct {
+	buf   bytes.Buffer
+	limit int
+	over  bool
+}
+
+// Write keeps what fits and reports every byte as written, so the command
+// is not killed by a broken pipe.
+func (c *cappedBuffer) Write(p []byte) (int, error) {
+	if room := c.limit - c.buf.Len(); room < len(p) {
+		c.over = true
+		c.buf.Write(p[:max(room, 0)])
+		return len(p), nil
+	}
+	return c.buf.Write(p)
 }

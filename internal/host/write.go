@@ -4,6 +4,9 @@ import (
 	"fmt"
 	"io/fs"
 	"os"
+	"syscall"
+
+	"boardbench/internal/regfile"
 )
 
 // WriteFile writes a tunable (cpufreq or devfreq governor or limit). Only
@@ -21,7 +24,7 @@ func (h *Host) WriteFile(p string, data []byte) error {
 	if err != nil {
 		return err
 	}
-	f, err := os.OpenFile(h.real(rp), os.O_WRONLY|os.O_TRUNC, 0)
+	f, err := h.openTunable(rp)
 	if err != nil {
 		return &fs.PathError{Op: "write", Path: p, Err: unwrapPathError(err)}
 	}
@@ -33,6 +36,33 @@ func (h *Host) WriteFile(p string, data []byte) error {
 		return &fs.PathError{Op: "write", Path: p, Err: unwrapPathError(err)}
 	}
 	return nil
+}
+
+// openTunable opens the regular file at a resolved machine path for writing.
+// A FIFO, device or link in its place is refused before it is opened (a
+// fixture's tunable must never become a write to a device), and checked
+// again on the open descriptor.
+func (h *Host) openTunable(rp string) (*os.File, error) {
+	st, err := h.lstat(rp)
+	if err != nil {
+		return nil, err
+	}
+	if !st.Mode().IsRegular() {
+		return nil, regfile.ErrNotRegular
+	}
+	flags := os.O_WRONLY | os.O_TRUNC | syscall.O_NONBLOCK
+	if h.links() == regfile.NoFollow {
+		flags |= syscall.O_NOFOLLOW
+	}
+	f, err := os.OpenFile(h.real(rp), flags, 0)
+	if err != nil {
+		return nil, err
+	}
+	if st, err := f.Stat(); err != nil || !st.Mode().IsRegular() {
+		f.Close()
+		return nil, regfile.ErrNotRegular
+	}
+	return f, nil
 }
 
 // WriteString writes s to an allow-listed tunable.

@@ -5,8 +5,12 @@ package iostreams
 
 import (
 	"bytes"
+	"errors"
+	"fmt"
 	"io"
+	"io/fs"
 	"os"
+	"sync"
 
 	"golang.org/x/sys/unix"
 )
@@ -29,9 +33,10 @@ func isTerminal(f *os.File) bool {
 	return err == nil
 }
 
-// System returns the process's real streams.
+// System returns the process's real streams. Standard output remembers its
+// first write error (see OutErr).
 func System() *IOStreams {
-	s := &IOStreams{In: os.Stdin, Out: os.Stdout, ErrOut: os.Stderr}
+	s := &IOStreams{In: os.Stdin, Out: NewErrWriter(os.Stdout), ErrOut: os.Stderr}
 	s.outTTY = isTerminal(os.Stdout)
 	s.errTTY = isTerminal(os.Stderr)
 	s.color = colorEnabled(s.outTTY, os.Getenv)
@@ -55,3 +60,54 @@ func (s *IOStreams) ColorEnabled() bool { return s.color }
 
 // SetTTY overrides terminal detection (tests).
 func (s *IOStreams) SetTTY(out, err, color bool) { s.outTTY, s.errTTY, s.color = out, err, color }
+
+// OutErr returns the first error met writing to Out (a full disk, a closed
+// pipe) as one line, "writing standard output: no space left on device",
+// or nil. Commands check it before they report success: output that did
+// not arrive is a failure (exit status 1), even when the renderer that
+// wrote it ignored the error.
+func (s *IOStreams) OutErr() error {
+	e, ok := s.Out.(interface{ Err() error })
+	if !ok || e.Err() == nil {
+		return nil
+	}
+	err := e.Err()
+	var pe *fs.PathError
+	if errors.As(err, &pe) {
+		err = pe.Err
+	}
+	return fmt.Errorf("writing standard output: %w", err)
+}
+
+// ErrWriter passes writes on and remembers the first error; after an error
+// every write fails with it. It is safe for concurrent use.
+type ErrWriter struct {
+	mu  sync.Mutex
+	w   io.Writer
+	err error
+}
+
+// NewErrWriter returns an ErrWriter writing to w.
+func NewErrWriter(w io.Writer) *ErrWriter { return &ErrWriter{w: w} }
+
+// Write writes p unless an earlier write failed.
+func (e *ErrWriter) Write(p []byte) (int, error) {
+	e.mu.Lock()
+	defer e.mu.Unlock()
+	if e.err != nil {
+		return 0, e.err
+	}
+	n, err := e.w.Write(p)
+	if err == nil && n < len(p) {
+		err = io.ErrShortWrite
+	}
+	e.err = err
+	return n, err
+}
+
+// Err returns the first write error, or nil.
+func (e *ErrWriter) Err() error {
+	e.mu.Lock()
+	defer e.mu.Unlock()
+	return e.err
+}

@@ -1,6 +1,7 @@
 package monitor
 
 import (
+	"boardbench/internal/redact"
 	"regexp"
 	"strings"
 )
@@ -79,7 +80,7 @@ func Events(lines []string) []Event {
 	var out []Event
 	for _, l := range lines {
 		if k := ClassifyLine(l); k != "" {
-			out = append(out, Event{Kind: k, Line: strings.TrimSpace(l)})
+			out = append(out, Event{Kind: k, Line: redact.Text(strings.TrimSpace(l))})
 		}
 	}
 	return out

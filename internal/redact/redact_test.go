@@ -23,6 +23,8 @@ func TestFile(t *testing.T) {
 		{"/sys/class/net/eth0/address", "dc:a6:32:12:34:56\n", "dc:a6:32:xx:xx:xx\n"},
 		{"/sys/block/sda/device/model", "Ultra Fit\n", "Ultra Fit\n"},
 		{"/sys/block/mmcblk0/device/serial", "", ""},
+		{"/sys/devices/platform/axi/1000120000.pcie/1f00200000.usb/xhci-hcd.0/usb1/serial", "xhci-hcd.0\n", "xhci-hcd.0\n"},
+		{"/sys/devices/platform/axi/1000120000.pcie/1f00200000.usb/xhci-hcd.0/usb1/1-1/serial", "4C530001\n", "REDACTED\n"},
 	}
 	for _, c := range cases {
 		if got := string(File(c.path, []byte(c.in))); got != c.want {

@@ -6,14 +6,16 @@ package result
 import (
 	"encoding/json"
 	"fmt"
-	"os"
-	"path/filepath"
+	"slices"
+	"strings"
 	"time"
 
 	"boardbench/internal/buildinfo"
 	"boardbench/internal/finding"
 	"boardbench/internal/inventory"
 	"boardbench/internal/monitor"
+	"boardbench/internal/outfile"
+	"boardbench/internal/regfile"
 	"boardbench/internal/schema"
 )
 
@@ -157,53 +159,89 @@ func (p *Phase) SetFigures(v any) error {
 	return nil
 }
 
-// Load reads a result file, refusing other documents and newer major versions.
+// MaxFileBytes is the largest result file Load reads (a result with every
+// phase's raw output is a few MiB).
+const MaxFileBytes = 256 << 20
+
+// statuses are the run statuses a result may have.
+var statuses = []string{StatusRunning, StatusComplete, StatusInterrupted, StatusFailed}
+
+// Load reads a result file, refusing other documents, unknown statuses and
+// other major versions. It reads only a regular file of at most
+// MaxFileBytes: a FIFO or device named as a result is refused without
+// being opened for reading. Errors name path and fit on one line.
 func Load(path string) (*Result, error) {
-	data, err := os.ReadFile(path)
+	data, err := regfile.Read(path, MaxFileBytes, regfile.Follow)
 	if err != nil {
 		return nil, err
 	}
+	r, err := Parse(data)
+	if err != nil {
+		return nil, fmt.Errorf("%s: %v", path, err)
+	}
+	return r, nil
+}
+
+// Parse decodes and validates a result document: JSON with a
+// schema_version of a major version this boardbench reads
+// ("MAJOR.MINOR", newer minor versions only add fields) and a known
+// status.
+func Parse(data []byte) (*Result, error) {
 	var r Result
 	if err := json.Unmarshal(data, &r); err != nil {
-		return nil, fmt.Errorf("%s: not a boardbench result: %v", path, err)
+		return nil, fmt.Errorf("not a boardbench result: %v", err)
 	}
 	if r.SchemaVersion == "" || r.Status == "" {
-		return nil, fmt.Errorf("%s: not a boardbench result (no schema_version/status)", path)
+		return nil, fmt.Errorf("not a boardbench result (no schema_version/status)")
 	}
-	if r.SchemaVersion[0] != schema.Version[0] {
-		return nil, fmt.Errorf("%s: schema version %s is not supported by this boardbench (%s)", path, r.SchemaVersion, schema.Version)
+	if !schemaSupported(r.SchemaVersion) {
+		return nil, fmt.Errorf("schema version %q is not supported by this boardbench (it reads %s.x)", truncate(r.SchemaVersion), major(schema.Version))
+	}
+	if !slices.Contains(statuses, r.Status) {
+		return nil, fmt.Errorf("unknown status %q (want %s)", truncate(r.Status), strings.Join(statuses, ", "))
 	}
 	return &r, nil
 }
 
-// Save writes r to path atomically: a temporary file in the same directory
-// is written, synced and renamed over path, so readers and crashes only ever
-// see a complete previous or new version.
+// schemaSupported reports whether v is "MAJOR.MINOR" in decimal with the
+// major version of schema.Version.
+func schemaSupported(v string) bool {
+	maj, min, ok := strings.Cut(v, ".")
+	return ok && maj == major(schema.Version) && isDecimal(min)
+}
+
+func major(v string) string { m, _, _ := strings.Cut(v, "."); return m }
+
+func isDecimal(s string) bool {
+	if s == "" || len(s) > 9 {
+		return false
+	}
+	for _, c := range s {
+		if c < '0' || c > '9' {
+			return false
+		}
+	}
+	return true
+}
+
+// truncate keeps a value quoted in an error message short.
+func truncate(s string) string {
+	if r := []rune(s); len(r) > 40 {
+		return string(r[:40]) + "…"
+	}
+	return s
+}
+
+// Save writes r to path atomically (see package outfile): a temporary file
+// in the same directory is written, synced and renamed over path, so
+// readers and crashes only ever see a complete previous or new version. A
+// path holding anything but a regular file (a device, a FIFO) is refused
+// with an *outfile.RefusedError; callers check it with outfile.Check
+// before a run starts.
 func Save(path string, r *Result) error {
 	data, err := json.MarshalIndent(r, "", "  ")
 	if err != nil {
 		return err
 	}
-	data = append(data, '\n')
-	dir := filepath.Dir(path)
-	tmp, err := os.CreateTemp(dir, ".boardbench-result-*")
-	if err != nil {
-		return fmt.Errorf("cannot write %s: %v", path, err)
-	}
-	defer os.Remove(tmp.Name())
-	if _, err := tmp.Write(data); err != nil {
-		tmp.Close()
-		return err
-	}
-	if err := tmp.Sync(); err != nil {
-		tmp.Close()
-		return err
-	}
-	if err := tmp.Close(); err != nil {
-		return err
-	}
-	if err := os.Chmod(tmp.Name(), 0o644); err != nil {
-		return err
-	}
-	return os.Rename(tmp.Name(), path)
+	return outfile.WriteFile(path, append(data, '\n'))
 }

@@ -3,16 +3,15 @@
 package capture
 
 import (
-	"context"
 	"encoding/json"
 	"fmt"
-	"os"
-	"path/filepath"
+	"io"
 
 	"boardbench/internal/capture"
 	"boardbench/internal/cmdutil"
 	"boardbench/internal/host"
 	"boardbench/internal/inventory"
+	"boardbench/internal/outfile"
 
 	"github.com/spf13/cobra"
 )
@@ -28,13 +27,22 @@ func NewCmd(f *cmdutil.Factory) *cobra.Command {
 kernel log where readable) into a tar.gz archive. Unpacked, the archive is a
 root directory that "boardbench info --root DIR" describes as the same machine.
 
-Serial numbers and MAC addresses are redacted unless --no-redact is given.`,
+Serial numbers and MAC addresses are redacted unless --no-redact is given.
+
+The archive is written atomically (a temporary file in the same directory,
+synced, then renamed). An existing FILE must be a regular file: a device,
+FIFO or directory is refused with exit status 2. "-o -" writes the archive
+to standard output.`,
 		Example: `  boardbench capture -o rock5b.tar.gz
-  mkdir rock5b && tar -xzf rock5b.tar.gz -C rock5b && boardbench info --root rock5b`,
+  mkdir rock5b && tar -xzf rock5b.tar.gz -C rock5b && boardbench info --root rock5b
+  boardbench capture -o - | ssh me@desk 'cat > board.tar.gz'`,
 		Args: cmdutil.NoArgs,
 		RunE: func(cmd *cobra.Command, args []string) error {
 			if output == "" {
-				return cmdutil.Usagef("capture needs -o FILE.tar.gz")
+				return cmdutil.Usagef("capture needs -o FILE.tar.gz (or -o - for standard output)")
+			}
+			if err := outfile.Check(output); err != nil {
+				return err
 			}
 			rec := host.NewRecorder()
 			h, err := f.NewHost(root, host.WithRecorder(rec))
@@ -43,43 +51,41 @@ Serial numbers and MAC addresses are redacted unless --no-redact is given.`,
 			}
 			in := inventory.Collect(h, inventory.Options{Redact: !noRedact})
 			dmesgNote := "kernel log included"
-			if _, err := h.Run(context.Background(), "dmesg"); err != nil {
+			if _, err := h.Run(cmd.Context(), "dmesg"); err != nil {
 				dmesgNote = "kernel log not included: " + err.Error()
 			}
 			if data, err := json.MarshalIndent(in, "", "  "); err == nil {
 				rec.AddCommandOutput("boardbench_info_--json", append(data, '\n'))
 			}
 			snap := rec.Snapshot()
-			if err := writeAtomically(output, func(w *os.File) error {
+			write := func(w io.Writer) error {
 				return capture.Write(w, snap, capture.Options{Redact: !noRedact})
-			}); err != nil {
+			}
+			if outfile.IsStdout(output) {
+				if err := write(f.IO.Out); err != nil {
+					return err
+				}
+				if err := f.IO.OutErr(); err != nil {
+					return err
+				}
+			} else if err := outfile.Write(output, write); err != nil {
 				return err
 			}
 			fmt.Fprintf(f.IO.ErrOut, "boardbench: wrote %s (%d files, %d links, %d command outputs; %s)\n",
-				output, len(snap.Files), len(snap.Links), len(snap.Commands), dmesgNote)
+				name(output), len(snap.Files), len(snap.Links), len(snap.Commands), dmesgNote)
 			return nil
 		},
 	}
 	cmdutil.AddRootFlag(cmd, &root)
-	cmd.Flags().StringVarP(&output, "output", "o", "", "write the archive to `FILE` (tar.gz)")
+	cmd.Flags().StringVarP(&output, "output", "o", "", "write the archive to `FILE` (tar.gz; - for standard output)")
 	cmd.Flags().BoolVar(&noRedact, "no-redact", false, "keep MAC addresses and serial numbers")
 	return cmd
 }
 
-// writeAtomically writes through a temporary file in the same directory and
-// renames it into place, so a failure never leaves a truncated archive.
-func writeAtomically(name string, write func(*os.File) error) error {
-	tmp, err := os.CreateTemp(filepath.Dir(name), ".boardbench-capture-*")
-	if err != nil {
-		return fmt.Errorf("cannot write %s: %v", name, err)
+// name is how the summary line names the output.
+func name(output string) string {
+	if outfile.IsStdout(output) {
+		return "the archive to standard output"
 	}
-	defer os.Remove(tmp.Name())
-	if err := write(tmp); err != nil {
-		tmp.Close()
-		return err
-	}
-	if err := tmp.Close(); err != nil {
-		return err
-	}
-	return os.Rename(tmp.Name(), name)
+	return output
 }

@@ -31,11 +31,16 @@ are redacted unless --no-redact is given.`,
 				return err
 			}
 			in := inventory.Collect(h, inventory.Options{Redact: !noRedact})
+			var werr error
 			if asJSON {
-				return f.WriteJSON(in)
+				werr = f.WriteJSON(in)
+			} else {
+				infotext.Render(f.IO.Out, in, f.IO.ColorEnabled())
 			}
-			infotext.Render(f.IO.Out, in, f.IO.ColorEnabled())
-			return nil
+			if err := f.IO.OutErr(); err != nil {
+				return err
+			}
+			return werr
 		},
 	}
 	cmdutil.AddRootFlag(cmd, &root)

@@ -79,6 +79,9 @@ bad input: one line on standard error and exit status 2.`,
 			runtext.Render(f.IO.Out, r, f.IO.ColorEnabled())
 			return nil
 		},
+		// Output that did not arrive (a full disk, a closed pipe) is a
+		// failure, even where a renderer ignored the write error.
+		PostRunE: func(cmd *cobra.Command, args []string) error { return f.IO.OutErr() },
 	}
 	cmdutil.AddJSONFlag(cmd, &asJSON)
 	cmd.Flags().BoolVar(&markdownRow, "markdown-row", false, "print one row of the community's results table instead of the report")

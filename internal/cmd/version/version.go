@@ -25,11 +25,16 @@ linked in. boardbench --version prints the same line.`,
 		Args: cmdutil.NoArgs,
 		RunE: func(cmd *cobra.Command, args []string) error {
 			bi := buildinfo.Get()
+			var werr error
 			if asJSON {
-				return f.WriteJSON(bi)
+				werr = f.WriteJSON(bi)
+			} else {
+				_, werr = fmt.Fprintln(f.IO.Out, bi.String())
 			}
-			_, err := fmt.Fprintln(f.IO.Out, bi.String())
-			return err
+			if err := f.IO.OutErr(); err != nil {
+				return err
+			}
+			return werr
 		},
 	}
 	cmdutil.AddJSONFlag(cmd, &asJSON)

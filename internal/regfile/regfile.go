@@ -1,0 +1,133 @@
+// Package regfile reads regular files and nothing else: it never opens a
+// FIFO, device node or socket (so a read can neither block forever nor
+// trigger a device's side effects), and it never reads more than a bound.
+//
+// The file's type is checked before it is opened, and checked again on the
+// open descriptor (opened non-blocking), so a file swapped for a FIFO in
+// between cannot hang the read either.
+package regfile
+
+import (
+	"errors"
+	"fmt"
+	"io"
+	"io/fs"
+	"os"
+	"syscall"
+)
+
+// ErrNotRegular is the error for a path that is a FIFO, device, socket,
+// directory or (with NoFollow) a symbolic link.
+var ErrNotRegular = errors.New("not a regular file")
+
+// TooLargeError says a file holds more than a read allows.
+type TooLargeError struct {
+	// Limit is the largest number of bytes the read accepted.
+	Limit int64
+}
+
+// Error names the limit in human units.
+func (e *TooLargeError) Error() string { return "larger than " + Size(e.Limit) }
+
+// Links says whether a symbolic link as the last component of a path is
+// followed.
+type Links int
+
+const (
+	// Follow follows a final symbolic link, as open(2) does.
+	Follow Links = iota
+	// NoFollow refuses a final symbolic link (ErrNotRegular), for callers
+	// that resolved links themselves.
+	NoFollow
+)
+
+// Open opens name for reading when it is a regular file. Errors are
+// *fs.PathError values with op "open".
+func Open(name string, links Links) (*os.File, error) {
+	stat, flags := os.Stat, os.O_RDONLY|syscall.O_NONBLOCK
+	if links == NoFollow {
+		stat, flags = os.Lstat, flags|syscall.O_NOFOLLOW
+	}
+	st, err := stat(name)
+	if err != nil {
+		return nil, err
+	}
+	if !st.Mode().IsRegular() {
+		return nil, &fs.PathError{Op: "open", Path: name, Err: ErrNotRegular}
+	}
+	f, err := os.OpenFile(name, flags, 0)
+	if err != nil {
+		if errors.Is(err, syscall.ELOOP) {
+			return nil, &fs.PathError{Op: "open", Path: name, Err: ErrNotRegular}
+		}
+		return nil, err
+	}
+	if st, err = f.Stat(); err != nil || !st.Mode().IsRegular() {
+		f.Close()
+		if err == nil {
+			err = &fs.PathError{Op: "open", Path: name, Err: ErrNotRegular}
+		}
+		return nil, err
+	}
+	return f, nil
+}
+
+// Read returns the whole content of the regular file name. A file that
+// holds more than limit bytes is an error (*TooLargeError inside an
+// *fs.PathError), found from its size before any byte is read when the
+// size is known, so a huge sparse file costs nothing.
+func Read(name string, limit int64, links Links) ([]byte, error) {
+	return read(name, limit, links, false)
+}
+
+// Head returns at most n bytes from the start of the regular file name.
+func Head(name string, n int64, links Links) ([]byte, error) {
+	return read(name, n, links, true)
+}
+
+func read(name string, limit int64, links Links, head bool) ([]byte, error) {
+	limit = max(limit, 0)
+	f, err := Open(name, links)
+	if err != nil {
+		return nil, err
+	}
+	defer f.Close()
+	tooLarge := &fs.PathError{Op: "read", Path: name, Err: &TooLargeError{Limit: limit}}
+	// Files of /proc and /sys report size 0 or 4096, so only a size above
+	// the limit is trusted; the read itself is bounded either way.
+	if st, err := f.Stat(); err == nil && st.Size() > limit && !head {
+		return nil, tooLarge
+	}
+	data, err := io.ReadAll(io.LimitReader(f, limit+1))
+	if err != nil {
+		return nil, &fs.PathError{Op: "read", Path: name, Err: unwrap(err)}
+	}
+	if int64(len(data)) > limit {
+		if !head {
+			return nil, tooLarge
+		}
+		data = data[:limit]
+	}
+	return data, nil
+}
+
+func unwrap(err error) error {
+	var pe *fs.PathError
+	if errors.As(err, &pe) {
+		return pe.Err
+	}
+	return err
+}
+
+// Size formats a byte count as the largest exact binary unit, e.g. "4 MiB".
+func Size(n int64) string {
+	switch {
+	case n >= 1<<30 && n%(1<<30) == 0:
+		return fmt.Sprintf("%d GiB", n>>30)
+	case n >= 1<<20 && n%(1<<20) == 0:
+		return fmt.Sprintf("%d MiB", n>>20)
+	case n >= 1<<10 && n%(1<<10) == 0:
+		return fmt.Sprintf("%d KiB", n>>10)
+	}
+	return fmt.Sprintf("%d bytes", n)
+}
