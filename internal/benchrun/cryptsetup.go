@@ -114,7 +114,11 @@ func (r *runner) cryptsetupStep(t Target) session.Step {
 				break
 			}
 			if err != nil {
-				failed = append(failed, fmt.Sprintf("%d-bit key: %v", bits, err))
+				msg := err.Error()
+				if errors.Is(err, cryptsetup.ErrUnavailable) && m.Result != nil && len(m.Result.Messages) > 0 {
+					msg = m.Result.Messages[0] // the figures keep the whole message
+				}
+				failed = append(failed, fmt.Sprintf("%d-bit key: %s", bits, msg))
 			}
 		}
 		p.RawOutput = raw.String()
