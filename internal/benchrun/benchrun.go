@@ -3,14 +3,15 @@
 // and openssl, switches cpufreq governors to performance (restoring them on
 // every exit path), and runs the phases — clock check, memory, openssl,
 // 7-Zip single- and multi-threaded, clock re-check, and with --extensive
-// per-cluster, all-core and sustained runs — under the monitor. After each
+// per-core-type AEAD ciphers and kernel aes-xts, per-cluster, all-core and
+// sustained runs — under the monitor. After each
 // phase the JSON result is written atomically; at the end (or on Ctrl-C)
 // the run is validated and the result marked complete or interrupted.
 //
 // Each step lives in its own file: prepare.go (idle gate, tools, tuning),
 // plan.go (targets and phases with their time estimates), phase.go (running
 // one phase under the monitor), clock.go, memory.go, openssl.go,
-// sevenzip.go, summary.go, validate.go, progress.go, filename.go.
+// cryptsetup.go, sevenzip.go, summary.go, validate.go, progress.go, filename.go.
 package benchrun
 
 import (
@@ -35,8 +36,9 @@ type Options struct {
 	Force bool
 	// NoInstall forbids installing missing tools.
 	NoInstall bool
-	// Extensive adds per-cluster 7-Zip, openssl on all cores and a
-	// sustained load.
+	// Extensive adds, per core type, openssl's AEAD ciphers and (as root)
+	// cryptsetup's aes-xts, then per-cluster 7-Zip, openssl on all cores
+	// and a sustained load.
 	Extensive bool
 	// OPPs walks every cpufreq operating point in the clock phase (root).
 	OPPs bool
@@ -62,8 +64,12 @@ const (
 type ToolSet struct {
 	SevenZip *tools.Tool
 	OpenSSL  *tools.Tool
-	// SevenZipMissing and OpenSSLMissing explain a nil tool.
-	SevenZipMissing, OpenSSLMissing *ToolMissing
+	// Cryptsetup is looked for only with --extensive as root (see
+	// FindCryptsetup).
+	Cryptsetup *tools.Tool
+	// SevenZipMissing, OpenSSLMissing and CryptsetupMissing explain a nil
+	// tool.
+	SevenZipMissing, OpenSSLMissing, CryptsetupMissing *ToolMissing
 }
 
 // ToolMissing says why a tool is missing and how to install it.
@@ -98,6 +104,9 @@ type Config struct {
 	Memory MemoryFunc
 	// FindTools finds (or installs) the tools; nil means FindTools.
 	FindTools func(ctx context.Context, h *host.Host, allowInstall bool) ToolSet
+	// FindCryptsetup finds (or installs) cryptsetup for --extensive as
+	// root; nil means FindCryptsetup.
+	FindCryptsetup func(ctx context.Context, h *host.Host, allowInstall bool) (*tools.Tool, *ToolMissing)
 	// Progress receives live progress (standard error); nil for none.
 	Progress io.Writer
 	// TTY makes progress one updating line instead of plain lines.

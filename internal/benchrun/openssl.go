@@ -10,6 +10,7 @@ import (
 	"boardbench/internal/proc"
 	"boardbench/internal/result"
 	"boardbench/internal/session"
+	"boardbench/internal/tools"
 )
 
 // opensslBlockSizes are the block sizes of `openssl speed` (1.1.1 and
@@ -19,8 +20,28 @@ var opensslBlockSizes = []int{16, 64, 256, 1024, 8192, 16384}
 // opensslStep measures the plan's ciphers, one after another, pinned to
 // one CPU of the target.
 func (r *runner) opensslStep(t Target) session.Step {
-	n := len(r.plan.Ciphers)
-	return session.Step{Name: result.PhaseOpenSSL, Title: "openssl speed AES-CBC on one CPU of " + t.Label(), Kind: "openssl",
+	return r.opensslCiphersStep(result.PhaseOpenSSL, "AES-CBC", t, r.plan.Ciphers, nil)
+}
+
+// opensslEVPStep measures the AEAD ciphers of --extensive (AES-256-GCM,
+// ChaCha20-Poly1305) on one CPU of the target, with openssl's build and the
+// userland's bitness recorded next to the figures.
+func (r *runner) opensslEVPStep(t Target) session.Step {
+	return r.opensslCiphersStep(result.PhaseOpenSSLEVP, opensslEVPWhat, t, r.plan.EVPCiphers, func(f *result.OpenSSLFigures) {
+		f.Build = opensslBuild(*r.tools.OpenSSL)
+		f.Userland = r.userland()
+	})
+}
+
+// opensslEVPWhat names the ciphers of the openssl-evp phase in its title.
+const opensslEVPWhat = "AES-256-GCM and ChaCha20-Poly1305"
+
+// opensslCiphersStep measures ciphers, one after another, pinned to one
+// CPU of the target; what names them in the title, and record (when not
+// nil) adds to the figures.
+func (r *runner) opensslCiphersStep(name, what string, t Target, ciphers []string, record func(*result.OpenSSLFigures)) session.Step {
+	n := len(ciphers)
+	return session.Step{Name: name, Title: "openssl speed " + what + " on one CPU of " + t.Label(), Kind: "openssl",
 		Estimate: r.est.OpenSSLCipher * timeMul(n),
 		Run: func(ctx context.Context, p *result.Phase) error {
 			cpu, ok := r.pick(t)
@@ -28,13 +49,16 @@ func (r *runner) opensslStep(t Target) session.Step {
 				return fmt.Errorf("no CPU of %s could be pinned", t.Label())
 			}
 			p.CPUs = []int{cpu}
-			p.Title = fmt.Sprintf("openssl speed AES-CBC on cpu%d (%s)", cpu, orUnknown(t.Core))
+			p.Title = fmt.Sprintf("openssl speed %s on cpu%d (%s)", what, cpu, orUnknown(t.Core))
 			tool := *r.tools.OpenSSL
 			figs := result.OpenSSLFigures{CPUs: []int{cpu}, Core: t.Core, Version: tool.Version, SecondsPerBlockSize: r.plan.OpenSSLSeconds}
+			if record != nil {
+				record(&figs)
+			}
 			var raw strings.Builder
 			var failed []string
 			seconds := r.plan.OpenSSLSeconds
-			for i, cipher := range r.plan.Ciphers {
+			for i, cipher := range ciphers {
 				r.prog.sub(fmt.Sprintf("%s (%d of %d)", cipher, i+1, n))
 				m, err := openssl.Run(ctx, r.cfg.Exec, tool, cipher, openssl.Options{CPUs: []int{cpu}, Seconds: seconds})
 				if err != nil && ctx.Err() == nil && seconds > 0 && m != nil && m.Failure == proc.FailureExit && i == 0 {
@@ -102,6 +126,24 @@ func (r *runner) opensslAllCoresStep() session.Step {
 			}
 			return err
 		}}
+}
+
+// opensslBuild converts what `openssl version -a` said about tool.
+func opensslBuild(tool tools.Tool) *result.OpenSSLBuild {
+	b := &result.OpenSSLBuild{VersionLine: tool.VersionLine, Flavor: string(tool.Flavor)}
+	if o := tool.OpenSSL; o != nil {
+		b.LibraryVersion, b.BuiltOn, b.Platform, b.Options, b.Compiler = o.LibraryVersion, o.BuiltOn, o.Platform, o.Options, o.Compiler
+		b.OpenSSLDir, b.EnginesDir, b.ModulesDir = o.OpenSSLDir, o.EnginesDir, o.ModulesDir
+		b.CPUInfo, b.CPUInfoEnv, b.HardwareAES = o.CPUInfo, o.CPUInfoEnv, o.HardwareAES
+	}
+	return b
+}
+
+// userland is the userland's and the kernel's bitness from the
+// description of the machine.
+func (r *runner) userland() *result.Userland {
+	o := r.info.OS
+	return &result.Userland{Bits: o.Userland.Bits, Arch: o.Userland.Arch, KernelBits: o.Kernel.Bits, KernelArch: o.Kernel.Arch, MixedArch: o.MixedArch}
 }
 
 // cipherFigures converts one openssl measurement.

@@ -23,6 +23,8 @@ type Estimates struct {
 	OpenSSLCipher  time.Duration
 	SevenZipSingle time.Duration
 	SevenZipMulti  time.Duration
+	// CryptsetupRun is one `cryptsetup benchmark` (one key size).
+	CryptsetupRun time.Duration
 }
 
 // DefaultEstimates returns the starting estimates for a run's plan: 7-Zip
@@ -37,6 +39,7 @@ func DefaultEstimates(p Plan) Estimates {
 		OpenSSLCipher:  time.Duration(6*p.OpenSSLSeconds) * time.Second,
 		SevenZipSingle: 40 * time.Second,
 		SevenZipMulti:  35 * time.Second,
+		CryptsetupRun:  2 * time.Second,
 	}
 	if p.Quick {
 		e.Memory = 2 * time.Second
@@ -53,6 +56,12 @@ type Plan struct {
 	// measured in turn.
 	OpenSSLSeconds int
 	Ciphers        []string
+	// EVPCiphers are the AEAD ciphers of the openssl-evp phase
+	// (--extensive).
+	EVPCiphers []string
+	// CryptsetupKeyBits are the aes-xts key sizes of the cryptsetup phase
+	// (--extensive).
+	CryptsetupKeyBits []int
 	// SevenZipDictLog2 and SevenZipPasses shorten 7-Zip runs (quick mode);
 	// 0 keeps 7-Zip's defaults.
 	SevenZipDictLog2 int
@@ -69,6 +78,8 @@ func NewPlan(opt Options) Plan {
 	p := Plan{
 		OpenSSLSeconds:    1,
 		Ciphers:           []string{"aes-128-cbc", "aes-192-cbc", "aes-256-cbc"},
+		EVPCiphers:        []string{"aes-256-gcm", "chacha20-poly1305"},
+		CryptsetupKeyBits: []int{256, 512},
 		SevenZipMultiRuns: 3,
 		Memory:            memmeasure.RunPlan(false),
 		Sustained:         opt.SustainedDuration,

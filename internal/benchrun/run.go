@@ -122,6 +122,7 @@ func (r *runner) run(ctx context.Context) (*Outcome, error) {
 	r.plan.Memory = r.plan.Memory.ForMachine(r.info)
 	r.prog.linef("boardbench run: looking for 7-Zip and openssl")
 	r.findTools(ctx)
+	r.findCryptsetup(ctx)
 	if ctx.Err() == nil {
 		r.idleGate(ctx)
 	}
@@ -152,6 +153,8 @@ func (r *runner) optionsMap() map[string]any {
 	}
 	if r.opt.Extensive {
 		m["sustained_s"] = r.plan.Sustained.Seconds()
+		m["openssl_evp_ciphers"] = r.plan.EVPCiphers
+		m["cryptsetup_key_bits"] = r.plan.CryptsetupKeyBits
 	}
 	return m
 }

@@ -14,7 +14,8 @@ import (
 
 // steps returns the phases of the run in order: clock, memory and openssl
 // per core type, 7-Zip single-threaded per core type, 7-Zip multi-threaded,
-// clock after load; with --extensive then 7-Zip per cluster, openssl on all
+// clock after load; with --extensive then openssl's AEAD ciphers and
+// cryptsetup's aes-xts per core type, 7-Zip per cluster, openssl on all
 // cores and the sustained load.
 func (r *runner) steps() []session.Step {
 	var out []session.Step
@@ -60,6 +61,18 @@ func (r *runner) steps() []session.Step {
 // extensiveSteps are the phases of --extensive.
 func (r *runner) extensiveSteps() []session.Step {
 	var out []session.Step
+	for _, t := range r.targets {
+		st := session.Step{Name: result.PhaseOpenSSLEVP, Title: "openssl speed " + opensslEVPWhat + " on one CPU of " + t.Label()}
+		if r.tools.OpenSSL == nil {
+			st.Skip = missingReason("openssl", r.tools.OpenSSLMissing)
+		} else {
+			st = r.opensslEVPStep(t)
+		}
+		out = append(out, st)
+	}
+	for _, t := range r.targets {
+		out = append(out, r.cryptsetupStep(t))
+	}
 	clusters := r.info.CPU.Clusters
 	for i, cl := range clusters {
 		cpus := intersect(cl.CPUs, r.usable)

@@ -12,6 +12,8 @@ import "boardbench/internal/probe/memlat"
 //	clock, clock-after-load        ClockFigures
 //	memory                         MemFigures (one CPU)
 //	openssl, openssl-all-cores     OpenSSLFigures (all-cores: sums over its CPUs)
+//	openssl-evp                    OpenSSLFigures with Build and Userland
+//	cryptsetup                     CryptsetupFigures
 //	7zip-single, 7zip-multi,
 //	7zip-cluster, sustained        SevenZipFigures
 //
@@ -33,6 +35,12 @@ const (
 	PhaseSevenZipCluster = "7zip-cluster"
 	PhaseOpenSSLAllCores = "openssl-all-cores"
 	PhaseSustained       = "sustained"
+	// PhaseOpenSSLEVP is `openssl speed -evp` of the AEAD ciphers
+	// (aes-256-gcm, chacha20-poly1305) on one CPU per core type.
+	PhaseOpenSSLEVP = "openssl-evp"
+	// PhaseCryptsetup is `cryptsetup benchmark` of aes-xts (256- and
+	// 512-bit keys) on one CPU per core type: the kernel's ciphers.
+	PhaseCryptsetup = "cryptsetup"
 	// PhaseCommand is the phase of `boardbench monitor`.
 	PhaseCommand = "command"
 	// PhaseMemoryAllCores is the bandwidth of all CPUs at once
@@ -265,6 +273,95 @@ type OpenSSLFigures struct {
 	// default (3 s), which published results use.
 	SecondsPerBlockSize int             `json:"seconds_per_block_size"`
 	Ciphers             []OpenSSLCipher `json:"ciphers"`
+	// Build is how the openssl that ran was built (`openssl version -a`);
+	// recorded in openssl-evp, absent in the other phases.
+	Build *OpenSSLBuild `json:"build,omitempty"`
+	// Userland is the bitness of the programs next to the kernel's;
+	// recorded in openssl-evp, absent in the other phases.
+	Userland *Userland `json:"userland,omitempty"`
+}
+
+// OpenSSLBuild is what `openssl version -a` printed about the binary and
+// its library: the same CPU can give very different figures with another
+// build (assembler code paths, a 32-bit build on a 64-bit CPU, a
+// distribution that leaves out a fast but less side-channel-safe AES).
+type OpenSSLBuild struct {
+	// VersionLine is the first line, e.g. "OpenSSL 3.0.19 27 Jan 2026
+	// (Library: OpenSSL 3.0.19 27 Jan 2026)".
+	VersionLine string `json:"version_line"`
+	// Flavor is "OpenSSL" or "LibreSSL".
+	Flavor string `json:"flavor"`
+	// LibraryVersion is the libcrypto version when printed.
+	LibraryVersion string `json:"library_version"`
+	// BuiltOn, Platform ("debian-arm64", "debian-armhf"...), Options
+	// ("bn(64,64)"...) and Compiler (with the -D flags of the build) are
+	// the values as printed; "" when not printed.
+	BuiltOn  string `json:"built_on"`
+	Platform string `json:"platform"`
+	Options  string `json:"options"`
+	Compiler string `json:"compiler"`
+	// OpenSSLDir, EnginesDir and ModulesDir are the directories printed
+	// (without quotes).
+	OpenSSLDir string `json:"openssldir"`
+	EnginesDir string `json:"enginesdir"`
+	ModulesDir string `json:"modulesdir"`
+	// CPUInfo is the CPU capability vector OpenSSL 3 detected
+	// ("OPENSSL_armcap=0xbd"); CPUInfoEnv the override set in the
+	// environment (OPENSSL_armcap=...), "" when none.
+	CPUInfo    string `json:"cpuinfo"`
+	CPUInfoEnv string `json:"cpuinfo_env"`
+	// HardwareAES says whether OpenSSL uses AES instructions, decoded from
+	// CPUInfo; null when unknown.
+	HardwareAES *bool `json:"hardware_aes"`
+}
+
+// Userland records the bitness of the user-space programs (the ELF class
+// of /bin/sh, see info.os.userland) next to the kernel's: a 64-bit kernel
+// with a 32-bit userland runs 32-bit benchmark binaries, whose figures
+// differ from the same board's 64-bit ones.
+type Userland struct {
+	// Bits is 32 or 64; nil when unknown.
+	Bits *int `json:"bits"`
+	// Arch is the userland's architecture in Debian's naming ("arm64",
+	// "armhf", "amd64"...), "" when unknown.
+	Arch string `json:"arch"`
+	// KernelBits and KernelArch describe the running kernel.
+	KernelBits *int   `json:"kernel_bits"`
+	KernelArch string `json:"kernel_arch"`
+	// MixedArch is true when kernel and userland differ in bitness.
+	MixedArch bool `json:"mixed_arch"`
+}
+
+// CryptsetupFigures are the figures of a cryptsetup phase: the kernel's
+// cipher throughput as `cryptsetup benchmark` measures it in memory (no
+// storage), in MiB/s (2^20 bytes per second), from one CPU.
+type CryptsetupFigures struct {
+	CPUs []int `json:"cpus"`
+	// Core is the core type of the CPUs ("" when unknown or mixed).
+	Core string `json:"core"`
+	// Version is the cryptsetup version; Flags its build flags
+	// ("KERNEL_CAPI"...), empty when not printed.
+	Version string   `json:"version"`
+	Flags   []string `json:"flags"`
+	// Ciphers are the measurements in the order run.
+	Ciphers []CryptsetupCipher `json:"ciphers"`
+	// Userland is the bitness of the programs next to the kernel's.
+	Userland *Userland `json:"userland,omitempty"`
+}
+
+// CryptsetupCipher is one cipher and key size.
+type CryptsetupCipher struct {
+	// Cipher is the specification asked for, e.g. "aes-xts-plain64".
+	Cipher string `json:"cipher"`
+	// KeyBits is the key size, e.g. 256 or 512 (XTS splits it into two
+	// keys: 512 bits are AES-256).
+	KeyBits int `json:"key_bits"`
+	// EncryptionMiBs and DecryptionMiBs are nil when not measured.
+	EncryptionMiBs *float64 `json:"encryption_mib_s"`
+	DecryptionMiBs *float64 `json:"decryption_mib_s"`
+	// Error says why the cipher has no figures (cryptsetup's own message
+	// when the kernel does not offer it).
+	Error string `json:"error,omitempty"`
 }
 
 // OpenSSLCipher is one cipher's throughput per block size.

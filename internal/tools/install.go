@@ -18,6 +18,9 @@ type Kind string
 const (
 	KindSevenZip Kind = "7-Zip"
 	KindOpenSSL  Kind = "openssl"
+	// KindCryptsetup is cryptsetup (its benchmark action, `run
+	// --extensive`).
+	KindCryptsetup Kind = "cryptsetup"
 )
 
 // DefaultInstallTimeout bounds an installation when the caller's context has
@@ -51,38 +54,45 @@ var packageManagers = []PackageManager{
 		packages: map[Kind][][]string{
 			KindSevenZip: {{"7zip"}, {"p7zip-full"}},
 			KindOpenSSL:  {{"openssl"}},
+			// cryptsetup-bin has the command without the boot scripts
+			// of the cryptsetup package.
+			KindCryptsetup: {{"cryptsetup-bin"}},
 		},
 	},
 	{
 		Name: "dnf", Command: "dnf",
 		install: []string{"install", "-y"},
 		packages: map[Kind][][]string{
-			KindSevenZip: {{"7zip"}, {"p7zip", "p7zip-plugins"}},
-			KindOpenSSL:  {{"openssl"}},
+			KindSevenZip:   {{"7zip"}, {"p7zip", "p7zip-plugins"}},
+			KindOpenSSL:    {{"openssl"}},
+			KindCryptsetup: {{"cryptsetup"}},
 		},
 	},
 	{
 		Name: "pacman", Command: "pacman",
 		install: []string{"-S", "--noconfirm", "--needed"},
 		packages: map[Kind][][]string{
-			KindSevenZip: {{"7zip"}, {"p7zip"}},
-			KindOpenSSL:  {{"openssl"}},
+			KindSevenZip:   {{"7zip"}, {"p7zip"}},
+			KindOpenSSL:    {{"openssl"}},
+			KindCryptsetup: {{"cryptsetup"}},
 		},
 	},
 	{
 		Name: "apk", Command: "apk",
 		install: []string{"add"},
 		packages: map[Kind][][]string{
-			KindSevenZip: {{"7zip"}, {"p7zip"}},
-			KindOpenSSL:  {{"openssl"}},
+			KindSevenZip:   {{"7zip"}, {"p7zip"}},
+			KindOpenSSL:    {{"openssl"}},
+			KindCryptsetup: {{"cryptsetup"}},
 		},
 	},
 	{
 		Name: "zypper", Command: "zypper",
 		install: []string{"--non-interactive", "install"},
 		packages: map[Kind][][]string{
-			KindSevenZip: {{"7zip"}, {"p7zip-full"}},
-			KindOpenSSL:  {{"openssl"}},
+			KindSevenZip:   {{"7zip"}, {"p7zip-full"}},
+			KindOpenSSL:    {{"openssl"}},
+			KindCryptsetup: {{"cryptsetup"}},
 		},
 	},
 }
@@ -213,6 +223,9 @@ func (in *Installer) find(ctx context.Context, kind Kind) *Tool {
 		return t
 	case KindOpenSSL:
 		t, _ := FindOpenSSL(ctx, in.Host)
+		return t
+	case KindCryptsetup:
+		t, _ := FindCryptsetup(ctx, in.Host)
 		return t
 	}
 	return nil

@@ -71,6 +71,14 @@ func TestDetectPackageManagerAndHints(t *testing.T) {
 			if got := pm.Hint(KindOpenSSL); got != tt.wantOpenSSL {
 				t.Errorf("openssl hint = %q, want %q", got, tt.wantOpenSSL)
 			}
+			// cryptsetup: Debian's cryptsetup-bin, "cryptsetup" elsewhere.
+			wantCS := strings.Replace(tt.wantOpenSSL, "openssl", "cryptsetup", 1)
+			if tt.command == "apt-get" {
+				wantCS += "-bin"
+			}
+			if got := pm.Hint(KindCryptsetup); got != wantCS {
+				t.Errorf("cryptsetup hint = %q, want %q", got, wantCS)
+			}
 		})
 	}
 	if pm := DetectPackageManager(toolsHost(t, nil, nil)); pm != nil {

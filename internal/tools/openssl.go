@@ -34,6 +34,18 @@ type OpenSSLBuild struct {
 	// Crypto Extensions, x86 AES-NI), decoded from CPUInfo; null when
 	// CPUInfo is absent or of an unknown kind.
 	HardwareAES *bool `json:"hardware_aes"`
+	// CPUInfoEnv is the capability override taken from the environment
+	// (OPENSSL_armcap, OPENSSL_ia32cap...), the "env:" part of CPUInfo; ""
+	// when none was set. An override changes which code paths run.
+	CPUInfoEnv string `json:"cpuinfo_env,omitempty"`
+	// OpenSSLDir, EnginesDir and ModulesDir are the "OPENSSLDIR:",
+	// "ENGINESDIR:" and "MODULESDIR:" values without their quotes; ""
+	// when not printed.
+	OpenSSLDir string `json:"openssldir,omitempty"`
+	EnginesDir string `json:"enginesdir,omitempty"`
+	ModulesDir string `json:"modulesdir,omitempty"`
+	// SeedingSource is the "Seeding source:" value, e.g. "os-specific".
+	SeedingSource string `json:"seeding_source,omitempty"`
 }
 
 var (
@@ -91,9 +103,20 @@ func ParseOpenSSLVersion(out string) (t Tool, ok bool) {
 			setOnce(&b.Compiler, val)
 		case "cpuinfo":
 			setOnce(&b.CPUInfo, val)
+		case "openssldir":
+			setOnce(&b.OpenSSLDir, strings.Trim(val, `"`))
+		case "enginesdir":
+			setOnce(&b.EnginesDir, strings.Trim(val, `"`))
+		case "modulesdir":
+			setOnce(&b.ModulesDir, strings.Trim(val, `"`))
+		case "seeding source":
+			setOnce(&b.SeedingSource, val)
 		}
 	}
 	b.HardwareAES = hardwareAES(b.CPUInfo)
+	if _, env, found := strings.Cut(b.CPUInfo, " env:"); found {
+		b.CPUInfoEnv = strings.TrimSpace(env)
+	}
 	t.OpenSSL = b
 	t.Comparable, t.ComparableReason = true, "AES-CBC throughput at 16 KiB blocks depends on the CPU and its AES instructions far more than on the "+string(t.Flavor)+" version; small-block figures are more version-dependent"
 	return t, true

@@ -1,5 +1,5 @@
 // Package tools finds the external benchmark programs boardbench wraps
-// (7-Zip and openssl), establishes which version each binary really is, and
+// (7-Zip, openssl and, for `run --extensive`, cryptsetup), establishes which version each binary really is, and
 // installs a missing one through the distribution's package manager when the
 // user allows it.
 //
@@ -64,6 +64,9 @@ type Tool struct {
 	ComparableReason string `json:"comparable_reason"`
 	// OpenSSL holds the build details of an openssl binary, nil otherwise.
 	OpenSSL *OpenSSLBuild `json:"openssl,omitempty"`
+	// Cryptsetup holds the build flags of a cryptsetup binary, nil
+	// otherwise.
+	Cryptsetup *CryptsetupBuild `json:"cryptsetup,omitempty"`
 	// Notes say what could not be established (e.g. the real path).
 	Notes note.List `json:"notes,omitempty"`
 }

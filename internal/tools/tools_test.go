@@ -2,6 +2,7 @@ package tools
 
 import (
 	"context"
+	"os"
 	"strings"
 	"testing"
 
@@ -365,5 +366,83 @@ func TestLiveTools(t *testing.T) {
 		if o.Version == "" || o.OpenSSL == nil {
 			t.Errorf("incomplete openssl identification %+v", o)
 		}
+	}
+}
+
+func TestParseCryptsetupVersion(t *testing.T) {
+	tests := []struct {
+		name        string
+		out         string
+		wantOK      bool
+		wantVersion string
+		wantFlags   []string
+	}{
+		{"cryptsetup 2.6.1 on Debian 12", fixture.ReadTestdata(t, "debian12/cryptsetup_--version.txt"), true, "2.6.1", []string{"UDEV", "BLKID", "KEYRING", "KERNEL_CAPI"}},
+		{"cryptsetup 2.3 without flags", "cryptsetup 2.3.7\n", true, "2.3.7", nil},
+		{"not cryptsetup", "bash: cryptsetup: command not found\n", false, "", nil},
+		{"empty", "", false, "", nil},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			got, ok := ParseCryptsetupVersion(tt.out)
+			if ok != tt.wantOK {
+				t.Fatalf("ok = %v, want %v", ok, tt.wantOK)
+			}
+			if !ok {
+				return
+			}
+			if got.Version != tt.wantVersion || got.Flavor != FlavorCryptsetup || got.Cryptsetup == nil || strings.Join(got.Cryptsetup.Flags, " ") != strings.Join(tt.wantFlags, " ") {
+				t.Errorf("got %q %q %+v, want %q flags %v", got.Version, got.Flavor, got.Cryptsetup, tt.wantVersion, tt.wantFlags)
+			}
+		})
+	}
+}
+
+func TestFindCryptsetupOnFixture(t *testing.T) {
+	h := toolsHost(t, map[string]string{"/usr/bin/cryptsetup": elfHead},
+		map[string]string{"cryptsetup_--version": fixture.ReadTestdata(t, "debian12/cryptsetup_--version.txt")})
+	got, notes := FindCryptsetup(context.Background(), h)
+	if got == nil || got.Version != "2.6.1" || got.Path != "/usr/bin/cryptsetup" || len(notes) != 0 {
+		t.Fatalf("FindCryptsetup = %+v, %+v", got, notes)
+	}
+	none, notes := FindCryptsetup(context.Background(), toolsHost(t, nil, nil))
+	if none != nil || len(notes) != 1 || notes[0].Reason != note.NotInstalled {
+		t.Errorf("empty root: %+v, %+v", none, notes)
+	}
+}
+
+func TestOpenSSLBuildDirsAndOverride(t *testing.T) {
+	got, ok := ParseOpenSSLVersion(fixture.ReadTestdata(t, "debian12/openssl_version_-a.txt"))
+	if !ok {
+		t.Fatal("not parsed")
+	}
+	b := got.OpenSSL
+	if b.OpenSSLDir != "/usr/lib/ssl" || b.ModulesDir != "/usr/lib/x86_64-linux-gnu/ossl-modules" || b.SeedingSource != "os-specific" || b.CPUInfoEnv != "" {
+		t.Errorf("build %+v", b)
+	}
+	got, _ = ParseOpenSSLVersion("OpenSSL 3.0.11 19 Sep 2023\nCPUINFO: OPENSSL_armcap=0x0 env:0\n")
+	if got.OpenSSL.CPUInfoEnv != "0" || got.OpenSSL.HardwareAES == nil || *got.OpenSSL.HardwareAES {
+		t.Errorf("override %+v", got.OpenSSL)
+	}
+}
+
+// TestLiveCryptsetup identifies this machine's cryptsetup. It is skipped
+// where cryptsetup is not installed, except in CI (CI set), whose image
+// must have it (Debian: cryptsetup-bin).
+func TestLiveCryptsetup(t *testing.T) {
+	h, err := host.New("/")
+	if err != nil {
+		t.Fatal(err)
+	}
+	c, notes := FindCryptsetup(context.Background(), h)
+	if c == nil {
+		if os.Getenv("CI") != "" {
+			t.Fatalf("cryptsetup is missing in CI (%v): install cryptsetup-bin", notes)
+		}
+		t.Skipf("no cryptsetup on this machine (%v)", notes)
+	}
+	t.Logf("cryptsetup %s at %s, flags %v", c.Version, c.Path, c.Cryptsetup.Flags)
+	if c.Version == "" || c.Path == "" || !strings.HasPrefix(c.Path, "/") {
+		t.Errorf("incomplete identification %+v", c)
 	}
 }

@@ -47,6 +47,16 @@ func TestParse(t *testing.T) {
 			fixture.ReadTestdata(t, "openssl-3.0.19-x64-aes-256-cbc.stdout") + fixture.ReadTestdata(t, "openssl-3.0.19-x64-aes-256-cbc.stderr"),
 			"3.0.19", "aes-256-cbc", 6, 517770.50, ptr(989364.22), 6,
 		},
+		{
+			"OpenSSL 3.0 AES-256-GCM",
+			fixture.ReadTestdata(t, "openssl-3.0.19-x64-aes-256-gcm.stdout") + fixture.ReadTestdata(t, "openssl-3.0.19-x64-aes-256-gcm.stderr"),
+			"3.0.19", "aes-256-gcm", 6, 16620.48, ptr(3202875.39), 6,
+		},
+		{
+			"OpenSSL 3.0 ChaCha20-Poly1305",
+			fixture.ReadTestdata(t, "openssl-3.0.19-x64-chacha20-poly1305.stdout") + fixture.ReadTestdata(t, "openssl-3.0.19-x64-chacha20-poly1305.stderr"),
+			"3.0.19", "chacha20-poly1305", 6, 177265.42, ptr(3563356.16), 6,
+		},
 		{"OpenSSL 3.0 machine-readable", fixture.ReadTestdata(t, "openssl-3.0.19-x64-aes-128-cbc-mr.stdout"), "", "aes-128-cbc", 6, 489996.016, ptr(686981.120), 0},
 	}
 	for _, tt := range tests {

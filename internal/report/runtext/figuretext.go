@@ -48,10 +48,17 @@ func renderFigures(w *textfmt.Writer, p result.Phase) {
 		if err = json.Unmarshal(p.Figures, &f); err == nil {
 			renderC2C(w, f)
 		}
-	case result.PhaseOpenSSL, result.PhaseOpenSSLAllCores:
+	case result.PhaseOpenSSL, result.PhaseOpenSSLAllCores, result.PhaseOpenSSLEVP:
 		var f result.OpenSSLFigures
 		if err = json.Unmarshal(p.Figures, &f); err == nil {
 			renderOpenSSL(w, f, p.Name == result.PhaseOpenSSLAllCores)
+			renderOpenSSLBuild(w, f.Build)
+			renderUserland(w, f.Userland)
+		}
+	case result.PhaseCryptsetup:
+		var f result.CryptsetupFigures
+		if err = json.Unmarshal(p.Figures, &f); err == nil {
+			renderCryptsetup(w, f)
 		}
 	case result.PhaseSevenZipSingle, result.PhaseSevenZipMulti, result.PhaseSevenZipCluster, result.PhaseSustained:
 		var f result.SevenZipFigures
@@ -371,6 +378,102 @@ func renderOpenSSL(w *textfmt.Writer, f result.OpenSSLFigures, allCores bool) {
 	}
 }
 
+// renderOpenSSLBuild writes what decides openssl's figures besides the CPU:
+// its build and the CPU features it uses. The compiler flags are in the
+// JSON result.
+func renderOpenSSLBuild(w *textfmt.Writer, b *result.OpenSSLBuild) {
+	if b == nil {
+		return
+	}
+	var parts []string
+	if b.Platform != "" {
+		parts = append(parts, "platform "+b.Platform)
+	}
+	if b.Options != "" {
+		parts = append(parts, "options "+b.Options)
+	}
+	if b.LibraryVersion != "" {
+		parts = append(parts, "library "+b.LibraryVersion)
+	}
+	if len(parts) == 0 {
+		parts = append(parts, "n/a (openssl version -a printed no build details)")
+	}
+	w.Line("build: %s", strings.Join(parts, ", "))
+	aes := "AES instructions: unknown"
+	if b.HardwareAES != nil {
+		aes = map[bool]string{true: "AES instructions: used", false: "AES instructions: not used"}[*b.HardwareAES]
+	}
+	if b.CPUInfo != "" {
+		aes += " (" + b.CPUInfo + ")"
+	}
+	w.Line("%s", aes)
+	if b.CPUInfoEnv != "" {
+		w.Line("capability override in the environment: %s (changes which code paths run)", b.CPUInfoEnv)
+	}
+}
+
+// renderUserland writes the bitness of the programs next to the kernel's.
+func renderUserland(w *textfmt.Writer, u *result.Userland) {
+	if u == nil {
+		return
+	}
+	bits := func(b *int, arch string) string {
+		s := "unknown"
+		if b != nil {
+			s = fmt.Sprintf("%d-bit", *b)
+		}
+		if arch != "" {
+			s += " " + arch
+		}
+		return s
+	}
+	line := "userland: " + bits(u.Bits, u.Arch) + ", kernel: " + bits(u.KernelBits, u.KernelArch)
+	if u.MixedArch {
+		line += " (mixed: the benchmark ran as a " + bits(u.Bits, "") + " program)"
+	}
+	w.Line("%s", line)
+}
+
+// renderCryptsetup writes the kernel's aes-xts throughput per key size.
+func renderCryptsetup(w *textfmt.Writer, f result.CryptsetupFigures) {
+	fmt.Fprintln(w.W)
+	where := "n/a"
+	if len(f.CPUs) > 0 {
+		where = "cpu" + cpu.FormatCPUList(f.CPUs)
+	}
+	if f.Core != "" {
+		where += " (" + f.Core + ")"
+	}
+	w.Line("cryptsetup %s on %s: the kernel's ciphers, in memory (no storage)", orNA(f.Version, "version unknown"), where)
+	t := textfmt.NewTable("cipher", "key", "encryption", "decryption")
+	t.RightAlign[1], t.RightAlign[2], t.RightAlign[3] = true, true, true
+	mibs := func(v *float64) string {
+		if v == nil {
+			return "-"
+		}
+		return fmt.Sprintf("%.1f MiB/s", *v)
+	}
+	var errs []string
+	for _, c := range f.Ciphers {
+		t.Row(orDash(c.Cipher), fmt.Sprintf("%d bits", c.KeyBits), mibs(c.EncryptionMiBs), mibs(c.DecryptionMiBs))
+		if c.Error != "" {
+			errs = append(errs, fmt.Sprintf("%d bits: %s", c.KeyBits, c.Error))
+		}
+	}
+	if len(f.Ciphers) > 0 {
+		w.Table(t)
+	} else {
+		w.Line("ciphers: none measured")
+	}
+	w.Line("MiB/s = 2^20 bytes per second; XTS splits its key in two: 512 bits are AES-256")
+	for _, e := range errs {
+		for _, l := range wrapWords(e, reportWidth-6) {
+			w.Line("%s", l)
+		}
+	}
+	renderUserland(w, f.Userland)
+}
+
 // renderSevenZip writes each 7-Zip run, their mean and drift.
 func renderSevenZip(w *textfmt.Writer, f result.SevenZipFigures) {
 	fmt.Fprintln(w.W)
@@ -428,4 +531,29 @@ func renderSevenZip(w *textfmt.Writer, f result.SevenZipFigures) {
 	}
 	w.Line("%s", s)
 	w.Line("usage: CPU usage as 7-Zip reports it on its Tot: line")
+}
+
+// reportWidth is the width the text report keeps within.
+const reportWidth = 100
+
+// wrapWords splits s into lines of at most width columns at spaces, the
+// lines after the first indented by two spaces; a longer word stays whole.
+func wrapWords(s string, width int) []string {
+	var out []string
+	line := ""
+	for _, word := range strings.Fields(s) {
+		switch {
+		case line == "":
+			line = word
+		case len([]rune(line))+1+len([]rune(word)) > width:
+			out = append(out, line)
+			line = "  " + word
+		default:
+			line += " " + word
+		}
+	}
+	if line != "" {
+		out = append(out, line)
+	}
+	return out
 }
