@@ -101,7 +101,7 @@ It ends with the text report on standard output.`,
 	fl.StringVarP(&opt.Output, "output", "o", "", "write the JSON result to `FILE` (default boardbench-<soc>-<date>-<time>.json)")
 	fl.BoolVar(&opt.Force, "force", false, "do not wait for a quiet machine (recorded as a finding)")
 	fl.BoolVar(&opt.NoInstall, "no-install", false, "never install missing tools (7-Zip, openssl); skip their benchmarks instead")
-	fl.BoolVar(&opt.Extensive, "extensive", false, "add 7-Zip per cluster, openssl on all cores and a sustained load of several minutes")
+	fl.BoolVar(&opt.Extensive, "extensive", false, "add AES-GCM, ChaCha20-Poly1305 and cryptsetup aes-xts per core type, 7-Zip per cluster, openssl on all cores and a sustained load")
 	fl.BoolVar(&opt.OPPs, "opps", false, "also measure every cpufreq clock of every cluster (needs root)")
 	fl.BoolVar(&opt.Quick, "quick", false, "short run for tests and CI (figures are not comparable)")
 	fl.DurationVar(&opt.IdleTimeout, "idle-timeout", benchrun.DefaultIdleTimeout, "wait at most `DURATION` for a quiet machine, then start anyway with a finding")
