@@ -26,7 +26,7 @@ func run(args []string) int {
 	cmd := root.NewCmd(f)
 	cmd.SetArgs(args)
 	err := cmd.ExecuteContext(ctx)
-	if err != nil {
+	if err != nil && !cmdutil.AlreadyReported(err) {
 		msg := strings.ReplaceAll(err.Error(), "\n", " ")
 		fmt.Fprintf(ios.ErrOut, "boardbench: %s\n", msg)
 	}

@@ -6,6 +6,7 @@ import (
 	"sort"
 	"strings"
 
+	"boardbench/internal/benchtool/wrapped"
 	"boardbench/internal/inventory/cpu"
 	"boardbench/internal/result"
 	"boardbench/internal/textfmt"
@@ -52,6 +53,11 @@ func renderFigures(w *textfmt.Writer, p result.Phase) {
 		var f result.OpenSSLFigures
 		if err = json.Unmarshal(p.Figures, &f); err == nil {
 			renderOpenSSL(w, f, p.Name == result.PhaseOpenSSLAllCores)
+		}
+	case result.PhaseCommand:
+		var f wrapped.Figures
+		if err = json.Unmarshal(p.Figures, &f); err == nil {
+			renderWrapped(w, f)
 		}
 	case result.PhaseSevenZipSingle, result.PhaseSevenZipMulti, result.PhaseSevenZipCluster, result.PhaseSustained:
 		var f result.SevenZipFigures
