@@ -307,9 +307,15 @@ func TestCommandInterrupted(t *testing.T) {
 	if code := cmdutil.ExitCode(err); code != 130 {
 		t.Fatalf("exit %d (%v), want 130", code, err)
 	}
+	if !cmdutil.AlreadyReported(err) {
+		t.Errorf("%v would be printed again after the summary", err)
+	}
 	r, err := result.Load(path)
 	if err != nil {
 		t.Fatal(err)
+	}
+	if reason := r.Phases[0].Reason; !strings.HasSuffix(reason, "; the command's process group was stopped (SIGTERM)") || strings.Count(reason, "stopped") != 1 {
+		t.Errorf("reason %q", reason)
 	}
 	if r.Status != result.StatusInterrupted || r.Phases[0].Status != result.PhaseInterrupted || len(r.Phases[0].Samples) < 2 {
 		t.Errorf("status %q phase %q with %d samples", r.Status, r.Phases[0].Status, len(r.Phases[0].Samples))
