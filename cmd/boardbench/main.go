@@ -29,7 +29,7 @@ func run(args []string) int {
 	if err == nil {
 		err = ios.OutErr() // output that did not arrive is a failure
 	}
-	if err != nil {
+	if err != nil && !cmdutil.AlreadyReported(err) {
 		msg := strings.ReplaceAll(err.Error(), "\n", " ")
 		fmt.Fprintf(ios.ErrOut, "boardbench: %s\n", msg)
 	}

@@ -92,3 +92,12 @@ type InterruptedError struct{ Signal string }
 
 // Error names the signal.
 func (e *InterruptedError) Error() string { return "interrupted by " + e.Signal }
+
+// AlreadyReported reports whether err says only what the command has
+// already printed (e.g. a monitored command's exit status, shown in its
+// summary), so that main exits with its status without printing it again.
+// Such an error has a method AlreadyReported() bool that returns true.
+func AlreadyReported(err error) bool {
+	var r interface{ AlreadyReported() bool }
+	return errors.As(err, &r) && r.AlreadyReported()
+}

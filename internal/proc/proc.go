@@ -67,6 +67,16 @@
 // the terminal: its standard input is /dev/null unless Spec.Stdin says
 // otherwise.
 //
+// # Pseudo-terminal
+//
+// With Spec.PTY the program's standard output is a new pseudo-terminal
+// (github.com/creack/pty) whose output boardbench copies to Spec.Stdout
+// and the capture, so that programs that buffer when piped stream their
+// lines. The terminal is not made the program's controlling terminal and
+// nothing is changed on boardbench's own terminal. When the program has
+// exited, Wait waits for the copy to drain (at most PipeCloseDelay when
+// processes it left behind still hold the terminal) and closes it.
+//
 // If boardbench itself is killed with SIGKILL, the kernel sends SIGKILL to
 // the program (the parent-death signal, PR_SET_PDEATHSIG). Linux sends it
 // when the thread that forked the program exits, not the process, so Start
@@ -133,6 +143,19 @@ type Spec struct {
 	// KillGrace is the time between SIGTERM and SIGKILL when the program
 	// or what it left behind is stopped; 0 means DefaultKillGrace.
 	KillGrace time.Duration
+	// PTY puts the program's standard output on a new pseudo-terminal
+	// instead of a pipe, so that a program that buffers its output when
+	// it is not writing to a terminal (C stdio, 7-Zip) writes each line as
+	// it would in a terminal. What it writes there is copied to Stdout
+	// and captured like a pipe's output, byte for byte (no newline
+	// translation). Standard error stays a pipe to Stderr, and standard
+	// input is Stdin as without PTY. The terminal is not the program's
+	// controlling terminal: the program stays in its own process group of
+	// boardbench's session, and Ctrl-C still reaches boardbench only.
+	PTY bool
+	// PTYSize is the window size the pseudo-terminal reports; zero means
+	// DefaultWindowSize.
+	PTYSize WindowSize
 
 	// noCgroup makes tests use the /proc scan where a cgroup is possible.
 	noCgroup bool
@@ -177,7 +200,8 @@ type Handle struct {
 	grace time.Duration
 	start time.Time
 	tail  *tailBuffer
-	kin   *kin // the program's descendants: its cgroup or the /proc scan
+	kin   *kin       // the program's descendants: its cgroup or the /proc scan
+	pty   *ptyOutput // nil unless Spec.PTY
 
 	canceled   atomic.Bool
 	stray      int           // set by watch before stopped is closed
@@ -220,12 +244,22 @@ func Start(ctx context.Context, s Spec) (*Handle, error) {
 	if s.CaptureLimit > 0 {
 		h.tail = newTailBuffer(s.CaptureLimit)
 	}
+	if s.PTY {
+		p, err := openPTY(s.PTYSize)
+		if err != nil {
+			return nil, err
+		}
+		h.pty = p
+	}
 	newCmd := func() *exec.Cmd {
 		cmd := exec.Command(s.Argv[0], s.Argv[1:]...)
 		cmd.Dir = s.Dir
 		cmd.Env = s.Env
 		cmd.Stdin = s.Stdin
 		cmd.Stdout = h.outputTo(s.Stdout)
+		if h.pty != nil {
+			cmd.Stdout = h.pty.tty // an *os.File: passed to the program as is
+		}
 		cmd.Stderr = h.outputTo(s.Stderr)
 		cmd.SysProcAttr = &syscall.SysProcAttr{Setpgid: true, Pdeathsig: syscall.SIGKILL}
 		cmd.WaitDelay = PipeCloseDelay
@@ -254,9 +288,18 @@ func Start(ctx context.Context, s Spec) (*Handle, error) {
 		if cg != nil {
 			cg.remove()
 		}
+		if h.pty != nil {
+			h.pty.closeAll()
+		}
 		return nil, fmt.Errorf("%s: %w", s.Argv[0], err)
 	}
 	cg.closeFD()
+	if h.pty != nil {
+		// Only the program (and what it starts) keeps the terminal's
+		// end open, so that the copy ends when they are gone.
+		h.pty.tty.Close()
+		go h.pty.copyTo(h.outputTo(s.Stdout))
+	}
 	h.cmd = cmd
 	h.start = time.Now()
 	h.pgid = cmd.Process.Pid // the leader of its own new group
@@ -464,6 +507,9 @@ func (h *Handle) Wait() (Exit, error) {
 		close(h.leaderDone)
 		<-h.stopped
 		h.kin.release()
+		if h.pty != nil {
+			h.pty.finish(PipeCloseDelay)
+		}
 		h.exit.Canceled = h.canceled.Load()
 		h.exit.Stray = h.stray
 		if h.tail != nil {
@@ -483,6 +529,9 @@ func (h *Handle) Wait() (Exit, error) {
 		var ee *exec.ExitError
 		if err != nil && !errors.As(err, &ee) && !errors.Is(err, exec.ErrWaitDelay) {
 			h.err = err // e.g. copying the output failed
+		}
+		if h.err == nil && h.pty != nil && h.pty.err != nil {
+			h.err = fmt.Errorf("reading the program's terminal: %w", h.pty.err)
 		}
 	})
 	return h.exit, h.err

@@ -22,8 +22,11 @@ import "boardbench/internal/probe/memlat"
 //
 // A phase that was skipped or failed before measuring anything has no
 // figures (null). PhaseCommand is the one phase of a `boardbench monitor --
-// COMMAND` result; it has no figures, the command's output is in its
-// raw_output.
+// COMMAND` result: the command's output is in its raw_output, and when the
+// command is a benchmark internal/benchtool/wrapped recognises (7-Zip,
+// openssl speed, stress-ng, sysbench, llama-bench, Geekbench, HPL,
+// cpuminer), its Figures hold that package's wrapped.Figures read from the
+// output (docs/wrapped.md); otherwise it has none.
 const (
 	PhaseClock          = "clock"
 	PhaseMemory         = "memory"
@@ -41,7 +44,8 @@ const (
 	// PhaseCryptsetup is `cryptsetup benchmark` of aes-xts (256- and
 	// 512-bit keys) on one CPU per core type: the kernel's ciphers.
 	PhaseCryptsetup = "cryptsetup"
-	// PhaseCommand is the phase of `boardbench monitor`.
+	// PhaseCommand is the phase of `boardbench monitor -- COMMAND`; its
+	// figures, when present, are wrapped.Figures (see above).
 	PhaseCommand = "command"
 	// PhaseMemoryAllCores is the bandwidth of all CPUs at once
 	// (`boardbench mem`).

@@ -10,6 +10,7 @@ import (
 
 	"boardbench/internal/cmdutil"
 	"boardbench/internal/host"
+	"boardbench/internal/interrupt"
 	"boardbench/internal/inventory"
 	"boardbench/internal/inventory/cpu"
 	"boardbench/internal/monitor"
@@ -76,6 +77,7 @@ func runCommand(ctx context.Context, f *cmdutil.Factory, opts options) error {
 		Host: h, Info: in, Command: "monitor", Options: optMap, Path: path,
 		Interval: opts.interval, Monitor: &cfg, Warn: f.IO.ErrOut,
 		OnSample: func(smp monitor.Sample) { fmt.Fprintln(liveOut, "boardbench: "+monitor.Line(cols, smp)) },
+		Findings: wrappedFindings,
 	})
 	if err != nil {
 		return err
@@ -92,13 +94,23 @@ func runCommand(ctx context.Context, f *cmdutil.Factory, opts options) error {
 	var startErr error
 	phase := sess.Step(ctx, 0, session.Step{Name: result.PhaseCommand, Title: title, CPUs: cpus,
 		Run: func(ctx context.Context, p *result.Phase) error {
-			handle, err := proc.Start(ctx, proc.Spec{
+			// On a terminal the command's standard output is a
+			// pseudo-terminal, so that it streams as it would there.
+			spec := proc.Spec{
 				Argv:         opts.argv,
 				CPUs:         pin,
 				Stdout:       f.IO.Out,
 				Stderr:       f.IO.ErrOut,
 				CaptureLimit: CaptureLimit,
-			})
+				PTY:          f.IO.IsStdoutTTY(),
+				PTYSize:      windowSize(f.IO.Out),
+			}
+			handle, err := proc.Start(ctx, spec)
+			if errors.Is(err, proc.ErrPTY) {
+				p.Notes = append(p.Notes, "the command wrote to a pipe, not a terminal: "+err.Error())
+				spec.PTY = false
+				handle, err = proc.Start(ctx, spec)
+			}
 			if err != nil {
 				startErr = err
 				if ctx.Err() == nil {
@@ -119,6 +131,10 @@ func runCommand(ctx context.Context, f *cmdutil.Factory, opts options) error {
 			if waitErr != nil {
 				p.Notes = append(p.Notes, "output may be incomplete: "+waitErr.Error())
 			}
+			if exit.Stray > 0 {
+				p.Notes = append(p.Notes, strayNote(exit.Stray))
+			}
+			addWrappedFigures(p, opts.argv, out, total > int64(len(out)))
 			switch {
 			case exit.Canceled:
 				// The session records the interruption.
@@ -132,7 +148,7 @@ func runCommand(ctx context.Context, f *cmdutil.Factory, opts options) error {
 			return nil
 		}})
 	if phase.Status == result.PhaseInterrupted && exit.Signal != "" {
-		sess.Result().Phases[0].Reason += "; the command's process group was stopped (" + exit.Signal + ")"
+		sess.Result().Phases[0].Reason = "interrupted by " + interrupt.Name(ctx) + "; the command's process group was stopped (" + exit.Signal + ")"
 		phase = sess.Result().Phases[0]
 	}
 	end := session.End{Failed: startErr != nil && ctx.Err() == nil}
@@ -155,16 +171,27 @@ func runCommand(ctx context.Context, f *cmdutil.Factory, opts options) error {
 		}
 		return finErr
 	case finErr != nil:
-		return &cmdutil.InterruptedError{Signal: so.Signal}
+		// The summary said that the command was interrupted.
+		return &reportedError{&cmdutil.InterruptedError{Signal: so.Signal}}
 	case startErr != nil:
 		return startError(opts.argv[0], startErr)
 	case exit.Signal != "":
-		return &ExitStatusError{Code: exit.Code, Msg: fmt.Sprintf("%s was killed by %s", opts.argv[0], exit.Signal)}
+		return &ExitStatusError{Code: exit.Code, Msg: fmt.Sprintf("%s was killed by %s", opts.argv[0], exit.Signal), Reported: true}
 	case exit.Code != 0:
-		return &ExitStatusError{Code: exit.Code, Msg: fmt.Sprintf("%s exited with status %d", opts.argv[0], exit.Code)}
+		return &ExitStatusError{Code: exit.Code, Msg: fmt.Sprintf("%s exited with status %d", opts.argv[0], exit.Code), Reported: true}
 	}
 	return nil
 }
+
+// reportedError is an error the summary has already told the user about:
+// main exits with its status without printing it again.
+type reportedError struct{ error }
+
+// Unwrap returns the error, whose type gives the exit status.
+func (e *reportedError) Unwrap() error { return e.error }
+
+// AlreadyReported is always true.
+func (e *reportedError) AlreadyReported() bool { return true }
 
 // startError reports a command that could not be started with the exit
 // status a shell would give: 127 not found, 126 not executable.

@@ -56,11 +56,16 @@ line: the configuration first, then one sample per line.
 
 With a command after "--", run it under the same monitoring, optionally pinned
 to CPUs (--cpus), with its output passed through and kept (the last 1 MiB).
-The result file (--output) is written when the command starts and again when
-it ends or is interrupted, with the samples, cpufreq time-in-state,
-swapping, kernel log events, Raspberry Pi throttling flags, findings and a
-verdict; findings and verdict are also printed to standard error. The exit
-status is the command's (127 when it is not found, 130 after Ctrl-C).`,
+On a terminal the command writes to a pseudo-terminal, so that its output
+streams as it would in a terminal; the monitor's lines go to standard error,
+between the command's lines. The figures of benchmarks boardbench knows
+(7-Zip, openssl speed, stress-ng, sysbench, llama-bench, Geekbench, HPL,
+cpuminer) are read from the output. The result file (--output) is written
+when the command starts and again when it ends or is interrupted, with the
+samples, cpufreq time-in-state, swapping, kernel log events, Raspberry Pi
+throttling flags, figures, findings and a verdict; findings and verdict are
+also printed to standard error. The exit status is the command's (127 when
+it is not found, 130 after Ctrl-C).`,
 		Example: `  boardbench monitor
   boardbench monitor --interval 5
   boardbench monitor --json --count 10 > samples.jsonl
@@ -157,7 +162,13 @@ func intervalRangeError() error {
 type ExitStatusError struct {
 	Code int
 	Msg  string
+	// Reported is true when the summary printed after the command has
+	// said how it ended, so that boardbench does not print Msg again.
+	Reported bool
 }
+
+// AlreadyReported tells main not to print Msg when the summary said it.
+func (e *ExitStatusError) AlreadyReported() bool { return e.Reported }
 
 // Error returns the message boardbench prints before exiting.
 func (e *ExitStatusError) Error() string { return e.Msg }

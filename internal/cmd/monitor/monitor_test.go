@@ -40,6 +40,14 @@ func board(t *testing.T, name string) string {
 func execute(t *testing.T, ctx context.Context, args ...string) (err error, stdout, stderr string) {
 	t.Helper()
 	ios, out, errOut := iostreams.Test()
+	err = executeOn(t, ctx, ios, args...)
+	return err, out.String(), errOut.String()
+}
+
+// executeOn runs the command with args on the streams ios, failing the
+// test when it does not finish within 10 s.
+func executeOn(t *testing.T, ctx context.Context, ios *iostreams.IOStreams, args ...string) (err error) {
+	t.Helper()
 	cmd := NewCmd(cmdutil.NewFactory(ios))
 	cmd.SilenceUsage, cmd.SilenceErrors = true, true
 	cmd.SetArgs(args)
@@ -50,7 +58,7 @@ func execute(t *testing.T, ctx context.Context, args ...string) (err error, stdo
 	case <-time.After(10 * time.Second):
 		t.Fatalf("boardbench monitor %s did not finish within 10 s", strings.Join(args, " "))
 	}
-	return err, out.String(), errOut.String()
+	return err
 }
 
 func TestParseInterval(t *testing.T) {
@@ -202,6 +210,7 @@ func TestCommandExitStatus(t *testing.T) {
 	needShell(t)
 	path := filepath.Join(t.TempDir(), "r.json")
 	err, out, errOut := execute(t, context.Background(), "--interval", "0.2", "--output", path, "--", "sh", "-c", "echo hi; sleep 0.5; exit 3")
+	runErr := err
 	var es *ExitStatusError
 	if !errors.As(err, &es) || es.ExitCode() != 3 {
 		t.Fatalf("error = %v, want exit status 3", err)
@@ -232,10 +241,18 @@ func TestCommandExitStatus(t *testing.T) {
 	if r.Summary.Verdict == "" || r.Findings == nil {
 		t.Errorf("summary %+v findings %v", r.Summary, r.Findings)
 	}
-	for _, want := range []string{"exited with status 3", "Verdict:", path} {
-		if !strings.Contains(errOut, want) {
-			t.Errorf("stderr lacks %q:\n%s", want, errOut)
+	// How the command ended, the verdict and the result file are said once,
+	// and boardbench's main does not repeat the status after them.
+	for _, once := range []string{"exited with status 3", "Verdict: command failed (status 3)\n", "Result: " + path, "Findings:"} {
+		if n := strings.Count(errOut, once); n != 1 {
+			t.Errorf("stderr has %q %d times, want once:\n%s", once, n, errOut)
 		}
+	}
+	if !cmdutil.AlreadyReported(runErr) {
+		t.Errorf("the exit status error %v would be printed again after the summary", runErr)
+	}
+	if cmdutil.AlreadyReported(startError("x", exec.ErrNotFound)) {
+		t.Error("a command that was not found would not be reported")
 	}
 }
 
@@ -290,9 +307,15 @@ func TestCommandInterrupted(t *testing.T) {
 	if code := cmdutil.ExitCode(err); code != 130 {
 		t.Fatalf("exit %d (%v), want 130", code, err)
 	}
+	if !cmdutil.AlreadyReported(err) {
+		t.Errorf("%v would be printed again after the summary", err)
+	}
 	r, err := result.Load(path)
 	if err != nil {
 		t.Fatal(err)
+	}
+	if reason := r.Phases[0].Reason; !strings.HasSuffix(reason, "; the command's process group was stopped (SIGTERM)") || strings.Count(reason, "stopped") != 1 {
+		t.Errorf("reason %q", reason)
 	}
 	if r.Status != result.StatusInterrupted || r.Phases[0].Status != result.PhaseInterrupted || len(r.Phases[0].Samples) < 2 {
 		t.Errorf("status %q phase %q with %d samples", r.Status, r.Phases[0].Status, len(r.Phases[0].Samples))

@@ -49,6 +49,9 @@ func writeSummary(w io.Writer, res *result.Result, p result.Phase, cfg monitor.C
 	for _, n := range p.Notes {
 		fmt.Fprintf(w, "  note: %s\n", n)
 	}
+	if l := figuresLine(res, path); l != "" {
+		fmt.Fprintf(w, "  %s\n", l)
+	}
 	if len(res.Findings) == 0 {
 		fmt.Fprintln(w, "Findings: none")
 	} else {

@@ -6,6 +6,7 @@ import (
 	"sort"
 	"strings"
 
+	"boardbench/internal/benchtool/wrapped"
 	"boardbench/internal/inventory/cpu"
 	"boardbench/internal/result"
 	"boardbench/internal/textfmt"
@@ -59,6 +60,11 @@ func renderFigures(w *textfmt.Writer, p result.Phase) {
 		var f result.CryptsetupFigures
 		if err = json.Unmarshal(p.Figures, &f); err == nil {
 			renderCryptsetup(w, f)
+		}
+	case result.PhaseCommand:
+		var f wrapped.Figures
+		if err = json.Unmarshal(p.Figures, &f); err == nil {
+			renderWrapped(w, f)
 		}
 	case result.PhaseSevenZipSingle, result.PhaseSevenZipMulti, result.PhaseSevenZipCluster, result.PhaseSustained:
 		var f result.SevenZipFigures
