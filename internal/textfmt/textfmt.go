@@ -335,3 +335,23 @@ func Bytes(n int64) string {
 	}
 	return fmt.Sprintf("%.*f %ciB", prec, v, "KMGTP"[exp])
 }
+
+// goErrors maps the texts of Go's own errors, which mean nothing to a user,
+// to sentences.
+var goErrors = []struct{ text, sentence string }{
+	{"context canceled", "stopped before it finished"},
+	{"context deadline exceeded", "took longer than its time limit and was stopped"},
+	{"signal: killed", "stopped by boardbench (killed)"},
+	{"signal: terminated", "stopped (terminated)"},
+	{"signal: interrupt", "stopped (interrupted)"},
+}
+
+// Reason returns a recorded reason or error text fit for a report: the
+// texts of Go's errors ("context canceled", "signal: killed") become
+// sentences, wherever they occur in s.
+func Reason(s string) string {
+	for _, e := range goErrors {
+		s = strings.ReplaceAll(s, e.text, e.sentence)
+	}
+	return s
+}

@@ -7,6 +7,7 @@ import (
 	"strings"
 
 	"boardbench/internal/inventory/cpu"
+	"boardbench/internal/probe/membw"
 	"boardbench/internal/result"
 	"boardbench/internal/textfmt"
 )
@@ -165,7 +166,7 @@ func renderClock(w *textfmt.Writer, f result.ClockFigures) {
 			errs = append(errs, fmt.Sprintf("%s: not measured: %s", name, c.Error))
 		}
 		if len(c.DisturbedSamples) > 0 {
-			errs = append(errs, fmt.Sprintf("%s: %d sample(s) set aside (another task took the CPU)", name, len(c.DisturbedSamples)))
+			errs = append(errs, fmt.Sprintf("%s: %s set aside (another task took the CPU)", name, textfmt.Plural(len(c.DisturbedSamples), "sample")))
 		}
 	}
 	w.Table(t)
@@ -243,17 +244,17 @@ func renderC2C(w *textfmt.Writer, f result.C2CFigures) {
 
 // bandwidthTable is the table of the bandwidth kernels.
 func bandwidthTable(f result.MemBandwidth) *textfmt.Table {
-	t := textfmt.NewTable("kernel", "bandwidth", "stddev")
+	t := textfmt.NewTable("kernel", "bandwidth", "spread")
 	t.RightAlign[1], t.RightAlign[2] = true, true
 	for _, k := range []struct {
 		name   string
 		v, dev *float64
 	}{
-		{"memcpy (libc)", f.MemcpyMBs, f.MemcpyStdDevPct},
-		{"memset (libc)", f.MemsetMBs, f.MemsetStdDevPct},
-		{"read", f.ReadMBs, f.ReadStdDevPct},
-		{"write", f.WriteMBs, f.WriteStdDevPct},
-		{"copy (Go)", f.CopyGoMBs, f.CopyGoStdDevPct},
+		{membw.Memcpy.Label(), f.MemcpyMBs, f.MemcpyStdDevPct},
+		{membw.Memset.Label(), f.MemsetMBs, f.MemsetStdDevPct},
+		{membw.Read.Label(), f.ReadMBs, f.ReadStdDevPct},
+		{membw.Write.Label(), f.WriteMBs, f.WriteStdDevPct},
+		{membw.CopyGo.Label(), f.CopyGoMBs, f.CopyGoStdDevPct},
 		{"non-temporal write", f.NTWriteMBs, f.NTWriteStdDevPct},
 	} {
 		v := "n/a"
@@ -262,7 +263,7 @@ func bandwidthTable(f result.MemBandwidth) *textfmt.Table {
 		}
 		dev := "-"
 		if k.dev != nil {
-			dev = fmt.Sprintf("±%.1f%%", *k.dev)
+			dev = textfmt.Spread(*k.dev)
 		}
 		t.Row(k.name, v, dev)
 	}
@@ -385,7 +386,7 @@ func renderSevenZip(w *textfmt.Writer, f result.SevenZipFigures) {
 	if f.Flavor != "" {
 		ver += " (" + f.Flavor + ")"
 	}
-	w.Line("7-Zip %s on %s, %d thread(s), arguments: %s", ver, where, f.Threads, orDash(strings.Join(f.Args, " ")))
+	w.Line("7-Zip %s on %s, %s, arguments: %s", ver, where, textfmt.Plural(f.Threads, "thread"), orDash(strings.Join(f.Args, " ")))
 	t := textfmt.NewTable("run", "total", "compress", "decompress", "usage", "RAM", "duration", "")
 	for i := 0; i < 7; i++ {
 		t.RightAlign[i] = true
