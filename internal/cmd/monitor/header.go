@@ -152,7 +152,7 @@ func writeHeader(w io.Writer, color bool, c Config, in *inventory.Info) {
 	}
 	power := "none exposed"
 	if len(c.Power) > 0 {
-		power = fmt.Sprintf("%d sensor(s):", len(c.Power))
+		power = textfmt.Plural(len(c.Power), "sensor") + ":"
 	}
 	tw.KV(
 		[2]string{"interval", fmt.Sprintf("%s s", trimFloat(c.IntervalS))},

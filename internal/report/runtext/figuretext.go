@@ -102,6 +102,16 @@ func renderCommandOutput(w *textfmt.Writer, p result.Phase) {
 	}
 }
 
+// clockMethod names how a cluster's clock was measured, marked when the
+// result is uncertain.
+func clockMethod(c result.ClockCluster) string {
+	method := orDash(c.Method)
+	if c.Method != "" && !c.Certain {
+		method += " (uncertain)"
+	}
+	return method
+}
+
 // mhz formats a clock, "n/a" when nil.
 func mhz(v *float64) string {
 	if v == nil {
@@ -118,7 +128,7 @@ func pct(v *float64, signed bool) string {
 	if signed {
 		return fmt.Sprintf("%+.1f%%", *v)
 	}
-	return fmt.Sprintf("%.1f%%", *v)
+	return textfmt.Spread(*v)
 }
 
 // renderClock writes the measured clock of each cluster next to the
@@ -135,14 +145,25 @@ func renderClock(w *textfmt.Writer, f result.ClockFigures) {
 			firmware = true
 		}
 	}
+	// One method for every cluster is said once under the table, which
+	// keeps the table within the width.
+	methods := map[string]bool{}
+	for _, c := range f.Clusters {
+		methods[clockMethod(c)] = true
+	}
+	oneMethod := len(methods) == 1
 	headers := []string{"cluster", "core", "CPU", "measured", "reported", "deviation", "advertised max", "spread", "method"}
+	if oneMethod {
+		headers = headers[:8]
+	}
 	if firmware {
 		headers = append(headers, "firmware", "fw deviation")
 	}
 	t := textfmt.NewTable(headers...)
-	for _, i := range []int{3, 4, 5, 6, 7, 9, 10} {
-		t.RightAlign[i] = true
+	for i, h := range headers {
+		t.RightAlign[i] = i >= 3 && h != "method"
 	}
+	t.Wrap[6] = true
 	var errs []string
 	for _, c := range f.Clusters {
 		name := "-"
@@ -153,11 +174,10 @@ func renderClock(w *textfmt.Writer, f result.ClockFigures) {
 		if c.CPU != nil {
 			measured = fmt.Sprintf("cpu%d", *c.CPU)
 		}
-		method := orDash(c.Method)
-		if c.Method != "" && !c.Certain {
-			method += " (uncertain)"
+		row := []string{name, orDash(c.Core), measured, mhz(c.MeasuredMHz), mhz(c.ReportedMHz), pct(c.DeviationPct, true), mhz(c.AdvertisedMaxMHz), pct(c.SpreadPct, false)}
+		if !oneMethod {
+			row = append(row, clockMethod(c))
 		}
-		row := []string{name, orDash(c.Core), measured, mhz(c.MeasuredMHz), mhz(c.ReportedMHz), pct(c.DeviationPct, true), mhz(c.AdvertisedMaxMHz), pct(c.SpreadPct, false), method}
 		if firmware {
 			row = append(row, mhz(c.FirmwareMHz), pct(c.FirmwareDeviationPct, true))
 		}
@@ -170,7 +190,11 @@ func renderClock(w *textfmt.Writer, f result.ClockFigures) {
 		}
 	}
 	w.Table(t)
-	w.Line("deviation: measured against reported; spread: of the samples")
+	legend := "deviation: measured against reported; spread: of the samples"
+	if oneMethod {
+		legend += "; method: " + clockMethod(f.Clusters[0])
+	}
+	w.Line("%s", legend)
 	for _, e := range errs {
 		w.Line("%s", e)
 	}
@@ -192,6 +216,18 @@ func renderClock(w *textfmt.Writer, f result.ClockFigures) {
 	}
 }
 
+// MemoryCompareNotes say what a reader must know to compare boardbench's
+// memory figures with those of other memory benchmarks (tinymembench in
+// particular), one sentence a line.
+func MemoryCompareNotes() []string {
+	return []string{
+		"bandwidth: the median of the samples; tools that report the best of their runs " +
+			"(tinymembench does) give higher figures.",
+		"latency: absolute ns per access, L1 included; tools that report the time added on top of " +
+			"the L1 latency (tinymembench does) give lower figures: subtract the smallest block's latency to compare.",
+	}
+}
+
 // renderMemory writes bandwidth per kernel, the latency table and the
 // cache steps found.
 func renderMemory(w *textfmt.Writer, f result.MemFigures) {
@@ -207,6 +243,11 @@ func renderMemory(w *textfmt.Writer, f result.MemFigures) {
 	w.Line("bandwidth on cpu%d%s, buffers of %s, MB/s = 10^6 bytes per second:", f.CPU, core, buf)
 	w.Table(bandwidthTable(f.MemBandwidth))
 	renderLatency(w, f)
+	fmt.Fprintln(w.W)
+	w.Line("how to compare:")
+	for _, l := range MemoryCompareNotes() {
+		w.Line("  %s", l)
+	}
 }
 
 // renderMemoryAllCores writes the bandwidth of all CPUs at once.
