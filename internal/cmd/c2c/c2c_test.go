@@ -1,18 +1,17 @@
 package c2c
 
 import (
-	"unicode/utf8"
-
-	"boardbench/internal/textfmt"
 	"bytes"
 	"encoding/json"
 	"errors"
 	"strings"
 	"testing"
+	"unicode/utf8"
 
 	"boardbench/internal/cmdutil"
 	"boardbench/internal/iostreams"
 	"boardbench/internal/probe/c2c"
+	"boardbench/internal/textfmt"
 )
 
 func TestFixtureRootRefused(t *testing.T) {
