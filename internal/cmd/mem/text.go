@@ -80,7 +80,7 @@ func cpuSetLabel(cpus []int) string {
 
 func bandwidthTable(b result.MemBandwidth) *textfmt.Table {
 	t := textfmt.NewTable("kernel", "bandwidth", "spread")
-	t.RightAlign[1] = true
+	t.RightAlign[1], t.RightAlign[2] = true, true
 	for _, k := range membw.AllKernels {
 		var mbs, sd *float64
 		if m, d := b.Slots(string(k)); m != nil {

@@ -14,6 +14,7 @@ import (
 
 	"boardbench/internal/finding"
 	"boardbench/internal/inventory/cpu"
+	"boardbench/internal/report/infotext"
 	"boardbench/internal/result"
 	"boardbench/internal/textfmt"
 )
@@ -138,16 +139,13 @@ func invalidatingTitles(fs []finding.Finding) []string {
 }
 
 // machineLabel is the summary's label for board(r): "board" when a board
-// model is known, "SoC" for a system-on-chip named from board evidence, and
-// "processor" when all that is known is the CPU's model name.
+// model is known, otherwise infotext.ChipLabel: "SoC", or "processor" when
+// all that is known is the CPU's model name.
 func machineLabel(r *result.Result) string {
-	switch {
-	case r.Info == nil || r.Info.Board.Model != "":
+	if r.Info == nil || r.Info.Board.Model != "" {
 		return "board"
-	case r.Info.SoC.Confidence == "cpu-model" || r.Info.SoC.Confidence == "none" || r.Info.SoC.Confidence == "":
-		return "processor"
 	}
-	return "SoC"
+	return infotext.ChipLabel(r.Info.SoC)
 }
 
 // board names the machine: board model and SoC guess.
