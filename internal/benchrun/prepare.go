@@ -112,7 +112,9 @@ func (r *runner) idleGate(ctx context.Context) {
 		if st.Quiet {
 			return
 		}
-		msg := fmt.Sprintf("waiting for a quiet machine (%s), %.0f s left", st.Reason(), left.Seconds())
+		// The countdown comes first: a narrow terminal cuts the end of
+		// the status line, never the time left.
+		msg := fmt.Sprintf("%.0f s left waiting for a quiet machine (%s)", left.Seconds(), st.Reason())
 		if r.cfg.TTY {
 			r.prog.redraw("boardbench run: " + msg)
 		} else if r.now().Sub(lastLine) >= 10*time.Second {

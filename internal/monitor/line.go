@@ -19,12 +19,14 @@ func (cfg Config) Columns() Columns {
 	return Columns{Policies: cfg.Policies, Power: cfg.Power, Firmware: cfg.Firmware != nil}
 }
 
-// Header returns the column header of sample lines.
+// Header returns the column header of sample lines. Clock and power columns
+// are 7 wide where they can be ("2400MHz", "12.34W") so that three clusters
+// and two power sensors fit in 100 columns.
 func Header(cfg Columns) string {
 	var b strings.Builder
 	b.WriteString("Time     ")
 	for _, p := range cfg.Policies {
-		fmt.Fprintf(&b, " %8s", truncLabel(p.Label, 8))
+		fmt.Fprintf(&b, " %*s", clockWidth(p), truncLabel(p.Label, clockWidth(p)))
 	}
 	if cfg.Firmware {
 		fmt.Fprintf(&b, " %8s", "firmware")
@@ -34,10 +36,14 @@ func Header(cfg Columns) string {
 		b.WriteString("   Vcore")
 	}
 	for _, s := range cfg.Power {
-		fmt.Fprintf(&b, " %9s", truncLabel(s.Label, 9))
+		fmt.Fprintf(&b, " %7s", truncLabel(s.Label, 7))
 	}
 	return b.String()
 }
+
+// clockWidth is the width of a policy's clock column: 7 ("2400MHz"), 8
+// when its label needs it ("cpu10-11").
+func clockWidth(p Policy) int { return min(8, max(7, len(p.Label))) }
 
 func truncLabel(s string, n int) string {
 	if len(s) > n {
@@ -56,7 +62,7 @@ func Line(cfg Columns, s Sample) string {
 		if i < len(s.ClockMHz) {
 			v = s.ClockMHz[i]
 		}
-		fmt.Fprintf(&b, " %8s", fmtUnit(v, "%.0fMHz"))
+		fmt.Fprintf(&b, " %*s", clockWidth(cfg.Policies[i]), fmtUnit(v, "%.0fMHz"))
 	}
 	if cfg.Firmware {
 		fmt.Fprintf(&b, " %8s", fmtUnit(s.FirmwareMHz, "%.0fMHz"))
@@ -74,7 +80,7 @@ func Line(cfg Columns, s Sample) string {
 		if i < len(s.Power) {
 			v = s.Power[i]
 		}
-		fmt.Fprintf(&b, " %9s", fmtUnit(v, "%.2f"+ps.Unit))
+		fmt.Fprintf(&b, " %7s", fmtUnit(v, "%.2f"+ps.Unit))
 	}
 	return b.String()
 }

@@ -1,5 +1,6 @@
 // Package textfmt renders the building blocks of boardbench's text reports:
-// section headings, aligned key/value lists and aligned tables.
+// section headings, aligned key/value lists and aligned tables, all of them
+// kept within MaxWidth columns, and the shared wording of counts.
 package textfmt
 
 import (
@@ -33,13 +34,20 @@ func (w *Writer) Section(title string) {
 	}
 }
 
-// Line writes one line of free text, indented by two spaces.
+// Line writes one line of free text, indented by two spaces. Text longer than
+// MaxWidth is wrapped at spaces; continuation lines are indented two more
+// spaces than the text's own indentation.
 func (w *Writer) Line(format string, args ...any) {
-	fmt.Fprintf(w.W, "  "+format+"\n", args...)
+	text := fmt.Sprintf(format, args...)
+	for _, l := range strings.Split(text, "\n") {
+		lead := len(l) - len(strings.TrimLeft(l, " "))
+		fmt.Fprint(w.W, Indent(l, "  ", strings.Repeat(" ", lead+4), MaxWidth))
+	}
 }
 
 // KV writes aligned "key: value" pairs, indented by two spaces. Pairs with an
-// empty value are written with "unknown".
+// empty value are written with "unknown". Values longer than the room left on
+// the line are wrapped under the start of the value.
 func (w *Writer) KV(pairs ...[2]string) {
 	width := 0
 	for _, p := range pairs {
@@ -47,25 +55,105 @@ func (w *Writer) KV(pairs ...[2]string) {
 			width = n
 		}
 	}
+	hang := strings.Repeat(" ", width+4)
 	for _, p := range pairs {
 		v := p[1]
 		if v == "" {
 			v = "unknown"
 		}
-		fmt.Fprintf(w.W, "  %s:%s %s\n", p[0], strings.Repeat(" ", width-utf8.RuneCountInString(p[0])), v)
+		first := "  " + p[0] + ":" + strings.Repeat(" ", width-utf8.RuneCountInString(p[0])) + " "
+		fmt.Fprint(w.W, Indent(v, first, hang, MaxWidth))
 	}
 }
 
+// MaxWidth is the number of columns every text report fits in.
+const MaxWidth = 100
+
+// Wrap breaks s into lines of at most width runes, at spaces where it can;
+// a word longer than width is cut. Runs of spaces inside a line are kept
+// (they align figures); the spaces where a line is broken are dropped. An
+// empty s gives one empty line.
+func Wrap(s string, width int) []string {
+	if width < 1 {
+		width = 1
+	}
+	var lines []string
+	for utf8.RuneCountInString(s) > width {
+		r := []rune(s)
+		cut := -1
+		for i := width; i > 0; i-- {
+			if r[i] == ' ' {
+				cut = i
+				break
+			}
+		}
+		if cut <= 0 || strings.TrimSpace(string(r[:cut])) == "" {
+			lines = append(lines, string(r[:width]))
+			s = string(r[width:])
+			continue
+		}
+		lines = append(lines, strings.TrimRight(string(r[:cut]), " "))
+		s = strings.TrimLeft(string(r[cut:]), " ")
+	}
+	return append(lines, s)
+}
+
+// Indent wraps s to width columns counting the prefixes: the first line
+// starts with first, every further line with rest. The result ends with a
+// newline.
+func Indent(s, first, rest string, width int) string {
+	var b strings.Builder
+	prefix := first
+	for s != "" || prefix == first {
+		room := width - utf8.RuneCountInString(prefix)
+		if room < 20 {
+			room = 20
+		}
+		lines := Wrap(s, room)
+		b.WriteString(strings.TrimRight(prefix+lines[0], " "))
+		b.WriteByte('\n')
+		s = strings.TrimLeft(strings.Join(lines[1:], " "), " ")
+		if len(lines) == 1 {
+			break
+		}
+		prefix = rest
+	}
+	return b.String()
+}
+
+// Plural returns "1 phase", "3 phases": n and the singular noun, or the plural
+// noun when n is not 1. The plural is singular+"s" unless given.
+func Plural(n int, singular string, plural ...string) string {
+	if n == 1 {
+		return fmt.Sprintf("%d %s", n, singular)
+	}
+	if len(plural) > 0 {
+		return fmt.Sprintf("%d %s", n, plural[0])
+	}
+	return fmt.Sprintf("%d %ss", n, singular)
+}
+
+// Spread formats a relative spread in percent the one way boardbench writes
+// it, for example "±2.5%".
+func Spread(pct float64) string { return fmt.Sprintf("±%.1f%%", pct) }
+
 // Table is a set of rows under headers, rendered with aligned columns.
+// Columns empty in every row are left out. A table wider than MaxWidth has
+// its widest cells wrapped onto more lines, the columns in Wrap first.
 type Table struct {
 	Headers []string
 	// RightAlign marks columns (by index) that hold numbers.
 	RightAlign map[int]bool
-	rows       [][]string
+	// Wrap marks columns (by index) whose cells may be wrapped when the
+	// table is too wide; when none is marked, any column may be.
+	Wrap map[int]bool
+	rows [][]string
 }
 
 // NewTable returns a table with the given headers.
-func NewTable(headers ...string) *Table { return &Table{Headers: headers, RightAlign: map[int]bool{}} }
+func NewTable(headers ...string) *Table {
+	return &Table{Headers: headers, RightAlign: map[int]bool{}, Wrap: map[int]bool{}}
+}
 
 // Row adds a row; missing cells are empty, extra cells are kept.
 func (t *Table) Row(cells ...string) { t.rows = append(t.rows, cells) }
@@ -73,44 +161,140 @@ func (t *Table) Row(cells ...string) { t.rows = append(t.rows, cells) }
 // Len returns the number of rows.
 func (t *Table) Len() int { return len(t.rows) }
 
-// Write renders the table, indented by two spaces.
-func (t *Table) Write(w io.Writer) {
+// columns returns the indexes of the columns that have a cell in some row.
+func (t *Table) columns() []int {
 	ncol := len(t.Headers)
 	for _, r := range t.rows {
-		if len(r) > ncol {
-			ncol = len(r)
-		}
+		ncol = max(ncol, len(r))
 	}
-	widths := make([]int, ncol)
-	all := append([][]string{t.Headers}, t.rows...)
-	for _, r := range all {
-		for i, c := range r {
-			if n := utf8.RuneCountInString(c); n > widths[i] {
-				widths[i] = n
+	var keep []int
+	for i := 0; i < ncol; i++ {
+		for _, r := range t.rows {
+			if i < len(r) && strings.TrimSpace(r[i]) != "" {
+				keep = append(keep, i)
+				break
 			}
 		}
 	}
-	for _, r := range all {
-		var b strings.Builder
-		b.WriteString("  ")
+	if len(keep) == 0 {
 		for i := 0; i < ncol; i++ {
-			c := ""
-			if i < len(r) {
-				c = r[i]
-			}
-			pad := strings.Repeat(" ", widths[i]-utf8.RuneCountInString(c))
-			if t.RightAlign[i] {
-				b.WriteString(pad + c)
-			} else if i == ncol-1 {
-				b.WriteString(c)
-			} else {
-				b.WriteString(c + pad)
-			}
-			if i < ncol-1 {
-				b.WriteString("  ")
+			keep = append(keep, i)
+		}
+	}
+	return keep
+}
+
+// Write renders the table, indented by two spaces.
+func (t *Table) Write(w io.Writer) {
+	cols := t.columns()
+	cell := func(r []string, i int) string {
+		if i < len(r) {
+			return r[i]
+		}
+		return ""
+	}
+	all := append([][]string{t.Headers}, t.rows...)
+	widths := make([]int, len(cols))
+	for _, r := range all {
+		for j, i := range cols {
+			widths[j] = max(widths[j], utf8.RuneCountInString(cell(r, i)))
+		}
+	}
+	words := make([]int, len(cols))
+	for _, r := range all {
+		for j, i := range cols {
+			for _, f := range strings.Fields(cell(r, i)) {
+				words[j] = max(words[j], utf8.RuneCountInString(f))
 			}
 		}
-		fmt.Fprintln(w, strings.TrimRight(b.String(), " "))
+	}
+	t.fit(cols, widths, words)
+	for _, r := range all {
+		// Each cell wrapped to its column; the row takes as many lines as
+		// its tallest cell.
+		parts := make([][]string, len(cols))
+		height := 1
+		for j, i := range cols {
+			parts[j] = Wrap(cell(r, i), widths[j])
+			height = max(height, len(parts[j]))
+		}
+		for k := 0; k < height; k++ {
+			var b strings.Builder
+			b.WriteString("  ")
+			for j, i := range cols {
+				c := ""
+				if k < len(parts[j]) {
+					c = parts[j][k]
+				}
+				pad := strings.Repeat(" ", max(0, widths[j]-utf8.RuneCountInString(c)))
+				switch {
+				case t.RightAlign[i]:
+					b.WriteString(pad + c)
+				case j == len(cols)-1:
+					b.WriteString(c)
+				default:
+					b.WriteString(c + pad)
+				}
+				if j < len(cols)-1 {
+					b.WriteString("  ")
+				}
+			}
+			fmt.Fprintln(w, strings.TrimRight(b.String(), " "))
+		}
+	}
+}
+
+// fit narrows the widest wrappable column, one column at a time, until the
+// table fits in MaxWidth. A column narrows first down to its longest word
+// (words[j]), marked columns before the others; only then are words cut,
+// never below 6 runes.
+func (t *Table) fit(cols []int, widths, words []int) {
+	total := func() int {
+		n := 2 + 2*(len(cols)-1)
+		for _, w := range widths {
+			n += w
+		}
+		return n
+	}
+	anyMarked := false
+	for _, i := range cols {
+		anyMarked = anyMarked || t.Wrap[i]
+	}
+	const minWidth = 6
+	for over := total() - MaxWidth; over > 0; over = total() - MaxWidth {
+		best, second := -1, 0
+		floor := make([]int, len(cols))
+		for pass := 0; pass < 3 && best < 0; pass++ {
+			second = 0
+			for j, i := range cols {
+				floor[j] = minWidth
+				if pass < 2 {
+					floor[j] = max(minWidth, words[j])
+				}
+				if anyMarked && !t.Wrap[i] && pass == 0 || widths[j] <= floor[j] {
+					continue
+				}
+				switch {
+				case best < 0 || widths[j] > widths[best]:
+					if best >= 0 {
+						second = widths[best]
+					}
+					best = j
+				case widths[j] > second:
+					second = widths[j]
+				}
+			}
+		}
+		if best < 0 {
+			return
+		}
+		// Narrow the widest column no further than the next widest, so
+		// that wrapping is shared among the wide columns.
+		target := max(floor[best], widths[best]-over, second)
+		if target >= widths[best] {
+			target = widths[best] - 1
+		}
+		widths[best] = target
 	}
 }
 
@@ -150,4 +334,24 @@ func Bytes(n int64) string {
 		prec = 0
 	}
 	return fmt.Sprintf("%.*f %ciB", prec, v, "KMGTP"[exp])
+}
+
+// goErrors maps the texts of Go's own errors, which mean nothing to a user,
+// to sentences.
+var goErrors = []struct{ text, sentence string }{
+	{"context canceled", "stopped before it finished"},
+	{"context deadline exceeded", "took longer than its time limit and was stopped"},
+	{"signal: killed", "stopped by boardbench (killed)"},
+	{"signal: terminated", "stopped (terminated)"},
+	{"signal: interrupt", "stopped (interrupted)"},
+}
+
+// Reason returns a recorded reason or error text fit for a report: the
+// texts of Go's errors ("context canceled", "signal: killed") become
+// sentences, wherever they occur in s.
+func Reason(s string) string {
+	for _, e := range goErrors {
+		s = strings.ReplaceAll(s, e.text, e.sentence)
+	}
+	return s
 }

@@ -166,22 +166,34 @@ func render(w io.Writer, rep Report, color bool) {
 	tw := textfmt.New(w, color)
 	tw.Section("Core-to-core round-trip latency (ns, median of the samples)")
 	if !rep.Sampled {
-		headers := []string{""}
+		// Columns in blocks of as many CPUs as fit in the width.
+		cellWidth := 4
 		for _, c := range rep.CPUs {
-			headers = append(headers, "cpu"+strconv.Itoa(c))
+			cellWidth = max(cellWidth, len("cpu"+strconv.Itoa(c)))
 		}
-		t := textfmt.NewTable(headers...)
-		for i := range headers {
-			t.RightAlign[i] = i > 0
-		}
-		for i, c := range rep.CPUs {
-			row := []string{"cpu" + strconv.Itoa(c)}
-			for j := range rep.CPUs {
-				row = append(row, cell(rep.MatrixNS[i][j], i == j))
+		perBlock := max(1, (textfmt.MaxWidth-2-cellWidth)/(cellWidth+2))
+		for start := 0; start < len(rep.CPUs); start += perBlock {
+			end := min(len(rep.CPUs), start+perBlock)
+			if start > 0 {
+				fmt.Fprintln(tw.W)
 			}
-			t.Row(row...)
+			headers := []string{""}
+			for _, c := range rep.CPUs[start:end] {
+				headers = append(headers, "cpu"+strconv.Itoa(c))
+			}
+			t := textfmt.NewTable(headers...)
+			for i := range headers {
+				t.RightAlign[i] = i > 0
+			}
+			for i, c := range rep.CPUs {
+				row := []string{"cpu" + strconv.Itoa(c)}
+				for j := start; j < end; j++ {
+					row = append(row, cell(rep.MatrixNS[i][j], i == j))
+				}
+				t.Row(row...)
+			}
+			tw.Table(t)
 		}
-		tw.Table(t)
 	} else {
 		t := textfmt.NewTable("pair", "round trip")
 		t.RightAlign[1] = true
@@ -219,7 +231,7 @@ func cell(v *float64, diagonal bool) string {
 	case diagonal:
 		return "-"
 	case v == nil:
-		return "?"
+		return "n/a"
 	case *v >= 100:
 		return fmt.Sprintf("%.0f", *v)
 	default:

@@ -6,10 +6,12 @@ import (
 	"errors"
 	"strings"
 	"testing"
+	"unicode/utf8"
 
 	"boardbench/internal/cmdutil"
 	"boardbench/internal/iostreams"
 	"boardbench/internal/probe/c2c"
+	"boardbench/internal/textfmt"
 )
 
 func TestFixtureRootRefused(t *testing.T) {
@@ -32,7 +34,7 @@ func TestRenderMatrix(t *testing.T) {
 	var b bytes.Buffer
 	render(&b, rep, false)
 	out := b.String()
-	for _, want := range []string{"cpu0  cpu1  cpu4", "52.3", "180", "?", "Cortex-A55: cpu 0,1", "Cortex-A76: cpu 4", "cpu1-cpu4: cannot pin"} {
+	for _, want := range []string{"cpu0  cpu1  cpu4", "52.3", "180", "n/a", "Cortex-A55: cpu 0,1", "Cortex-A76: cpu 4", "cpu1-cpu4: cannot pin"} {
 		if !strings.Contains(out, want) {
 			t.Errorf("text lacks %q:\n%s", want, out)
 		}
@@ -59,5 +61,30 @@ func TestRenderSampled(t *testing.T) {
 	out := b.String()
 	if !strings.Contains(out, "cpu0-cpu2") || !strings.Contains(out, "120 ns") || strings.Index(out, "cpu0-cpu2") > strings.Index(out, "cpu1-cpu2") {
 		t.Errorf("sampled list:\n%s", out)
+	}
+}
+
+// TestRenderMatrixFitsWidth renders the matrix of a 64-CPU machine and
+// checks that it is split into blocks that fit in 100 columns.
+func TestRenderMatrixFitsWidth(t *testing.T) {
+	var cpus []int
+	var pairs []c2c.Pair
+	for i := 0; i < 64; i++ {
+		cpus = append(cpus, i)
+		for j := i + 1; j < 64; j++ {
+			pairs = append(pairs, c2c.Pair{A: i, B: j, NS: f64(float64(100 + i + j))})
+		}
+	}
+	rep := Report{CPUs: cpus, Pairs: pairs, MatrixNS: c2c.Matrix(cpus, pairs)}
+	var b bytes.Buffer
+	render(&b, rep, false)
+	out := b.String()
+	for _, l := range strings.Split(out, "\n") {
+		if n := utf8.RuneCountInString(l); n > textfmt.MaxWidth {
+			t.Errorf("line of %d columns: %q", n, l)
+		}
+	}
+	if !strings.Contains(out, " cpu63\n") || !strings.Contains(out, "  cpu63  ") {
+		t.Errorf("last CPU missing from the blocks:\n%s", out)
 	}
 }

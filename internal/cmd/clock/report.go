@@ -20,16 +20,18 @@ type ClusterClock = clockcheck.ClusterClock
 // OPPClock is the measured clock at one pinned cpufreq operating point.
 type OPPClock = clockcheck.OPPClock
 
-func mhzOrDash(v *float64) string {
+// mhzOrNA formats a clock, "n/a" when it was not measured or read.
+func mhzOrNA(v *float64) string {
 	if v == nil {
-		return "-"
+		return "n/a"
 	}
 	return fmt.Sprintf("%.0f MHz", *v)
 }
 
-func pctOrDash(v *float64, flagged bool) string {
+// pctOrNA formats a deviation, "n/a" when one of its clocks is missing.
+func pctOrNA(v *float64, flagged bool) string {
 	if v == nil {
-		return "-"
+		return "n/a"
 	}
 	s := fmt.Sprintf("%+.1f%%", *v)
 	if flagged {
@@ -65,21 +67,21 @@ func renderText(w io.Writer, rep *Report, color bool) {
 		if c.CPU != nil {
 			on = fmt.Sprintf("cpu%d", *c.CPU)
 		}
-		measured := mhzOrDash(c.MeasuredMHz)
+		measured := mhzOrNA(c.MeasuredMHz)
 		if c.MeasuredMHz != nil && !c.Certain {
 			measured += " ?"
 		}
 		if c.Error != "" {
 			measured = "failed"
 		}
-		spread := "-"
+		spread := "n/a"
 		if c.SpreadPct != nil {
-			spread = fmt.Sprintf("%.1f%%", *c.SpreadPct)
+			spread = textfmt.Spread(*c.SpreadPct)
 		}
 		row := []string{cluster, formatCPUList(c.CPUs), textfmt.OrUnknown(c.Core), on, measured, spread,
-			mhzOrDash(c.ReportedMHz), pctOrDash(c.DeviationPct, beyondTolerance(c.DeviationPct))}
+			mhzOrNA(c.ReportedMHz), pctOrNA(c.DeviationPct, beyondTolerance(c.DeviationPct))}
 		if anyFirmware {
-			row = append(row, mhzOrDash(c.FirmwareMHz), pctOrDash(c.FirmwareDeviationPct, beyondTolerance(c.FirmwareDeviationPct)))
+			row = append(row, mhzOrNA(c.FirmwareMHz), pctOrNA(c.FirmwareDeviationPct, beyondTolerance(c.FirmwareDeviationPct)))
 		}
 		t.Row(row...)
 	}

@@ -15,7 +15,7 @@ func NewCmd(f *cmdutil.Factory) *cobra.Command {
 	var asJSON, noRedact bool
 	cmd := &cobra.Command{
 		Use:   "info",
-		Short: "Describe the machine: OS, CPUs and clusters, SoC, memory, sensors, storage, buses, network",
+		Short: "Describe the machine: OS, CPUs, SoC, memory, sensors, storage, buses, network",
 		Long: `Describe the machine from /proc, /sys and a few safe commands.
 
 Every fact is reported where the system exposes it; otherwise the output says

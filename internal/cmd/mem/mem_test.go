@@ -174,7 +174,7 @@ func TestRenderText(t *testing.T) {
 	out := b.String()
 	for _, want := range []string{
 		"Memory from cpu4 (Cortex-A76)", "32 MiB buffers",
-		"memcpy (C library)", "n/a", "7342.0 MB/s", "12613.1 MB/s  (2.5%)",
+		"memcpy (C library)", "n/a", "7342.0 MB/s", "12613.1 MB/s   ±2.5%", "How to compare", "the median of the samples", "absolute ns per access",
 		"copy (Go runtime)", "1.8 ns", "125 ns", "single huge",
 		"64 KiB", "L1 64 KiB", "L3 3 MiB",
 		"cpu4 memcpy (C library): built without the C library",
@@ -183,7 +183,7 @@ func TestRenderText(t *testing.T) {
 			t.Errorf("text lacks %q:\n%s", want, out)
 		}
 	}
-	if strings.Contains(out, "(0.1%)") || strings.Contains(out, "(0.0%)") {
+	if strings.Contains(out, "±0.1%") || strings.Contains(out, "±0.0%") {
 		t.Errorf("stddev at or below 0.1%% shown:\n%s", out)
 	}
 }

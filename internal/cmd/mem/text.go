@@ -7,6 +7,7 @@ import (
 
 	"boardbench/internal/inventory/cpu"
 	"boardbench/internal/probe/membw"
+	"boardbench/internal/report/runtext"
 	"boardbench/internal/result"
 	"boardbench/internal/textfmt"
 )
@@ -20,7 +21,7 @@ func render(w io.Writer, rep Report, color bool) {
 			title += " (" + r.Core + ")"
 		}
 		tw.Section(title)
-		tw.Line("Bandwidth over %s buffers (1 MB = 10^6 bytes; median, sample stddev in brackets when > 0.1%%)", textfmt.Bytes(r.BufferBytes))
+		tw.Line("Bandwidth over %s buffers (1 MB = 10^6 bytes; median of the samples, ± their spread when above 0.1%%)", textfmt.Bytes(r.BufferBytes))
 		tw.Table(bandwidthTable(r.MemBandwidth))
 		if len(r.Latency) > 0 {
 			fmt.Fprintln(tw.W)
@@ -41,6 +42,12 @@ func render(w io.Writer, rep Report, color bool) {
 	if t := rep.Total; t != nil {
 		tw.Section(fmt.Sprintf("Bandwidth of all CPUs at once (%s, %s per CPU and buffer)", cpuSetLabel(t.CPUs), textfmt.Bytes(t.SliceBytes)))
 		tw.Table(bandwidthTable(t.MemBandwidth))
+	}
+	if len(rep.Results) > 0 || rep.Total != nil {
+		tw.Section("How to compare")
+		for _, l := range runtext.MemoryCompareNotes() {
+			tw.Line("%s", l)
+		}
 	}
 	var notes []string
 	for _, n := range rep.Notes {
@@ -72,8 +79,8 @@ func cpuSetLabel(cpus []int) string {
 }
 
 func bandwidthTable(b result.MemBandwidth) *textfmt.Table {
-	t := textfmt.NewTable("kernel", "bandwidth", "")
-	t.RightAlign[1] = true
+	t := textfmt.NewTable("kernel", "bandwidth", "spread")
+	t.RightAlign[1], t.RightAlign[2] = true, true
 	for _, k := range membw.AllKernels {
 		var mbs, sd *float64
 		if m, d := b.Slots(string(k)); m != nil {
@@ -83,7 +90,7 @@ func bandwidthTable(b result.MemBandwidth) *textfmt.Table {
 		if mbs != nil {
 			val = fmt.Sprintf("%.1f MB/s", *mbs)
 			if sd != nil && *sd > 0.1 {
-				spread = fmt.Sprintf("(%.1f%%)", *sd)
+				spread = textfmt.Spread(*sd)
 			}
 		}
 		t.Row(k.Label(), val, spread)

@@ -10,6 +10,7 @@ import (
 	"boardbench/internal/inventory/cpu"
 	"boardbench/internal/inventory/sensors"
 	"boardbench/internal/monitor"
+	"boardbench/internal/report/infotext"
 	"boardbench/internal/result"
 	"boardbench/internal/textfmt"
 )
@@ -126,7 +127,11 @@ func writeHeader(w io.Writer, color bool, c Config, in *inventory.Info) {
 	if c.SoCReason != "" {
 		soc += " (" + c.SoCReason + ")"
 	}
-	tw.KV([2]string{"board", c.Board}, [2]string{"SoC", soc})
+	var machine [][2]string
+	if c.Board != "" {
+		machine = append(machine, [2]string{"board", c.Board})
+	}
+	tw.KV(append(machine, [2]string{infotext.ChipLabel(in.SoC), soc})...)
 
 	tw.Section("Clusters")
 	if len(c.Clusters) == 0 {
@@ -152,7 +157,7 @@ func writeHeader(w io.Writer, color bool, c Config, in *inventory.Info) {
 	}
 	power := "none exposed"
 	if len(c.Power) > 0 {
-		power = fmt.Sprintf("%d sensor(s):", len(c.Power))
+		power = textfmt.Plural(len(c.Power), "sensor") + ":"
 	}
 	tw.KV(
 		[2]string{"interval", fmt.Sprintf("%s s", trimFloat(c.IntervalS))},

@@ -3,6 +3,7 @@ package root
 
 import (
 	"fmt"
+	"strings"
 
 	"boardbench/internal/buildinfo"
 	"boardbench/internal/cmd/c2c"
@@ -16,6 +17,7 @@ import (
 	"boardbench/internal/cmd/run"
 	"boardbench/internal/cmd/version"
 	"boardbench/internal/cmdutil"
+	"boardbench/internal/textfmt"
 	"boardbench/internal/tune"
 
 	"github.com/spf13/cobra"
@@ -51,6 +53,10 @@ memory, storage, buses) and measures it with figures that carry their evidence.`
 		SilenceUsage:  true,
 	}
 	cmd.SetVersionTemplate("{{.Version}}\n")
+	// Flag descriptions wrap to the width of every text report; the
+	// subcommands inherit the template.
+	cmd.SetUsageTemplate(strings.ReplaceAll(cmd.UsageTemplate(), ".FlagUsages ",
+		fmt.Sprintf(".FlagUsagesWrapped %d ", textfmt.MaxWidth)))
 	cmd.Flags().BoolP("version", "v", false, "print boardbench's version and build (as boardbench version does)")
 	cmd.SetOut(f.IO.Out)
 	cmd.SetErr(f.IO.ErrOut)

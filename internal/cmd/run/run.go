@@ -42,7 +42,7 @@ interrupted run keeps its finished phases with status "interrupted".
 It ends with the text report on standard output.`,
 		Example: `  sudo boardbench run
   boardbench run --output myboard.json
-  boardbench run --quick                 # about a minute; figures not comparable
+  boardbench run --quick                 # about 45 s; figures not comparable
   sudo boardbench run --extensive --opps # per cluster, all cores, sustained load, every OPP
   boardbench report myboard.json`,
 		Args: cmdutil.NoArgs,
@@ -103,7 +103,7 @@ It ends with the text report on standard output.`,
 	fl.BoolVar(&opt.NoInstall, "no-install", false, "never install missing tools (7-Zip, openssl); skip their benchmarks instead")
 	fl.BoolVar(&opt.Extensive, "extensive", false, "add AES-GCM, ChaCha20-Poly1305 and cryptsetup aes-xts per core type, 7-Zip per cluster, openssl on all cores and a sustained load")
 	fl.BoolVar(&opt.OPPs, "opps", false, "also measure every cpufreq clock of every cluster (needs root)")
-	fl.BoolVar(&opt.Quick, "quick", false, "short run for tests and CI (figures are not comparable)")
+	fl.BoolVar(&opt.Quick, "quick", false, "short run of about 45 s for tests and CI (figures are not comparable)")
 	fl.DurationVar(&opt.IdleTimeout, "idle-timeout", benchrun.DefaultIdleTimeout, "wait at most `DURATION` for a quiet machine, then start anyway with a finding")
 	cmdutil.AddJSONFlag(cmd, &asJSON)
 	return cmd

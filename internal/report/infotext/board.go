@@ -55,9 +55,10 @@ func renderBoard(w *textfmt.Writer, in *inventory.Info) {
 	if guess == "" {
 		guess = "unknown"
 	}
+	label := ChipLabel(s)
 	pairs = append(pairs,
-		[2]string{"SoC", guess},
-		[2]string{"SoC evidence", boardEvidence(s)},
+		[2]string{label, guess},
+		[2]string{label + " evidence", boardEvidence(s)},
 	)
 	if len(s.Candidates) > 1 || (len(s.Candidates) == 1 && s.Candidates[0] != s.Guess) {
 		pairs = append(pairs, [2]string{"SoC candidates", boardCandidates(s.Candidates)})
@@ -178,4 +179,14 @@ func boardCandidates(c []string) string {
 		return strings.Join(c, ", ")
 	}
 	return strings.Join(c[:boardMaxCandidates], ", ") + fmt.Sprintf(" and %d more", len(c)-boardMaxCandidates)
+}
+
+// ChipLabel names what the SoC guess is: "processor" when it rests only on
+// the CPU's model name (a PC, a server, a VM: the chip is a processor, not a
+// system-on-chip), "SoC" otherwise.
+func ChipLabel(s soc.SoC) string {
+	if s.Confidence == "cpu-model" {
+		return "processor"
+	}
+	return "SoC"
 }

@@ -19,6 +19,7 @@ func renderBuses(w *textfmt.Writer, in *inventory.Info) {
 		w.KV([2]string{"PCIe ASPM policy", b.ASPMPolicy})
 		w.Line("PCI devices:")
 		t := textfmt.NewTable("ADDRESS", "ID", "VENDOR", "CLASS", "DRIVER", "LINK", "MAX LINK", "STATUS")
+		t.Wrap[2], t.Wrap[3] = true, true
 		for _, d := range b.PCI {
 			id := strings.TrimPrefix(d.VendorID, "0x") + ":" + strings.TrimPrefix(d.DeviceID, "0x")
 			cur, max, status := "-", "-", ""
@@ -42,6 +43,7 @@ func renderBuses(w *textfmt.Writer, in *inventory.Info) {
 	if len(b.USB) > 0 {
 		w.Line("USB devices:")
 		t := textfmt.NewTable("DEVICE", "BUS:DEV", "ID", "SPEED", "USB", "PRODUCT", "DRIVERS")
+		t.Wrap[5], t.Wrap[6] = true, true
 		t.RightAlign[3] = true
 		for _, d := range b.USB {
 			busdev := "-"

@@ -46,6 +46,7 @@ func renderCPU(w *textfmt.Writer, in *inventory.Info) {
 	if len(c.CPUs) > 0 {
 		w.Line("Topology:")
 		t := textfmt.NewTable("CPU", "CLUSTER", "POLICY", "MIN MHz", "MAX MHz", "CORE / REVISION")
+		t.Wrap[5] = true
 		t.RightAlign[0], t.RightAlign[1], t.RightAlign[2], t.RightAlign[3], t.RightAlign[4] = true, true, true, true, true
 		for _, p := range c.CPUs {
 			t.Row(strconv.Itoa(p.ID), strconv.Itoa(p.Cluster), cpuInt(p.Policy), cpuMHz(p.MinMHz), cpuMHz(p.MaxMHz), cpuCoreCell(p))
@@ -79,6 +80,7 @@ func renderCPU(w *textfmt.Writer, in *inventory.Info) {
 	if len(c.Policies) > 0 {
 		w.Line("cpufreq policies:")
 		t := textfmt.NewTable("POLICY", "CPUS", "DRIVER", "GOVERNOR", "CUR MHz", "LIMITS MHz", "AVAILABLE MHz")
+		t.Wrap[6] = true
 		t.RightAlign[0], t.RightAlign[4], t.RightAlign[5] = true, true, true
 		for _, g := range cpuGroupPolicies(c.Policies) {
 			p := g.policies[0]

@@ -38,6 +38,7 @@ func renderMemory(w *textfmt.Writer, in *inventory.Info) {
 		} else {
 			w.Line("Swap areas:")
 			t := textfmt.NewTable("AREA", "KIND", "SIZE", "USED", "PRIORITY", "LIVES ON")
+			t.Wrap[5] = true
 			t.RightAlign[2], t.RightAlign[3], t.RightAlign[4] = true, true, true
 			for _, s := range m.Swaps {
 				t.Row(s.Path, s.Kind, textfmt.Bytes(s.SizeBytes), textfmt.Bytes(s.UsedBytes), strconv.Itoa(s.Priority), memSwapPlace(s))

@@ -18,12 +18,13 @@ func renderNetwork(w *textfmt.Writer, in *inventory.Info) {
 	if len(n.Interfaces) == 0 {
 		w.Line("no network interfaces found besides loopback")
 	} else {
-		t := textfmt.NewTable("INTERFACE", "TYPE", "DRIVER", "BUS", "MAC", "STATE", "SPEED", "MTU", "QUEUES RX/TX")
+		t := textfmt.NewTable("INTERFACE", "TYPE", "DRIVER", "BUS", "MAC", "STATE", "SPEED Mbit/s", "MTU", "QUEUES")
 		t.RightAlign[6], t.RightAlign[7] = true, true
+		t.Wrap[3], t.Wrap[6] = true, true
 		for _, i := range n.Interfaces {
 			mtu := "unknown"
 			if i.MTU != nil {
-				mtu = strconv.FormatInt(*i.MTU, 10) + " B"
+				mtu = strconv.FormatInt(*i.MTU, 10)
 			}
 			queues := "-"
 			if i.RxQueues != nil && i.TxQueues != nil {
@@ -66,13 +67,13 @@ func netState(i network.Interface) string {
 	return s
 }
 
-// netSpeed renders the negotiated speed and duplex, e.g. "1000 Mbit/s
+// netSpeed renders the negotiated speed in Mbit/s and the duplex, e.g. "1000
 // full"; "-" when unknown.
 func netSpeed(i network.Interface) string {
 	if i.SpeedMbps == nil {
 		return "-"
 	}
-	s := strconv.FormatInt(*i.SpeedMbps, 10) + " Mbit/s"
+	s := strconv.FormatInt(*i.SpeedMbps, 10)
 	if i.Duplex != "" {
 		s += " " + i.Duplex
 	}

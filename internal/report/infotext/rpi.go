@@ -40,6 +40,7 @@ func renderRaspberryPi(w *textfmt.Writer, in *inventory.Info) {
 	if len(fw.ConfigHighlights) > 0 {
 		w.Line("Settings that change clocks, voltages or thermal limits:")
 		t := textfmt.NewTable("SETTING", "VALUE", "MEANING")
+		t.Wrap[2] = true
 		t.RightAlign[1] = true
 		for _, s := range fw.ConfigHighlights {
 			t.Row(s.Key, strconv.FormatInt(s.Value, 10), s.Meaning)

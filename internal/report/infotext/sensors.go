@@ -31,6 +31,7 @@ func renderSensors(w *textfmt.Writer, in *inventory.Info) {
 	if len(s.ThermalZones) > 0 {
 		w.Line("Thermal zones:")
 		t := textfmt.NewTable("ZONE", "TYPE", "TEMP", "MODE", "POLICY", "TRIP POINTS")
+		t.Wrap[5] = true
 		t.RightAlign[2] = true
 		for _, z := range s.ThermalZones {
 			temp := "invalid"
@@ -61,6 +62,7 @@ func renderSensors(w *textfmt.Writer, in *inventory.Info) {
 	if len(s.Hwmon) > 0 {
 		w.Line("Hardware monitors:")
 		t := textfmt.NewTable("HWMON", "CHIP", "SENSOR", "LABEL", "VALUE", "LIMITS AND ALARMS")
+		t.Wrap[3], t.Wrap[5] = true, true
 		t.RightAlign[4] = true
 		for _, d := range s.Hwmon {
 			if len(d.Readings) == 0 {

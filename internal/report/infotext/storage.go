@@ -20,6 +20,7 @@ func renderStorage(w *textfmt.Writer, in *inventory.Info) {
 		w.Line("no block devices found")
 	} else {
 		t := textfmt.NewTable("DEVICE", "KIND", "SIZE", "MODEL", "CONNECTION", "SCHEDULER")
+		t.Wrap[4] = true
 		t.RightAlign[2] = true
 		for _, d := range s.Devices {
 			t.Row(d.Name, d.Kind, storageBytes(d.SizeBytes), storageModel(d), storageConnection(d), storageDash(d.Scheduler))
@@ -28,6 +29,7 @@ func renderStorage(w *textfmt.Writer, in *inventory.Info) {
 	}
 
 	parts := textfmt.NewTable("PARTITION", "SIZE", "MOUNTED ON", "FILE SYSTEM")
+	parts.Wrap[2] = true
 	parts.RightAlign[1] = true
 	for _, d := range s.Devices {
 		if len(d.Mounts) > 0 {

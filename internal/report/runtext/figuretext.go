@@ -8,6 +8,7 @@ import (
 
 	"boardbench/internal/benchtool/wrapped"
 	"boardbench/internal/inventory/cpu"
+	"boardbench/internal/probe/membw"
 	"boardbench/internal/result"
 	"boardbench/internal/textfmt"
 )
@@ -114,6 +115,16 @@ func renderCommandOutput(w *textfmt.Writer, p result.Phase) {
 	}
 }
 
+// clockMethod names how a cluster's clock was measured, marked when the
+// result is uncertain.
+func clockMethod(c result.ClockCluster) string {
+	method := orDash(c.Method)
+	if c.Method != "" && !c.Certain {
+		method += " (uncertain)"
+	}
+	return method
+}
+
 // mhz formats a clock, "n/a" when nil.
 func mhz(v *float64) string {
 	if v == nil {
@@ -130,7 +141,7 @@ func pct(v *float64, signed bool) string {
 	if signed {
 		return fmt.Sprintf("%+.1f%%", *v)
 	}
-	return fmt.Sprintf("%.1f%%", *v)
+	return textfmt.Spread(*v)
 }
 
 // renderClock writes the measured clock of each cluster next to the
@@ -147,14 +158,25 @@ func renderClock(w *textfmt.Writer, f result.ClockFigures) {
 			firmware = true
 		}
 	}
+	// One method for every cluster is said once under the table, which
+	// keeps the table within the width.
+	methods := map[string]bool{}
+	for _, c := range f.Clusters {
+		methods[clockMethod(c)] = true
+	}
+	oneMethod := len(methods) == 1
 	headers := []string{"cluster", "core", "CPU", "measured", "reported", "deviation", "advertised max", "spread", "method"}
+	if oneMethod {
+		headers = headers[:8]
+	}
 	if firmware {
 		headers = append(headers, "firmware", "fw deviation")
 	}
 	t := textfmt.NewTable(headers...)
-	for _, i := range []int{3, 4, 5, 6, 7, 9, 10} {
-		t.RightAlign[i] = true
+	for i, h := range headers {
+		t.RightAlign[i] = i >= 3 && h != "method"
 	}
+	t.Wrap[6] = true
 	var errs []string
 	for _, c := range f.Clusters {
 		name := "-"
@@ -165,11 +187,10 @@ func renderClock(w *textfmt.Writer, f result.ClockFigures) {
 		if c.CPU != nil {
 			measured = fmt.Sprintf("cpu%d", *c.CPU)
 		}
-		method := orDash(c.Method)
-		if c.Method != "" && !c.Certain {
-			method += " (uncertain)"
+		row := []string{name, orDash(c.Core), measured, mhz(c.MeasuredMHz), mhz(c.ReportedMHz), pct(c.DeviationPct, true), mhz(c.AdvertisedMaxMHz), pct(c.SpreadPct, false)}
+		if !oneMethod {
+			row = append(row, clockMethod(c))
 		}
-		row := []string{name, orDash(c.Core), measured, mhz(c.MeasuredMHz), mhz(c.ReportedMHz), pct(c.DeviationPct, true), mhz(c.AdvertisedMaxMHz), pct(c.SpreadPct, false), method}
 		if firmware {
 			row = append(row, mhz(c.FirmwareMHz), pct(c.FirmwareDeviationPct, true))
 		}
@@ -178,11 +199,15 @@ func renderClock(w *textfmt.Writer, f result.ClockFigures) {
 			errs = append(errs, fmt.Sprintf("%s: not measured: %s", name, c.Error))
 		}
 		if len(c.DisturbedSamples) > 0 {
-			errs = append(errs, fmt.Sprintf("%s: %d sample(s) set aside (another task took the CPU)", name, len(c.DisturbedSamples)))
+			errs = append(errs, fmt.Sprintf("%s: %s set aside (another task took the CPU)", name, textfmt.Plural(len(c.DisturbedSamples), "sample")))
 		}
 	}
 	w.Table(t)
-	w.Line("deviation: measured against reported; spread: of the samples")
+	legend := "deviation: measured against reported; spread: of the samples"
+	if oneMethod {
+		legend += "; method: " + clockMethod(f.Clusters[0])
+	}
+	w.Line("%s", legend)
 	for _, e := range errs {
 		w.Line("%s", e)
 	}
@@ -204,6 +229,18 @@ func renderClock(w *textfmt.Writer, f result.ClockFigures) {
 	}
 }
 
+// MemoryCompareNotes say what a reader must know to compare boardbench's
+// memory figures with those of other memory benchmarks (tinymembench in
+// particular), one sentence a line.
+func MemoryCompareNotes() []string {
+	return []string{
+		"bandwidth: the median of the samples; tools that report the best of their runs " +
+			"(tinymembench does) give higher figures.",
+		"latency: absolute ns per access, L1 included; tools that report the time added on top of " +
+			"the L1 latency (tinymembench does) give lower figures: subtract the smallest block's latency to compare.",
+	}
+}
+
 // renderMemory writes bandwidth per kernel, the latency table and the
 // cache steps found.
 func renderMemory(w *textfmt.Writer, f result.MemFigures) {
@@ -219,6 +256,11 @@ func renderMemory(w *textfmt.Writer, f result.MemFigures) {
 	w.Line("bandwidth on cpu%d%s, buffers of %s, MB/s = 10^6 bytes per second:", f.CPU, core, buf)
 	w.Table(bandwidthTable(f.MemBandwidth))
 	renderLatency(w, f)
+	fmt.Fprintln(w.W)
+	w.Line("how to compare:")
+	for _, l := range MemoryCompareNotes() {
+		w.Line("  %s", l)
+	}
 }
 
 // renderMemoryAllCores writes the bandwidth of all CPUs at once.
@@ -256,17 +298,17 @@ func renderC2C(w *textfmt.Writer, f result.C2CFigures) {
 
 // bandwidthTable is the table of the bandwidth kernels.
 func bandwidthTable(f result.MemBandwidth) *textfmt.Table {
-	t := textfmt.NewTable("kernel", "bandwidth", "stddev")
+	t := textfmt.NewTable("kernel", "bandwidth", "spread")
 	t.RightAlign[1], t.RightAlign[2] = true, true
 	for _, k := range []struct {
 		name   string
 		v, dev *float64
 	}{
-		{"memcpy (libc)", f.MemcpyMBs, f.MemcpyStdDevPct},
-		{"memset (libc)", f.MemsetMBs, f.MemsetStdDevPct},
-		{"read", f.ReadMBs, f.ReadStdDevPct},
-		{"write", f.WriteMBs, f.WriteStdDevPct},
-		{"copy (Go)", f.CopyGoMBs, f.CopyGoStdDevPct},
+		{membw.Memcpy.Label(), f.MemcpyMBs, f.MemcpyStdDevPct},
+		{membw.Memset.Label(), f.MemsetMBs, f.MemsetStdDevPct},
+		{membw.Read.Label(), f.ReadMBs, f.ReadStdDevPct},
+		{membw.Write.Label(), f.WriteMBs, f.WriteStdDevPct},
+		{membw.CopyGo.Label(), f.CopyGoMBs, f.CopyGoStdDevPct},
 		{"non-temporal write", f.NTWriteMBs, f.NTWriteStdDevPct},
 	} {
 		v := "n/a"
@@ -275,7 +317,7 @@ func bandwidthTable(f result.MemBandwidth) *textfmt.Table {
 		}
 		dev := "-"
 		if k.dev != nil {
-			dev = fmt.Sprintf("±%.1f%%", *k.dev)
+			dev = textfmt.Spread(*k.dev)
 		}
 		t.Row(k.name, v, dev)
 	}
@@ -494,7 +536,7 @@ func renderSevenZip(w *textfmt.Writer, f result.SevenZipFigures) {
 	if f.Flavor != "" {
 		ver += " (" + f.Flavor + ")"
 	}
-	w.Line("7-Zip %s on %s, %d thread(s), arguments: %s", ver, where, f.Threads, orDash(strings.Join(f.Args, " ")))
+	w.Line("7-Zip %s on %s, %s, arguments: %s", ver, where, textfmt.Plural(f.Threads, "thread"), orDash(strings.Join(f.Args, " ")))
 	t := textfmt.NewTable("run", "total", "compress", "decompress", "usage", "RAM", "duration", "")
 	for i := 0; i < 7; i++ {
 		t.RightAlign[i] = true

@@ -53,8 +53,14 @@ func renderPhaseHead(w *textfmt.Writer, p result.Phase) {
 	if p.Status == result.PhaseOK {
 		status = "ok"
 	}
-	if p.Reason != "" {
-		status += ": " + p.Reason
+	if reason := textfmt.Reason(p.Reason); reason != "" {
+		// "interrupted by SIGINT; …" under status "interrupted" reads
+		// "INTERRUPTED by SIGINT; …", not "INTERRUPTED: interrupted by".
+		if word := string(p.Status); word != "" && strings.HasPrefix(strings.ToLower(reason), strings.ToLower(word)) {
+			status += reason[len(word):]
+		} else {
+			status += ": " + reason
+		}
 	}
 	end := "n/a (did not end)"
 	switch {
@@ -172,13 +178,13 @@ func swapLine(in, out *uint64) string {
 	if in == nil && out == nil {
 		return "n/a (/proc/vmstat not readable)"
 	}
-	f := func(v *uint64) string {
+	pages := func(v *uint64, what string) string {
 		if v == nil {
-			return "n/a"
+			return what + ": n/a"
 		}
-		return strconv.FormatUint(*v, 10)
+		return textfmt.Plural(int(*v), "page") + " " + what
 	}
-	return fmt.Sprintf("%s page(s) swapped in, %s page(s) swapped out", f(in), f(out))
+	return pages(in, "swapped in") + ", " + pages(out, "swapped out")
 }
 
 func throttled(v *uint32) string {
@@ -203,7 +209,7 @@ func renderSamples(w *textfmt.Writer, cols monitor.Columns, tempLabel string, sa
 	if tempLabel != "" {
 		label = ", temperature from " + tempLabel
 	}
-	w.Line("monitor (%d sample(s)%s):", len(samples), label)
+	w.Line("monitor (%s%s):", textfmt.Plural(len(samples), "sample"), label)
 	w.Line("%s", strings.TrimRight(monitor.Header(cols), " "))
 	for _, s := range samples {
 		w.Line("%s", strings.TrimRight(monitor.Line(cols, s), " "))

@@ -14,6 +14,7 @@ import (
 
 	"boardbench/internal/finding"
 	"boardbench/internal/inventory/cpu"
+	"boardbench/internal/report/infotext"
 	"boardbench/internal/result"
 	"boardbench/internal/textfmt"
 )
@@ -39,19 +40,24 @@ func renderBanner(w *textfmt.Writer, r *result.Result) {
 	if b := board(r); b != "" {
 		title += ": " + b
 	}
-	fmt.Fprintln(w.W, title)
+	fmt.Fprint(w.W, textfmt.Indent(title, "", "  ", textfmt.MaxWidth))
 	var warnings []string
 	if s := statusWarning(r); s != "" {
 		warnings = append(warnings, s)
 	}
-	if ids := invalidating(r.Findings); len(ids) > 0 {
-		warnings = append(warnings, "NOT VALID: "+strings.Join(ids, ", ")+" invalidate the figures")
+	if titles := invalidatingTitles(r.Findings); len(titles) > 0 {
+		warnings = append(warnings, "NOT VALID: "+strings.Join(titles, "; "))
 	}
 	for _, s := range warnings {
-		if w.Color {
-			fmt.Fprintf(w.W, "\x1b[1;31m!! %s\x1b[0m\n", s)
-		} else {
-			fmt.Fprintf(w.W, "!! %s\n", s)
+		for _, l := range strings.SplitAfter(textfmt.Indent(s, "!! ", "   ", textfmt.MaxWidth), "\n") {
+			if l == "" {
+				continue
+			}
+			if w.Color {
+				fmt.Fprintf(w.W, "\x1b[1;31m%s\x1b[0m\n", strings.TrimSuffix(l, "\n"))
+			} else {
+				fmt.Fprint(w.W, l)
+			}
 		}
 	}
 	fmt.Fprintln(w.W)
@@ -69,13 +75,13 @@ func statusWarning(r *result.Result) string {
 	case result.StatusComplete:
 		return ""
 	case result.StatusInterrupted:
-		return fmt.Sprintf("INTERRUPTED: the run was stopped; %d phase(s) finished: %s", len(done), list)
+		return fmt.Sprintf("INTERRUPTED: the run was stopped; %s finished: %s", textfmt.Plural(len(done), "phase"), list)
 	case result.StatusFailed:
-		return fmt.Sprintf("FAILED: the run ended with an error; %d phase(s) finished: %s", len(done), list)
+		return fmt.Sprintf("FAILED: the run ended with an error; %s finished: %s", textfmt.Plural(len(done), "phase"), list)
 	case result.StatusRunning:
-		return fmt.Sprintf("UNFINISHED: the result was saved while the run was still going (or it crashed); %d phase(s) finished: %s", len(done), list)
+		return fmt.Sprintf("UNFINISHED: the result was saved while the run was still going (or it crashed); %s finished: %s", textfmt.Plural(len(done), "phase"), list)
 	}
-	return fmt.Sprintf("status %q; %d phase(s) finished: %s", r.Status, len(done), list)
+	return fmt.Sprintf("status %q; %s finished: %s", r.Status, textfmt.Plural(len(done), "phase"), list)
 }
 
 // finishedPhases names the phases that ended ok, with their CPUs where a
@@ -117,6 +123,31 @@ func invalidating(fs []finding.Finding) []string {
 	return out
 }
 
+// invalidatingTitles returns the titles of the findings that invalidate the
+// figures (the id where a finding has no title), without repeats.
+func invalidatingTitles(fs []finding.Finding) []string {
+	seen := map[string]bool{}
+	var out []string
+	for _, f := range fs {
+		t := firstNonEmpty(f.Title, f.ID)
+		if f.Severity == finding.Invalidates && !seen[t] {
+			seen[t] = true
+			out = append(out, t)
+		}
+	}
+	return out
+}
+
+// machineLabel is the summary's label for board(r): "board" when a board
+// model is known, otherwise infotext.ChipLabel: "SoC", or "processor" when
+// all that is known is the CPU's model name.
+func machineLabel(r *result.Result) string {
+	if r.Info == nil || r.Info.Board.Model != "" {
+		return "board"
+	}
+	return infotext.ChipLabel(r.Info.SoC)
+}
+
 // board names the machine: board model and SoC guess.
 func board(r *result.Result) string {
 	if r.Info == nil {
@@ -141,7 +172,7 @@ func renderSummary(w *textfmt.Writer, r *result.Result) {
 		{"verdict", verdictLine(r)},
 		{"started", localTime(r.StartedAt)},
 		{"tool", toolLine(r)},
-		{"board", orNA(board(r), "machine description missing")},
+		{machineLabel(r), orNA(board(r), "machine description missing")},
 	}
 	pairs = append(pairs, osPairs(r)...)
 	if r.Command == "monitor" {
@@ -167,7 +198,7 @@ func statusLine(r *result.Result) string {
 			ok++
 		}
 	}
-	s += fmt.Sprintf(", %d of %d phase(s) ok", ok, len(r.Phases))
+	s += fmt.Sprintf(", %d of %s ok", ok, textfmt.Plural(len(r.Phases), "phase"))
 	if r.FinishedAt != nil && !r.StartedAt.IsZero() {
 		s += ", " + duration(r.FinishedAt.Sub(r.StartedAt).Seconds()) + " in all"
 	}
@@ -175,8 +206,8 @@ func statusLine(r *result.Result) string {
 }
 
 func verdictLine(r *result.Result) string {
-	if ids := invalidating(r.Findings); len(ids) > 0 {
-		return "NOT VALID (" + strings.Join(ids, ", ") + "): these figures must not be compared"
+	if titles := invalidatingTitles(r.Findings); len(titles) > 0 {
+		return "NOT VALID, these figures must not be compared: " + strings.Join(titles, "; ")
 	}
 	if v := r.Summary.Verdict; v != "" {
 		return v
@@ -285,7 +316,7 @@ func sevenZipMultiLine(r *result.Result) string {
 		for i, v := range s.SevenZipMultiRuns {
 			runs[i] = fmt.Sprintf("%.0f", v)
 		}
-		out += fmt.Sprintf(" (mean of %d run(s): %s MIPS)", len(runs), strings.Join(runs, ", "))
+		out += fmt.Sprintf(" (mean of %s: %s MIPS)", textfmt.Plural(len(runs), "run"), strings.Join(runs, ", "))
 	}
 	return out
 }
@@ -425,9 +456,9 @@ func missingReason(r *result.Result, name string) string {
 		found = true
 		switch p.Status {
 		case result.PhaseSkipped:
-			add("skipped: " + orNA(p.Reason, "no reason recorded"))
+			add("skipped: " + orNA(textfmt.Reason(p.Reason), "no reason recorded"))
 		case result.PhaseFailed:
-			add("failed: " + orNA(p.Reason, "no reason recorded"))
+			add("failed: " + orNA(textfmt.Reason(p.Reason), "no reason recorded"))
 		case result.PhaseInterrupted:
 			add("interrupted")
 		default:
