@@ -164,7 +164,10 @@ func renderClock(w *textfmt.Writer, f result.ClockFigures) {
 		if c.Error != "" {
 			errs = append(errs, fmt.Sprintf("%s: not measured: %s", name, c.Error))
 		}
-		if len(c.DisturbedSamples) > 0 {
+		switch {
+		case c.AllDisturbed():
+			errs = append(errs, fmt.Sprintf("%s: every sample was disturbed by another task: the measured clock reads low and is not a figure", name))
+		case len(c.DisturbedSamples) > 0:
 			errs = append(errs, fmt.Sprintf("%s: %d sample(s) set aside (another task took the CPU)", name, len(c.DisturbedSamples)))
 		}
 	}
