@@ -162,4 +162,26 @@ func TestSevenZipMultiLineBasis(t *testing.T) {
 			t.Errorf("usage %v:\n got %s\nwant %s", c.usage, got, c.want)
 		}
 	}
+	// A phase the monitor saw disturbed is marked even when 7-Zip's usage
+	// cannot tell (one run, or every run disturbed alike).
+	r := runs(127, 129, 130)
+	r.Findings = []finding.Finding{{ID: "background_activity", Severity: finding.Warning, Phases: []string{result.PhaseSevenZipMulti}}}
+	if got, want := sevenZipMultiLine(r), "9443 MIPS (mean of 3 run(s): 7692, 10432, 10206 MIPS); DISTURBED: background_activity"; got != want {
+		t.Errorf("got %s\nwant %s", got, want)
+	}
+}
+
+// TestDisturbedSingleThreadedIsMarked: a single-threaded 7-Zip figure whose
+// own usage was low is marked in the per-core-type table, with the reason.
+func TestDisturbedSingleThreadedIsMarked(t *testing.T) {
+	f := sevenZipFigures([]int{1}, "Xeon", 1, 4172)
+	f.Runs[0].UsagePct = f64(86)
+	p := phaseAt(result.PhaseSevenZipSingle, "7-Zip single-threaded on cpu1 (Xeon)", []int{1}, 0, 20)
+	mustFigures(&p, f)
+	r := &result.Result{Command: "run", Status: result.StatusComplete, Phases: []result.Phase{p}}
+	r.Summary = result.BuildSummary(r.Phases)
+	out := render(r, false)
+	if !strings.Contains(out, "4172 MIPS*") || !strings.Contains(out, "* disturbed: 7-Zip's own CPU usage was below 95%") {
+		t.Errorf("disturbed single-threaded figure not marked:\n%s", out)
+	}
 }

@@ -8,6 +8,7 @@ package runtext
 import (
 	"fmt"
 	"io"
+	"slices"
 	"sort"
 	"strings"
 	"time"
@@ -291,13 +292,30 @@ func sevenZipMultiLine(r *result.Result) string {
 	for i, n := range s.SevenZipMultiDisturbedRuns {
 		disturbed[i] = fmt.Sprintf("%d", n)
 	}
+	var out string
 	if u := s.SevenZipMultiMIPSUndisturbed; s.SevenZipMultiBasis == result.BasisUndisturbedRuns && u != nil {
-		return fmt.Sprintf("%.0f MIPS (mean of the undisturbed runs; run %s disturbed by other tasks; %s → %.0f)",
+		out = fmt.Sprintf("%.0f MIPS (mean of the undisturbed runs; run %s disturbed by other tasks; %s → %.0f)",
 			*u, strings.Join(disturbed, ", "), all, *s.SevenZipMultiMIPS)
+	} else {
+		out = fmt.Sprintf("%.0f MIPS", *s.SevenZipMultiMIPS)
+		if len(runs) > 0 {
+			out += " (" + all + ")"
+		}
 	}
-	out := fmt.Sprintf("%.0f MIPS", *s.SevenZipMultiMIPS)
-	if len(runs) > 0 {
-		out += " (" + all + ")"
+	if ids := disturbingFindings(r, result.PhaseSevenZipMulti); len(ids) > 0 {
+		out += "; DISTURBED: " + strings.Join(ids, ", ")
+	}
+	return out
+}
+
+// disturbingFindings returns the ids of the findings that say other tasks
+// or other guests took CPU time during the phase.
+func disturbingFindings(r *result.Result, phase string) []string {
+	var out []string
+	for _, f := range r.Findings {
+		if (f.ID == "background_activity" || f.ID == "steal_time") && slices.Contains(f.Phases, phase) && !slices.Contains(out, f.ID) {
+			out = append(out, f.ID)
+		}
 	}
 	return out
 }
