@@ -76,7 +76,9 @@ func (r *runner) facts(f check.Facts) check.Facts {
 	return f
 }
 
-// clockFacts returns the measured clocks of every clock phase.
+// clockFacts returns the measured clocks of every clock phase; a
+// measurement whose samples were all disturbed is marked, so that the clock
+// rules do not compare it.
 func clockFacts(phases []result.Phase) []check.Cluster {
 	var out []check.Cluster
 	for _, p := range phases {
@@ -89,7 +91,8 @@ func clockFacts(phases []result.Phase) []check.Cluster {
 		}
 		for _, c := range figs.Clusters {
 			out = append(out, check.Cluster{Label: clusterLabel(c), CPUs: c.CPUs, AdvertisedMaxMHz: c.AdvertisedMaxMHz,
-				MeasuredMHz: c.MeasuredMHz, ReportedMHz: c.ReportedMHz, FirmwareMHz: c.FirmwareMHz, Phase: p.Name})
+				MeasuredMHz: c.MeasuredMHz, ReportedMHz: c.ReportedMHz, FirmwareMHz: c.FirmwareMHz, Phase: p.Name,
+				Disturbed: c.AllDisturbed()})
 		}
 	}
 	return out

@@ -13,6 +13,7 @@ import (
 	"strings"
 
 	"boardbench/internal/finding"
+	"boardbench/internal/inventory/cpu"
 	"boardbench/internal/monitor"
 	"boardbench/internal/result"
 	"boardbench/internal/stats"
@@ -42,6 +43,11 @@ type Facts struct {
 	Trips []Trip
 	// SevenZip says whether the 7-Zip used is comparable with published results.
 	SevenZip *ToolComparability
+	// Hypervisor names the hypervisor of a virtual machine and its cloud
+	// ("KVM on Hetzner Cloud"); "" on bare metal or when unknown.
+	Hypervisor string
+	// VM is true on a virtual machine.
+	VM bool
 }
 
 // Cluster is one cluster's clock evidence.
@@ -55,6 +61,9 @@ type Cluster struct {
 	FirmwareMHz      *float64
 	// Phase names the phase the clock was measured in.
 	Phase string
+	// Disturbed is true when every sample of the measurement was disturbed
+	// by other tasks: MeasuredMHz reads low and is not compared.
+	Disturbed bool
 }
 
 // Trip is a thermal trip point.
@@ -77,7 +86,8 @@ type Rule func(r *result.Result, f Facts) []finding.Finding
 func Rules() []Rule {
 	return []Rule{
 		OOMKill, UnderVoltage, CPUOffline, Swapping, Throttling, FallingScores,
-		BackgroundActivity, ClockBelowMax, ClockMismatch, Governor,
+		RunSpread, SevenZipLowUsage, BackgroundActivity, StealTime, ClockDisturbed,
+		ClockBelowMax, ClockMismatch, Governor, HPLResidualFailed,
 		SevenZipVersion, ZswapWithZram, TempSoftLimit, NearTripPoint,
 	}
 }
@@ -342,7 +352,8 @@ func policyInPhase(r *result.Result, policy int, p result.Phase) bool {
 	return len(r.Monitor.Policies) == 0
 }
 
-// FallingScores: consecutive multi-threaded 7-Zip runs lose speed.
+// FallingScores: consecutive multi-threaded 7-Zip runs lose speed, the
+// sign of throttling (a spread of runs not in falling order is RunSpread's).
 func FallingScores(r *result.Result, _ Facts) []finding.Finding {
 	runs := r.Summary.SevenZipMultiRuns
 	if len(runs) < 2 || runs[0] <= 0 {
@@ -358,60 +369,72 @@ func FallingScores(r *result.Result, _ Facts) []finding.Finding {
 		strs[i] = fmt.Sprintf("%.0f", v)
 	}
 	return []finding.Finding{{
-		ID: "falling_scores", Severity: finding.Warning, Title: fmt.Sprintf("7-Zip scores fell %.1f%% over consecutive runs", drop),
+		ID: "falling_scores", Severity: finding.Warning, Title: fmt.Sprintf("Throttling: 7-Zip scores fell %.1f%% over consecutive runs", drop),
 		Evidence: []string{"multi-threaded totals: " + strings.Join(strs, ", ") + " MIPS"},
 		Advice:   "Falling scores under sustained load are a sign of throttling; improve cooling and compare again.",
 	}}
 }
 
-// BackgroundActivity: something else used CPU time during single-threaded
-// phases (more than one CPU's share, or notable system/iowait time).
+// BackgroundActivity: something else used CPU time during a phase. Where
+// the monitor knew the processes doing the work (the benchmark's process
+// group and boardbench itself, Sample.WorkPct), the CPU time used outside
+// them is the interference, in every phase; elsewhere (older results), a
+// single-threaded phase's total CPU time is compared with one busy CPU.
+// Notable system or iowait time during a single-threaded phase counts too.
+// Each phase is judged over its own window, weighted by the samples'
+// intervals; a window shorter than MinJudgedWindow is not judged.
 func BackgroundActivity(r *result.Result, f Facts) []finding.Finding {
-	if f.NCPU < 2 {
+	if f.NCPU < 1 {
 		return nil
 	}
-	limit := 100/float64(f.NCPU) + 2.5
+	oneCPU := 100 / float64(f.NCPU)
 	var lines, phases []string
 	for _, p := range r.Phases {
-		if len(p.CPUs) != 1 || p.Status != result.PhaseOK || len(p.Samples) < 2 {
+		if p.Status != result.PhaseOK {
 			continue
 		}
-		var cpu, sys, io []float64
-		for _, s := range p.Samples[1:] { // the first sample covers time before the phase
-			if s.CPUPct != nil {
-				cpu = append(cpu, *s.CPUPct)
-			}
-			if s.SysPct != nil {
-				sys = append(sys, *s.SysPct)
-			}
-			if s.IowaitPct != nil {
-				io = append(io, *s.IowaitPct)
-			}
-		}
-		if len(cpu) == 0 {
+		m, ok := windowMeans(p)
+		if !ok {
 			continue
 		}
-		mc, ms, mi := mean(cpu), mean(sys), mean(io)
+		single := len(p.CPUs) == 1
 		var why []string
-		if mc > limit {
-			why = append(why, fmt.Sprintf("%.1f%% CPU (one busy CPU of %d is %.1f%%)", mc, f.NCPU, 100/float64(f.NCPU)))
+		switch {
+		case m.work != nil:
+			outside := m.cpu - m.steal - *m.work
+			if outside > OutsideLimitPct(f.NCPU) {
+				why = append(why, fmt.Sprintf("other tasks used %.1f%% of the CPU time (%.2f CPU) while the benchmark used %.1f%%",
+					outside, outside/oneCPU, *m.work))
+			}
+		case single && f.NCPU >= 2 && m.cpu > oneCPU+2.5:
+			why = append(why, fmt.Sprintf("%.1f%% CPU (one busy CPU of %d is %.1f%%)", m.cpu, f.NCPU, oneCPU))
 		}
-		if ms > math.Max(5, 0.5*100/float64(f.NCPU)) {
-			why = append(why, fmt.Sprintf("%.1f%% system time", ms))
+		if single && m.sys > math.Max(5, 0.5*oneCPU) {
+			why = append(why, fmt.Sprintf("%.1f%% system time", m.sys))
 		}
-		if mi > 2.5 {
-			why = append(why, fmt.Sprintf("%.1f%% iowait", mi))
+		if single && m.iowait > 2.5 {
+			why = append(why, fmt.Sprintf("%.1f%% iowait", m.iowait))
 		}
 		if len(why) > 0 {
-			lines = append(lines, fmt.Sprintf("%s on cpu%d: %s", p.Name, p.CPUs[0], strings.Join(why, ", ")))
+			lines = append(lines, fmt.Sprintf("%s on cpu%s: %s", p.Name, cpu.FormatCPUList(p.CPUs), strings.Join(why, ", ")))
 			phases = append(phases, p.Name)
 		}
 	}
 	return withEvidence(lines, finding.Finding{
-		ID: "background_activity", Severity: finding.Warning, Title: "Background activity during single-threaded benchmarks",
+		ID: "background_activity", Severity: finding.Warning, Title: "Background activity during the benchmarks",
 		Evidence: capEvidence(lines, 6), Phases: phases,
 		Advice: "Stop other work (updates, indexers, desktop, containers) and repeat; `boardbench monitor` shows what is busy.",
 	})
+}
+
+// OutsideLimitPct is the share of all CPUs' time that other tasks may use
+// during a phase before it is background activity: 2.5 %, and at most a
+// quarter of one CPU on machines with many.
+func OutsideLimitPct(ncpu int) float64 {
+	if ncpu < 1 {
+		ncpu = 1
+	}
+	return math.Min(2.5, 25/float64(ncpu))
 }
 
 func mean(xs []float64) float64 {
@@ -429,7 +452,7 @@ func mean(xs []float64) float64 {
 func ClockBelowMax(_ *result.Result, f Facts) []finding.Finding {
 	var lines []string
 	for _, c := range f.Clusters {
-		if c.MeasuredMHz == nil || c.AdvertisedMaxMHz == nil || *c.AdvertisedMaxMHz <= 0 {
+		if c.Disturbed || c.MeasuredMHz == nil || c.AdvertisedMaxMHz == nil || *c.AdvertisedMaxMHz <= 0 {
 			continue
 		}
 		if d := stats.DeviationPct(*c.MeasuredMHz, *c.AdvertisedMaxMHz); d < -2 {
@@ -447,7 +470,7 @@ func ClockBelowMax(_ *result.Result, f Facts) []finding.Finding {
 func ClockMismatch(_ *result.Result, f Facts) []finding.Finding {
 	var lines []string
 	for _, c := range f.Clusters {
-		if c.MeasuredMHz == nil {
+		if c.Disturbed || c.MeasuredMHz == nil {
 			continue
 		}
 		for _, ref := range []struct {

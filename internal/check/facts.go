@@ -58,6 +58,13 @@ func FactsFromInfo(in *inventory.Info, before, after []int) Facts {
 		}
 	}
 	f.Trips = socTrips(in.Sensors)
+	f.VM = in.VM.IsVM != nil && *in.VM.IsVM
+	if f.VM {
+		f.Hypervisor = in.VM.Hypervisor
+		if c := in.VM.Cloud; c != "" {
+			f.Hypervisor = strings.TrimPrefix(f.Hypervisor+" on "+c, " on ")
+		}
+	}
 	return f
 }
 

@@ -23,6 +23,9 @@ type PIDStat struct {
 	// UTime and STime are the CPU time spent in user and kernel mode, in
 	// clock ticks (USER_HZ).
 	UTime, STime uint64
+	// CUTime and CSTime are the CPU time of the children it has waited
+	// for, in clock ticks; 0 when the line ends before them.
+	CUTime, CSTime uint64
 }
 
 // pfKthread is the PF_KTHREAD flag of a kernel thread.
@@ -61,5 +64,14 @@ func ParsePIDStat(s string) (PIDStat, bool) {
 	if err1 != nil || err2 != nil || err3 != nil || err4 != nil || err5 != nil {
 		return PIDStat{}, false
 	}
-	return PIDStat{PID: pid, Comm: s[open+1 : closing], State: f[0][0], PPID: ppid, PGRP: pgrp, Flags: flags, UTime: ut, STime: st}, true
+	out := PIDStat{PID: pid, Comm: s[open+1 : closing], State: f[0][0], PPID: ppid, PGRP: pgrp, Flags: flags, UTime: ut, STime: st}
+	if len(f) >= 15 {
+		// cutime(13) and cstime(14) are signed in the kernel's format.
+		cu, err1 := strconv.ParseInt(f[13], 10, 64)
+		cs, err2 := strconv.ParseInt(f[14], 10, 64)
+		if err1 == nil && err2 == nil && cu >= 0 && cs >= 0 {
+			out.CUTime, out.CSTime = uint64(cu), uint64(cs)
+		}
+	}
+	return out, true
 }

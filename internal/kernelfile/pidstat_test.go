@@ -20,6 +20,8 @@ func TestParsePIDStat(t *testing.T) {
 			PIDStat{PID: 99, Comm: "weird) name)", State: 'Z', PPID: 1, PGRP: 1, UTime: 1, STime: 2}, false},
 		{"7 (a (b) c) S 1 7 7 0 -1 0 0 0 0 0 3 4", true,
 			PIDStat{PID: 7, Comm: "a (b) c", State: 'S', PPID: 1, PGRP: 7, UTime: 3, STime: 4}, false},
+		{"4321 (sh) S 1 4321 4321 0 -1 4194560 10 0 0 0 5 6 700 80 20 0 1 0 100 0 0", true,
+			PIDStat{PID: 4321, Comm: "sh", State: 'S', PPID: 1, PGRP: 4321, Flags: 4194560, UTime: 5, STime: 6, CUTime: 700, CSTime: 80}, false},
 		{"garbage", false, PIDStat{}, false},
 		{"1 (x) S 1 2", false, PIDStat{}, false},
 		{"x (x) S 1 1 1 0 -1 0 0 0 0 0 1 2", false, PIDStat{}, false},

@@ -9,6 +9,7 @@ import (
 	"boardbench/internal/inventory"
 	"boardbench/internal/inventory/cpu"
 	"boardbench/internal/inventory/sensors"
+	"boardbench/internal/kernelfile"
 )
 
 // MaxPowerColumns bounds the power-related sensors ConfigFor samples, so
@@ -30,7 +31,9 @@ const MaxPowerColumns = 4
 //     without their chip name when the rest tells them apart ("in1");
 //   - the Raspberry Pi firmware through vcgencmd when h has it and the
 //     firmware answered while describing the machine;
-//   - the kernel log difference per phase.
+//   - the kernel log difference per phase;
+//   - the steal-time column on a virtual machine, or where /proc/stat
+//     already counts steal time.
 //
 // Interval is left 0 (2 s); the caller sets it.
 func ConfigFor(h *host.Host, in *inventory.Info) Config {
@@ -46,7 +49,22 @@ func ConfigFor(h *host.Host, in *inventory.Info) Config {
 	if firmwareAnswered(in) {
 		cfg.Firmware = NewVcgencmdFirmware(h)
 	}
+	cfg.Steal = showSteal(h, in)
 	return cfg
+}
+
+// showSteal reports whether sample lines show steal time: on a virtual
+// machine, or when the kernel has counted steal time since boot.
+func showSteal(h *host.Host, in *inventory.Info) bool {
+	if in.VM.IsVM != nil && *in.VM.IsVM {
+		return true
+	}
+	data, err := h.ReadFile("/proc/stat")
+	if err != nil {
+		return false
+	}
+	all, _, ok := kernelfile.ParseStat(data)
+	return ok && all.Steal > 0
 }
 
 // policiesFor returns one Policy per distinct cpufreq policy of the

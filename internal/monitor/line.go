@@ -6,17 +6,20 @@ import (
 )
 
 // Columns describe what sample lines show: a clock per policy, the
-// firmware's clock and core voltage when present, and the power sensors.
-// A live Config gives them with Config.Columns; a saved result records them.
+// firmware's clock and core voltage when present, steal time on virtual
+// machines, and the power sensors. A live Config gives them with
+// Config.Columns; a saved result records them.
 type Columns struct {
 	Policies []Policy
 	Power    []Sensor
 	Firmware bool
+	// Steal adds the %steal column after %irq.
+	Steal bool
 }
 
 // Columns returns the sample-line columns of cfg.
 func (cfg Config) Columns() Columns {
-	return Columns{Policies: cfg.Policies, Power: cfg.Power, Firmware: cfg.Firmware != nil}
+	return Columns{Policies: cfg.Policies, Power: cfg.Power, Firmware: cfg.Firmware != nil, Steal: cfg.Steal}
 }
 
 // Header returns the column header of sample lines. Clock and power columns
@@ -31,7 +34,11 @@ func Header(cfg Columns) string {
 	if cfg.Firmware {
 		fmt.Fprintf(&b, " %8s", "firmware")
 	}
-	b.WriteString("   load  %cpu  %sys  %usr %nice  %io %irq    Temp")
+	b.WriteString("   load  %cpu  %sys  %usr %nice  %io %irq")
+	if cfg.Steal {
+		b.WriteString(" %steal")
+	}
+	b.WriteString("    Temp")
 	if cfg.Firmware {
 		b.WriteString("   Vcore")
 	}
@@ -70,6 +77,9 @@ func Line(cfg Columns, s Sample) string {
 	fmt.Fprintf(&b, " %6s", fmtUnit(s.Load1, "%.2f"))
 	for _, v := range []*float64{s.CPUPct, s.SysPct, s.UsrPct, s.NicePct, s.IowaitPct, s.IRQPct} {
 		fmt.Fprintf(&b, " %5s", fmtUnit(v, "%.0f%%"))
+	}
+	if cfg.Steal {
+		fmt.Fprintf(&b, " %6s", fmtUnit(s.StealPct, "%.0f%%"))
 	}
 	fmt.Fprintf(&b, " %7s", fmtUnit(s.TempC, "%.1f°C"))
 	if cfg.Firmware {

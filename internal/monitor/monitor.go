@@ -63,6 +63,10 @@ type Config struct {
 	Interval time.Duration
 	// ReadKernelLog enables the per-phase kernel log difference.
 	ReadKernelLog bool
+	// Steal shows the steal-time column in sample lines: on a virtual
+	// machine, or when the kernel reported steal time when the
+	// configuration was made. Steal is sampled either way.
+	Steal bool
 }
 
 // Sample is one reading of the machine. Percentages cover the time since
@@ -79,6 +83,14 @@ type Sample struct {
 	NicePct     *float64   `json:"nice_pct"`
 	IowaitPct   *float64   `json:"iowait_pct"`
 	IRQPct      *float64   `json:"irq_pct"`
+	// StealPct is the share of the time the hypervisor gave the CPUs to
+	// other guests while this one wanted them (0 on bare metal).
+	StealPct *float64 `json:"steal_pct,omitempty"`
+	// WorkPct is the share of all CPUs' time used by the watched processes
+	// (see Monitor.Started and Monitor.WatchSelf): the programs a step
+	// started and boardbench itself. CPUPct − StealPct − WorkPct is what
+	// the rest of the machine used. Nil when nothing was watched.
+	WorkPct *float64 `json:"work_pct,omitempty"`
 	// PerCPUBusyPct is the busy share of each CPU, keyed by CPU id.
 	PerCPUBusyPct map[int]float64 `json:"per_cpu_busy_pct,omitempty"`
 	TempC         *float64        `json:"temp_c"`
@@ -101,6 +113,7 @@ type Monitor struct {
 	havePrev bool
 	last     *Sample
 	kick     chan struct{}
+	work     workAccount
 }
 
 // New returns a Monitor; call Run to start sampling.
@@ -165,15 +178,20 @@ func (m *Monitor) Run(ctx context.Context, each func(Sample)) {
 	}
 }
 
-// baseline reads /proc/stat so the first sample has percentages.
+// baseline reads /proc/stat and the watched processes' CPU time, so that
+// the next sample's percentages cover the time from now on only.
 func (m *Monitor) baseline() {
-	if data, err := m.h.ReadFile("/proc/stat"); err == nil {
+	data, err := m.h.ReadFile("/proc/stat")
+	m.mu.Lock()
+	defer m.mu.Unlock()
+	m.havePrev = false
+	if err == nil {
 		if all, per, ok := kernelfile.ParseStat(data); ok {
-			m.mu.Lock()
 			m.prevAll, m.prevPer, m.havePrev = all, per, true
-			m.mu.Unlock()
 		}
 	}
+	m.work.update(m.h)
+	m.work.rebase()
 }
 
 // Last returns the most recent sample, or nil before the first.
@@ -184,7 +202,16 @@ func (m *Monitor) Last() *Sample {
 }
 
 // SampleNow takes one sample, adds it to the open window and returns it.
+// Its percentages cover the time since the previous sample (or since the
+// open window began).
 func (m *Monitor) SampleNow(ctx context.Context) Sample {
+	return m.sample(ctx, true)
+}
+
+// sample takes one sample; without shares it records the conditions only
+// (clocks, load, temperature...), not the CPU time split, as at the start
+// of a window, where no time has passed since the baseline.
+func (m *Monitor) sample(ctx context.Context, shares bool) Sample {
 	s := Sample{Time: time.Now().UTC()}
 	for _, p := range m.cfg.Policies {
 		s.ClockMHz = append(s.ClockMHz, m.readKHzAsMHz(fmt.Sprintf("/sys/devices/system/cpu/cpufreq/policy%d/scaling_cur_freq", p.ID)))
@@ -194,13 +221,21 @@ func (m *Monitor) SampleNow(ctx context.Context) Sample {
 			s.Load1 = &v
 		}
 	}
-	if data, err := m.h.ReadFile("/proc/stat"); err == nil {
+	if data, err := m.h.ReadFile("/proc/stat"); err == nil && shares {
 		if all, per, ok := kernelfile.ParseStat(data); ok {
 			m.mu.Lock()
+			m.work.update(m.h)
 			if m.havePrev {
 				if sh, ok := all.SharesSince(m.prevAll); ok {
 					s.CPUPct, s.SysPct, s.UsrPct = ptr(sh.Busy), ptr(sh.System), ptr(sh.User)
 					s.NicePct, s.IowaitPct, s.IRQPct = ptr(sh.Nice), ptr(sh.Iowait), ptr(sh.IRQ)
+					ticks := float64(all.Total() - m.prevAll.Total())
+					if all.Steal >= m.prevAll.Steal {
+						s.StealPct = ptr(100 * float64(all.Steal-m.prevAll.Steal) / ticks)
+					}
+					if w, ok := m.work.since(); ok {
+						s.WorkPct = ptr(min(100, 100*float64(w)/ticks))
+					}
 				}
 				s.PerCPUBusyPct = map[int]float64{}
 				for id, t := range per {
@@ -212,6 +247,7 @@ func (m *Monitor) SampleNow(ctx context.Context) Sample {
 				}
 			}
 			m.prevAll, m.prevPer, m.havePrev = all, per, true
+			m.work.rebase()
 			m.mu.Unlock()
 		}
 	}
@@ -306,7 +342,10 @@ type Window struct {
 }
 
 // Begin opens the window of a phase, closing any open one, and takes a first
-// sample so that even a short phase has its conditions recorded.
+// sample so that even a short phase has its conditions recorded. The window
+// is measured from its own start: the CPU time split is taken afresh here,
+// so that the first sample with percentages covers the window only, never
+// the tail of what ran before. The first sample has no percentages.
 func (m *Monitor) Begin(ctx context.Context, name string) *Window {
 	w := &Window{m: m, name: name, tis: map[int]map[int64]float64{}}
 	for _, p := range m.cfg.Policies {
@@ -326,10 +365,11 @@ func (m *Monitor) Begin(ctx context.Context, name string) *Window {
 			w.thrB = &v
 		}
 	}
+	m.baseline()
 	m.mu.Lock()
 	m.window = w
 	m.mu.Unlock()
-	m.SampleNow(ctx)
+	m.sample(ctx, false)
 	return w
 }
 

@@ -202,6 +202,7 @@ type Handle struct {
 	tail  *tailBuffer
 	kin   *kin       // the program's descendants: its cgroup or the /proc scan
 	pty   *ptyOutput // nil unless Spec.PTY
+	obs   Observer
 
 	canceled   atomic.Bool
 	stray      int           // set by watch before stopped is closed
@@ -304,6 +305,9 @@ func Start(ctx context.Context, s Spec) (*Handle, error) {
 	h.start = time.Now()
 	h.pgid = cmd.Process.Pid // the leader of its own new group
 	h.kin = newKin(h.pgid, cg)
+	if h.obs = observerOf(ctx); h.obs != nil {
+		h.obs.Started(h.pgid)
+	}
 	go h.watch(ctx)
 	return h, nil
 }
@@ -516,6 +520,13 @@ func (h *Handle) Wait() (Exit, error) {
 			h.exit.OutputBytes = h.tail.Total()
 		}
 		ps := h.cmd.ProcessState
+		if h.obs != nil {
+			var cpu time.Duration
+			if ps != nil {
+				cpu = ps.UserTime() + ps.SystemTime()
+			}
+			h.obs.Exited(h.pgid, cpu)
+		}
 		if ps == nil {
 			h.err = err
 			h.exit.Code = 1

@@ -86,6 +86,8 @@ type MonitorInfo struct {
 	TempLabel string           `json:"temp_label"`
 	Power     []monitor.Sensor `json:"power"`
 	Firmware  bool             `json:"firmware"`
+	// Steal is true when sample lines show steal time (virtual machines).
+	Steal bool `json:"steal,omitempty"`
 }
 
 // Phase is one step of a run with its figures and evidence.
@@ -117,13 +119,33 @@ type Value struct {
 
 // Summary holds the headline figures users compare.
 type Summary struct {
-	// ClockMHz is the measured clock per cluster (one CPU each).
+	// ClockMHz is the measured clock per cluster (one CPU each). A cluster
+	// whose samples were all disturbed has no entry: see ClockAllDisturbed.
 	ClockMHz []Value `json:"clock_mhz"`
+	// ClockAllDisturbed are the clusters whose clock samples were all
+	// disturbed by other tasks: Value is what they read (low), which is
+	// not a figure of the machine.
+	ClockAllDisturbed []Value `json:"clock_all_disturbed_mhz"`
 	// SevenZipMultiMIPS is the mean total rating of the multi-threaded runs.
 	SevenZipMultiMIPS *float64 `json:"sevenzip_multi_mips"`
 	// SevenZipMultiRuns are the individual multi-threaded totals.
-	SevenZipMultiRuns  []float64 `json:"sevenzip_multi_runs"`
-	SevenZipSingleMIPS []Value   `json:"sevenzip_single_mips"`
+	SevenZipMultiRuns []float64 `json:"sevenzip_multi_runs"`
+	// SevenZipMultiDisturbedRuns are the numbers (from 1) of the
+	// multi-threaded runs whose own CPU usage shows that other tasks took
+	// their CPUs (SevenZipFigures.LowUsageRuns).
+	SevenZipMultiDisturbedRuns []int `json:"sevenzip_multi_disturbed_runs"`
+	// SevenZipMultiMIPSUndisturbed is the mean total rating of the other
+	// runs; nil when none succeeded.
+	SevenZipMultiMIPSUndisturbed *float64 `json:"sevenzip_multi_mips_undisturbed"`
+	// SevenZipMultiBasis says which mean is the headline (see
+	// SevenZipMultiHeadline): "all runs" when no run was disturbed,
+	// "undisturbed runs" when some were; "" without a result.
+	SevenZipMultiBasis string `json:"sevenzip_multi_basis"`
+	// SevenZipSingleMIPS is the single-threaded total rating per core type.
+	SevenZipSingleMIPS []Value `json:"sevenzip_single_mips"`
+	// SevenZipSingleDisturbedCPUs are the CPUs of SevenZipSingleMIPS whose
+	// run was disturbed (its usage was below SingleThreadMinUsagePct).
+	SevenZipSingleDisturbedCPUs []int `json:"sevenzip_single_disturbed_cpus"`
 	// AES256At16K is AES-256-CBC throughput on 16 KiB blocks in KB/s (1000 bytes).
 	AES256At16K []Value `json:"aes256_16k"`
 	MemcpyMBs   []Value `json:"memcpy_mb_s"`
@@ -132,6 +154,22 @@ type Summary struct {
 	Valid bool `json:"valid"`
 	// Verdict is a one-line human summary of validity.
 	Verdict string `json:"verdict"`
+}
+
+// The values of Summary.SevenZipMultiBasis.
+const (
+	BasisAllRuns         = "all runs"
+	BasisUndisturbedRuns = "undisturbed runs"
+)
+
+// SevenZipMultiHeadline returns the multi-threaded 7-Zip figure the summary
+// stands by: the mean of the undisturbed runs when some runs were
+// disturbed, else the mean of all runs; nil without a result.
+func (s Summary) SevenZipMultiHeadline() *float64 {
+	if s.SevenZipMultiBasis == BasisUndisturbedRuns && s.SevenZipMultiMIPSUndisturbed != nil {
+		return s.SevenZipMultiMIPSUndisturbed
+	}
+	return s.SevenZipMultiMIPS
 }
 
 // New returns a running result for a command.

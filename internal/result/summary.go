@@ -6,13 +6,16 @@ import (
 )
 
 // BuildSummary computes the headline figures from the phases: the measured
-// clock per cluster (first clock phase), 7-Zip multi-threaded (mean of the
-// successful runs, and each run), 7-Zip single-threaded, AES-256-CBC at
-// 16 KiB, memcpy and memset per core type. Phases without figures are
-// passed over; Valid and Verdict are left to validation.
+// clock per cluster (first clock phase; a cluster whose samples were all
+// disturbed is set apart), 7-Zip multi-threaded (mean of the successful
+// runs, each run, and the mean of the runs 7-Zip's own CPU usage does not
+// show as disturbed), 7-Zip single-threaded, AES-256-CBC at 16 KiB, memcpy
+// and memset per core type. Phases without figures are passed over; Valid
+// and Verdict are left to validation.
 func BuildSummary(phases []Phase) Summary {
 	s := Summary{
-		ClockMHz: []Value{}, SevenZipMultiRuns: []float64{}, SevenZipSingleMIPS: []Value{},
+		ClockMHz: []Value{}, ClockAllDisturbed: []Value{}, SevenZipMultiRuns: []float64{},
+		SevenZipMultiDisturbedRuns: []int{}, SevenZipSingleMIPS: []Value{}, SevenZipSingleDisturbedCPUs: []int{},
 		AES256At16K: []Value{}, MemcpyMBs: []Value{}, MemsetMBs: []Value{},
 	}
 	clockDone := false
@@ -28,8 +31,14 @@ func BuildSummary(phases []Phase) Summary {
 			}
 			clockDone = true
 			for _, c := range f.Clusters {
-				if c.CPU != nil && c.MeasuredMHz != nil {
-					s.ClockMHz = append(s.ClockMHz, Value{CPU: *c.CPU, Core: c.Core, Value: *c.MeasuredMHz})
+				if c.CPU == nil || c.MeasuredMHz == nil {
+					continue
+				}
+				v := Value{CPU: *c.CPU, Core: c.Core, Value: *c.MeasuredMHz}
+				if c.AllDisturbed() {
+					s.ClockAllDisturbed = append(s.ClockAllDisturbed, v)
+				} else {
+					s.ClockMHz = append(s.ClockMHz, v)
 				}
 			}
 		case PhaseSevenZipMulti:
@@ -43,12 +52,16 @@ func BuildSummary(phases []Phase) Summary {
 				}
 			}
 			s.SevenZipMultiMIPS, _ = MeanAndDrift(f.Runs)
+			setMultiBasis(&s, f)
 		case PhaseSevenZipSingle:
 			var f SevenZipFigures
 			if json.Unmarshal(p.Figures, &f) != nil || f.TotMIPS == nil || len(f.CPUs) == 0 {
 				continue
 			}
 			s.SevenZipSingleMIPS = append(s.SevenZipSingleMIPS, Value{CPU: f.CPUs[0], Core: f.Core, Value: *f.TotMIPS})
+			if len(f.LowUsageRuns()) > 0 {
+				s.SevenZipSingleDisturbedCPUs = append(s.SevenZipSingleDisturbedCPUs, f.CPUs[0])
+			}
 		case PhaseOpenSSL:
 			var f OpenSSLFigures
 			if json.Unmarshal(p.Figures, &f) != nil || len(f.CPUs) == 0 {
@@ -71,6 +84,32 @@ func BuildSummary(phases []Phase) Summary {
 		}
 	}
 	return s
+}
+
+// setMultiBasis fills the disturbed runs of the multi-threaded phase, the
+// mean of the others and which mean the summary stands by.
+func setMultiBasis(s *Summary, f SevenZipFigures) {
+	s.SevenZipMultiDisturbedRuns = []int{}
+	s.SevenZipMultiMIPSUndisturbed, s.SevenZipMultiBasis = nil, ""
+	if s.SevenZipMultiMIPS == nil {
+		return
+	}
+	disturbed := map[int]bool{}
+	for _, r := range f.LowUsageRuns() {
+		disturbed[r.Run] = true
+		s.SevenZipMultiDisturbedRuns = append(s.SevenZipMultiDisturbedRuns, r.Run)
+	}
+	var clean []SevenZipRun
+	for i, r := range f.Runs {
+		if !disturbed[i+1] {
+			clean = append(clean, r)
+		}
+	}
+	s.SevenZipMultiMIPSUndisturbed, _ = MeanAndDrift(clean)
+	s.SevenZipMultiBasis = BasisAllRuns
+	if len(disturbed) > 0 && s.SevenZipMultiMIPSUndisturbed != nil {
+		s.SevenZipMultiBasis = BasisUndisturbedRuns
+	}
 }
 
 // MeanAndDrift returns the mean total rating of the successful runs (nil

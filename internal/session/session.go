@@ -32,6 +32,7 @@ import (
 	"boardbench/internal/inventory"
 	"boardbench/internal/inventory/cpu"
 	"boardbench/internal/monitor"
+	"boardbench/internal/proc"
 	"boardbench/internal/result"
 )
 
@@ -158,6 +159,10 @@ func Start(ctx context.Context, cfg Config) (*Session, error) {
 	}
 	s.onlineBefore = cpu.OnlineCPUs(cfg.Host)
 	s.mon = monitor.New(cfg.Host, mcfg)
+	if cfg.Host.Live() {
+		// In-process measurements (clock, memory) are boardbench's own work.
+		s.mon.WatchSelf(os.Getpid())
+	}
 	mctx, cancel := context.WithCancel(context.WithoutCancel(ctx))
 	s.stopMon = cancel
 	s.monDone = make(chan struct{})
@@ -167,7 +172,7 @@ func Start(ctx context.Context, cfg Config) (*Session, error) {
 
 // MonitorInfo describes the sampled columns of cfg for a result.
 func MonitorInfo(cfg monitor.Config) result.MonitorInfo {
-	mi := result.MonitorInfo{Policies: cfg.Policies, TempLabel: cfg.TempLabel, Power: cfg.Power, Firmware: cfg.Firmware != nil}
+	mi := result.MonitorInfo{Policies: cfg.Policies, TempLabel: cfg.TempLabel, Power: cfg.Power, Firmware: cfg.Firmware != nil, Steal: cfg.Steal}
 	if mi.Policies == nil {
 		mi.Policies = []monitor.Policy{}
 	}
@@ -251,7 +256,8 @@ func (s *Session) Step(ctx context.Context, i int, st Step) result.Phase {
 	}
 	var err error
 	if st.Run != nil {
-		err = st.Run(ctx, &p)
+		// The programs the step starts are its work for the monitor.
+		err = st.Run(proc.WithObserver(ctx, s.mon), &p)
 	}
 	notes := p.Notes
 	endCtx, cancel := context.WithTimeout(bg, EvidenceTimeout)

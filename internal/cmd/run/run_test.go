@@ -106,7 +106,19 @@ func TestQuickRunWithRealTools(t *testing.T) {
 			}
 		}
 	}
-	positive("clock_mhz", s.ClockMHz)
+	// On a busy machine every clock sample may be disturbed: the clock is
+	// then set apart, not a figure, and a finding says so.
+	if len(s.ClockAllDisturbed) > 0 {
+		found := false
+		for _, f := range r.Findings {
+			found = found || f.ID == "clock_disturbed"
+		}
+		if !found {
+			t.Errorf("clock samples all disturbed (%v) without a clock_disturbed finding", s.ClockAllDisturbed)
+		}
+	} else {
+		positive("clock_mhz", s.ClockMHz)
+	}
 	positive("sevenzip_single_mips", s.SevenZipSingleMIPS)
 	positive("aes256_16k", s.AES256At16K)
 	positive("memcpy_mb_s", s.MemcpyMBs)

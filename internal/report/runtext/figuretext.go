@@ -198,7 +198,10 @@ func renderClock(w *textfmt.Writer, f result.ClockFigures) {
 		if c.Error != "" {
 			errs = append(errs, fmt.Sprintf("%s: not measured: %s", name, c.Error))
 		}
-		if len(c.DisturbedSamples) > 0 {
+		switch {
+		case c.AllDisturbed():
+			errs = append(errs, fmt.Sprintf("%s: every sample was disturbed by another task: the measured clock reads low and is not a figure", name))
+		case len(c.DisturbedSamples) > 0:
 			errs = append(errs, fmt.Sprintf("%s: %s set aside (another task took the CPU)", name, textfmt.Plural(len(c.DisturbedSamples), "sample")))
 		}
 	}

@@ -26,7 +26,7 @@ func renderPhases(w *textfmt.Writer, r *result.Result) {
 		w.Line("none recorded")
 		return
 	}
-	cols := monitor.Columns{Policies: r.Monitor.Policies, Power: r.Monitor.Power, Firmware: r.Monitor.Firmware}
+	cols := monitor.Columns{Policies: r.Monitor.Policies, Power: r.Monitor.Power, Firmware: r.Monitor.Firmware, Steal: r.Monitor.Steal}
 	labels := policyLabels(r.Monitor.Policies)
 	for i, p := range r.Phases {
 		heading := fmt.Sprintf("Phase %d/%d (%s)", i+1, len(r.Phases), orDash(p.Name))

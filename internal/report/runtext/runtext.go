@@ -8,6 +8,7 @@ package runtext
 import (
 	"fmt"
 	"io"
+	"slices"
 	"sort"
 	"strings"
 	"time"
@@ -305,18 +306,47 @@ func monitorPairs(r *result.Result) [][2]string {
 	return pairs
 }
 
+// sevenZipMultiLine is the multi-threaded 7-Zip headline with its runs.
+// When 7-Zip's own CPU usage shows disturbed runs, the line says which
+// mean it stands by: the undisturbed runs', next to all runs'.
 func sevenZipMultiLine(r *result.Result) string {
 	s := r.Summary
 	if s.SevenZipMultiMIPS == nil {
 		return "n/a (" + missingReason(r, result.PhaseSevenZipMulti) + ")"
 	}
-	out := fmt.Sprintf("%.0f MIPS", *s.SevenZipMultiMIPS)
-	if len(s.SevenZipMultiRuns) > 0 {
-		runs := make([]string, len(s.SevenZipMultiRuns))
-		for i, v := range s.SevenZipMultiRuns {
-			runs[i] = fmt.Sprintf("%.0f", v)
+	runs := make([]string, len(s.SevenZipMultiRuns))
+	for i, v := range s.SevenZipMultiRuns {
+		runs[i] = fmt.Sprintf("%.0f", v)
+	}
+	all := fmt.Sprintf("mean of %s: %s MIPS", textfmt.Plural(len(runs), "run"), strings.Join(runs, ", "))
+	disturbed := make([]string, len(s.SevenZipMultiDisturbedRuns))
+	for i, n := range s.SevenZipMultiDisturbedRuns {
+		disturbed[i] = fmt.Sprintf("%d", n)
+	}
+	var out string
+	if u := s.SevenZipMultiMIPSUndisturbed; s.SevenZipMultiBasis == result.BasisUndisturbedRuns && u != nil {
+		out = fmt.Sprintf("%.0f MIPS (mean of the undisturbed runs; run %s disturbed by other tasks; %s → %.0f)",
+			*u, strings.Join(disturbed, ", "), all, *s.SevenZipMultiMIPS)
+	} else {
+		out = fmt.Sprintf("%.0f MIPS", *s.SevenZipMultiMIPS)
+		if len(runs) > 0 {
+			out += " (" + all + ")"
 		}
-		out += fmt.Sprintf(" (mean of %s: %s MIPS)", textfmt.Plural(len(runs), "run"), strings.Join(runs, ", "))
+	}
+	if ids := disturbingFindings(r, result.PhaseSevenZipMulti); len(ids) > 0 {
+		out += "; DISTURBED: " + strings.Join(ids, ", ")
+	}
+	return out
+}
+
+// disturbingFindings returns the ids of the findings that say other tasks
+// or other guests took CPU time during the phase.
+func disturbingFindings(r *result.Result, phase string) []string {
+	var out []string
+	for _, f := range r.Findings {
+		if (f.ID == "background_activity" || f.ID == "steal_time") && slices.Contains(f.Phases, phase) && !slices.Contains(out, f.ID) {
+			out = append(out, f.ID)
+		}
 	}
 	return out
 }
@@ -385,6 +415,16 @@ func renderPerCoreType(w *textfmt.Writer, r *result.Result) {
 		{"memset", s.MemsetMBs, "%.0f MB/s", result.PhaseMemory},
 	}
 	rows := map[int]*perCoreTypeRow{}
+	// Figures that are not figures (a clock whose samples were all
+	// disturbed) or that were disturbed are marked in their cell.
+	marks := map[[2]int]string{}
+	for _, v := range s.ClockAllDisturbed {
+		marks[[2]int{0, v.CPU}] = "disturbed"
+	}
+	for _, c := range s.SevenZipSingleDisturbedCPUs {
+		marks[[2]int{1, c}] = "*"
+	}
+	cols[0].values = append(append([]result.Value(nil), s.ClockMHz...), s.ClockAllDisturbed...)
 	for ci, c := range cols {
 		for _, v := range c.values {
 			row, ok := rows[v.CPU]
@@ -398,7 +438,14 @@ func renderPerCoreType(w *textfmt.Writer, r *result.Result) {
 			if row.core == "" {
 				row.core = v.Core
 			}
-			row.cells[ci] = fmt.Sprintf(c.format, v.Value)
+			switch mark := marks[[2]int{ci, v.CPU}]; mark {
+			case "":
+				row.cells[ci] = fmt.Sprintf(c.format, v.Value)
+			case "*":
+				row.cells[ci] = fmt.Sprintf(c.format, v.Value) + mark
+			default:
+				row.cells[ci] = mark
+			}
 		}
 	}
 	var missing []string
@@ -431,6 +478,12 @@ func renderPerCoreType(w *textfmt.Writer, r *result.Result) {
 		w.Table(t)
 		w.Line("clock: measured, one CPU per cluster; the other figures: one CPU per core type (- = not run on that CPU)")
 		w.Line("AES-256-CBC on 16 KiB blocks in KB/s (1000 bytes); memcpy and memset in MB/s (10^6 bytes)")
+	}
+	for _, v := range s.ClockAllDisturbed {
+		w.Line("clock on cpu%d: no figure: every sample was disturbed by other tasks (they read %.0f MHz, which is not the clock)", v.CPU, v.Value)
+	}
+	if len(s.SevenZipSingleDisturbedCPUs) > 0 {
+		w.Line("* disturbed: 7-Zip's own CPU usage was below %.0f%%, another task took CPU time", result.SingleThreadMinUsagePct)
 	}
 	for _, m := range missing {
 		w.Line("%s", m)
