@@ -16,7 +16,7 @@ trap 'rm -rf "$tmp"' EXIT
 # `go test -list` prints a package's matching names, then "ok <package>".
 if ! go test -list '^Fuzz' "$@" >"$tmp/list" 2>&1; then
   sed 's/^/    /' "$tmp/list" | tail -20
-  echo "fuzz-smoke: cannot list the fuzz targets: $(grep -v '^[[:space:]]*$' "$tmp/list" | tail -n1)" >&2
+  echo "fuzz-smoke: cannot list the fuzz targets: $(grep -v -E '^(ok|\?|FAIL|#)|^[[:space:]]*$' "$tmp/list" | head -n1 | cut -c1-300)" >&2
   exit 1
 fi
 awk '/^Fuzz/ {names[n++] = $1; next}
