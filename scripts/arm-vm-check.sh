@@ -72,7 +72,8 @@ tr -d '\r' <"$work/console.log" >"$work/console.txt"
 if ! grep -q '^@@' "$work/console.txt"; then
   [ "$rc" = 124 ] && die "the VM printed no result within 300 s: $(lastline "$work/console.txt")"
   [ "$rc" != 0 ] && die "qemu did not start (exit $rc): $(lastline "$work/console.txt")"
-  die "the VM printed no result: $(lastline "$work/console.txt")"
+  why=$(grep -m1 'Kernel panic' "$work/console.txt" | cut -c1-300 || true)
+  die "the VM printed no result: ${why:-$(lastline "$work/console.txt")}"
 fi
 failed=$(sed -n 's/^@@JSON-FAILED //p' "$work/console.txt")
 [ -z "$failed" ] || die "boardbench info --json failed in the VM: $failed"
