@@ -5,79 +5,129 @@
 # there, then checks on this machine that
 #   - the live description is right (4 × Cortex-A72, MIDR 0x41/0xd08, arm64),
 #   - the capture, unpacked here, describes the same machine.
-# Needs: qemu-system-arm, cpio, the arm64 cross compiler, and apt access to
-# Debian's arm64 packages (dpkg --add-architecture arm64).
+# Needs: qemu-system-arm, cpio, gzip, python3, the arm64 cross compiler, and
+# apt access to Debian's arm64 packages (dpkg --add-architecture arm64).
+# The VM has no network card (-nic none), so no network option ROM is needed.
+# KEEP=1 keeps the work directory. Every failure ends in one
+# "arm-vm-check: ..." line saying what failed.
 set -euo pipefail
 cd "$(dirname "$0")/.."
 work=$(mktemp -d); [ -n "${KEEP:-}" ] && echo "work dir: $work"
 trap '[ -n "${KEEP:-}" ] || rm -rf "$work"' EXIT
 
-kpkg=$(apt-cache depends linux-image-arm64:arm64 2>/dev/null | awk '/Depends: linux-image-[0-9]/{print $2; exit}')
+die() { echo "arm-vm-check: $*" >&2; exit 1; }
+# lastline FILE: the file's last non-empty line, without carriage returns.
+lastline() { tr -d '\r' <"$1" | grep -v '^[[:space:]]*$' | tail -n1 | cut -c1-300; }
+
+for tool in qemu-system-aarch64:qemu-system-arm cpio:cpio gzip:gzip python3:python3 \
+  apt-get:apt dpkg-deb:dpkg base64:coreutils timeout:coreutils; do
+  command -v "${tool%%:*}" >/dev/null || die "${tool%%:*} not found (apt-get install ${tool#*:})"
+done
+
+kpkg=$(apt-cache depends linux-image-arm64:arm64 2>/dev/null | awk '/Depends: linux-image-[0-9]/{print $2; exit}' || true)
 kpkg=${kpkg%:arm64}
-[ -n "$kpkg" ] || { echo "arm-vm-check: no arm64 kernel package found (dpkg --add-architecture arm64 && apt-get update)" >&2; exit 1; }
-(cd "$work" && apt-get download -q "busybox-static:arm64" "$kpkg:arm64" >/dev/null 2>&1) \
-  || { echo "arm-vm-check: cannot download $kpkg:arm64 and busybox-static:arm64" >&2; exit 1; }
-dpkg-deb -x "$work"/busybox-static_*.deb "$work/bb"
-dpkg-deb -x "$work"/linux-image-*.deb "$work/k"
-DIST="$work/dist" scripts/build-all.sh arm64 >/dev/null
-go build -o "$work/boardbench-host" ./cmd/boardbench
+[ -n "$kpkg" ] || die "no arm64 kernel package found (dpkg --add-architecture arm64 && apt-get update)"
+(cd "$work" && apt-get download -q "busybox-static:arm64" "$kpkg:arm64" >"$work/download.log" 2>&1) \
+  || die "cannot download $kpkg:arm64 and busybox-static:arm64: $(lastline "$work/download.log")"
+dpkg-deb -x "$work"/busybox-static_*.deb "$work/bb" 2>"$work/err" || die "cannot unpack busybox-static: $(lastline "$work/err")"
+dpkg-deb -x "$work"/linux-image-*.deb "$work/k" 2>"$work/err" || die "cannot unpack $kpkg: $(lastline "$work/err")"
+kernel=$(ls "$work"/k/boot/vmlinuz-* 2>/dev/null | head -n1 || true)
+[ -n "$kernel" ] || die "$kpkg holds no /boot/vmlinuz-*"
+DIST="$work/dist" scripts/build-all.sh arm64 >/dev/null || die "the arm64 binary did not build (see above)"
+go build -o "$work/boardbench-host" ./cmd/boardbench 2>"$work/err" || { cat "$work/err" >&2; die "the host binary did not build: $(lastline "$work/err")"; }
 
 init="$work/initrd"
 mkdir -p "$init"/{bin,proc,sys,dev,tmp}
 cp "$work/bb/bin/busybox" "$init/bin/"
 cp "$work/dist/boardbench-linux-arm64" "$init/bin/boardbench"
+# Markers on the console delimit the results; a failing command reports its
+# last error line instead.
 cat >"$init/init" <<'INIT'
 #!/bin/busybox sh
 /bin/busybox --install -s /bin
 mount -t proc proc /proc
 mount -t sysfs sysfs /sys
-echo "@@JSON-BEGIN"
-/bin/boardbench info --json
-echo "@@JSON-END"
 cd /tmp
-if /bin/boardbench capture -o c.tar.gz 2>/dev/null; then
+if /bin/boardbench info --json >info.json 2>info.err; then
+  echo "@@JSON-BEGIN"; cat info.json; echo "@@JSON-END"
+else
+  echo "@@JSON-FAILED $(tail -n1 info.err)"
+fi
+if /bin/boardbench capture -o c.tar.gz 2>capture.err; then
   echo "@@CAPTURE-BEGIN"; base64 c.tar.gz; echo "@@CAPTURE-END"
+else
+  echo "@@CAPTURE-FAILED $(tail -n1 capture.err)"
 fi
 poweroff -f
 INIT
 chmod +x "$init/init"
-(cd "$init" && find . | cpio -o -H newc 2>/dev/null | gzip -1 >"$work/initrd.gz")
+(cd "$init" && find . | cpio -o -H newc 2>"$work/err" | gzip -1 >"$work/initrd.gz") \
+  || die "cannot pack the initramfs: $(lastline "$work/err")"
 
+rc=0
 timeout 300 qemu-system-aarch64 -M virt -cpu cortex-a72 -smp 4,clusters=2,cores=2 -m 512 \
-  -nographic -no-reboot -kernel "$work"/k/boot/vmlinuz-* -initrd "$work/initrd.gz" \
-  -append "console=ttyAMA0 quiet panic=-1" </dev/null >"$work/console.log" 2>&1 || true
+  -nic none -nographic -no-reboot -kernel "$kernel" -initrd "$work/initrd.gz" \
+  -append "console=ttyAMA0 quiet panic=-1" </dev/null >"$work/console.log" 2>&1 || rc=$?
 tr -d '\r' <"$work/console.log" >"$work/console.txt"
+if ! grep -q '^@@' "$work/console.txt"; then
+  [ "$rc" = 124 ] && die "the VM printed no result within 300 s: $(lastline "$work/console.txt")"
+  [ "$rc" != 0 ] && die "qemu did not start (exit $rc): $(lastline "$work/console.txt")"
+  why=$(grep -m1 'Kernel panic' "$work/console.txt" | cut -c1-300 || true)
+  die "the VM printed no result: ${why:-$(lastline "$work/console.txt")}"
+fi
+failed=$(sed -n 's/^@@JSON-FAILED //p' "$work/console.txt")
+[ -z "$failed" ] || die "boardbench info --json failed in the VM: $failed"
+grep -q '^@@JSON-END' "$work/console.txt" || die "the VM's info --json output is cut off (qemu exit $rc)"
 sed -n '/^@@JSON-BEGIN/,/^@@JSON-END/p' "$work/console.txt" | sed '1d;$d' >"$work/live.json"
-sed -n '/^@@CAPTURE-BEGIN/,/^@@CAPTURE-END/p' "$work/console.txt" | sed '1d;$d' | base64 -d >"$work/c.tar.gz"
-mkdir "$work/root" && tar -xzf "$work/c.tar.gz" -C "$work/root"
-"$work/boardbench-host" info --json --root "$work/root" >"$work/replayed.json"
+failed=$(sed -n 's/^@@CAPTURE-FAILED //p' "$work/console.txt")
+[ -z "$failed" ] || die "boardbench capture failed in the VM: $failed"
+grep -q '^@@CAPTURE-END' "$work/console.txt" || die "the VM's capture output is cut off (qemu exit $rc)"
+sed -n '/^@@CAPTURE-BEGIN/,/^@@CAPTURE-END/p' "$work/console.txt" | sed '1d;$d' >"$work/c.b64"
+base64 -d "$work/c.b64" >"$work/c.tar.gz" 2>"$work/err" || die "the VM's capture is not valid base64: $(lastline "$work/err")"
+mkdir "$work/root"
+tar -xzf "$work/c.tar.gz" -C "$work/root" 2>"$work/err" || die "the VM's capture is not a readable tar.gz: $(lastline "$work/err")"
+"$work/boardbench-host" info --json --root "$work/root" >"$work/replayed.json" 2>"$work/err" \
+  || die "info --root on the VM's capture failed: $(lastline "$work/err")"
 
 python3 - "$work/live.json" "$work/replayed.json" "$work/root/.boardbench/commands/boardbench_info_--json" <<'PY'
 import json, sys
-live = json.load(open(sys.argv[1]))
-replayed = json.load(open(sys.argv[2]))
+
+def load(path, what):
+    try:
+        with open(path) as f:
+            return json.load(f)
+    except (OSError, ValueError) as e:
+        print(f"arm-vm-check: {what} is not readable JSON: {e}", file=sys.stderr)
+        sys.exit(1)
+
+live = load(sys.argv[1], "the VM's info --json")
+replayed = load(sys.argv[2], "info --root on the capture")
 # The capture holds the description made from exactly the reads it packed.
-captured = json.load(open(sys.argv[3]))
-cpus = live["cpu"]["cpus"]
+captured = load(sys.argv[3], "the capture's own description")
 errors = []
-if len(cpus) != 4: errors.append(f"{len(cpus)} CPUs, want 4")
-for c in cpus:
-    if c["core_name"] != "Cortex-A72" or c["implementer"] != "0x41" or c["part"] != "0xd08":
-        errors.append(f"cpu{c['id']}: {c['core']} {c['implementer']}/{c['part']}")
-if sorted({c.get("topology_cluster") for c in cpus}) != [0, 1]:
-    errors.append("kernel topology clusters are not 0 and 1")
-if live["cpu"]["arch"] != "arm64" or live["os"]["kernel"]["machine"] != "aarch64":
-    errors.append("architecture not arm64/aarch64")
-if "QEMU" not in live["soc"]["guess"]:
-    errors.append(f"soc guess {live['soc']['guess']!r}")
+try:
+    cpus = live["cpu"]["cpus"]
+    if len(cpus) != 4: errors.append(f"{len(cpus)} CPUs, want 4")
+    for c in cpus:
+        if c.get("core_name") != "Cortex-A72" or c.get("implementer") != "0x41" or c.get("part") != "0xd08":
+            errors.append(f"cpu{c.get('id')}: {c.get('core_name')} {c.get('implementer')}/{c.get('part')}")
+    if sorted({c.get("topology_cluster") for c in cpus}, key=str) != [0, 1]:
+        errors.append("kernel topology clusters are not 0 and 1")
+    if live["cpu"].get("arch") != "arm64" or live.get("os", {}).get("kernel", {}).get("machine") != "aarch64":
+        errors.append("architecture not arm64/aarch64")
+    if "QEMU" not in (live.get("soc", {}).get("guess") or ""):
+        errors.append(f"soc guess {live.get('soc', {}).get('guess')!r}")
+except (KeyError, TypeError) as e:
+    errors.append(f"the VM's description lacks {e}")
 for doc in (captured, replayed):
     for k in ("collected_at", "root", "tool"):
         doc.pop(k, None)
 if captured != replayed:
-    for k in captured:
-        if captured[k] != replayed.get(k):
+    for k in sorted(set(captured) | set(replayed)):
+        if captured.get(k) != replayed.get(k):
             errors.append(f"capture replayed differently in section {k!r}")
 if errors:
-    print("arm-vm-check FAILED:\n  " + "\n  ".join(errors)); sys.exit(1)
+    print("arm-vm-check: FAILED: " + "; ".join(errors), file=sys.stderr)
+    sys.exit(1)
 print("ok   arm64 VM: info on a real ARM kernel, capture replays identically")
 PY

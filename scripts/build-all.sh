@@ -3,6 +3,10 @@
 # armv6 (Raspberry Pi Zero/1), armv7, arm64, riscv64 and amd64. The binaries
 # link the C library statically (cgo), which the libc memcpy/memset figures
 # need; cross compilers come from Debian's gcc-<triplet> packages.
+#
+# usage: scripts/build-all.sh [armv6|armv7|arm64|riscv64|amd64]
+# DIST sets the output directory, VERSION the version stamped in.
+# On failure the last line says which build failed.
 set -euo pipefail
 cd "$(dirname "$0")/.."
 out=${DIST:-dist}
@@ -10,27 +14,37 @@ mkdir -p "$out"
 version=${VERSION:-$(git describe --tags --always --dirty 2>/dev/null || echo dev)}
 ldflags="-s -w -X boardbench/internal/buildinfo.Version=$version -linkmode external -extldflags -static"
 
-# target: name GOARCH GOARM CC
+# target: name GOARCH GOARM CC cross-package
 targets=(
-  "armv6   arm     6 arm-linux-gnueabi-gcc"
-  "armv7   arm     7 arm-linux-gnueabihf-gcc"
-  "arm64   arm64   - aarch64-linux-gnu-gcc"
-  "riscv64 riscv64 - riscv64-linux-gnu-gcc"
-  "amd64   amd64   - x86_64-linux-gnu-gcc"
+  "armv6   arm     6 arm-linux-gnueabi-gcc   gcc-arm-linux-gnueabi libc6-dev-armel-cross"
+  "armv7   arm     7 arm-linux-gnueabihf-gcc gcc-arm-linux-gnueabihf libc6-dev-armhf-cross"
+  "arm64   arm64   - aarch64-linux-gnu-gcc   gcc-aarch64-linux-gnu libc6-dev-arm64-cross"
+  "riscv64 riscv64 - riscv64-linux-gnu-gcc   gcc-riscv64-linux-gnu libc6-dev-riscv64-cross"
+  "amd64   amd64   - x86_64-linux-gnu-gcc    gcc-x86-64-linux-gnu libc6-dev-amd64-cross"
 )
 only=${1:-}
+if [ -n "$only" ] && ! printf '%s\n' "${targets[@]}" | grep -q "^$only "; then
+  echo "build-all: unknown target $only (armv6, armv7, arm64, riscv64 or amd64)" >&2
+  exit 2
+fi
+log=$(mktemp)
+trap 'rm -f "$log"' EXIT
 for t in "${targets[@]}"; do
-  read -r name arch arm cc <<<"$t"
+  read -r name arch arm cc pkgs <<<"$t"
   [ -n "$only" ] && [ "$only" != "$name" ] && continue
-  if [ "$arch" = amd64 ] && [ "$(uname -m)" = x86_64 ]; then cc=gcc; fi
+  if [ "$arch" = amd64 ] && [ "$(uname -m)" = x86_64 ]; then cc=gcc; pkgs="gcc libc6-dev"; fi
   if ! command -v "$cc" >/dev/null; then
-    echo "build-all: $cc not found (apt-get install gcc-${cc%-gcc})" >&2
+    echo "build-all: $name: $cc not found (apt-get install $pkgs)" >&2
     exit 1
   fi
   goarm=""
   [ "$arm" != - ] && goarm=$arm
-  CGO_ENABLED=1 CC=$cc GOOS=linux GOARCH=$arch GOARM=$goarm \
+  if ! CGO_ENABLED=1 CC=$cc GOOS=linux GOARCH=$arch GOARM=$goarm \
     go build -trimpath -tags netgo,osusergo -ldflags "$ldflags" \
-    -o "$out/boardbench-linux-$name" ./cmd/boardbench
+    -o "$out/boardbench-linux-$name" ./cmd/boardbench >"$log" 2>&1; then
+    cat "$log" >&2
+    echo "build-all: $name: go build failed: $(grep -v '^[[:space:]]*$' "$log" | tail -n1)" >&2
+    exit 1
+  fi
   printf '%-8s %8d bytes  %s\n' "$name" "$(stat -c %s "$out/boardbench-linux-$name")" "$out/boardbench-linux-$name"
 done

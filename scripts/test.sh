@@ -1,13 +1,14 @@
 #!/usr/bin/env bash
 # The project's test command: vet, then every test of the module (fixture
 # trees in testdata/ and ../shared reference data; integration tests with the
-# real 7-Zip and openssl run when those are installed).
+# real 7-Zip and openssl run when those are installed). Extra arguments go to
+# `go test`. On failure the last line says which step failed.
 set -euo pipefail
 cd "$(dirname "$0")/.."
 unformatted=$(gofmt -l cmd internal)
 if [ -n "$unformatted" ]; then
-  echo "gofmt needed:" $unformatted >&2
+  echo "test: gofmt needed:" $unformatted >&2
   exit 1
 fi
-go vet ./...
-go test -count=1 ./... "$@"
+go vet ./... || { echo "test: go vet reported problems (above)" >&2; exit 1; }
+go test -count=1 ./... "$@" || { echo "test: go test failed (FAIL lines above)" >&2; exit 1; }
