@@ -14,6 +14,7 @@ import (
 	"boardbench/internal/host"
 	"boardbench/internal/proc"
 	"boardbench/internal/testutil/fixture"
+	"boardbench/internal/testutil/need"
 	"boardbench/internal/tools"
 )
 
@@ -185,7 +186,7 @@ func TestLiveOpenSSL(t *testing.T) {
 	defer cancel()
 	tool, notes := tools.FindOpenSSL(ctx, h)
 	if tool == nil {
-		t.Skipf("openssl not installed: %v", notes)
+		need.Missing(t, "openssl not installed: %v", notes)
 	}
 	cpus, err := host.AllowedCPUs()
 	if err != nil || len(cpus) == 0 {

@@ -7,6 +7,7 @@ import (
 
 	"boardbench/internal/host"
 	"boardbench/internal/proc"
+	"boardbench/internal/testutil/need"
 	"boardbench/internal/tools"
 )
 
@@ -25,7 +26,7 @@ func TestLiveSevenZip(t *testing.T) {
 	defer cancel()
 	tool, notes := tools.FindSevenZip(ctx, h)
 	if tool == nil {
-		t.Skipf("no 7-Zip (7zz, 7z, 7za, 7zr) installed: %v", notes)
+		need.Missing(t, "no 7-Zip (7zz, 7z, 7za, 7zr) installed: %v", notes)
 	}
 	cpus, err := host.AllowedCPUs()
 	if err != nil || len(cpus) == 0 {

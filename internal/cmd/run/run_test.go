@@ -13,6 +13,7 @@ import (
 	"boardbench/internal/cmdutil"
 	"boardbench/internal/iostreams"
 	"boardbench/internal/result"
+	"boardbench/internal/testutil/need"
 	"boardbench/internal/tune"
 )
 
@@ -62,7 +63,7 @@ func TestQuickRunWithRealTools(t *testing.T) {
 		}
 	}
 	if _, err := exec.LookPath("openssl"); err != nil || sevenZip == "" {
-		t.Skip("needs 7-Zip (7zz, 7z, 7za or 7zr) and openssl on PATH (CI installs them); not found here")
+		need.Missing(t, "needs 7-Zip (7zz, 7z, 7za or 7zr) and openssl on PATH; not found here")
 	}
 	out := filepath.Join(t.TempDir(), "quick.json")
 	stdout, stderr, err := execute(t, "--quick", "--force", "--no-install", "--output", out)
