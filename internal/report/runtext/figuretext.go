@@ -31,47 +31,39 @@ func renderFigures(w *textfmt.Writer, p result.Phase) {
 	var err error
 	switch p.Name {
 	case result.PhaseClock, result.PhaseClockAfterLoad:
-		var f result.ClockFigures
-		if err = json.Unmarshal(p.Figures, &f); err == nil {
+		err = decode(p.Figures, func(f result.ClockFigures) {
 			renderClock(w, f)
-		}
+		})
 	case result.PhaseMemory:
-		var f result.MemFigures
-		if err = json.Unmarshal(p.Figures, &f); err == nil {
+		err = decode(p.Figures, func(f result.MemFigures) {
 			renderMemory(w, f)
-		}
+		})
 	case result.PhaseMemoryAllCores:
-		var f result.MemAllCoresFigures
-		if err = json.Unmarshal(p.Figures, &f); err == nil {
+		err = decode(p.Figures, func(f result.MemAllCoresFigures) {
 			renderMemoryAllCores(w, f)
-		}
+		})
 	case result.PhaseC2C:
-		var f result.C2CFigures
-		if err = json.Unmarshal(p.Figures, &f); err == nil {
+		err = decode(p.Figures, func(f result.C2CFigures) {
 			renderC2C(w, f)
-		}
+		})
 	case result.PhaseOpenSSL, result.PhaseOpenSSLAllCores, result.PhaseOpenSSLEVP:
-		var f result.OpenSSLFigures
-		if err = json.Unmarshal(p.Figures, &f); err == nil {
+		err = decode(p.Figures, func(f result.OpenSSLFigures) {
 			renderOpenSSL(w, f, p.Name == result.PhaseOpenSSLAllCores)
 			renderOpenSSLBuild(w, f.Build)
 			renderUserland(w, f.Userland)
-		}
+		})
 	case result.PhaseCryptsetup:
-		var f result.CryptsetupFigures
-		if err = json.Unmarshal(p.Figures, &f); err == nil {
+		err = decode(p.Figures, func(f result.CryptsetupFigures) {
 			renderCryptsetup(w, f)
-		}
+		})
 	case result.PhaseCommand:
-		var f wrapped.Figures
-		if err = json.Unmarshal(p.Figures, &f); err == nil {
+		err = decode(p.Figures, func(f wrapped.Figures) {
 			renderWrapped(w, f)
-		}
+		})
 	case result.PhaseSevenZipSingle, result.PhaseSevenZipMulti, result.PhaseSevenZipCluster, result.PhaseSustained:
-		var f result.SevenZipFigures
-		if err = json.Unmarshal(p.Figures, &f); err == nil {
+		err = decode(p.Figures, func(f result.SevenZipFigures) {
 			renderSevenZip(w, f)
-		}
+		})
 	default:
 		fmt.Fprintln(w.W)
 		w.Line("figures: no text view for phase kind %q (see the JSON result)", p.Name)
@@ -607,4 +599,14 @@ func wrapWords(s string, width int) []string {
 		out = append(out, line)
 	}
 	return out
+}
+
+// decode unmarshals a phase's figures into T and renders them.
+func decode[T any](data json.RawMessage, render func(T)) error {
+	var f T
+	err := json.Unmarshal(data, &f)
+	if err == nil {
+		render(f)
+	}
+	return err
 }
