@@ -15,6 +15,7 @@ import (
 	"fmt"
 	"io"
 	"math"
+	"slices"
 	"strings"
 
 	"boardbench/internal/benchtool/wrapped"
@@ -94,7 +95,7 @@ func Compute(r *result.Result) Columns {
 	}
 	s := r.Summary
 	c.Clockspeed = Clockspeed(in, s.ClockMHz, hasFinding(r, ThrottlingFindingID))
-	c.SevenZipMult = SevenZipMulti(s.SevenZipMultiRuns, s.SevenZipMultiMIPS)
+	c.SevenZipMult = SevenZipMulti(headlineRuns(s), s.SevenZipMultiHeadline())
 	if c.SevenZipMult == Unknown && in != nil && len(in.CPU.CPUs) == 1 {
 		// one CPU: no multi-threaded run; the table shows the single score
 		c.SevenZipMult = maxCell(s.SevenZipSingleMIPS, tens)
@@ -355,6 +356,22 @@ func SevenZipMulti(runs []float64, mean *float64) string {
 		return Unknown
 	}
 	return fmt.Sprintf("%.0f", round10(m))
+}
+
+// headlineRuns are the multi-threaded 7-Zip runs the summary's headline
+// stands on: all runs, or the undisturbed ones when the summary says it
+// uses those (run numbers in SevenZipMultiDisturbedRuns count from 1).
+func headlineRuns(s result.Summary) []float64 {
+	if s.SevenZipMultiBasis != result.BasisUndisturbedRuns {
+		return s.SevenZipMultiRuns
+	}
+	var out []float64
+	for i, v := range s.SevenZipMultiRuns {
+		if !slices.Contains(s.SevenZipMultiDisturbedRuns, i+1) {
+			out = append(out, v)
+		}
+	}
+	return out
 }
 
 // rounding says how a column rounds its value.

@@ -187,3 +187,21 @@ func TestSingleCPUMachineUsesSingleScore(t *testing.T) {
 		t.Errorf("got %s, want 480", got)
 	}
 }
+
+func TestHeadlineRunsSkipDisturbed(t *testing.T) {
+	f := func(v float64) *float64 { return &v }
+	tests := []struct {
+		name string
+		s    result.Summary
+		want string
+	}{
+		{"all runs", result.Summary{SevenZipMultiRuns: []float64{7692, 10432, 10206}, SevenZipMultiMIPS: f(9443), SevenZipMultiBasis: result.BasisAllRuns}, "9440"},
+		{"undisturbed runs", result.Summary{SevenZipMultiRuns: []float64{7692, 10432, 10206}, SevenZipMultiMIPS: f(9443),
+			SevenZipMultiDisturbedRuns: []int{1}, SevenZipMultiMIPSUndisturbed: f(10319), SevenZipMultiBasis: result.BasisUndisturbedRuns}, "10320"},
+	}
+	for _, tt := range tests {
+		if got := SevenZipMulti(headlineRuns(tt.s), tt.s.SevenZipMultiHeadline()); got != tt.want {
+			t.Errorf("%s: %s, want %s", tt.name, got, tt.want)
+		}
+	}
+}
