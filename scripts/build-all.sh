@@ -12,7 +12,12 @@ cd "$(dirname "$0")/.."
 out=${DIST:-dist}
 mkdir -p "$out"
 version=${VERSION:-$(git describe --tags --always --dirty 2>/dev/null || echo dev)}
-ldflags="-s -w -X boardbench/internal/buildinfo.Version=$version -linkmode external -extldflags -static"
+commit=$(git rev-parse HEAD 2>/dev/null || true)
+if [ -n "$commit" ] && [ -n "$(git status --porcelain 2>/dev/null)" ]; then
+  commit="$commit-dirty"
+fi
+built=$(date -u +%Y-%m-%dT%H:%M:%SZ)
+ldflags="-s -w -X boardbench/internal/buildinfo.Version=$version -X boardbench/internal/buildinfo.Commit=$commit -X boardbench/internal/buildinfo.Date=$built -linkmode external -extldflags -static"
 
 # target: name GOARCH GOARM CC cross-package
 targets=(
