@@ -5,6 +5,7 @@ import (
 	"testing"
 
 	"boardbench/internal/result"
+	"boardbench/internal/textfmt"
 )
 
 // extensiveCiphers is a complete RK3588 run with the openssl-evp and
@@ -63,19 +64,8 @@ func TestRenderExtensiveCiphers(t *testing.T) {
 		if !strings.Contains(l, "cryptsetup") && !strings.Contains(l, "MiB/s") && !strings.Contains(l, "userland") && !strings.Contains(l, "AES") {
 			continue
 		}
-		if n := len([]rune(l)); n > reportWidth {
+		if n := len([]rune(l)); n > textfmt.MaxWidth {
 			t.Errorf("line %d is %d columns: %q", i+1, n, l)
 		}
-	}
-}
-
-func TestWrapWords(t *testing.T) {
-	got := wrapWords("aaa bbb ccc ddd", 7)
-	want := []string{"aaa bbb", "  ccc", "  ddd"}
-	if strings.Join(got, "|") != strings.Join(want, "|") {
-		t.Errorf("wrapWords = %q, want %q", got, want)
-	}
-	if got := wrapWords("", 10); len(got) != 0 {
-		t.Errorf("empty: %q", got)
 	}
 }

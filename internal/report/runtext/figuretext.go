@@ -363,13 +363,7 @@ func renderLatency(w *textfmt.Writer, f result.MemFigures) {
 // renderOpenSSL writes AES throughput per cipher and block size.
 func renderOpenSSL(w *textfmt.Writer, f result.OpenSSLFigures, allCores bool) {
 	fmt.Fprintln(w.W)
-	where := "n/a"
-	if len(f.CPUs) > 0 {
-		where = "cpu" + cpu.FormatCPUList(f.CPUs)
-	}
-	if f.Core != "" {
-		where += " (" + f.Core + ")"
-	}
+	where := cpusLabel(f.CPUs, f.Core)
 	secs := "openssl's default duration per block size"
 	if f.SecondsPerBlockSize > 0 {
 		secs = fmt.Sprintf("%d s per block size", f.SecondsPerBlockSize)
@@ -480,13 +474,7 @@ func renderUserland(w *textfmt.Writer, u *result.Userland) {
 // renderCryptsetup writes the kernel's aes-xts throughput per key size.
 func renderCryptsetup(w *textfmt.Writer, f result.CryptsetupFigures) {
 	fmt.Fprintln(w.W)
-	where := "n/a"
-	if len(f.CPUs) > 0 {
-		where = "cpu" + cpu.FormatCPUList(f.CPUs)
-	}
-	if f.Core != "" {
-		where += " (" + f.Core + ")"
-	}
+	where := cpusLabel(f.CPUs, f.Core)
 	w.Line("cryptsetup %s on %s: the kernel's ciphers, in memory (no storage)", orNA(f.Version, "version unknown"), where)
 	t := textfmt.NewTable("cipher", "key", "encryption", "decryption")
 	t.RightAlign[1], t.RightAlign[2], t.RightAlign[3] = true, true, true
@@ -510,9 +498,7 @@ func renderCryptsetup(w *textfmt.Writer, f result.CryptsetupFigures) {
 	}
 	w.Line("MiB/s = 2^20 bytes per second; XTS splits its key in two: 512 bits are AES-256")
 	for _, e := range errs {
-		for _, l := range wrapWords(e, reportWidth-6) {
-			w.Line("%s", l)
-		}
+		w.Line("%s", e) // wrapped to the report's width by the writer
 	}
 	renderUserland(w, f.Userland)
 }
@@ -520,13 +506,7 @@ func renderCryptsetup(w *textfmt.Writer, f result.CryptsetupFigures) {
 // renderSevenZip writes each 7-Zip run, their mean and drift.
 func renderSevenZip(w *textfmt.Writer, f result.SevenZipFigures) {
 	fmt.Fprintln(w.W)
-	where := "n/a"
-	if len(f.CPUs) > 0 {
-		where = "cpu" + cpu.FormatCPUList(f.CPUs)
-	}
-	if f.Core != "" {
-		where += " (" + f.Core + ")"
-	}
+	where := cpusLabel(f.CPUs, f.Core)
 	ver := orNA(f.Version, "version unknown")
 	if f.Flavor != "" {
 		ver += " (" + f.Flavor + ")"
@@ -576,31 +556,6 @@ func renderSevenZip(w *textfmt.Writer, f result.SevenZipFigures) {
 	w.Line("usage: CPU usage as 7-Zip reports it on its Tot: line")
 }
 
-// reportWidth is the width the text report keeps within.
-const reportWidth = 100
-
-// wrapWords splits s into lines of at most width columns at spaces, the
-// lines after the first indented by two spaces; a longer word stays whole.
-func wrapWords(s string, width int) []string {
-	var out []string
-	line := ""
-	for _, word := range strings.Fields(s) {
-		switch {
-		case line == "":
-			line = word
-		case len([]rune(line))+1+len([]rune(word)) > width:
-			out = append(out, line)
-			line = "  " + word
-		default:
-			line += " " + word
-		}
-	}
-	if line != "" {
-		out = append(out, line)
-	}
-	return out
-}
-
 // decode unmarshals a phase's figures into T and renders them.
 func decode[T any](data json.RawMessage, render func(T)) error {
 	var f T
@@ -609,4 +564,17 @@ func decode[T any](data json.RawMessage, render func(T)) error {
 		render(f)
 	}
 	return err
+}
+
+// cpusLabel names the CPUs a figure was measured on, with their core type:
+// "cpu4-7 (Cortex-A76)"; "n/a" when the CPUs are unknown.
+func cpusLabel(cpus []int, core string) string {
+	where := "n/a"
+	if len(cpus) > 0 {
+		where = "cpu" + cpu.FormatCPUList(cpus)
+	}
+	if core != "" {
+		where += " (" + core + ")"
+	}
+	return where
 }
