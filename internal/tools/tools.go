@@ -70,3 +70,12 @@ type Tool struct {
 	// Notes say what could not be established (e.g. the real path).
 	Notes note.List `json:"notes,omitempty"`
 }
+
+// Command is what to run: the path PATH found, else the bare name; "" when
+// the tool names neither.
+func (t Tool) Command() string {
+	if t.Path != "" {
+		return t.Path
+	}
+	return t.Name
+}

@@ -80,10 +80,7 @@ func Args(cipher string, keyBits int) []string {
 // the cipher or AF_ALG; ErrNoResult when it printed no figure; a
 // *proc.ExitError for other failures.
 func Run(ctx context.Context, ex proc.Executor, tool tools.Tool, cipher string, keyBits int, opts Options) (*Measurement, error) {
-	name := tool.Path
-	if name == "" {
-		name = tool.Name
-	}
+	name := tool.Command()
 	if name == "" {
 		return nil, errors.New("cryptsetup: no cryptsetup command given")
 	}

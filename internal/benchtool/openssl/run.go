@@ -75,10 +75,7 @@ func Args(cipher string, opts Options) []string {
 // openssl; ErrNoResult when it printed no result; a *proc.ExitError for other
 // failures (such as an option this version does not know).
 func Run(ctx context.Context, ex proc.Executor, tool tools.Tool, cipher string, opts Options) (*Measurement, error) {
-	name := tool.Path
-	if name == "" {
-		name = tool.Name
-	}
+	name := tool.Command()
 	if name == "" {
 		return nil, errors.New("openssl: no openssl command given")
 	}

@@ -84,10 +84,7 @@ func threads(opts Options) int {
 // when 7-Zip could not allocate its buffers; ErrNoResult when it printed no
 // result; a *proc.ExitError for other failures.
 func Run(ctx context.Context, ex proc.Executor, tool tools.Tool, opts Options) (*Measurement, error) {
-	name := tool.Path
-	if name == "" {
-		name = tool.Name
-	}
+	name := tool.Command()
 	if name == "" {
 		return nil, errors.New("sevenzip: no 7-Zip command given")
 	}
