@@ -12,6 +12,7 @@ import (
 	"boardbench/internal/monitor"
 	"boardbench/internal/report/infotext"
 	"boardbench/internal/result"
+	"boardbench/internal/session"
 	"boardbench/internal/textfmt"
 )
 
@@ -62,7 +63,7 @@ func newConfig(in *inventory.Info, cfg monitor.Config, interval time.Duration) C
 		SoC:         in.SoC.Guess,
 		SoCReason:   in.SoC.Reason,
 		Clusters:    []Cluster{},
-		MonitorInfo: monitorInfo(cfg),
+		MonitorInfo: session.MonitorInfo(cfg),
 	}
 	if st := in.Sensors.SoCTemp; st != nil && cfg.TempPath != "" {
 		c.TempPath, c.TempReason = st.Path, st.Reason
@@ -89,23 +90,6 @@ func newConfig(in *inventory.Info, cfg monitor.Config, interval time.Duration) C
 		c.Clusters = append(c.Clusters, x)
 	}
 	return c
-}
-
-// monitorInfo names the sample columns of cfg.
-func monitorInfo(cfg monitor.Config) result.MonitorInfo {
-	mi := result.MonitorInfo{
-		Policies:  cfg.Policies,
-		TempLabel: cfg.TempLabel,
-		Power:     cfg.Power,
-		Firmware:  cfg.Firmware != nil,
-	}
-	if mi.Policies == nil {
-		mi.Policies = []monitor.Policy{}
-	}
-	if mi.Power == nil {
-		mi.Power = []monitor.Sensor{}
-	}
-	return mi
 }
 
 func containsAny(set, xs []int) bool {
