@@ -74,7 +74,6 @@ restored when the walk ends, fails, or is stopped with Ctrl-C or SIGTERM.`,
 			}
 			r := runner{
 				h:       h,
-				inv:     cpu.Collect(h),
 				measure: probeclock.Measure,
 				opt:     probeclock.Options{Samples: samples},
 				cpus:    cpus,

@@ -14,9 +14,11 @@ import (
 )
 
 // runSession runs the measurement as the one step of a session: monitored,
-// validated, and written to output when it is not "".
+// validated, and written to output when it is not "". The CPU description
+// of the runner comes from the session's machine description.
 func (r *runner) runSession(ctx context.Context, f *cmdutil.Factory, output string) (*Report, error) {
 	info := machine.Collect(r.h, machine.Options{Redact: true})
+	r.inv = info.CPU
 	opts := map[string]any{"opps": r.opps, "samples": r.opt.Samples, "cpus": nil}
 	if r.cpus != nil {
 		opts["cpus"] = formatCPUList(r.cpus)
