@@ -96,8 +96,11 @@ type Sample struct {
 	TempC         *float64        `json:"temp_c"`
 	CoreVolts     *float64        `json:"core_volts,omitempty"`
 	// Power has one reading per Config.Power sensor, in its unit.
-	Power         []*float64 `json:"power,omitempty"`
-	SwapUsedBytes *int64     `json:"swap_used_bytes"`
+	Power []*float64 `json:"power,omitempty"`
+	// PowerW is the power in watts from the chosen power source (see
+	// docs/power.md), nil without one or when the reading was missing.
+	PowerW        *float64 `json:"power_w,omitempty"`
+	SwapUsedBytes *int64   `json:"swap_used_bytes"`
 }
 
 // Monitor samples a machine in the background.
@@ -324,6 +327,12 @@ type Evidence struct {
 	// ThrottledBefore/After are the Raspberry Pi get_throttled bits.
 	ThrottledBefore *uint32 `json:"throttled_before,omitempty"`
 	ThrottledAfter  *uint32 `json:"throttled_after,omitempty"`
+	// PowerW is the mean power in watts over the window from the chosen
+	// power source; EnergyWh the energy the window used, from the meter's
+	// cumulative counter where it has one, else integrated from samples.
+	// Nil without a power source.
+	PowerW   *float64 `json:"power_w,omitempty"`
+	EnergyWh *float64 `json:"energy_wh,omitempty"`
 	// Notes says which evidence could not be gathered and why.
 	Notes []string `json:"notes,omitempty"`
 }

@@ -4,6 +4,8 @@
 package result
 
 import (
+	"crypto/rand"
+	"encoding/hex"
 	"encoding/json"
 	"fmt"
 	"slices"
@@ -37,8 +39,13 @@ const (
 
 // Result is one run of `boardbench run` or `boardbench monitor -- COMMAND`.
 type Result struct {
-	SchemaVersion string         `json:"schema_version"`
-	Tool          buildinfo.Info `json:"tool"`
+	SchemaVersion string `json:"schema_version"`
+	// ID identifies the result for good: 32 lowercase hex digits, random
+	// for a result boardbench made (see NewID), derived from the original
+	// text for an imported one. Results written before IDs existed have
+	// none; the store then derives one from the document.
+	ID   string         `json:"id,omitempty"`
+	Tool buildinfo.Info `json:"tool"`
 	// Command is "run" or "monitor".
 	Command    string     `json:"command"`
 	Status     string     `json:"status"`
@@ -176,6 +183,7 @@ func (s Summary) SevenZipMultiHeadline() *float64 {
 func New(command string, info *inventory.Info, options map[string]any) *Result {
 	return &Result{
 		SchemaVersion: schema.Version,
+		ID:            NewID(),
 		Tool:          buildinfo.Get(),
 		Command:       command,
 		Status:        StatusRunning,
@@ -185,6 +193,13 @@ func New(command string, info *inventory.Info, options map[string]any) *Result {
 		Phases:        []Phase{},
 		Findings:      []finding.Finding{},
 	}
+}
+
+// NewID returns a random result ID: 32 lowercase hex digits.
+func NewID() string {
+	var b [16]byte
+	_, _ = rand.Read(b[:]) // crypto/rand.Read never fails (Go 1.24+)
+	return hex.EncodeToString(b[:])
 }
 
 // SetFigures stores typed figures in a phase.

@@ -1,0 +1,86 @@
+// Package store keeps every result boardbench makes or imports: embedded
+// SQLite by default (a pure-Go driver, so the binaries stay static),
+// PostgreSQL for a lab, one schema with versioned migrations. The full
+// result JSON is kept verbatim; the fields people sort and filter by are
+// columns with indexes.
+//
+// This file is the contract the store's users (results, compare, serve,
+// import and every measuring command) program against; the
+// implementations live beside it.
+package store
+
+import (
+	"context"
+	"errors"
+	"time"
+)
+
+// ErrNotFound is returned (wrapped) for an ID the store does not hold.
+var ErrNotFound = errors.New("no such result")
+
+// Record is one stored result's indexed columns: what `results list`,
+// `serve`'s table and filters show without decoding the document.
+type Record struct {
+	ID string `json:"id"`
+	// Kind is the command that made the result ("run", "monitor", "mem",
+	// "storage", "net", "sweep", "thermal", ...) or "import".
+	Kind      string    `json:"kind"`
+	Board     string    `json:"board"`
+	SoC       string    `json:"soc"`
+	CoreTypes string    `json:"core_types"` // e.g. "4×Cortex-A76 + 4×Cortex-A55"
+	Kernel    string    `json:"kernel"`
+	Distro    string    `json:"distro"`
+	Arch      string    `json:"arch"` // userland architecture, e.g. "arm64", "armhf"
+	Host      string    `json:"host"`
+	CreatedAt time.Time `json:"created_at"`
+	Status    string    `json:"status"`
+	Valid     bool      `json:"valid"`
+	Tags      []string  `json:"tags"`
+	// FindingIDs are the ids of the result's findings.
+	FindingIDs []string `json:"finding_ids"`
+	// Tools maps a wrapped tool's name to its version ("7zip": "24.09").
+	Tools map[string]string `json:"tools"`
+	// Figures are the headline figures by name (the published table's
+	// columns and every numeric summary field of other commands), e.g.
+	// "sevenzip_multi_mips", "sevenzip_single_mips", "aes256_16k",
+	// "memcpy_mb_s", "memset_mb_s", "clock_mhz", "seq_read_mb_s".
+	Figures map[string]float64 `json:"summary"`
+}
+
+// Query selects and orders records. Zero fields do not filter.
+type Query struct {
+	Board, SoC, CoreType, Kernel, Kind, Tag string
+	// Text matches board, SoC, kernel, distribution and host, case-insensitively.
+	Text      string
+	Since     time.Time
+	ValidOnly bool
+	// Sort is a column name ("created_at", "board", "soc", "kernel") or a
+	// figure name ("sevenzip_multi_mips"); unknown names are an error
+	// before any SQL is built. Empty means created_at, newest first.
+	Sort string
+	Desc bool
+	// Offset and Limit page the result; Limit 0 means no limit.
+	Offset, Limit int
+}
+
+// Store is a results store. Implementations are safe for concurrent use,
+// and concurrent writers (processes too) lose nothing.
+type Store interface {
+	// Put saves a result document (boardbench result JSON, kept
+	// verbatim) and returns its ID; created is false when a result with
+	// that ID was already stored (nothing is changed then).
+	Put(ctx context.Context, doc []byte) (id string, created bool, err error)
+	// Get returns the stored document of id.
+	Get(ctx context.Context, id string) ([]byte, error)
+	// Record returns the indexed columns of id.
+	Record(ctx context.Context, id string) (Record, error)
+	// List returns the records q selects, in its order, and how many
+	// records it selects without Offset and Limit.
+	List(ctx context.Context, q Query) (recs []Record, total int, err error)
+	// Tag adds a tag to a result.
+	Tag(ctx context.Context, id, tag string) error
+	// Remove deletes a result.
+	Remove(ctx context.Context, id string) error
+	// Close releases the store.
+	Close() error
+}
