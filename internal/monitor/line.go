@@ -3,6 +3,8 @@ package monitor
 import (
 	"fmt"
 	"strings"
+
+	"boardbench/internal/power"
 )
 
 // Columns describe what sample lines show: a clock per policy, the
@@ -15,11 +17,14 @@ type Columns struct {
 	Firmware bool
 	// Steal adds the %steal column after %irq.
 	Steal bool
+	// PowerW adds the power source's column (watts) at the end.
+	PowerW bool
 }
 
 // Columns returns the sample-line columns of cfg.
 func (cfg Config) Columns() Columns {
-	return Columns{Policies: cfg.Policies, Power: cfg.Power, Firmware: cfg.Firmware != nil, Steal: cfg.Steal}
+	return Columns{Policies: cfg.Policies, Power: cfg.Power, Firmware: cfg.Firmware != nil, Steal: cfg.Steal,
+		PowerW: cfg.Meter != nil && cfg.Meter.Info().Measures != power.MeasuresLimit}
 }
 
 // Header returns the column header of sample lines. Clock and power columns
@@ -44,6 +49,9 @@ func Header(cfg Columns) string {
 	}
 	for _, s := range cfg.Power {
 		fmt.Fprintf(&b, " %7s", truncLabel(s.Label, 7))
+	}
+	if cfg.PowerW {
+		fmt.Fprintf(&b, " %7s", "Power")
 	}
 	return b.String()
 }
@@ -91,6 +99,9 @@ func Line(cfg Columns, s Sample) string {
 			v = s.Power[i]
 		}
 		fmt.Fprintf(&b, " %7s", fmtUnit(v, "%.2f"+ps.Unit))
+	}
+	if cfg.PowerW {
+		fmt.Fprintf(&b, " %7s", fmtUnit(s.PowerW, "%.2fW"))
 	}
 	return b.String()
 }

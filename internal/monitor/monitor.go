@@ -10,6 +10,7 @@ package monitor
 import (
 	"context"
 	"fmt"
+	"math"
 	"sort"
 	"strings"
 	"sync"
@@ -18,6 +19,7 @@ import (
 	"boardbench/internal/host"
 	"boardbench/internal/inventory/sensors"
 	"boardbench/internal/kernelfile"
+	"boardbench/internal/power"
 )
 
 // Policy is one cpufreq policy (cluster) whose clock is sampled.
@@ -59,6 +61,10 @@ type Config struct {
 	Power []Sensor
 	// Firmware is nil except on a Raspberry Pi with vcgencmd.
 	Firmware Firmware
+	// Meter is the power source read in the background (see package
+	// power); nil without one. Samples take its latest reading, windows
+	// its mean power and energy.
+	Meter *power.Meter
 	// Interval between samples; 0 means 2 s.
 	Interval time.Duration
 	// ReadKernelLog enables the per-phase kernel log difference.
@@ -99,8 +105,11 @@ type Sample struct {
 	Power []*float64 `json:"power,omitempty"`
 	// PowerW is the power in watts from the chosen power source (see
 	// docs/power.md), nil without one or when the reading was missing.
-	PowerW        *float64 `json:"power_w,omitempty"`
-	SwapUsedBytes *int64   `json:"swap_used_bytes"`
+	PowerW *float64 `json:"power_w,omitempty"`
+	// PowerAt is when the meter took the PowerW reading (a meter is read
+	// at its own pace, in the background).
+	PowerAt       *time.Time `json:"power_at,omitempty"`
+	SwapUsedBytes *int64     `json:"swap_used_bytes"`
 }
 
 // Monitor samples a machine in the background.
@@ -266,6 +275,12 @@ func (m *Monitor) sample(ctx context.Context, shares bool) Sample {
 			s.Power = append(s.Power, nil)
 		}
 	}
+	if mt := m.cfg.Meter; mt != nil {
+		if r, ok := mt.Latest(s.Time); ok {
+			w, at := math.Round(*r.W*1000)/1000, r.Time.UTC()
+			s.PowerW, s.PowerAt = &w, &at
+		}
+	}
 	if data, err := m.h.ReadFile("/proc/meminfo"); err == nil {
 		mi := kernelfile.ParseMeminfo(data)
 		if tot, ok := mi["SwapTotal"]; ok {
@@ -333,6 +348,9 @@ type Evidence struct {
 	// Nil without a power source.
 	PowerW   *float64 `json:"power_w,omitempty"`
 	EnergyWh *float64 `json:"energy_wh,omitempty"`
+	// PowerBasis says where PowerW comes from: "energy counter" or
+	// "readings" (see power.Span).
+	PowerBasis string `json:"power_basis,omitempty"`
 	// Notes says which evidence could not be gathered and why.
 	Notes []string `json:"notes,omitempty"`
 }
@@ -347,6 +365,7 @@ type Window struct {
 	log      string
 	logErr   error
 	thrB     *uint32
+	began    time.Time
 	finished bool
 }
 
@@ -356,7 +375,7 @@ type Window struct {
 // so that the first sample with percentages covers the window only, never
 // the tail of what ran before. The first sample has no percentages.
 func (m *Monitor) Begin(ctx context.Context, name string) *Window {
-	w := &Window{m: m, name: name, tis: map[int]map[int64]float64{}}
+	w := &Window{m: m, name: name, tis: map[int]map[int64]float64{}, began: time.Now()}
 	for _, p := range m.cfg.Policies {
 		if data, err := m.h.ReadFile(fmt.Sprintf("/sys/devices/system/cpu/cpufreq/policy%d/stats/time_in_state", p.ID)); err == nil {
 			w.tis[p.ID] = secondsByKHz(data)
@@ -434,6 +453,9 @@ func (w *Window) End(ctx context.Context) Evidence {
 			ev.ThrottledAfter = &v
 		}
 	}
+	if mt := m.cfg.Meter; mt != nil {
+		PowerEvidence(&ev, mt.Span(w.began, time.Now()))
+	}
 	w.finished = true
 	return ev
 }
@@ -467,4 +489,21 @@ func diffTimeInState(policy int, before, after map[int64]float64) PolicyTime {
 	pt.TotalS = float64(int64(pt.TotalS*100+0.5)) / 100
 	pt.BelowTopS = float64(int64(pt.BelowTopS*100+0.5)) / 100
 	return pt
+}
+
+// PowerEvidence puts a meter's span into a phase's evidence: mean power,
+// energy, its basis and a note on missing readings.
+func PowerEvidence(ev *Evidence, sp power.Span) {
+	if sp.PowerW != nil {
+		w := math.Round(*sp.PowerW*1000) / 1000
+		ev.PowerW = &w
+		ev.PowerBasis = sp.Basis
+	}
+	if sp.EnergyWh != nil {
+		e := math.Round(*sp.EnergyWh*1e6) / 1e6
+		ev.EnergyWh = &e
+	}
+	if n := sp.Note(); n != "" {
+		ev.Notes = append(ev.Notes, n)
+	}
 }

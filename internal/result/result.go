@@ -60,7 +60,9 @@ type Result struct {
 	// Tuning says what was changed on the machine for the run and restored.
 	Tuning Tuning `json:"tuning"`
 	// Monitor describes the sampled columns (clusters, sensors).
-	Monitor  MonitorInfo       `json:"monitor"`
+	Monitor MonitorInfo `json:"monitor"`
+	// Power is the power source and its idle baseline; nil without one.
+	Power    *Power            `json:"power,omitempty"`
 	Phases   []Phase           `json:"phases"`
 	Findings []finding.Finding `json:"findings"`
 	Summary  Summary           `json:"summary"`

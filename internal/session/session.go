@@ -32,6 +32,7 @@ import (
 	"boardbench/internal/inventory"
 	"boardbench/internal/inventory/cpu"
 	"boardbench/internal/monitor"
+	"boardbench/internal/power"
 	"boardbench/internal/proc"
 	"boardbench/internal/result"
 )
@@ -104,6 +105,10 @@ type Config struct {
 	Findings func(*result.Result) []finding.Finding
 	// Now returns the time; nil means time.Now.
 	Now func() time.Time
+	// Power is the power source and idle baseline (power.AddFlags); the
+	// zero value chooses a board-level sensor when there is one, without
+	// a baseline.
+	Power power.Options
 }
 
 // Session is one measuring session in progress.
@@ -118,6 +123,8 @@ type Session struct {
 	saveErr      error
 	steps        []Step
 	stepIndex    int
+	powerStop    context.CancelFunc
+	baselineDone bool
 }
 
 // Start creates the result (status running), saves it a first time — a
@@ -151,9 +158,20 @@ func Start(ctx context.Context, cfg Config) (*Session, error) {
 	} else if mcfg.Interval <= 0 {
 		mcfg.Interval = 2 * time.Second
 	}
+	meter, stop, err := startPower(ctx, cfg)
+	if err != nil {
+		return nil, err
+	}
+	if meter != nil {
+		mcfg.Meter, s.powerStop = meter, stop
+		s.res.Power = powerResult(meter)
+	}
 	s.res.Monitor = MonitorInfo(mcfg)
 	if cfg.Path != "" {
 		if err := result.Save(cfg.Path, s.res); err != nil {
+			if stop != nil {
+				stop()
+			}
 			return nil, fmt.Errorf("cannot write the result file: %w", err)
 		}
 	}
@@ -245,6 +263,9 @@ func (s *Session) Step(ctx context.Context, i int, st Step) result.Phase {
 			s.cfg.Progress.Skip(i)
 		}
 		return p
+	}
+	if !s.baselineDone {
+		s.idleBaseline(ctx)
 	}
 	if s.cfg.Interval <= 0 {
 		s.mon.SetInterval(monitor.IntervalFor(st.Estimate))
@@ -349,6 +370,7 @@ type Outcome struct {
 func (s *Session) Finish(ctx context.Context, end End) (*Outcome, error) {
 	s.stopMon()
 	<-s.monDone
+	s.stopPower()
 	out := &Outcome{Result: s.res, Signal: interrupt.Name(ctx)}
 	interrupted := out.Signal != ""
 	switch {

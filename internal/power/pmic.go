@@ -1,0 +1,97 @@
+package power
+
+import (
+	"context"
+	"fmt"
+	"regexp"
+	"sort"
+	"strconv"
+	"time"
+
+	"boardbench/internal/host"
+)
+
+// PMICInterval is how often the Raspberry Pi 5 PMIC is read (one vcgencmd
+// run each time).
+const PMICInterval = time.Second
+
+// PMICRail is one rail of the Raspberry Pi 5 PMIC with both its current and
+// its voltage.
+type PMICRail struct {
+	Name  string
+	Amps  float64
+	Volts float64
+}
+
+// pmicLine matches one line of `vcgencmd pmic_read_adc`:
+// "   VDD_CORE_A current(7)=2.45000000A" or "  VDD_CORE_V volt(15)=0.85000000V".
+var pmicLine = regexp.MustCompile(`^\s*(\S+)_([AV])\s+(current|volt)\(\d+\)=([-+0-9.eE]+)([AV])\s*$`)
+
+// ParsePMICADC parses the output of `vcgencmd pmic_read_adc` and returns
+// the rails that have both a current and a voltage (EXT5V and BATT have a
+// voltage only), sorted by name. Lines it does not know are ignored.
+func ParsePMICADC(out string) []PMICRail {
+	amps, volts := map[string]float64{}, map[string]float64{}
+	for _, line := range splitLines(out) {
+		m := pmicLine.FindStringSubmatch(line)
+		if m == nil || m[2] != m[5] {
+			continue
+		}
+		v, err := strconv.ParseFloat(m[4], 64)
+		if err != nil || v < 0 || v > 1000 {
+			continue
+		}
+		if m[2] == "A" {
+			amps[m[1]] = v
+		} else {
+			volts[m[1]] = v
+		}
+	}
+	var rails []PMICRail
+	for name, a := range amps {
+		if v, ok := volts[name]; ok {
+			rails = append(rails, PMICRail{Name: name, Amps: a, Volts: v})
+		}
+	}
+	sort.Slice(rails, func(i, j int) bool { return rails[i].Name < rails[j].Name })
+	return rails
+}
+
+// PMICWatts sums volts × amps over the rails.
+func PMICWatts(rails []PMICRail) float64 {
+	var w float64
+	for _, r := range rails {
+		w += r.Amps * r.Volts
+	}
+	return w
+}
+
+type pmicSource struct{ h *host.Host }
+
+func openPMIC(ctx context.Context, h *host.Host) (Source, error) {
+	out, err := h.Run(ctx, "vcgencmd", "pmic_read_adc")
+	if err != nil {
+		return nil, fmt.Errorf("rpi-pmic: %v (the PMIC is read through vcgencmd on a Raspberry Pi 5)", err)
+	}
+	rails := ParsePMICADC(string(out))
+	if len(rails) == 0 {
+		return nil, fmt.Errorf("rpi-pmic: vcgencmd pmic_read_adc gave no rail with current and voltage (a Raspberry Pi 5 is needed)")
+	}
+	inf := Info{Kind: KindRPiPMIC, Spec: KindRPiPMIC, Measures: MeasuresSoC, Interval: PMICInterval,
+		Description: fmt.Sprintf("Raspberry Pi 5 PMIC, volts × amps summed over %d rails", len(rails)),
+		Notes:       []string{"the PMIC's rails are the SoC side, not the wall: the 5 V input, USB devices and the power supply's losses are not included"}}
+	return Polled(inf, pmicSource{h}, 0), nil
+}
+
+func (s pmicSource) Read(ctx context.Context) (Reading, error) {
+	out, err := s.h.Run(ctx, "vcgencmd", "pmic_read_adc")
+	t := time.Now()
+	if err != nil {
+		return Reading{}, err
+	}
+	rails := ParsePMICADC(string(out))
+	if len(rails) == 0 {
+		return Reading{}, fmt.Errorf("vcgencmd pmic_read_adc: no rail in the output")
+	}
+	return Reading{Time: t, W: ptr(PMICWatts(rails))}, nil
+}
