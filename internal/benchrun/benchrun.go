@@ -15,6 +15,7 @@
 package benchrun
 
 import (
+	"boardbench/internal/power"
 	"context"
 	"io"
 	"time"
@@ -29,6 +30,8 @@ import (
 
 // Options are the user's choices (the command-line flags).
 type Options struct {
+	// Power is the power source and idle baseline (--power, --idle-baseline).
+	Power power.Options
 	// Output is the result file; "" means DefaultFileName in the current
 	// directory.
 	Output string

@@ -110,6 +110,7 @@ func (r *runner) run(ctx context.Context) (*Outcome, error) {
 		Host: r.h, Info: r.info, Command: "run", Options: r.optionsMap(), Path: path,
 		Progress: sessionProgress{r.prog}, Warn: r.cfg.Progress, Now: r.now,
 		Summarize: result.BuildSummary, Facts: r.facts, Findings: r.findings,
+		Power: r.opt.Power,
 	})
 	if err != nil {
 		return nil, err

@@ -29,6 +29,7 @@ type Meter struct {
 	first    chan struct{}
 	gotFirst bool
 	done     chan struct{}
+	cancel   context.CancelFunc
 }
 
 // NewMeter returns a Meter for src; Start starts reading it.
@@ -39,12 +40,22 @@ func NewMeter(src Source) *Meter {
 // Info describes the meter's source.
 func (m *Meter) Info() Info { return m.info }
 
-// Start reads the source until ctx is done; Done is closed then.
+// Start reads the source until ctx is done or Stop is called; Done is
+// closed then.
 func (m *Meter) Start(ctx context.Context) {
+	ctx, m.cancel = context.WithCancel(ctx)
 	go func() {
 		defer close(m.done)
 		m.src.Run(ctx, m.add)
 	}()
+}
+
+// Stop stops reading and waits until the source has stopped.
+func (m *Meter) Stop() {
+	if m.cancel != nil {
+		m.cancel()
+		<-m.done
+	}
 }
 
 // Done is closed when the meter has stopped reading.

@@ -9,39 +9,8 @@ import (
 	"boardbench/internal/result"
 )
 
-// startPower opens and starts the power source of cfg.Power and waits for
-// its first reading; nil without a source. A source that cannot be used
-// here, or whose first reading fails, is an error before anything is
-// measured.
-func startPower(ctx context.Context, cfg Config) (*power.Meter, context.CancelFunc, error) {
-	src, err := power.Open(ctx, cfg.Host, cfg.Info, cfg.Power.Spec)
-	if err != nil {
-		return nil, nil, err
-	}
-	if src == nil {
-		return nil, nil, nil
-	}
-	m := power.NewMeter(src)
-	mctx, cancel := context.WithCancel(context.WithoutCancel(ctx))
-	m.Start(mctx)
-	if err := m.WaitFirst(ctx, power.FirstReadingTimeout); err != nil {
-		cancel()
-		<-m.Done()
-		if cfg.Power.Spec.IsAuto() {
-			// A sensor found on its own that does not answer is no reason
-			// to stop: go on without power.
-			if cfg.Warn != nil {
-				fmt.Fprintf(cfg.Warn, "boardbench: not reading power from %s: %v\n", src.Info().Spec, err)
-			}
-			return nil, nil, nil
-		}
-		return nil, nil, fmt.Errorf("power source %s: %v", src.Info().Spec, err)
-	}
-	return m, cancel, nil
-}
-
-// powerResult describes the meter for the result.
-func powerResult(m *power.Meter) *result.Power {
+// PowerResult describes a meter for the result.
+func PowerResult(m *power.Meter) *result.Power {
 	inf := m.Info()
 	return &result.Power{
 		Source: inf.Spec, Kind: inf.Kind, Measures: inf.Measures, Description: inf.Description,
@@ -53,12 +22,11 @@ func powerResult(m *power.Meter) *result.Power {
 // idleBaseline measures the idle power before the first phase, once, when
 // there is a meter measuring something and a baseline duration.
 func (s *Session) idleBaseline(ctx context.Context) {
+	s.baselineDone = true
 	m := s.mon.Config().Meter
-	if s.baselineDone || m == nil || s.cfg.Power.IdleBaseline <= 0 || m.Info().Measures == power.MeasuresLimit || ctx.Err() != nil {
-		s.baselineDone = true
+	if m == nil || s.cfg.Power.IdleBaseline <= 0 || m.Info().Measures == power.MeasuresLimit || ctx.Err() != nil {
 		return
 	}
-	s.baselineDone = true
 	if s.cfg.Warn != nil {
 		fmt.Fprintf(s.cfg.Warn, "boardbench: measuring idle power for %s (--idle-baseline)\n", s.cfg.Power.IdleBaseline)
 	}
@@ -79,13 +47,11 @@ func (s *Session) idleBaseline(ctx context.Context) {
 
 // stopPower stops the meter and records its counts.
 func (s *Session) stopPower() {
-	if s.powerStop == nil {
+	m := s.mon.Config().Meter
+	if m == nil || s.res.Power == nil {
 		return
 	}
-	s.powerStop()
-	m := s.mon.Config().Meter
-	<-m.Done()
+	m.Stop()
 	st := m.Stats()
 	s.res.Power.Readings, s.res.Power.Missing, s.res.Power.Errors = st.Readings, st.Missing, st.Errors
-	s.powerStop = nil
 }

@@ -123,7 +123,6 @@ type Session struct {
 	saveErr      error
 	steps        []Step
 	stepIndex    int
-	powerStop    context.CancelFunc
 	baselineDone bool
 }
 
@@ -158,19 +157,19 @@ func Start(ctx context.Context, cfg Config) (*Session, error) {
 	} else if mcfg.Interval <= 0 {
 		mcfg.Interval = 2 * time.Second
 	}
-	meter, stop, err := startPower(ctx, cfg)
+	meter, err := power.Start(ctx, cfg.Host, cfg.Info, cfg.Power.Spec, cfg.Warn)
 	if err != nil {
 		return nil, err
 	}
 	if meter != nil {
-		mcfg.Meter, s.powerStop = meter, stop
-		s.res.Power = powerResult(meter)
+		mcfg.Meter = meter
+		s.res.Power = PowerResult(meter)
 	}
 	s.res.Monitor = MonitorInfo(mcfg)
 	if cfg.Path != "" {
 		if err := result.Save(cfg.Path, s.res); err != nil {
-			if stop != nil {
-				stop()
+			if meter != nil {
+				meter.Stop()
 			}
 			return nil, fmt.Errorf("cannot write the result file: %w", err)
 		}

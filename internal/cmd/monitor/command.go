@@ -6,6 +6,7 @@ import (
 	"fmt"
 	"os/exec"
 	"strings"
+	"sync/atomic"
 	"time"
 
 	"boardbench/internal/cmdutil"
@@ -71,16 +72,26 @@ func runCommand(ctx context.Context, f *cmdutil.Factory, opts options) error {
 	}
 	// Live monitor lines go to standard error, between the command's own
 	// output lines.
+	// The power column is known once the session has found its meter.
 	cols := cfg.Columns()
+	var liveCols atomic.Pointer[monitor.Columns]
+	liveCols.Store(&cols)
 	liveOut := f.IO.ErrOut
 	sess, err := session.Start(ctx, session.Config{
 		Host: h, Info: in, Command: "monitor", Options: optMap, Path: path,
-		Interval: opts.interval, Monitor: &cfg, Warn: f.IO.ErrOut,
-		OnSample: func(smp monitor.Sample) { fmt.Fprintln(liveOut, "boardbench: "+monitor.Line(cols, smp)) },
+		Interval: opts.interval, Monitor: &cfg, Warn: f.IO.ErrOut, Power: opts.power,
+		OnSample: func(smp monitor.Sample) {
+			fmt.Fprintln(liveOut, "boardbench: "+monitor.Line(*liveCols.Load(), smp))
+		},
 		Findings: wrappedFindings,
 	})
 	if err != nil {
 		return err
+	}
+	cols = sess.Monitor().Config().Columns()
+	liveCols.Store(&cols)
+	if p := sess.Result().Power; p != nil {
+		fmt.Fprintf(f.IO.ErrOut, "boardbench: power from %s (%s)\n", p.Source, measuresText(p.Measures))
 	}
 	pinned := ""
 	if pin != nil {

@@ -36,6 +36,8 @@ type Config struct {
 	// Policies, TempLabel, Power and Firmware name the sample columns, as
 	// in a result's "monitor" object.
 	result.MonitorInfo
+	// PowerSource is the power meter read for power_w; nil without one.
+	PowerSource *result.Power `json:"power_source,omitempty"`
 }
 
 // Cluster is one CPU cluster in the header.

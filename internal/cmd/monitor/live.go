@@ -13,6 +13,8 @@ import (
 	"boardbench/internal/inventory/sensors"
 	"boardbench/internal/inventory/soc"
 	"boardbench/internal/monitor"
+	"boardbench/internal/power"
+	"boardbench/internal/session"
 )
 
 // headerEvery is how many sample lines a terminal gets between repeated
@@ -40,7 +42,18 @@ func runLive(ctx context.Context, f *cmdutil.Factory, opts options) error {
 	in := describe(h)
 	cfg := monitor.ConfigFor(h, in)
 	cfg.Interval = opts.interval
+	meter, err := power.Start(ctx, h, in, opts.power.Spec, f.IO.ErrOut)
+	if err != nil {
+		return err
+	}
+	if meter != nil {
+		defer meter.Stop()
+		cfg.Meter = meter
+	}
 	conf := newConfig(in, cfg, opts.interval)
+	if meter != nil {
+		conf.PowerSource = session.PowerResult(meter)
+	}
 	out := f.IO.Out
 
 	var emit func(monitor.Sample) error
@@ -55,6 +68,9 @@ func runLive(ctx context.Context, f *cmdutil.Factory, opts options) error {
 		emit = func(s monitor.Sample) error { return enc.Encode(s) }
 	} else {
 		writeHeader(out, f.IO.ColorEnabled(), conf, in)
+		if p := conf.PowerSource; p != nil {
+			fmt.Fprintf(out, "Power: %s (%s)\n", p.Description, measuresText(p.Measures))
+		}
 		if opts.count == 0 && f.IO.IsStderrTTY() {
 			fmt.Fprintln(f.IO.ErrOut, "Ctrl-C stops.")
 		}

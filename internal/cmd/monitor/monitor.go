@@ -13,6 +13,7 @@ import (
 	"time"
 
 	"boardbench/internal/cmdutil"
+	"boardbench/internal/power"
 
 	"github.com/spf13/cobra"
 )
@@ -37,6 +38,7 @@ type options struct {
 	cpus     string
 	output   string
 	argv     []string
+	power    power.Options
 }
 
 // NewCmd returns the monitor command.
@@ -83,6 +85,7 @@ it is not found, 130 after Ctrl-C).`,
 	}
 	cmdutil.AddRootFlag(cmd, &opts.root)
 	cmdutil.AddJSONFlag(cmd, &opts.asJSON)
+	power.AddFlags(cmd, &opts.power)
 	cmd.Flags().StringVar(&interval, "interval", "2", "time between samples: `S` seconds (e.g. 0.5) or a duration (500ms)")
 	cmd.Flags().IntVar(&opts.count, "count", 0, "stop after `N` sample lines (0: until Ctrl-C)")
 	cmd.Flags().StringVar(&opts.cpus, "cpus", "", "pin the command to the CPUs in `LIST`, e.g. 4-7 or 0,2")

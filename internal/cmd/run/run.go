@@ -11,6 +11,7 @@ import (
 
 	"boardbench/internal/benchrun"
 	"boardbench/internal/cmdutil"
+	"boardbench/internal/power"
 	"boardbench/internal/tune"
 
 	"github.com/spf13/cobra"
@@ -105,6 +106,7 @@ It ends with the text report on standard output.`,
 	fl.BoolVar(&opt.OPPs, "opps", false, "also measure every cpufreq clock of every cluster (needs root)")
 	fl.BoolVar(&opt.Quick, "quick", false, "short run of about 45 s for tests and CI (figures are not comparable)")
 	fl.DurationVar(&opt.IdleTimeout, "idle-timeout", benchrun.DefaultIdleTimeout, "wait at most `DURATION` for a quiet machine, then start anyway with a finding")
+	power.AddFlags(cmd, &opt.Power)
 	cmdutil.AddJSONFlag(cmd, &asJSON)
 	return cmd
 }
