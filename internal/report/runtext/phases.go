@@ -9,6 +9,7 @@ import (
 	"boardbench/internal/inventory/cpu"
 	"boardbench/internal/inventory/rpi"
 	"boardbench/internal/monitor"
+	"boardbench/internal/power"
 	"boardbench/internal/result"
 	"boardbench/internal/textfmt"
 )
@@ -26,7 +27,9 @@ func renderPhases(w *textfmt.Writer, r *result.Result) {
 		w.Line("none recorded")
 		return
 	}
-	cols := monitor.Columns{Policies: r.Monitor.Policies, Power: r.Monitor.Power, Firmware: r.Monitor.Firmware, Steal: r.Monitor.Steal}
+	cols := monitor.Columns{Policies: r.Monitor.Policies, Power: r.Monitor.Power, Firmware: r.Monitor.Firmware, Steal: r.Monitor.Steal,
+		PowerW: r.Power != nil && r.Power.Measures != power.MeasuresLimit}
+	renderPowerSource(w, r)
 	labels := policyLabels(r.Monitor.Policies)
 	for i, p := range r.Phases {
 		heading := fmt.Sprintf("Phase %d/%d (%s)", i+1, len(r.Phases), orDash(p.Name))
@@ -35,6 +38,9 @@ func renderPhases(w *textfmt.Writer, r *result.Result) {
 		}
 		w.Section(heading)
 		renderPhaseHead(w, p)
+		if pp := powerPairs(p); len(pp) > 0 {
+			w.KV(pp...)
+		}
 		renderFigures(w, p)
 		if p.Status == result.PhaseSkipped && len(p.Samples) == 0 {
 			continue // never ran: no evidence to show
