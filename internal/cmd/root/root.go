@@ -14,6 +14,7 @@ import (
 	"boardbench/internal/cmd/monitor"
 	"boardbench/internal/cmd/report"
 	"boardbench/internal/cmd/restore"
+	"boardbench/internal/cmd/sweep"
 	"boardbench/internal/cmd/run"
 	"boardbench/internal/cmd/version"
 	"boardbench/internal/cmdutil"
@@ -73,6 +74,7 @@ memory, storage, buses) and measures it with figures that carry their evidence.`
 		run.NewCmd(f),
 		report.NewCmd(f),
 		restore.NewCmd(f),
+		sweep.NewCmd(f),
 	)
 	return cmd
 }
