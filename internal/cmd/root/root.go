@@ -14,8 +14,9 @@ import (
 	"boardbench/internal/cmd/monitor"
 	"boardbench/internal/cmd/report"
 	"boardbench/internal/cmd/restore"
-	"boardbench/internal/cmd/sweep"
 	"boardbench/internal/cmd/run"
+	"boardbench/internal/cmd/sweep"
+	"boardbench/internal/cmd/thermal"
 	"boardbench/internal/cmd/version"
 	"boardbench/internal/cmdutil"
 	"boardbench/internal/textfmt"
@@ -75,6 +76,7 @@ memory, storage, buses) and measures it with figures that carry their evidence.`
 		report.NewCmd(f),
 		restore.NewCmd(f),
 		sweep.NewCmd(f),
+		thermal.NewCmd(f),
 	)
 	return cmd
 }

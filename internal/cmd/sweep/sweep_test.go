@@ -231,8 +231,8 @@ func TestSweepWithoutCpufreq(t *testing.T) {
 		fmt.Fprintf(&cpuinfo, "processor\t: %d\nvendor_id\t: GenuineIntel\nmodel name\t: Test CPU\ncpu MHz\t\t: 2000.000\n\n", c)
 	}
 	h := fixture.Host(t, map[string]string{
-		"proc/cpuinfo": cpuinfo.String(),
-		"proc/loadavg": "0.01 0.02 0.00 1/80 999\n",
+		"proc/cpuinfo":                  cpuinfo.String(),
+		"proc/loadavg":                  "0.01 0.02 0.00 1/80 999\n",
 		"sys/devices/system/cpu/online": "0-1\n", "sys/devices/system/cpu/possible": "0-1\n", "sys/devices/system/cpu/present": "0-1\n",
 	})
 	no := false
