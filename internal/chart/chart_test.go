@@ -77,13 +77,13 @@ func TestForResult(t *testing.T) {
 		t.Fatal(err)
 	}
 	want := map[string][]string{
-		"sweep-mips":           {"7-Zip MIPS against clock", "clock (MHz)", "7-Zip total rating (MIPS)", "policy0, 4 threads", "policy0, 1 thread"},
-		"sweep-watts":          {"power (W)"},
-		"sweep-mips-per-watt":  {"efficiency (MIPS/W)"},
-		"temperature":          {"temperature (°C)", "time since start (s)", "SoC temperature"},
-		"clock":                {"clock (MHz)", "policy0"},
-		"power":                {"power (W)"},
-		"memory-latency-cpu0":  {"latency (ns)", "block size (KiB, log scale)", "L1 (32 KiB, 2.0 ns)", "L2 (512 KiB, 15.0 ns)", "Cortex-A53"},
+		"sweep-mips":          {"7-Zip MIPS against clock", "clock (MHz)", "7-Zip total rating (MIPS)", "policy0, 4 threads", "policy0, 1 thread"},
+		"sweep-watts":         {"power (W)"},
+		"sweep-mips-per-watt": {"efficiency (MIPS/W)"},
+		"temperature":         {"temperature (°C)", "time since start (s)", "SoC temperature"},
+		"clock":               {"clock (MHz)", "policy0"},
+		"power":               {"power (W)"},
+		"memory-latency-cpu0": {"latency (ns)", "block size (KiB, log scale)", "L1 (32 KiB, 2.0 ns)", "L2 (512 KiB, 15.0 ns)", "Cortex-A53"},
 	}
 	got := map[string]bool{}
 	for _, c := range charts {

@@ -39,6 +39,10 @@ func linePlot(title, x, y string, ss []series) (*plot.Plot, error) {
 		p.Add(l, pts)
 		p.Legend.Add(s.label, l, pts)
 	}
+	// Head room above the highest line for the legend.
+	if m := maxY(ss...); m > 0 {
+		p.Y.Max = m * 1.25
+	}
 	return p, nil
 }
 
