@@ -27,7 +27,7 @@ func NewCmd(f *cmdutil.Factory) *cobra.Command {
 	var asJSON bool
 	cmd := &cobra.Command{
 		Use:   "thermal [--heat-to C] [--cool-to C] [--limit DURATION] [--output FILE]",
-		Short: "Heat the SoC under sustained load, let it cool, and report throttling and time constants",
+		Short: "Heat the SoC under load, let it cool: throttling, settle temperature, cooling τ",
 		Long: `Run 7-Zip on all CPUs, again and again, until the SoC temperature reaches
 --heat-to (or --limit passes), then idle until it falls to --cool-to (or
 --limit passes). Without either flag both run: heating to 85 °C and cooling
