@@ -163,6 +163,8 @@ type Summary struct {
 	Valid bool `json:"valid"`
 	// Verdict is a one-line human summary of validity.
 	Verdict string `json:"verdict"`
+	*SweepSummary
+	*ThermalSummary
 }
 
 // The values of Summary.SevenZipMultiBasis.

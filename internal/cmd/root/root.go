@@ -15,6 +15,8 @@ import (
 	"boardbench/internal/cmd/report"
 	"boardbench/internal/cmd/restore"
 	"boardbench/internal/cmd/run"
+	"boardbench/internal/cmd/sweep"
+	"boardbench/internal/cmd/thermal"
 	"boardbench/internal/cmd/version"
 	"boardbench/internal/cmdutil"
 	"boardbench/internal/textfmt"
@@ -73,6 +75,8 @@ memory, storage, buses) and measures it with figures that carry their evidence.`
 		run.NewCmd(f),
 		report.NewCmd(f),
 		restore.NewCmd(f),
+		sweep.NewCmd(f),
+		thermal.NewCmd(f),
 	)
 	return cmd
 }

@@ -64,6 +64,18 @@ func renderFigures(w *textfmt.Writer, p result.Phase) {
 		err = decode(p.Figures, func(f result.SevenZipFigures) {
 			renderSevenZip(w, f)
 		})
+	case result.PhaseSweepSingle, result.PhaseSweepMulti:
+		err = decode(p.Figures, func(f result.SweepFigures) {
+			renderSweepFigures(w, f)
+		})
+	case result.PhaseThermalHeat:
+		err = decode(p.Figures, func(f result.ThermalHeatFigures) {
+			renderThermalHeat(w, f)
+		})
+	case result.PhaseThermalCool:
+		err = decode(p.Figures, func(f result.ThermalCoolFigures) {
+			renderThermalCool(w, f)
+		})
 	default:
 		fmt.Fprintln(w.W)
 		w.Line("figures: no text view for phase kind %q (see the JSON result)", p.Name)
