@@ -49,14 +49,15 @@ func cpuMitigations(e *Env) []Finding {
 	if len(evidence) == 0 {
 		return nil
 	}
-	title := fmt.Sprintf("%d CPU vulnerability mitigation(s) in force", len(evidence))
+	title := fmt.Sprintf("%d CPU vulnerability mitigation(s) in force; they cost speed on kernel-heavy work", len(evidence))
+	cost := "exposure to the vulnerabilities listed"
 	if len(costs) > 0 {
-		title += ": " + strings.Join(costs, "; ")
+		cost += "; what they cost now: " + strings.Join(costs, "; ")
 	}
 	return []Finding{info(title,
 		"compare results only between machines with the same mitigations; on a machine that runs no untrusted code, mitigations=off on the kernel command line removes them",
 		"the kernel command line (extlinux.conf APPEND, cmdline.txt, GRUB_CMDLINE_LINUX)",
-		"exposure to the vulnerabilities listed", evidence...)}
+		cost, evidence...)}
 }
 
 func kernelEOL(e *Env) []Finding {

@@ -106,8 +106,10 @@ func (e *Env) Note(area, p, v string) {
 		return
 	}
 	e.seen[p] = true
-	shown := v
-	if len(shown) > 120 {
+	shown := strings.Join(strings.Fields(v), " ")
+	if n := strings.Count(v, "\n"); n > 0 {
+		shown = fmt.Sprintf("(%d lines)", n+1)
+	} else if len(shown) > 120 {
 		shown = shown[:117] + "..."
 	}
 	e.settings = append(e.settings, Setting{Area: area, Path: p, Value: shown})

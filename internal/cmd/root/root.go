@@ -14,6 +14,8 @@ import (
 	"boardbench/internal/cmd/monitor"
 	"boardbench/internal/cmd/report"
 	"boardbench/internal/cmd/restore"
+	"boardbench/internal/cmd/review"
+	"boardbench/internal/cmd/kernel"
 	"boardbench/internal/cmd/run"
 	"boardbench/internal/cmd/version"
 	"boardbench/internal/cmdutil"
@@ -73,6 +75,8 @@ memory, storage, buses) and measures it with figures that carry their evidence.`
 		run.NewCmd(f),
 		report.NewCmd(f),
 		restore.NewCmd(f),
+		review.NewCmd(f),
+		kernel.NewCmd(f),
 	)
 	return cmd
 }
