@@ -26,6 +26,9 @@ func pcieLinkDowngraded(e *Env) []Finding {
 		if _, ok := e.Read(AreaStorage, dir+"/current_link_speed"); !ok {
 			continue
 		}
+		if class, _ := e.H.ReadString(dir + "/class"); strings.HasPrefix(class, "0x0604") {
+			continue // a bridge or port: its link is judged at the device below it
+		}
 		cw, _ := e.Read(AreaStorage, dir+"/current_link_width")
 		e.Read(AreaStorage, dir+"/max_link_speed")
 		e.Read(AreaStorage, dir+"/max_link_width")
