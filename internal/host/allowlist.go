@@ -16,6 +16,8 @@ var readPrefixes = []string{
 	"/proc/diskstats", "/proc/interrupts", "/proc/softirqs", "/proc/net/dev",
 	"/proc/sys/kernel/", "/proc/sys/vm/", "/proc/pressure/", "/proc/device-tree",
 	"/proc/self/status",
+	// review and kernel: the kernel config, interrupt affinities.
+	"/proc/config.gz", "/proc/irq/",
 	"/sys/devices/system/cpu/", "/sys/devices/system/node/",
 	"/sys/devices/cpu_core/", "/sys/devices/cpu_atom/", "/sys/devices/cpu/",
 	"/sys/firmware/devicetree/", "/sys/firmware/acpi/", "/sys/class/dmi/id/",
@@ -115,6 +117,11 @@ var writePatterns = []*regexp.Regexp{
 	regexp.MustCompile(`^/sys/devices/system/cpu/cpu[0-9]+/cpufreq/scaling_(governor|min_freq|max_freq|setspeed)$`),
 	regexp.MustCompile(`^/sys/devices/system/cpu/cpu[0-9]+/online$`),
 	regexp.MustCompile(`^/sys/class/devfreq/[^/]+/(governor|min_freq|max_freq)$`),
+	// review --apply: governor tunables, the PCIe ASPM policy, receive
+	// packet steering (all restored from tune's state file).
+	regexp.MustCompile(`^/sys/devices/system/cpu/cpufreq/(policy[0-9]+/)?(ondemand|conservative)/(io_is_busy|up_threshold|sampling_down_factor|sampling_rate)$`),
+	regexp.MustCompile(`^/sys/module/pcie_aspm/parameters/policy$`),
+	regexp.MustCompile(`^/sys/class/net/[^/]+/queues/rx-[0-9]+/rps_cpus$`),
 }
 
 func writeAllowed(p string) bool {

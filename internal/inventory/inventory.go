@@ -20,6 +20,7 @@ import (
 	"boardbench/internal/inventory/soc"
 	"boardbench/internal/inventory/storage"
 	"boardbench/internal/inventory/virt"
+	"boardbench/internal/kernelinfo"
 	"boardbench/internal/schema"
 )
 
@@ -38,15 +39,18 @@ type Info struct {
 	Root     string `json:"root"`
 	Redacted bool   `json:"redacted"`
 
-	OS      osinfo.Info  `json:"os"`
-	CPU     cpu.Info     `json:"cpu"`
-	Board   soc.Board    `json:"board"`
-	SoC     soc.SoC      `json:"soc"`
-	Memory  memory.Info  `json:"memory"`
-	Sensors sensors.Info `json:"sensors"`
-	Storage storage.Info `json:"storage"`
-	Buses   buses.Info   `json:"buses"`
-	Network network.Info `json:"network"`
+	OS osinfo.Info `json:"os"`
+	// KernelSummary is `boardbench kernel`'s judgement in one line: tree,
+	// series maintenance (as of the built-in table's date) and age.
+	KernelSummary string       `json:"kernel_summary,omitempty"`
+	CPU           cpu.Info     `json:"cpu"`
+	Board         soc.Board    `json:"board"`
+	SoC           soc.SoC      `json:"soc"`
+	Memory        memory.Info  `json:"memory"`
+	Sensors       sensors.Info `json:"sensors"`
+	Storage       storage.Info `json:"storage"`
+	Buses         buses.Info   `json:"buses"`
+	Network       network.Info `json:"network"`
 	// RaspberryPi is the firmware's view on a Raspberry Pi; null elsewhere.
 	RaspberryPi *rpi.Firmware `json:"raspberry_pi"`
 	// VM says whether the machine is a virtual machine, under which
@@ -70,6 +74,7 @@ func Collect(h *host.Host, opts Options) *Info {
 		go func() { defer wg.Done(); f() }()
 	}
 	run(func() { in.OS = osinfo.Collect(h) })
+	run(func() { in.KernelSummary = kernelinfo.Collect(h, time.Now()).Summary() })
 	run(func() {
 		in.CPU = cpu.Collect(h)
 		in.Board, in.SoC = soc.Collect(h, in.CPU, opts.Redact)

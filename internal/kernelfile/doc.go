@@ -5,7 +5,8 @@
 // stats/time_in_state, cachesize.go the size of a sysfs cache
 // (cpuN/cache/indexM/size), and choice.go the sysfs attributes that list
 // their options with the selected one in brackets (I/O scheduler, PCIe ASPM
-// policy, transparent huge pages, zram compressor).
+// policy, transparent huge pages, zram compressor), interrupts.go
+// /proc/interrupts and softirqs.go /proc/softirqs.
 //
 // Every parser is a pure function of the file's text: it does no I/O, never
 // panics on malformed or hostile content, and says when it found nothing

@@ -91,6 +91,9 @@ func (s State) Values() []SavedValue {
 			out = append(out, SavedValue{Path: p, Content: v})
 		}
 	}
+	for i := len(s.Files) - 1; i >= 0; i-- {
+		add(s.Files[i].Path, s.Files[i].Content)
+	}
 	for _, p := range s.Policies {
 		add(p.Dir+"/scaling_governor", p.Governor)
 		add(p.Dir+"/scaling_min_freq", p.MinFreq)

@@ -30,6 +30,8 @@ const UserspaceGovernor = "userspace"
 type State struct {
 	Policies []PolicyState  `json:"policies"`
 	Devfreq  []DevfreqState `json:"devfreq,omitempty"`
+	// Files are other tunables changed through Guard.SetFile (files.go).
+	Files []FileState `json:"files,omitempty"`
 }
 
 // PolicyState is the saved state of one cpufreq policy.
@@ -186,7 +188,7 @@ func Snapshot(h *host.Host) (State, error) {
 		st.Devfreq = append(st.Devfreq, ds)
 	}
 	if len(st.Policies) == 0 && len(st.Devfreq) == 0 {
-		return st, errors.New("no cpufreq policy or devfreq device found")
+		return st, errNothingSaved
 	}
 	return st, nil
 }
@@ -354,7 +356,7 @@ func writeIfChanged(h *host.Host, p, value string) error {
 // carries on past errors and returns them all joined. Calling it again
 // changes nothing.
 func Restore(h *host.Host, st State) error {
-	var errs []error
+	errs := restoreFiles(h, st.Files)
 	for _, p := range st.Policies {
 		if err := writeIfChanged(h, p.Dir+"/scaling_governor", p.Governor); err != nil {
 			errs = append(errs, err)

@@ -10,10 +10,12 @@ import (
 	"boardbench/internal/cmd/capture"
 	"boardbench/internal/cmd/clock"
 	"boardbench/internal/cmd/info"
+	"boardbench/internal/cmd/kernel"
 	"boardbench/internal/cmd/mem"
 	"boardbench/internal/cmd/monitor"
 	"boardbench/internal/cmd/report"
 	"boardbench/internal/cmd/restore"
+	"boardbench/internal/cmd/review"
 	"boardbench/internal/cmd/run"
 	"boardbench/internal/cmd/sweep"
 	"boardbench/internal/cmd/thermal"
@@ -77,6 +79,8 @@ memory, storage, buses) and measures it with figures that carry their evidence.`
 		restore.NewCmd(f),
 		sweep.NewCmd(f),
 		thermal.NewCmd(f),
+		review.NewCmd(f),
+		kernel.NewCmd(f),
 	)
 	return cmd
 }

@@ -28,6 +28,7 @@ func renderOS(w *textfmt.Writer, in *inventory.Info) {
 	pairs = append(pairs,
 		[2]string{"kernel", o.Kernel.Release},
 		[2]string{"kernel build", o.Kernel.Build},
+		[2]string{"kernel support", in.KernelSummary},
 		[2]string{"kernel compiler", o.Kernel.Compiler},
 		[2]string{"kernel architecture", osKernelArch(o.Kernel)},
 		[2]string{"userland architecture", osUserlandArch(o.Userland)},

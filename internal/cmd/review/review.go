@@ -1,0 +1,250 @@
+// Package review implements `boardbench review`: the settings that hold a
+// board back, with the evidence and the fix; --apply makes the safe runtime
+// subset of fixes (recorded in tune's state file), --restore undoes them,
+// and --apply -- COMMAND runs a command with the fixes in force.
+package review
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"time"
+
+	"boardbench/internal/cmd/monitor"
+	restorecmd "boardbench/internal/cmd/restore"
+	"boardbench/internal/cmdutil"
+	"boardbench/internal/host"
+	"boardbench/internal/proc"
+	"boardbench/internal/review"
+	"boardbench/internal/tune"
+
+	"github.com/spf13/cobra"
+)
+
+type options struct {
+	root           string
+	asJSON         bool
+	apply, restore bool
+	argv           []string
+}
+
+// NewCmd returns the review command.
+func NewCmd(f *cmdutil.Factory) *cobra.Command {
+	var o options
+	cmd := &cobra.Command{
+		Use:   "review [--json] [--root DIR] [--apply [-- COMMAND [ARGS...]] | --restore]",
+		Short: "Find the settings that hold the machine back, with the evidence and the fix",
+		Long: `Check every performance-relevant setting: cpufreq and devfreq governors, ondemand
+tunables, PCIe ASPM and link speeds, USB storage drivers, coherent_pool, swap on
+flash, zram and zswap, ext4 commit interval, transparent huge pages, Raspberry Pi
+config.txt, the USB-PD contract, RAPL power limits, CPU mitigations, interrupt
+spreading and the kernel's age. Each finding has a stable id, the file and value
+read, the exact fix, where to make it persistent, and what it costs. The text
+output lists the findings by area, worst first, then every setting read.
+
+--apply makes the safe runtime subset of fixes (ondemand tunables, ASPM policy,
+receive packet steering, devfreq governors and caps) after saving the previous
+values in the state file ` + "`boardbench restore`" + ` reads; it never touches boot
+files (their lines are printed). --restore puts the values back. With
+--apply -- COMMAND the fixes hold while COMMAND runs (monitored like
+` + "`monitor --`" + ` on the live machine) and are undone at its end, on Ctrl-C,
+SIGTERM and SIGHUP.`,
+		Example: `  boardbench review
+  boardbench review --json
+  boardbench review --root ./rock5b-capture
+  sudo boardbench review --apply
+  sudo boardbench review --restore
+  sudo boardbench review --apply -- iperf3 -c server -R`,
+		RunE: func(cmd *cobra.Command, args []string) error {
+			if err := parseArgs(cmd, args, &o); err != nil {
+				return err
+			}
+			h, err := f.NewHost(o.root)
+			if err != nil {
+				return err
+			}
+			switch {
+			case o.restore:
+				return runRestore(f, h, o)
+			case o.apply:
+				return runApply(cmd.Context(), f, h, o)
+			}
+			rep := review.Run(h, time.Now())
+			if o.asJSON {
+				return f.WriteJSON(rep)
+			}
+			review.Render(f.IO.Out, rep, f.IO.ColorEnabled())
+			return f.IO.OutErr()
+		},
+	}
+	cmdutil.AddRootFlag(cmd, &o.root)
+	cmdutil.AddJSONFlag(cmd, &o.asJSON)
+	cmd.Flags().BoolVar(&o.apply, "apply", false, "apply the safe runtime fixes (restored by --restore, `boardbench restore`, or at the end of -- COMMAND)")
+	cmd.Flags().BoolVar(&o.restore, "restore", false, "put back the values --apply changed")
+	return cmd
+}
+
+func parseArgs(cmd *cobra.Command, args []string, o *options) error {
+	dash := cmd.ArgsLenAtDash()
+	switch {
+	case dash > 0 || dash < 0 && len(args) > 0:
+		return cmdutil.Usagef("unexpected argument %q: a command to run goes after --apply --", args[0])
+	case dash == 0 && len(args) == 0:
+		return cmdutil.Usagef("no command after --: boardbench review --apply -- COMMAND [ARGS...]")
+	}
+	o.argv = args
+	if o.apply && o.restore {
+		return cmdutil.Usagef("--apply and --restore exclude each other")
+	}
+	if len(o.argv) > 0 && !o.apply {
+		return cmdutil.Usagef("a command after -- needs --apply: boardbench review --apply -- COMMAND")
+	}
+	if len(o.argv) > 0 && o.asJSON {
+		return cmdutil.Usagef("--json does not apply to a command run; the monitor's result file is the JSON")
+	}
+	return nil
+}
+
+// runRestore puts back the values of every leftover state file of this
+// root (review's and those of crashed runs alike).
+func runRestore(f *cmdutil.Factory, h *host.Host, o options) error {
+	rep, err := restorecmd.Run(h, tune.StateDir(), false)
+	if rep == nil {
+		return err
+	}
+	if o.asJSON {
+		if werr := f.WriteJSON(rep); werr != nil {
+			return werr
+		}
+		return err
+	}
+	if len(rep.Files) == 0 {
+		fmt.Fprintln(f.IO.Out, "nothing to restore")
+	}
+	for _, fr := range rep.Files {
+		for _, oc := range fr.Outcomes {
+			if oc.Outcome == tune.OutcomeRestored || oc.Outcome == tune.OutcomeFailed {
+				fmt.Fprintf(f.IO.Out, "%s %s: %s\n", oc.Outcome, oc.Path, oc.Previous)
+			}
+		}
+		if fr.Removed {
+			fmt.Fprintf(f.IO.Out, "removed state file %s\n", fr.Path)
+		}
+	}
+	return err
+}
+
+// applyReport is --apply's JSON.
+type applyReport struct {
+	Changes []review.Change `json:"changes"`
+	// StateFile is where the previous values are; "" when nothing changed.
+	StateFile string `json:"state_file"`
+	// BootLines are fixes --apply does not make: the line to add and where.
+	BootLines []string `json:"boot_lines"`
+}
+
+func runApply(ctx context.Context, f *cmdutil.Factory, h *host.Host, o options) error {
+	g, gctx, err := tune.NewGuard(ctx, h, tune.AllowNoFrequency())
+	if err != nil {
+		return err
+	}
+	changes := review.Apply(g, review.PlanChanges(h, time.Now()))
+	rep := applyReport{Changes: changes, StateFile: g.StatePath(), BootLines: bootLines(h)}
+	failed := 0
+	for _, c := range changes {
+		if c.Error != "" {
+			failed++
+		}
+	}
+	if o.asJSON {
+		if err := f.WriteJSON(rep); err != nil {
+			g.Close()
+			return err
+		}
+	} else {
+		review.RenderChanges(f.IO.Out, changes, rep.StateFile)
+		for _, l := range rep.BootLines {
+			fmt.Fprintln(f.IO.Out, "not applied (boot file): "+l)
+		}
+	}
+	if gctx.Err() != nil {
+		g.Close()
+		return interrupted(g)
+	}
+	if len(o.argv) == 0 {
+		// The changes stay; the state file is the record that undoes them.
+		if failed > 0 {
+			return fmt.Errorf("%d change(s) could not be made", failed)
+		}
+		return nil
+	}
+	runErr := runCommand(gctx, f, h, o)
+	closeErr := g.Close()
+	if closeErr != nil {
+		fmt.Fprintf(f.IO.ErrOut, "boardbench: restoring the values review --apply changed: %v (run `boardbench restore`)\n", closeErr)
+	} else if rep.StateFile != "" {
+		fmt.Fprintln(f.IO.ErrOut, "restored the values review --apply changed")
+	}
+	if g.Signal() != nil {
+		return interrupted(g)
+	}
+	return errors.Join(runErr, closeErr)
+}
+
+// runCommand runs the command with the fixes in force: under the monitor on
+// the live machine, plainly on a fixture root (the monitor samples only the
+// live machine).
+func runCommand(ctx context.Context, f *cmdutil.Factory, h *host.Host, o options) error {
+	if h.Live() {
+		m := monitor.NewCmd(f)
+		m.SetArgs(append([]string{"--"}, o.argv...))
+		m.SetOut(f.IO.Out)
+		m.SetErr(f.IO.ErrOut)
+		m.SilenceUsage, m.SilenceErrors = true, true
+		return m.ExecuteContext(ctx)
+	}
+	p, err := proc.Start(ctx, proc.Spec{Argv: o.argv, Stdout: f.IO.Out, Stderr: f.IO.ErrOut})
+	if err != nil {
+		return fmt.Errorf("%s: %w", o.argv[0], err)
+	}
+	exit, err := p.Wait()
+	if ctx.Err() != nil {
+		return &cmdutil.InterruptedError{Signal: context.Cause(ctx).Error()}
+	}
+	if err != nil {
+		return err
+	}
+	if exit.Code != 0 {
+		return &exitError{code: exit.Code}
+	}
+	return nil
+}
+
+// interrupted is the error of a run a signal ended.
+func interrupted(g *tune.Guard) error {
+	name := "a signal"
+	if s := g.Signal(); s != nil {
+		name = s.String()
+	}
+	return &cmdutil.InterruptedError{Signal: name}
+}
+
+// bootLines are the fixes of boot files review found, which --apply never
+// makes.
+func bootLines(h *host.Host) []string {
+	var out []string
+	for _, fnd := range review.Run(h, time.Now()).Findings {
+		if fnd.ID == "coherent_pool_small" || fnd.ID == "rpi_config" || fnd.ID == "ext4_commit" || fnd.ID == "zram_and_zswap" {
+			out = append(out, fmt.Sprintf("%s: %s — %s", fnd.ID, fnd.Advice, fnd.Persist))
+		}
+	}
+	return out
+}
+
+// exitError carries the command's exit status.
+type exitError struct{ code int }
+
+func (e *exitError) Error() string { return fmt.Sprintf("the command exited with status %d", e.code) }
+
+// ExitCode is the status boardbench exits with.
+func (e *exitError) ExitCode() int { return e.code }

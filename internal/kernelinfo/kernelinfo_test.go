@@ -1,0 +1,131 @@
+package kernelinfo
+
+import (
+	"os"
+	"regexp"
+	"strings"
+	"testing"
+	"time"
+
+	"boardbench/internal/testutil/shareddata"
+)
+
+var at = time.Date(2025, time.August, 1, 0, 0, 0, 0, time.UTC)
+
+// Release strings from the sbc-bench logs and cpuinfo file names of the
+// reference data, with what boardbench must say about each.
+func TestJudgeKnownReleases(t *testing.T) {
+	tests := []struct {
+		release    string
+		kind       string
+		maintained *bool
+		farBehind  bool
+	}{
+		{"5.10.160-rockchip", KindVendor, ptr(true), true},
+		{"4.9.140-tegra", KindVendor, ptr(false), true},
+		{"4.4.138-rk3328", KindVendor, ptr(false), true},
+		{"4.4.132-1075-rockchip-ayufan-ga83beded8524", KindVendor, ptr(false), true},
+		{"6.6.20+rpt-rpi-2712", KindRaspberryPi, ptr(true), false},
+		{"4.14.34-v7+", KindRaspberryPi, ptr(false), false},
+		{"6.1.63-current-rockchip64", KindMainline, ptr(true), false},
+		{"4.15.0-48-generic", KindDistribution, ptr(false), false},
+		{"4.17.0-rc6-firefly", KindUnknown, ptr(false), false},
+		{"6.1.0", KindMainline, ptr(true), false},
+		{"5.16.13-sunxi64", KindUnknown, ptr(false), false},
+		{"6.6.10-cix-build-generic", KindVendor, ptr(true), false},
+		{"5.4.0", KindMainline, ptr(true), false},
+		{"6.15.2", KindMainline, ptr(true), false},
+		{"6.16.0", KindMainline, nil, false},
+	}
+	for _, tc := range tests {
+		k := Judge(Input{Release: tc.release, Now: at})
+		if k.Kind != tc.kind {
+			t.Errorf("%s: kind %s, want %s (%v)", tc.release, k.Kind, tc.kind, k.KindEvidence)
+		}
+		if (k.Maintained == nil) != (tc.maintained == nil) || k.Maintained != nil && *k.Maintained != *tc.maintained {
+			t.Errorf("%s: maintained %v, want %v (%s)", tc.release, deref(k.Maintained), deref(tc.maintained), k.Status)
+		}
+		if k.FarBehind != tc.farBehind {
+			t.Errorf("%s: far behind %v, want %v", tc.release, k.FarBehind, tc.farBehind)
+		}
+		if k.Status == "" {
+			t.Errorf("%s: no status", tc.release)
+		}
+	}
+}
+
+func TestMaintenanceFollowsNow(t *testing.T) {
+	later := time.Date(2026, time.March, 1, 0, 0, 0, 0, time.UTC)
+	k := Judge(Input{Release: "5.4.290", Now: later})
+	if k.Maintained == nil || *k.Maintained || !strings.Contains(k.Status, "has passed") {
+		t.Errorf("5.4 in March 2026: maintained %v, status %q", deref(k.Maintained), k.Status)
+	}
+}
+
+func TestMonthsBehind(t *testing.T) {
+	tests := []struct {
+		release, build string
+		want           int
+	}{
+		{"6.1.63-current-rockchip64", "#1 SMP PREEMPT Tue Nov 28 12:26:26 UTC 2023", 19},
+		{"6.1.0-rpi7-rpi-v8", "#1 SMP PREEMPT Debian 1:6.1.63-1+rpt1 (2023-11-24)", 19},
+		{"4.19.100", "#1 SMP Mon Jan 6 10:00:00 CET 2020", 58},
+	}
+	for _, tc := range tests {
+		k := Judge(Input{Release: tc.release, Build: tc.build, Now: at})
+		if k.MonthsBehind == nil || *k.MonthsBehind != tc.want {
+			t.Errorf("%s built %q: months behind %v, want %d", tc.release, tc.build, deref(k.MonthsBehind), tc.want)
+		}
+	}
+	if k := Judge(Input{Release: "6.1.63", Build: "#1 SMP", Now: at}); k.MonthsBehind != nil {
+		t.Errorf("no build date: months behind %d, want unknown", *k.MonthsBehind)
+	}
+}
+
+func TestVendorConfig(t *testing.T) {
+	k := Judge(Input{Release: "5.10.110", Now: at, Config: ParseConfig([]byte("CONFIG_ARCH_ROCKCHIP=y\nCONFIG_CPU_RK3588=y\n# CONFIG_FOO is not set\n"))})
+	if k.Kind != KindVendor || k.Tree != "Rockchip BSP" {
+		t.Errorf("kind %s tree %s, want Rockchip BSP", k.Kind, k.Tree)
+	}
+}
+
+// TestReferenceReleases judges every kernel release in the reference data:
+// each gets a series and a status, and none panics.
+func TestReferenceReleases(t *testing.T) {
+	re := regexp.MustCompile(`(?m)^Linux ([0-9]+\.[0-9]+[^ ]*) \(`)
+	seen := 0
+	for _, l := range shareddata.Logs(t) {
+		for _, m := range re.FindAllStringSubmatch(l.Text, 1) {
+			k := Judge(Input{Release: m[1], Now: at})
+			if k.Series == "" || k.Status == "" || k.Kind == "" {
+				t.Errorf("%s: series %q status %q kind %q", m[1], k.Series, k.Status, k.Kind)
+			}
+			seen++
+		}
+	}
+	entries, err := os.ReadDir(shareddata.Dir(t, "cpuinfo"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	fileRE := regexp.MustCompile(`-([0-9]+\.[0-9]+(?:\.[0-9]+)?[^.]*)\.cpuinfo$`)
+	for _, e := range entries {
+		if m := fileRE.FindStringSubmatch(e.Name()); m != nil {
+			if k := Judge(Input{Release: m[1], Now: at}); k.Series == "" || k.Status == "" {
+				t.Errorf("%s: series %q status %q", m[1], k.Series, k.Status)
+			}
+			seen++
+		}
+	}
+	if seen < 50 {
+		t.Errorf("only %d releases found in the reference data", seen)
+	}
+}
+
+func ptr(b bool) *bool { return &b }
+
+func deref[T any](p *T) any {
+	if p == nil {
+		return nil
+	}
+	return *p
+}

@@ -1,0 +1,155 @@
+package review
+
+import (
+	"fmt"
+	"strconv"
+	"strings"
+	"time"
+
+	"boardbench/internal/host"
+	"boardbench/internal/inventory/cpu"
+)
+
+// Change is one runtime change of `review --apply`.
+type Change struct {
+	// Finding is the id of the finding the change answers.
+	Finding string `json:"finding"`
+	Path    string `json:"path"`
+	From    string `json:"from"`
+	To      string `json:"to"`
+	// Error is set when the change could not be made.
+	Error string `json:"error,omitempty"`
+}
+
+// Setter makes one change, recording the previous value first
+// (tune.Guard.SetFile).
+type Setter interface {
+	SetFile(path, value string) error
+}
+
+// PlanChanges lists the safe runtime subset of fixes for the machine behind
+// h: ondemand tunables, the PCIe ASPM policy, receive packet steering and
+// devfreq governors and caps. Boot files are never among them, and a
+// devfreq device at the performance governor is left alone (it may be
+// someone's choice). Values equal to the wanted one are left out.
+func PlanChanges(h *host.Host, now time.Time) []Change {
+	e := NewEnv(h, now)
+	var out []Change
+	add := func(id, p, from, to string) {
+		if strings.TrimSpace(from) != to {
+			out = append(out, Change{Finding: id, Path: p, From: from, To: to})
+		}
+	}
+	for _, d := range OndemandDirs(e) {
+		if busy, _ := e.Read(AreaCPU, d+"/io_is_busy"); busy == "1" {
+			continue
+		}
+		for _, t := range OndemandTunables {
+			if v, ok := e.Read(AreaCPU, d+"/"+t.name); ok {
+				add("ondemand_io_is_busy", d+"/"+t.name, v, t.want)
+			}
+		}
+	}
+	if v, ok := e.Read(AreaNetwork, ASPMPolicyPath); ok && ASPMPowersave(v) {
+		add("pcie_aspm_powersave", ASPMPolicyPath, v, "default")
+	}
+	out = append(out, planDevfreq(e)...)
+	out = append(out, planRPS(e)...)
+	return out
+}
+
+// planDevfreq raises held-low or capped memory, GPU and NPU clocks.
+func planDevfreq(e *Env) []Change {
+	var out []Change
+	names, _ := e.H.ReadDirNames("/sys/class/devfreq")
+	for _, n := range names {
+		if devfreqKind(n) == "" {
+			continue
+		}
+		dir := "/sys/class/devfreq/" + n
+		gov, ok := e.Read(AreaMemory, dir+"/governor")
+		if !ok || gov == "performance" {
+			continue
+		}
+		avGov, _ := e.Read(AreaMemory, dir+"/available_governors")
+		avail, _ := e.Read(AreaMemory, dir+"/available_frequencies")
+		cur, _ := e.Read(AreaMemory, dir+"/cur_freq")
+		top, hasTop := highestFreq(avail)
+		if def := DevfreqDefaultGovernor(avGov); def != "" &&
+			(gov == "powersave" || (gov == "userspace" && hasTop && cur != strconv.FormatInt(top, 10))) {
+			out = append(out, Change{Finding: "devfreq_governor", Path: dir + "/governor", From: gov, To: def})
+		}
+		if mx, ok := e.Read(AreaMemory, dir+"/max_freq"); ok && hasTop {
+			if v, err := strconv.ParseInt(mx, 10, 64); err == nil && v < top {
+				out = append(out, Change{Finding: "devfreq_governor", Path: dir + "/max_freq", From: mx, To: strconv.FormatInt(top, 10)})
+			}
+		}
+	}
+	return out
+}
+
+// planRPS spreads the receive work of physical network interfaces whose
+// queues steer nothing (rps_cpus all zero) over every online CPU.
+func planRPS(e *Env) []Change {
+	online, ok := e.Read(AreaNetwork, "/sys/devices/system/cpu/online")
+	if !ok {
+		return nil
+	}
+	cpus, err := cpu.ParseCPUList(online)
+	if err != nil || len(cpus) < 2 {
+		return nil
+	}
+	mask := CPUMask(cpus)
+	var out []Change
+	ifaces, _ := e.H.ReadDirNames("/sys/class/net")
+	for _, n := range ifaces {
+		if !e.H.Exists("/sys/class/net/" + n + "/device") {
+			continue // virtual interfaces (lo, bridges, veth)
+		}
+		queues, _ := e.H.Glob("/sys/class/net/" + n + "/queues/rx-*/rps_cpus")
+		for _, q := range queues {
+			v, ok := e.Read(AreaNetwork, q)
+			if ok && strings.Trim(v, "0,") == "" {
+				out = append(out, Change{Finding: "irq_single_cpu", Path: q, From: v, To: mask})
+			}
+		}
+	}
+	return out
+}
+
+// CPUMask renders a CPU set as the kernel's hexadecimal mask with commas
+// between 32-bit groups ("f" for CPUs 0-3, "1,00000000" for CPU 32).
+func CPUMask(cpus []int) string {
+	top := 0
+	for _, c := range cpus {
+		top = max(top, c)
+	}
+	words := make([]uint32, top/32+1)
+	for _, c := range cpus {
+		if c >= 0 {
+			words[c/32] |= 1 << (c % 32)
+		}
+	}
+	var b strings.Builder
+	for i := len(words) - 1; i >= 0; i-- {
+		if b.Len() == 0 {
+			fmt.Fprintf(&b, "%x", words[i])
+		} else {
+			fmt.Fprintf(&b, ",%08x", words[i])
+		}
+	}
+	return b.String()
+}
+
+// Apply makes the changes through s, in order, and returns them with the
+// error of each that failed.
+func Apply(s Setter, changes []Change) []Change {
+	out := make([]Change, len(changes))
+	for i, c := range changes {
+		if err := s.SetFile(c.Path, c.To); err != nil {
+			c.Error = err.Error()
+		}
+		out[i] = c
+	}
+	return out
+}

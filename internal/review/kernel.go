@@ -1,0 +1,96 @@
+package review
+
+import (
+	"fmt"
+	"slices"
+	"strings"
+
+	"boardbench/internal/kernelinfo"
+)
+
+// VulnerabilitiesDir holds one file per CPU vulnerability.
+const VulnerabilitiesDir = "/sys/devices/system/cpu/vulnerabilities"
+
+// mitigationCost says what a mitigation costs, per vulnerability file.
+var mitigationCost = map[string]string{
+	"meltdown":               "page-table isolation: every system call and interrupt switches page tables (up to 30 % on syscall-heavy loads)",
+	"spectre_v2":             "indirect-branch protection (retpolines, IBRS): a few percent, more on branchy code",
+	"retbleed":               "return-stack protection: up to 10–30 % on some older cores",
+	"spec_rstack_overflow":   "safe-return sequences on AMD Zen: several percent on kernel-heavy loads",
+	"mds":                    "buffer clearing on every return to user space",
+	"mmio_stale_data":        "buffer clearing on every return to user space",
+	"tsx_async_abort":        "buffer clearing on every return to user space",
+	"gather_data_sampling":   "slower AVX gather instructions",
+	"l1tf":                   "L1 flushes when entering guests",
+	"srbds":                  "slower RDRAND/RDSEED",
+	"reg_file_data_sampling": "register clearing on every return to user space",
+}
+
+func cpuMitigations(e *Env) []Finding {
+	names, _ := e.H.ReadDirNames(VulnerabilitiesDir)
+	slices.Sort(names)
+	var evidence, costs []string
+	for _, n := range names {
+		v, ok := e.Read(AreaKernel, VulnerabilitiesDir+"/"+n)
+		if !ok || !strings.HasPrefix(v, "Mitigation") {
+			continue
+		}
+		evidence = append(evidence, ev(VulnerabilitiesDir+"/"+n, v))
+		if c, ok := mitigationCost[n]; ok {
+			costs = append(costs, n+": "+c)
+		}
+	}
+	cmdline, _ := e.Read(AreaKernel, "/proc/cmdline")
+	if strings.Contains(cmdline, "mitigations=off") {
+		return []Finding{info("CPU vulnerability mitigations are switched off (mitigations=off)",
+			"compare results only with machines that run the same way; remove mitigations=off on a machine that runs untrusted code",
+			"the kernel command line", "exposure to the CPU vulnerabilities", ev("/proc/cmdline", cmdline))}
+	}
+	if len(evidence) == 0 {
+		return nil
+	}
+	title := fmt.Sprintf("%d CPU vulnerability mitigation(s) in force; they cost speed on kernel-heavy work", len(evidence))
+	cost := "exposure to the vulnerabilities listed"
+	if len(costs) > 0 {
+		cost += "; what they cost now: " + strings.Join(costs, "; ")
+	}
+	return []Finding{info(title,
+		"compare results only between machines with the same mitigations; on a machine that runs no untrusted code, mitigations=off on the kernel command line removes them",
+		"the kernel command line (extlinux.conf APPEND, cmdline.txt, GRUB_CMDLINE_LINUX)",
+		cost, evidence...)}
+}
+
+func kernelEOL(e *Env) []Finding {
+	k := kernelinfo.Collect(e.H, e.Now)
+	e.Note(AreaKernel, "kernel", k.Summary())
+	ended := k.Maintained != nil && !*k.Maintained
+	if !ended && !k.FarBehind {
+		return nil
+	}
+	evidence := []string{
+		"/proc/sys/kernel/osrelease: " + k.Release,
+		"kernel: " + k.Status,
+	}
+	if k.Build != "" {
+		evidence = append(evidence, "/proc/sys/kernel/version: "+k.Build)
+	}
+	evidence = append(evidence, k.KindEvidence...)
+	evidence = append(evidence, "kernel table dated "+k.TableDate.Format("2006-01-02"))
+	var title string
+	switch {
+	case ended && k.Kind == kernelinfo.KindVendor:
+		title = fmt.Sprintf("vendor kernel %s on series %s, which kernel.org no longer maintains", k.Release, k.Series)
+	case ended:
+		title = fmt.Sprintf("kernel %s: series %s no longer gets fixes from kernel.org", k.Release, k.Series)
+	default:
+		title = fmt.Sprintf("vendor kernel %s is far behind mainline (series %s)", k.Release, k.Series)
+	}
+	if k.MonthsBehind != nil && *k.MonthsBehind > 0 {
+		title += fmt.Sprintf("; its build is %d months behind its series' newest release", *k.MonthsBehind)
+	}
+	return []Finding{warn(title,
+		"move to a maintained series: the distribution's current kernel, or a mainline-based branch of the board's OS (Armbian \"current\"); check `boardbench kernel` for details",
+		"the OS's kernel package",
+		"mainline may lack drivers the vendor kernel has (NPU, video codecs, some display or PCIe support on new SoCs)",
+		evidence...)}
+}
