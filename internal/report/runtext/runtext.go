@@ -30,6 +30,7 @@ func Render(w io.Writer, r *result.Result, color bool) {
 	tw := textfmt.New(w, color)
 	renderBanner(tw, r)
 	renderSummary(tw, r)
+	RenderDevice(tw, r.Device)
 	renderFindings(tw, r)
 	renderPhases(tw, r)
 }
