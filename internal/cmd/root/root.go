@@ -15,6 +15,7 @@ import (
 	"boardbench/internal/cmd/report"
 	"boardbench/internal/cmd/restore"
 	"boardbench/internal/cmd/run"
+	"boardbench/internal/cmd/storage"
 	"boardbench/internal/cmd/version"
 	"boardbench/internal/cmdutil"
 	"boardbench/internal/textfmt"
@@ -69,6 +70,7 @@ memory, storage, buses) and measures it with figures that carry their evidence.`
 		version.NewCmd(f),
 		mem.NewCmd(f),
 		c2c.NewCmd(f),
+		storage.NewCmd(f),
 		monitor.NewCmd(f),
 		run.NewCmd(f),
 		report.NewCmd(f),
