@@ -118,3 +118,54 @@ func StorageSummaryOf(f StorageFigures) *StorageSummary {
 	}
 	return s
 }
+
+// PhaseWrites is the watch of `boardbench writes`.
+const PhaseWrites = "writes"
+
+// Writer is one process's share of the writes.
+type Writer struct {
+	PID  int     `json:"pid"`
+	Comm string  `json:"comm"`
+	KiB  float64 `json:"kib"`
+}
+
+// WritesLine is one interval in which the device was written to: the
+// `--json` line of `boardbench writes`.
+type WritesLine struct {
+	Time   string `json:"time"`
+	Device string `json:"device"`
+	// IntervalS is the time since the previous line (or the start).
+	IntervalS float64 `json:"interval_s"`
+	// Writes are the write requests the device completed; KiBWritten
+	// what they wrote (sectors written / 2).
+	Writes     uint64  `json:"writes"`
+	KiBWritten float64 `json:"kib_written"`
+	// Writers are the processes whose write_bytes grew in the interval,
+	// largest first (all devices: the kernel does not split it).
+	Writers []Writer `json:"writers"`
+}
+
+// WritesFigures are the figures of PhaseWrites.
+type WritesFigures struct {
+	Device    string       `json:"device"`
+	IntervalS float64      `json:"poll_interval_s"`
+	DurationS float64      `json:"duration_s"`
+	Lines     []WritesLine `json:"lines"`
+	// Events is the number of lines; Writes and KiBWritten the totals.
+	Events     int     `json:"events"`
+	Writes     uint64  `json:"writes"`
+	KiBWritten float64 `json:"kib_written"`
+	// TopWriters are the processes that wrote most over the whole watch.
+	TopWriters []Writer `json:"top_writers"`
+	// Advice are the changes that would reduce the writes, each with its
+	// evidence and cost.
+	Advice []WritesAdvice `json:"advice"`
+}
+
+// WritesAdvice is one piece of advice of `boardbench writes`.
+type WritesAdvice struct {
+	ID       string `json:"id"`
+	Evidence string `json:"evidence"`
+	Change   string `json:"change"`
+	Cost     string `json:"cost"`
+}

@@ -17,6 +17,7 @@ import (
 	"boardbench/internal/cmd/run"
 	"boardbench/internal/cmd/storage"
 	"boardbench/internal/cmd/version"
+	"boardbench/internal/cmd/writes"
 	"boardbench/internal/cmdutil"
 	"boardbench/internal/textfmt"
 	"boardbench/internal/tune"
@@ -71,6 +72,7 @@ memory, storage, buses) and measures it with figures that carry their evidence.`
 		mem.NewCmd(f),
 		c2c.NewCmd(f),
 		storage.NewCmd(f),
+		writes.NewCmd(f),
 		monitor.NewCmd(f),
 		run.NewCmd(f),
 		report.NewCmd(f),
