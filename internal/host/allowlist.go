@@ -26,6 +26,7 @@ var readPrefixes = []string{
 	"/sys/class/power_supply/", "/sys/class/nvme/", "/sys/class/scsi_disk/",
 	"/sys/class/scsi_host/", "/sys/class/regulator/", "/sys/class/drm/",
 	"/sys/class/misc/", "/sys/class/zram-control/", "/sys/class/powercap/",
+	"/sys/dev/block/",
 	"/sys/block/", "/sys/bus/pci/devices/", "/sys/bus/pci/drivers/",
 	"/sys/bus/usb/devices/", "/sys/bus/usb/drivers/", "/sys/bus/mmc/devices/",
 	"/sys/bus/platform/devices/", "/sys/bus/scsi/devices/",
@@ -61,7 +62,7 @@ var deniedBase = map[string]bool{
 	"registers": true, "regmap": true, "eeprom": true, "nvmem": true,
 }
 
-var procPidFile = regexp.MustCompile(`^/proc/[0-9]+/(stat|comm|status|cmdline|task/[0-9]+/(stat|comm))$`)
+var procPidFile = regexp.MustCompile(`^/proc/[0-9]+/(stat|comm|status|cmdline|task/[0-9]+/(stat|comm)|io)$`)
 
 // hasPrefixIn reports whether p lies in one of the prefixes. A prefix ending in
 // "/" names a tree (and matches the tree's directory itself); any other prefix

@@ -12,6 +12,7 @@ import (
 	"strings"
 	"time"
 
+	"boardbench/internal/blockdev"
 	"boardbench/internal/buildinfo"
 	"boardbench/internal/finding"
 	"boardbench/internal/inventory"
@@ -66,6 +67,8 @@ type Result struct {
 	Phases   []Phase           `json:"phases"`
 	Findings []finding.Finding `json:"findings"`
 	Summary  Summary           `json:"summary"`
+	// Device is the storage a storage command measured (blockdev.Identity).
+	Device *blockdev.Identity `json:"device,omitempty"`
 }
 
 // ToolVersion records one external tool.
@@ -159,6 +162,8 @@ type Summary struct {
 	AES256At16K []Value `json:"aes256_16k"`
 	MemcpyMBs   []Value `json:"memcpy_mb_s"`
 	MemsetMBs   []Value `json:"memset_mb_s"`
+	// StorageSummary holds the storage command's headline (nil for other commands).
+	*StorageSummary
 	// Valid is false when a finding invalidates the figures.
 	Valid bool `json:"valid"`
 	// Verdict is a one-line human summary of validity.

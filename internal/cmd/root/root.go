@@ -17,9 +17,11 @@ import (
 	"boardbench/internal/cmd/restore"
 	"boardbench/internal/cmd/review"
 	"boardbench/internal/cmd/run"
+	"boardbench/internal/cmd/storage"
 	"boardbench/internal/cmd/sweep"
 	"boardbench/internal/cmd/thermal"
 	"boardbench/internal/cmd/version"
+	"boardbench/internal/cmd/writes"
 	"boardbench/internal/cmdutil"
 	"boardbench/internal/textfmt"
 	"boardbench/internal/tune"
@@ -73,6 +75,8 @@ memory, storage, buses) and measures it with figures that carry their evidence.`
 		version.NewCmd(f),
 		mem.NewCmd(f),
 		c2c.NewCmd(f),
+		storage.NewCmd(f),
+		writes.NewCmd(f),
 		monitor.NewCmd(f),
 		run.NewCmd(f),
 		report.NewCmd(f),

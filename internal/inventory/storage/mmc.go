@@ -3,6 +3,7 @@ package storage
 import (
 	"encoding/hex"
 	"fmt"
+	"regexp"
 	"strconv"
 	"strings"
 
@@ -327,4 +328,208 @@ func (s *SDStatus) Ratings() string {
 		parts = append(parts, fmt.Sprintf("A%d", *s.AppPerfClass))
 	}
 	return strings.Join(parts, ", ")
+}
+
+// CID is a decoded Card Identification register (SD or eMMC), as the
+// 32 hex digits of the card's `cid` attribute.
+type CID struct {
+	// ManfID is the manufacturer id (MID), e.g. 3 for SanDisk SD cards.
+	ManfID int `json:"manfid"`
+	// Manufacturer names ManfID where it is known.
+	Manufacturer string `json:"manufacturer"`
+	// OEMID is the OEM/application id: two ASCII characters for SD, one
+	// byte for eMMC.
+	OEMID string `json:"oemid"`
+	// Product is the product name (5 characters for SD, 6 for eMMC).
+	Product string `json:"product"`
+	// Revision is the product revision, "major.minor".
+	Revision string `json:"revision"`
+	// Serial is the product serial number in hex (redact before showing).
+	Serial string `json:"serial"`
+	// Year and Month are the manufacturing date. For eMMC the year field
+	// is ambiguous by 16 years; DecodeCID picks the range that starts in
+	// 2013 (eMMC 4.41 and later, every card on a current board).
+	Year  int `json:"year"`
+	Month int `json:"month"`
+}
+
+// CSD is a decoded Card Specific Data register.
+type CSD struct {
+	// Structure is the CSD_STRUCTURE field: for SD 0 = version 1.0
+	// (SDSC), 1 = version 2.0 (SDHC/SDXC), 2 = version 3.0 (SDUC).
+	Structure int `json:"structure"`
+	// TransferMbps is the maximum data transfer rate per data line of
+	// the default mode (TRAN_SPEED), in Mbit/s: 25 for legacy SD,
+	// 50 for High Speed, 26 or 52 for eMMC.
+	TransferMbps float64 `json:"transfer_mbps"`
+	// CommandClasses is the CCC bit field (bit n set: class n supported).
+	CommandClasses int `json:"command_classes"`
+	// CapacityBytes is the user capacity from C_SIZE (SD CSD 2.0 and
+	// 3.0 only; 0 otherwise).
+	CapacityBytes int64 `json:"capacity_bytes"`
+}
+
+// registerBits returns bits hi..lo (hi >= lo, numbered from the least
+// significant bit of the whole register) of a register given as bytes,
+// most significant byte first.
+func registerBits(raw []byte, hi, lo int) uint64 {
+	width := len(raw) * 8
+	var v uint64
+	for b := hi; b >= lo; b-- {
+		idx := (width - 1 - b) / 8
+		v = v<<1 | uint64(raw[idx]>>(uint(b)%8)&1)
+	}
+	return v
+}
+
+func decodeRegister128(s string) ([]byte, bool) {
+	raw, err := hex.DecodeString(strings.TrimSpace(s))
+	if err != nil || len(raw) != 16 {
+		return nil, false
+	}
+	return raw, true
+}
+
+// DecodeCID decodes a 128-bit CID given as 32 hex digits for a card of the
+// given type ("SD" or "MMC", the card's `type` attribute); nil when the
+// string is not a CID or the type is neither.
+func DecodeCID(cardType, cid string) *CID {
+	raw, ok := decodeRegister128(cid)
+	if !ok {
+		return nil
+	}
+	c := &CID{ManfID: int(registerBits(raw, 127, 120))}
+	c.Manufacturer = ManufacturerName(cardType, fmt.Sprintf("0x%06x", c.ManfID))
+	text := func(hi, lo int) string {
+		var b strings.Builder
+		for bit := hi; bit > lo; bit -= 8 {
+			ch := byte(registerBits(raw, bit, bit-7))
+			if ch < 0x20 || ch > 0x7e {
+				ch = '?'
+			}
+			b.WriteByte(ch)
+		}
+		return strings.TrimSpace(b.String())
+	}
+	switch cardType {
+	case "SD":
+		c.OEMID = text(119, 104)
+		c.Product = text(103, 64)
+		prv := registerBits(raw, 63, 56)
+		c.Revision = fmt.Sprintf("%d.%d", prv>>4, prv&15)
+		c.Serial = fmt.Sprintf("%08x", registerBits(raw, 55, 24))
+		c.Year = 2000 + int(registerBits(raw, 19, 12))
+		c.Month = int(registerBits(raw, 11, 8))
+	case "MMC":
+		c.OEMID = fmt.Sprintf("0x%02x", registerBits(raw, 111, 104))
+		c.Product = text(103, 56)
+		prv := registerBits(raw, 55, 48)
+		c.Revision = fmt.Sprintf("%d.%d", prv>>4, prv&15)
+		c.Serial = fmt.Sprintf("%08x", registerBits(raw, 47, 16))
+		c.Month = int(registerBits(raw, 15, 12))
+		c.Year = 2013 + int(registerBits(raw, 11, 8))
+	default:
+		return nil
+	}
+	return c
+}
+
+// DecodeCSD decodes a 128-bit CSD given as 32 hex digits; nil when the
+// string is not one. Capacity is decoded for SD cards (cardType "SD") with
+// CSD version 2.0 or 3.0.
+func DecodeCSD(cardType, csd string) *CSD {
+	raw, ok := decodeRegister128(csd)
+	if !ok {
+		return nil
+	}
+	c := &CSD{
+		Structure:      int(registerBits(raw, 127, 126)),
+		CommandClasses: int(registerBits(raw, 95, 84)),
+		TransferMbps:   tranSpeedMbps(registerBits(raw, 103, 96)),
+	}
+	if cardType == "SD" {
+		switch c.Structure {
+		case 1:
+			c.CapacityBytes = int64(registerBits(raw, 69, 48)+1) * 512 * 1024
+		case 2:
+			c.CapacityBytes = int64(registerBits(raw, 75, 48)+1) * 512 * 1024
+		}
+	}
+	return c
+}
+
+// tranSpeedMbps decodes TRAN_SPEED: a rate unit (bits 2:0) times a
+// multiplier (bits 6:3); 0 when reserved.
+func tranSpeedMbps(v uint64) float64 {
+	units := []float64{0.1, 1, 10, 100}
+	mult := []float64{0, 1.0, 1.2, 1.3, 1.5, 2.0, 2.5, 3.0, 3.5, 4.0, 4.5, 5.0, 5.5, 6.0, 7.0, 8.0}
+	u := v & 7
+	if u >= uint64(len(units)) {
+		return 0
+	}
+	r := units[u] * mult[(v>>3)&15]
+	return float64(int64(r*10+0.5)) / 10
+}
+
+// BusMode is the transfer mode an SD card or eMMC was set up in, from the
+// kernel's "mmcN: new ... card at address ..." line.
+type BusMode struct {
+	// Host is the controller's name in the line, e.g. "mmc0".
+	Host string `json:"host"`
+	// Mode is "HS400ES", "HS400", "HS200", "SDR104", "SDR50", "DDR50",
+	// "SDR25", "SDR12", "DDR52", "HS" (high speed) or "DS" (default
+	// speed, the legacy 25 MHz / 26 MHz mode).
+	Mode string `json:"mode"`
+	// MaxMBs is the mode's bus limit in MB/s (e.g. 104 for SDR104).
+	MaxMBs float64 `json:"max_mb_s"`
+	// Line is the kernel log line the mode comes from.
+	Line string `json:"line"`
+}
+
+var newCardRE = regexp.MustCompile(`\b(mmc[0-9]+): new (.*?)(SD|SDHC|SDXC|SDUC|MMC|SDIO|SD-combo) card (on SPI|at address)`)
+
+// busModeLimits are the bus limits in MB/s of each mode.
+var busModeLimits = map[string]float64{
+	"HS400ES": 400, "HS400": 400, "HS200": 200, "DDR52": 104, "SDR104": 104, "SDR50": 50,
+	"DDR50": 50, "SDR25": 25, "SDR12": 12.5, "HS": 25, "DS": 12.5,
+}
+
+// ParseBusModes returns the last bus mode the kernel log reports for each
+// MMC host (keyed by host, e.g. "mmc0"); the log is dmesg's text output.
+func ParseBusModes(log string) map[string]BusMode {
+	out := map[string]BusMode{}
+	for line := range strings.SplitSeq(log, "\n") {
+		m := newCardRE.FindStringSubmatch(line)
+		if m == nil {
+			continue
+		}
+		desc := m[2]
+		mode := "DS"
+		switch {
+		case strings.Contains(desc, "HS400 Enhanced strobe"):
+			mode = "HS400ES"
+		case strings.Contains(desc, "HS400"):
+			mode = "HS400"
+		case strings.Contains(desc, "HS200"):
+			mode = "HS200"
+		case strings.Contains(desc, "ultra high speed"):
+			mode = "SDR12"
+			for _, name := range []string{"SDR104", "SDR50", "DDR50", "SDR25", "SDR12"} {
+				if strings.Contains(desc, name) {
+					mode = name
+					break
+				}
+			}
+		case strings.Contains(desc, "high speed DDR"):
+			mode = "DDR52"
+		case strings.Contains(desc, "high speed"):
+			mode = "HS"
+		}
+		text := strings.TrimSpace(line)
+		if i := strings.Index(text, m[1]+": new"); i > 0 {
+			text = text[i:]
+		}
+		out[m[1]] = BusMode{Host: m[1], Mode: mode, MaxMBs: busModeLimits[mode], Line: text}
+	}
+	return out
 }

@@ -109,3 +109,49 @@ func mountsOf(entries []mountEntry, devno string, sources ...string) []Mount {
 	}
 	return out
 }
+
+// MountInfo is one line of /proc/self/mountinfo with the fields a path's
+// storage is resolved from.
+type MountInfo struct {
+	// DevNo is the device number "MAJOR:MINOR" (0:N for filesystems
+	// without a block device, and for btrfs).
+	DevNo string `json:"dev_no"`
+	// Root is the directory of the filesystem mounted here ("/" unless a
+	// bind mount of a subdirectory).
+	Root string `json:"root"`
+	// MountPoint and FSType as in Mount.
+	MountPoint string `json:"mount_point"`
+	FSType     string `json:"fs_type"`
+	// Source is the mount source, e.g. "/dev/mmcblk0p2" or "tmpfs".
+	Source string `json:"source"`
+	// Options are the per-mount options (rw, noatime, relatime...).
+	Options []string `json:"options"`
+	// SuperOptions are the filesystem's own options (commit=600,
+	// discard, errors=remount-ro; for overlayfs lowerdir=, upperdir=).
+	SuperOptions []string `json:"super_options"`
+}
+
+// ParseMountinfo parses /proc/self/mountinfo; malformed lines are skipped.
+func ParseMountinfo(s string) []MountInfo {
+	var out []MountInfo
+	for line := range strings.SplitSeq(s, "\n") {
+		pre, post, ok := strings.Cut(line, " - ")
+		if !ok {
+			continue
+		}
+		a := strings.Fields(pre)
+		b := strings.Fields(post)
+		if len(a) < 6 || len(b) < 2 {
+			continue
+		}
+		m := MountInfo{DevNo: a[2], Root: unescapeMount(a[3]), MountPoint: unescapeMount(a[4]),
+			Options: strings.Split(a[5], ","), FSType: b[0], Source: unescapeMount(b[1])}
+		if len(b) >= 3 {
+			for _, o := range strings.Split(b[2], ",") {
+				m.SuperOptions = append(m.SuperOptions, unescapeMount(o))
+			}
+		}
+		out = append(out, m)
+	}
+	return out
+}

@@ -505,3 +505,16 @@ func readBoolPtr(h *host.Host, p string) *bool {
 	}
 	return &b
 }
+
+// DescribeDevice describes the whole block device NAME of /sys/block (e.g.
+// "mmcblk0", "nvme0n1", "dm-0") the way Collect does, with its mounts,
+// partitions and bus; ok is false when /sys/block/NAME does not exist.
+// Package blockdev uses it for the device behind a path.
+func DescribeDevice(h *host.Host, name string, redactIDs bool) (d Device, ok bool) {
+	if name == "" || strings.Contains(name, "/") || !h.Exists(blockDir+"/"+name) {
+		return Device{}, false
+	}
+	var notes note.List
+	d, _ = readDevice(h, name, readMounts(h, &notes), redactIDs, &notes)
+	return d, true
+}

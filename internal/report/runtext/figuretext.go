@@ -56,6 +56,14 @@ func renderFigures(w *textfmt.Writer, p result.Phase) {
 		err = decode(p.Figures, func(f result.CryptsetupFigures) {
 			renderCryptsetup(w, f)
 		})
+	case result.PhaseStorage:
+		err = decode(p.Figures, func(f result.StorageFigures) {
+			renderStorage(w, f)
+		})
+	case result.PhaseStorageFio:
+		err = decode(p.Figures, func(f result.StorageFioFigures) {
+			renderStorageFio(w, f)
+		})
 	case result.PhaseCommand:
 		err = decode(p.Figures, func(f wrapped.Figures) {
 			renderWrapped(w, f)

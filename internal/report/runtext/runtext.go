@@ -32,6 +32,7 @@ func Render(w io.Writer, r *result.Result, color bool) {
 	renderSummary(tw, r)
 	renderSweep(tw, r)
 	renderThermal(tw, r)
+	RenderDevice(tw, r.Device)
 	renderFindings(tw, r)
 	renderPhases(tw, r)
 }

@@ -1,0 +1,120 @@
+package check
+
+import (
+	"context"
+	"path/filepath"
+	"runtime"
+	"slices"
+	"testing"
+
+	"boardbench/internal/blockdev"
+	"boardbench/internal/host"
+	"boardbench/internal/inventory/storage"
+	"boardbench/internal/result"
+)
+
+func storageFixture(t *testing.T, root, p string) *blockdev.Identity {
+	t.Helper()
+	_, file, _, _ := runtime.Caller(0)
+	h, err := host.New(filepath.Join(filepath.Dir(file), "../../testdata/storage", root))
+	if err != nil {
+		t.Fatal(err)
+	}
+	id, err := blockdev.Resolve(context.Background(), h, p, blockdev.Options{Redact: true})
+	if err != nil {
+		t.Fatal(err)
+	}
+	return id
+}
+
+func f64p(v float64) *float64 { return &v }
+
+// storageResult builds a storage result with 4 KiB IOPS and the 16 MiB
+// sequential write in MB/s.
+func storageResult(t *testing.T, id *blockdev.Identity, readIOPS, writeIOPS, seqWriteMBs float64, mod func(*result.StorageFigures)) *result.Result {
+	t.Helper()
+	figs := result.StorageFigures{Direct: true, RandRead4kIOPS: f64p(readIOPS), RandWrite4kIOPS: f64p(writeIOPS),
+		Table: []result.StorageRow{{RecordKiB: 4}, {RecordKiB: 16384, WriteKBs: f64p(seqWriteMBs * 1e6 / 1024)}},
+		Cells: []result.StorageCell{{RecordKiB: 4, Test: "random_read", CPUPct: 20}}}
+	if mod != nil {
+		mod(&figs)
+	}
+	p := result.Phase{Name: result.PhaseStorage}
+	if err := p.SetFigures(figs); err != nil {
+		t.Fatal(err)
+	}
+	return &result.Result{Device: id, Phases: []result.Phase{p}}
+}
+
+func storageIDs(t *testing.T, r *result.Result) []string {
+	t.Helper()
+	var out []string
+	for _, f := range StorageFindings(r) {
+		if len(f.Evidence) == 0 || f.Advice == "" {
+			t.Errorf("finding %s lacks evidence or advice", f.ID)
+		}
+		out = append(out, f.ID)
+	}
+	return out
+}
+
+func TestStorageFindings(t *testing.T) {
+	sd := storageFixture(t, "sdcard", "/")
+	usb2 := storageFixture(t, "usb-storage", "/mnt/usb")
+	speed := 480.0
+	usb2.Block.USB.SpeedMbps = &speed
+	uas := storageFixture(t, "usb-storage", "/mnt/usb")
+	uas.Block.USB.Driver = "uas"
+	uhsInHS := storageFixture(t, "sdcard", "/")
+	uhsInHS.HostModes = nil
+	u1 := 1
+	uhsInHS.Block.MMC.SD.UHSSpeedGrade = &u1
+	cases := []struct {
+		name string
+		r    *result.Result
+		want []string
+	}{
+		{"slow A1 card in HS mode", storageResult(t, sd, 800, 120, 6, nil), []string{"storage-below-class", "storage-bus-mode"}},
+		{"fast enough A1 card", storageResult(t, sd, 2100, 600, 12, nil), []string{"storage-bus-mode"}},
+		{"UHS card in HS without device tree", storageResult(t, uhsInHS, 2100, 600, 12, nil), []string{"storage-bus-mode"}},
+		{"eMMC in HS400ES", storageResult(t, storageFixture(t, "emmc", "/"), 3000, 2000, 80, nil), nil},
+		{"usb-storage at 5 Gbit/s", storageResult(t, storageFixture(t, "usb-storage", "/"+"mnt/usb"), 3000, 2000, 300, nil), []string{"storage-usb-no-uas"}},
+		{"USB 3 disk on USB 2", storageResult(t, usb2, 3000, 2000, 30, nil), []string{"storage-usb-no-uas", "storage-usb2-link"}},
+		{"UAS at 5 Gbit/s", storageResult(t, uas, 3000, 2000, 300, nil), nil},
+		{"NVMe downgraded", storageResult(t, storageFixture(t, "nvme-downgraded", "/"), 9000, 9000, 900, nil), []string{"storage-pcie-link"}},
+		{"tmpfs, page cache", storageResult(t, storageFixture(t, "sdcard", "/tmp"), 1e5, 1e5, 3000, func(f *result.StorageFigures) {
+			f.Direct, f.DirectError = false, "the filesystem refused O_DIRECT (invalid argument)"
+		}), []string{"storage-not-storage", "storage-page-cache"}},
+		{"CPU-bound, io_is_busy=0", storageResult(t, storageFixture(t, "emmc", "/"), 3000, 2000, 80, func(f *result.StorageFigures) {
+			f.Cells[0].CPUPct = 97
+			no := false
+			f.IOIsBusy, f.Governors = &no, []string{"policy0: ondemand"}
+		}), []string{"storage-cpu-bound", "storage-io-is-busy"}},
+	}
+	for _, c := range cases {
+		if got := storageIDs(t, c.r); !slices.Equal(got, c.want) {
+			t.Errorf("%s: findings %v, want %v", c.name, got, c.want)
+		}
+	}
+}
+
+func TestStorageClassThresholds(t *testing.T) {
+	id := &blockdev.Identity{Kind: blockdev.KindSD, Block: &storage.Device{MMC: &storage.MMC{Type: "SD", SD: &storage.SDStatus{}}}}
+	two, three, thirty := 2, 3, 30
+	id.Block.MMC.SD.AppPerfClass, id.Block.MMC.SD.UHSSpeedGrade, id.Block.MMC.SD.VideoSpeedClass = &two, &three, &thirty
+	cases := []struct {
+		r, w, mbs float64
+		below     bool
+	}{
+		{4000, 2000, 30, false},
+		{3999, 2000, 30, true},
+		{4000, 1999, 30, true},
+		{4000, 2000, 29.9, true},
+	}
+	for _, c := range cases {
+		got := slices.Contains(storageIDs(t, storageResult(t, id, c.r, c.w, c.mbs, nil)), "storage-below-class")
+		if got != c.below {
+			t.Errorf("A2 U3 V30 card at %.0f/%.0f IOPS, %.1f MB/s: below %v, want %v", c.r, c.w, c.mbs, got, c.below)
+		}
+	}
+}

@@ -1,0 +1,311 @@
+// Package storage implements `boardbench storage [PATH|DEVICE]`: what the
+// storage behind a path is (device, bus, SD/eMMC registers and bus mode,
+// filesystem options) and how fast it is, as the iozone table users know,
+// measured natively with O_DIRECT in a temporary file, with findings that
+// explain slow figures.
+package storage
+
+import (
+	"context"
+	"encoding/json"
+	"errors"
+	"fmt"
+	"os"
+	"path"
+	"path/filepath"
+	"strings"
+	"time"
+
+	"boardbench/internal/benchtool/fio"
+	"boardbench/internal/blockdev"
+	"boardbench/internal/check"
+	"boardbench/internal/cmdutil"
+	"boardbench/internal/finding"
+	"boardbench/internal/host"
+	machine "boardbench/internal/inventory"
+	"boardbench/internal/iostreams"
+	"boardbench/internal/report/runtext"
+	"boardbench/internal/result"
+	"boardbench/internal/session"
+	"boardbench/internal/storagebench"
+	"boardbench/internal/textfmt"
+
+	"github.com/spf13/cobra"
+)
+
+type options struct {
+	root, output, size, destructive  string
+	asJSON, short, withFio, noRedact bool
+	cellTime                         time.Duration
+}
+
+// NewCmd returns the storage command.
+func NewCmd(f *cmdutil.Factory) *cobra.Command {
+	var opts options
+	cmd := &cobra.Command{
+		Use:   "storage [PATH|DEVICE]",
+		Short: "Describe and measure the storage behind a path (iozone-style table, findings)",
+		Long: `Say what storage holds PATH (default: the current directory): its mount and
+filesystem options, the partition and whole device underneath through bind
+mounts, overlayfs, loop, device-mapper (dm-crypt, LVM) and md, the kind and bus
+(SD, eMMC, NVMe, SATA, USB with its bridge and UAS or usb-storage, virtio), the
+SD/eMMC registers (CID, CSD, the classes an SD card claims) and bus mode, the
+I/O scheduler, read-ahead and TRIM.
+
+Then measure it natively with O_DIRECT in a temporary file: for record sizes
+4k, 16k, 512k, 1024k and 16384k, write, rewrite, read, reread, random read and
+random write, in kB/s (1 kB = 1024 bytes) like iozone -e -I -a -s 100M.
+Each cell stops after --cell-time or a third of the file, whichever comes first,
+so a slow card gives its figures in a fraction of iozone's time. The temporary
+file is invisible (unlinked) from the start and gone however boardbench ends.
+
+A raw block device is written only with --destructive NAME, NAME being the
+device's name typed a second time: its data is destroyed.`,
+		Example: `  boardbench storage
+  boardbench storage /mnt/usb --fio
+  boardbench storage --short --json > storage.json
+  boardbench storage /srv -o storage.json && boardbench report storage.json
+  boardbench storage /dev/sda --destructive sda   # DESTROYS the data on sda`,
+		Args: cmdutil.MaximumArgs(1),
+		RunE: func(cmd *cobra.Command, args []string) error {
+			p := "."
+			if len(args) == 1 {
+				p = args[0]
+			}
+			return run(cmd.Context(), f, p, opts)
+		},
+	}
+	cmdutil.AddRootFlag(cmd, &opts.root)
+	cmdutil.AddJSONFlag(cmd, &opts.asJSON)
+	fl := cmd.Flags()
+	fl.StringVarP(&opts.output, "output", "o", "", "also write the result (with the monitor's evidence) to `FILE`, for `boardbench report`")
+	fl.StringVar(&opts.size, "size", "", "size of the test file (`SIZE`, e.g. 256M; default 100M, less when space is short)")
+	fl.DurationVar(&opts.cellTime, "cell-time", storagebench.DefaultCellLimit, "time limit of each cell of the table")
+	fl.BoolVar(&opts.short, "short", false, "a quick run: 32 MiB file, 0.2 s per cell")
+	fl.BoolVar(&opts.withFio, "fio", false, "also run fio with the same patterns (when installed)")
+	fl.BoolVar(&opts.noRedact, "no-redact", false, "show serial numbers (CID serial, disk serial)")
+	fl.StringVar(&opts.destructive, "destructive", "", "write to the raw device `NAME` (typed again), destroying its data")
+	return cmd
+}
+
+var errNotLive = errors.New("storage measures the machine it runs on; it cannot measure a recorded root (--root)")
+
+// parseSize reads 100M, 1G, 65536K or a number of bytes.
+func parseSize(s string) (int64, error) {
+	s = strings.TrimSpace(strings.ToUpper(s))
+	mult := int64(1)
+	for suffix, m := range map[string]int64{"K": 1 << 10, "M": 1 << 20, "G": 1 << 30} {
+		if t, ok := strings.CutSuffix(strings.TrimSuffix(s, "IB"), suffix); ok {
+			s, mult = t, m
+		}
+	}
+	var n int64
+	if _, err := fmt.Sscan(s, &n); err != nil || n <= 0 {
+		return 0, fmt.Errorf("%q is not a size (e.g. 256M)", s)
+	}
+	return n * mult, nil
+}
+
+func run(ctx context.Context, f *cmdutil.Factory, p string, opts options) error {
+	if ctx == nil {
+		ctx = context.Background()
+	}
+	h, err := f.NewHost(opts.root)
+	if err != nil {
+		return err
+	}
+	if !h.Live() {
+		return &cmdutil.UsageError{Err: errNotLive}
+	}
+	want := int64(0)
+	if opts.size != "" {
+		if want, err = parseSize(opts.size); err != nil {
+			return cmdutil.Usagef("--size: %v", err)
+		}
+	}
+	cellLimit := opts.cellTime
+	if opts.short {
+		want, cellLimit = storagebench.MinFileBytes, 200*time.Millisecond
+	}
+	if cellLimit <= 0 || cellLimit > time.Hour {
+		return cmdutil.Usagef("--cell-time: %s is out of range", cellLimit)
+	}
+	id, err := blockdev.Resolve(ctx, h, p, blockdev.Options{Redact: !opts.noRedact})
+	if err != nil {
+		if errors.Is(err, blockdev.ErrNotFound) {
+			return cmdutil.Usagef("%v", err)
+		}
+		return err
+	}
+	cfg := storagebench.Config{CellLimit: cellLimit}
+	if id.Raw {
+		if err := destructiveAllowed(h, id, opts.destructive); err != nil {
+			return err
+		}
+		cfg.Device = id.Path
+		cfg.FileBytes = storagebench.DefaultFileBytes
+		if want > 0 {
+			cfg.FileBytes = want
+		}
+		if id.Block != nil && id.Block.SizeBytes != nil && *id.Block.SizeBytes < cfg.FileBytes {
+			return cmdutil.Usagef("%s holds %s, less than the %s the test writes", id.Path, textfmt.Bytes(*id.Block.SizeBytes), textfmt.Bytes(cfg.FileBytes))
+		}
+	} else {
+		if opts.destructive != "" {
+			return cmdutil.Usagef("--destructive is for a raw block device; %s is not one", p)
+		}
+		dir := id.Path
+		if fi, err := os.Stat(dir); err == nil && !fi.IsDir() {
+			dir = filepath.Dir(dir)
+		}
+		if id.Filesystem != nil && id.Filesystem.ReadOnly {
+			return fmt.Errorf("%s is on a read-only filesystem (%s): nothing can be measured there", dir, id.Mount.MountPoint)
+		}
+		free, err := storagebench.FreeBytes(dir)
+		if err != nil {
+			return err
+		}
+		if cfg.FileBytes, err = storagebench.SizeFor(want, free); err != nil {
+			return fmt.Errorf("%s: %w", dir, err)
+		}
+		cfg.Dir = dir
+	}
+	governors, ioIsBusy := cpufreqState(h)
+
+	info := machine.Collect(h, machine.Options{Redact: !opts.noRedact})
+	sess, err := session.Start(ctx, session.Config{Host: h, Info: info, Command: "storage", Path: opts.output, Warn: f.IO.ErrOut,
+		Options: map[string]any{"path": p, "size_bytes": cfg.FileBytes, "cell_time_s": cellLimit.Seconds(), "short": opts.short,
+			"fio": opts.withFio, "destructive": opts.destructive != ""},
+		Summarize: summarize,
+		Findings: func(r *result.Result) []finding.Finding {
+			return check.StorageFindings(r)
+		}})
+	if err != nil {
+		return err
+	}
+	sess.Result().Device = id
+
+	status := f.IO.NewStatus(iostreams.StatusOptions{TTY: f.IO.IsStderrTTY(), Prefix: "boardbench storage", Width: f.IO.StderrWidth()})
+	cells := len(storagebench.DefaultRecordsKiB) * len(storagebench.Tests)
+	done := 0
+	cfg.Progress = func(rec int, test string) {
+		done++
+		status.Show(fmt.Sprintf("%d/%d %d KiB %s", done, cells, rec, strings.ReplaceAll(test, "_", " ")))
+	}
+	steps := []session.Step{{Name: result.PhaseStorage, Title: "Native O_DIRECT storage test (iozone-style table) in " + firstOf(cfg.Dir, cfg.Device),
+		Kind: "storage", Estimate: time.Duration(cells) * cellLimit,
+		Run: func(ctx context.Context, ph *result.Phase) error {
+			figs, err := storagebench.Run(ctx, cfg)
+			figs.Governors, figs.IOIsBusy = governors, ioIsBusy
+			if ferr := ph.SetFigures(figs); ferr != nil {
+				return ferr
+			}
+			return err
+		}}}
+	fioStep := session.Step{Name: result.PhaseStorageFio, Title: "fio with the same patterns", Kind: "storage", Estimate: 4 * cellLimit}
+	switch {
+	case !opts.withFio:
+		fioStep.Skip = "not asked for (--fio)"
+	case cfg.Device != "":
+		fioStep.Skip = "not run on a raw device"
+	case !h.HasCommand("fio"):
+		fioStep.Skip = "fio is not installed (apt install fio)"
+	default:
+		fioStep.Run = func(ctx context.Context, ph *result.Phase) error {
+			figs, raw, err := fio.Run(ctx, fio.Config{Dir: cfg.Dir, FileBytes: cfg.FileBytes, Runtime: max(time.Second, cellLimit)})
+			ph.RawOutput = string(raw)
+			if err != nil {
+				return err
+			}
+			return ph.SetFigures(figs)
+		}
+	}
+	steps = append(steps, fioStep)
+	sess.Run(ctx, steps)
+	status.Close()
+	out, finErr := sess.Finish(ctx, session.End{})
+	if finErr != nil {
+		return finErr
+	}
+	out.Announce(f.IO.ErrOut, "storage")
+	if opts.asJSON {
+		return f.WriteJSON(out.Result)
+	}
+	runtext.Render(f.IO.Out, out.Result, f.IO.ColorEnabled())
+	return nil
+}
+
+func firstOf(a, b string) string {
+	if a != "" {
+		return a
+	}
+	return b
+}
+
+// summarize is the session's summary with the storage headline.
+func summarize(phases []result.Phase) result.Summary {
+	s := result.BuildSummary(phases)
+	for _, p := range phases {
+		if p.Name != result.PhaseStorage || len(p.Figures) == 0 {
+			continue
+		}
+		var f result.StorageFigures
+		if err := json.Unmarshal(p.Figures, &f); err == nil {
+			s.StorageSummary = result.StorageSummaryOf(f)
+		}
+	}
+	return s
+}
+
+// destructiveAllowed refuses a raw device unless --destructive names it
+// again, and refuses a mounted one in any case.
+func destructiveAllowed(h *host.Host, id *blockdev.Identity, typed string) error {
+	name := path.Base(id.Path)
+	if typed == "" {
+		return cmdutil.Usagef("%s is a raw block device: the test would destroy its data; to do so anyway, type its name again: --destructive %s", id.Path, name)
+	}
+	if typed != name && "/dev/"+typed != id.Path {
+		return cmdutil.Usagef("--destructive %s does not name %s: nothing written", typed, id.Path)
+	}
+	if id.Block != nil {
+		if len(id.Block.Mounts) > 0 {
+			return cmdutil.Usagef("%s is mounted on %s: refusing to write to it", id.Path, id.Block.Mounts[0].MountPoint)
+		}
+		for _, part := range id.Block.Partitions {
+			if id.Partition == "" || part.Name == id.Partition {
+				if len(part.Mounts) > 0 {
+					return cmdutil.Usagef("%s has %s mounted on %s: refusing to write to it", id.Path, part.Name, part.Mounts[0].MountPoint)
+				}
+			}
+		}
+	}
+	return nil
+}
+
+// cpufreqState returns the governor per policy and ondemand's io_is_busy.
+func cpufreqState(h *host.Host) ([]string, *bool) {
+	var govs []string
+	names, _ := h.ReadDirNames("/sys/devices/system/cpu/cpufreq")
+	ondemand := false
+	for _, n := range names {
+		if !strings.HasPrefix(n, "policy") {
+			continue
+		}
+		g, err := h.ReadString("/sys/devices/system/cpu/cpufreq/" + n + "/scaling_governor")
+		if err != nil {
+			continue
+		}
+		govs = append(govs, n+": "+g)
+		ondemand = ondemand || g == "ondemand"
+	}
+	if !ondemand {
+		return govs, nil
+	}
+	for _, p := range []string{"/sys/devices/system/cpu/cpufreq/ondemand/io_is_busy"} {
+		if v, err := h.ReadString(p); err == nil {
+			b := strings.TrimSpace(v) == "1"
+			return govs, &b
+		}
+	}
+	return govs, nil
+}

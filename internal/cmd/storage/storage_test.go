@@ -1,0 +1,176 @@
+package storage
+
+import (
+	"bytes"
+	"encoding/json"
+	"os"
+	"os/exec"
+	"path/filepath"
+	"strings"
+	"testing"
+
+	"boardbench/internal/cmdutil"
+	"boardbench/internal/iostreams"
+	"boardbench/internal/report/runtext"
+	"boardbench/internal/result"
+)
+
+func execute(t *testing.T, args ...string) (string, string, error) {
+	t.Helper()
+	ios, stdout, stderr := iostreams.Test()
+	cmd := NewCmd(cmdutil.NewFactory(ios))
+	cmd.SetArgs(args)
+	cmd.SetOut(&bytes.Buffer{})
+	cmd.SetErr(&bytes.Buffer{})
+	err := cmd.Execute()
+	return stdout.String(), stderr.String(), err
+}
+
+// TestShortRun is the benchmark in CI on the machine's own disk, in short
+// mode: the result holds the device, the table and the summary, and the
+// report renders it.
+func TestShortRun(t *testing.T) {
+	dir := t.TempDir()
+	out := filepath.Join(t.TempDir(), "storage.json")
+	stdout, _, err := execute(t, "--short", "--json", "-o", out, dir)
+	if err != nil {
+		t.Fatal(err)
+	}
+	r, err := result.Load(out)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if r.Device == nil || r.Device.Kind == "" || r.Device.Mount == nil {
+		t.Fatalf("device %+v: kind or mount missing", r.Device)
+	}
+	if r.Device.NotStorage == "" && r.Device.Name == "" {
+		t.Errorf("device on storage without a name: %+v", r.Device)
+	}
+	var figs result.StorageFigures
+	if err := json.Unmarshal(r.Phases[0].Figures, &figs); err != nil {
+		t.Fatal(err)
+	}
+	if len(figs.Table) != 5 || figs.Table[4].RecordKiB != 16384 {
+		t.Fatalf("table %+v, want the 5 record sizes", figs.Table)
+	}
+	s := r.Summary.StorageSummary
+	if s == nil || s.SeqReadMBs == nil || s.SeqWriteMBs == nil || s.RandRead4kIOPS == nil || s.RandWrite4kIOPS == nil {
+		t.Fatalf("summary %+v lacks a headline figure", s)
+	}
+	if got, want := *s.SeqWriteMBs, *figs.Table[4].WriteKBs*1024/1e6; got != want {
+		t.Errorf("seq_write_mb_s %v, want the 16384 KiB write in MB/s %v", got, want)
+	}
+	var doc map[string]any
+	if err := json.Unmarshal([]byte(stdout), &doc); err != nil {
+		t.Fatalf("--json output is not JSON: %v", err)
+	}
+	sum, _ := doc["summary"].(map[string]any)
+	for _, k := range []string{"seq_read_mb_s", "seq_write_mb_s", "rand_read_4k_iops", "rand_write_4k_iops"} {
+		if _, ok := sum[k]; !ok {
+			t.Errorf("summary lacks %s", k)
+		}
+	}
+	if dev, _ := doc["device"].(map[string]any); dev["kind"] == nil || dev["name"] == nil {
+		t.Errorf("device lacks kind or name: %v", dev)
+	}
+	if ents, _ := os.ReadDir(dir); len(ents) != 0 {
+		t.Errorf("left behind in %s: %v", dir, ents)
+	}
+	var text bytes.Buffer
+	runtext.Render(&text, r, false)
+	for _, want := range []string{"Storage device", "reclen", "random write", "16384", "kB/s (1 kB = 1024 bytes)"} {
+		if !strings.Contains(text.String(), want) {
+			t.Errorf("report lacks %q", want)
+		}
+	}
+}
+
+// someBlockDevice returns a block device node of this machine.
+func someBlockDevice(t *testing.T) string {
+	names, _ := filepath.Glob("/sys/block/*")
+	for _, n := range names {
+		dev := "/dev/" + filepath.Base(n)
+		if fi, err := os.Stat(dev); err == nil && fi.Mode()&os.ModeDevice != 0 {
+			return dev
+		}
+	}
+	t.Fatal("no block device node found under /dev")
+	return ""
+}
+
+func TestRawDeviceRefused(t *testing.T) {
+	dev := someBlockDevice(t)
+	name := filepath.Base(dev)
+	cases := [][]string{
+		{dev},
+		{dev, "--destructive", name + "x"},
+		{dev, "--destructive", "/dev/other"},
+	}
+	for _, args := range cases {
+		_, _, err := execute(t, args...)
+		if err == nil || cmdutil.ExitCode(err) != 2 {
+			t.Errorf("storage %v: error %v (exit %d), want a refusal with exit 2", args, err, cmdutil.ExitCode(err))
+			continue
+		}
+		if !strings.Contains(err.Error(), dev) {
+			t.Errorf("storage %v: %v does not name the device", args, err)
+		}
+	}
+	// A mounted device is refused even with its name typed twice.
+	if mounted(name) {
+		_, _, err := execute(t, dev, "--destructive", name)
+		if err == nil || !strings.Contains(err.Error(), "mounted") {
+			t.Errorf("mounted %s: error %v, want a refusal", dev, err)
+		}
+	}
+}
+
+func mounted(name string) bool {
+	data, _ := os.ReadFile("/proc/self/mounts")
+	return strings.Contains(string(data), "/dev/"+name)
+}
+
+func TestFreeSpaceCheckedBeforeWriting(t *testing.T) {
+	if os.Getuid() != 0 {
+		t.Fatal("this test mounts a small tmpfs and needs root (CI runs as root)")
+	}
+	dir := t.TempDir()
+	if out, err := exec.Command("mount", "-t", "tmpfs", "-o", "size=40m", "tmpfs", dir).CombinedOutput(); err != nil {
+		t.Fatalf("mount tmpfs: %v: %s", err, out)
+	}
+	defer exec.Command("umount", dir).Run()
+	_, _, err := execute(t, "--short", dir)
+	if err == nil || !strings.Contains(err.Error(), "not enough free space") {
+		t.Fatalf("error %v, want the free-space error", err)
+	}
+	if ents, _ := os.ReadDir(dir); len(ents) != 0 {
+		t.Errorf("written despite the error: %v", ents)
+	}
+}
+
+func TestUsageErrors(t *testing.T) {
+	for _, args := range [][]string{
+		{"/no/such/path"},
+		{"--size", "lots", "."},
+		{"--destructive", "sda", "."},
+		{"--root", "/tmp", "."},
+	} {
+		_, _, err := execute(t, args...)
+		if cmdutil.ExitCode(err) != 2 {
+			t.Errorf("storage %v: %v (exit %d), want exit 2", args, err, cmdutil.ExitCode(err))
+		}
+	}
+}
+
+func TestParseSize(t *testing.T) {
+	for in, want := range map[string]int64{"100M": 100 << 20, "1G": 1 << 30, "64k": 64 << 10, "4096": 4096, "256MiB": 256 << 20} {
+		if got, err := parseSize(in); err != nil || got != want {
+			t.Errorf("parseSize(%q) = %d, %v; want %d", in, got, err, want)
+		}
+	}
+	for _, bad := range []string{"", "x", "-1M", "0"} {
+		if _, err := parseSize(bad); err == nil {
+			t.Errorf("parseSize(%q) accepted", bad)
+		}
+	}
+}

@@ -1,0 +1,211 @@
+// Package writes implements `boardbench writes [DEVICE|PATH]`: a line
+// whenever something is written to the device, with the processes that
+// wrote, a summary at the end, and the advice that spares flash storage.
+package writes
+
+import (
+	"context"
+	"encoding/json"
+	"errors"
+	"fmt"
+	"io"
+	"strings"
+	"time"
+
+	"boardbench/internal/blockdev"
+	"boardbench/internal/cmdutil"
+	machine "boardbench/internal/inventory"
+	"boardbench/internal/result"
+	"boardbench/internal/session"
+	"boardbench/internal/textfmt"
+	"boardbench/internal/writewatch"
+
+	"github.com/spf13/cobra"
+)
+
+type options struct {
+	root, output string
+	asJSON       bool
+	interval     time.Duration
+	count        int
+}
+
+// NewCmd returns the writes command.
+func NewCmd(f *cmdutil.Factory) *cobra.Command {
+	var opts options
+	cmd := &cobra.Command{
+		Use:   "writes [DEVICE|PATH] [--interval S] [--count N]",
+		Short: "Watch what is written to a device, and by which processes",
+		Long: `Watch a block device (default: the one holding /) and print a line whenever
+something was written to it:
+
+  DATE N/M pages written after S sec · top writers
+
+N is the number of write requests the device completed, M the 512-byte
+sectors they wrote, S the seconds since the previous line; the top writers
+are the processes whose write_bytes (/proc/PID/io, readable as root) grew in
+the interval, over all devices. At the end (Ctrl-C or --count) a summary says
+how often, how much and by whom, with advice that reduces writes to flash
+(swap, ext4 commit interval, logs, atime), each with its evidence and cost.`,
+		Example: `  boardbench writes
+  boardbench writes mmcblk0p2 --count 10
+  boardbench writes /var --json`,
+		Args: cmdutil.MaximumArgs(1),
+		RunE: func(cmd *cobra.Command, args []string) error {
+			target := "/"
+			if len(args) == 1 {
+				target = args[0]
+			}
+			return run(cmd.Context(), f, target, opts)
+		},
+	}
+	cmdutil.AddRootFlag(cmd, &opts.root)
+	cmdutil.AddJSONFlag(cmd, &opts.asJSON)
+	fl := cmd.Flags()
+	fl.StringVarP(&opts.output, "output", "o", "", "also write the result (with the monitor's evidence) to `FILE`, for `boardbench report`")
+	fl.DurationVar(&opts.interval, "interval", time.Second, "polling interval")
+	fl.IntVar(&opts.count, "count", 0, "stop after `N` lines (0: at Ctrl-C)")
+	return cmd
+}
+
+var errNotLive = errors.New("writes watches the machine it runs on; it cannot watch a recorded root (--root)")
+
+func run(ctx context.Context, f *cmdutil.Factory, target string, opts options) error {
+	if ctx == nil {
+		ctx = context.Background()
+	}
+	if opts.interval < 10*time.Millisecond || opts.interval > time.Hour {
+		return cmdutil.Usagef("--interval: %s is out of range (10ms to 1h)", opts.interval)
+	}
+	if opts.count < 0 {
+		return cmdutil.Usagef("--count: %d is negative", opts.count)
+	}
+	h, err := f.NewHost(opts.root)
+	if err != nil {
+		return err
+	}
+	if !h.Live() {
+		return &cmdutil.UsageError{Err: errNotLive}
+	}
+	// A bare device name (mmcblk0p2) is a device; anything else a path.
+	p := target
+	if !strings.Contains(target, "/") && h.Exists("/sys/class/block/"+target) {
+		p = "/dev/" + target
+	}
+	id, err := blockdev.Resolve(ctx, h, p, blockdev.Options{Redact: true})
+	if err != nil {
+		if errors.Is(err, blockdev.ErrNotFound) {
+			return cmdutil.Usagef("%v", err)
+		}
+		return err
+	}
+	dev := writewatch.WatchedDevice(id)
+	if id.Raw {
+		dev = strings.TrimPrefix(p, "/dev/")
+		if h.Exists("/sys/class/block/" + id.Partition) {
+			dev = id.Partition
+		} else if id.Name != "" {
+			dev = id.Name
+		}
+	}
+	if dev == "" {
+		return fmt.Errorf("%s: no block device to watch (%s)", target, firstNonEmpty(id.NotStorage, strings.Join(id.Notes, "; ")))
+	}
+	if _, err := writewatch.ReadStat(h, dev); err != nil {
+		return fmt.Errorf("%s: cannot read its counters: %v", dev, err)
+	}
+	facts := writewatch.Facts{Root: id, Swaps: map[string]*blockdev.Identity{}}
+	for _, s := range writewatch.Swaps(h) {
+		facts.Swaps[s], _ = blockdev.Resolve(ctx, h, s, blockdev.Options{Redact: true, KernelLog: []byte{}})
+	}
+	facts.VarLog, _ = blockdev.Resolve(ctx, h, "/var/log", blockdev.Options{Redact: true, KernelLog: []byte{}})
+
+	info := machine.Collect(h, machine.Options{Redact: true})
+	sess, err := session.Start(ctx, session.Config{Host: h, Info: info, Command: "writes", Path: opts.output, Warn: f.IO.ErrOut,
+		Interval: max(opts.interval, time.Second),
+		Options:  map[string]any{"target": target, "device": dev, "interval_s": opts.interval.Seconds(), "count": opts.count}})
+	if err != nil {
+		return err
+	}
+	sess.Result().Device = id
+	if !h.IsRoot() {
+		fmt.Fprintln(f.IO.ErrOut, "boardbench writes: not root: /proc/PID/io of other users' processes is unreadable, writers will be missing")
+	}
+	if !opts.asJSON {
+		fmt.Fprintf(f.IO.Out, "watching %s (%s); Ctrl-C to stop\n", dev, firstNonEmpty(id.Label(), id.Path))
+	}
+	var figs result.WritesFigures
+	sess.Step(ctx, 0, session.Step{Name: result.PhaseWrites, Title: "Writes to " + dev, Estimate: time.Duration(max(opts.count, 1)) * opts.interval,
+		Run: func(ctx context.Context, ph *result.Phase) error {
+			var err error
+			figs, err = writewatch.Watch(ctx, h, writewatch.Config{Device: dev, Interval: opts.interval, Count: opts.count,
+				OnLine: func(l result.WritesLine) {
+					if opts.asJSON {
+						_ = writeJSONLine(f.IO.Out, l)
+						return
+					}
+					fmt.Fprintln(f.IO.Out, writewatch.Line(l))
+				}})
+			figs.Advice = writewatch.Advise(facts, figs)
+			if ferr := ph.SetFigures(figs); ferr != nil {
+				return ferr
+			}
+			if err == nil && ctx.Err() != nil {
+				// The end the user asked for: the summary comes below.
+				return nil
+			}
+			return err
+		}})
+	if opts.asJSON {
+		_ = writeJSONLine(f.IO.Out, map[string]any{"summary": figs})
+	} else {
+		renderSummary(f.IO.Out, figs)
+	}
+	out, finErr := sess.Finish(ctx, session.End{})
+	if finErr != nil {
+		return finErr
+	}
+	out.Announce(f.IO.ErrOut, "writes")
+	return nil
+}
+
+func firstNonEmpty(a, b string) string {
+	if a != "" {
+		return a
+	}
+	return b
+}
+
+// renderSummary writes how often, how much and by whom, and the advice.
+func renderSummary(w io.Writer, figs result.WritesFigures) {
+	tw := textfmt.New(w, false)
+	tw.Section("Summary")
+	every := "n/a (no writes)"
+	if figs.Events > 0 {
+		every = fmt.Sprintf("every %.1f s on average", figs.DurationS/float64(figs.Events))
+	}
+	tw.KV([2]string{"watched", fmt.Sprintf("%s for %.0f s", figs.Device, figs.DurationS)},
+		[2]string{"written", fmt.Sprintf("%d times (%s), %d requests, %.0f KiB", figs.Events, every, figs.Writes, figs.KiBWritten)})
+	if len(figs.TopWriters) > 0 {
+		t := textfmt.NewTable("process", "pid", "written")
+		t.RightAlign[1], t.RightAlign[2] = true, true
+		for _, wr := range figs.TopWriters {
+			t.Row(wr.Comm, fmt.Sprint(wr.PID), fmt.Sprintf("%.0f KiB", wr.KiB))
+		}
+		tw.Table(t)
+		tw.Line("(write_bytes of each process over all devices)")
+	}
+	if len(figs.Advice) > 0 {
+		tw.Section("Advice")
+		for _, a := range figs.Advice {
+			tw.Line("%s: %s", a.ID, a.Evidence)
+			tw.Line("  change: %s", a.Change)
+			tw.Line("  cost:   %s", a.Cost)
+		}
+	}
+}
+
+// writeJSONLine writes v as one line of JSON.
+func writeJSONLine(w io.Writer, v any) error {
+	return json.NewEncoder(w).Encode(v)
+}

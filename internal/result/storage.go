@@ -1,0 +1,171 @@
+package result
+
+// Phases of `boardbench storage`.
+const (
+	// PhaseStorage is the native O_DIRECT test: the iozone-style table.
+	PhaseStorage = "storage"
+	// PhaseStorageFio is the same patterns run by fio (--fio).
+	PhaseStorageFio = "storage-fio"
+)
+
+// StorageRow is one row of the iozone-style table: one record size, the
+// throughput of each test in kB/s where 1 kB = 1024 bytes (iozone's unit).
+// A nil figure was not measured (interrupted, or the test failed).
+type StorageRow struct {
+	RecordKiB      int      `json:"record_kib"`
+	WriteKBs       *float64 `json:"write_kb_s"`
+	RewriteKBs     *float64 `json:"rewrite_kb_s"`
+	ReadKBs        *float64 `json:"read_kb_s"`
+	RereadKBs      *float64 `json:"reread_kb_s"`
+	RandomReadKBs  *float64 `json:"random_read_kb_s"`
+	RandomWriteKBs *float64 `json:"random_write_kb_s"`
+}
+
+// StorageCell says how one cell of the table was measured.
+type StorageCell struct {
+	RecordKiB int `json:"record_kib"`
+	// Test is "write", "rewrite", "read", "reread", "random_read" or
+	// "random_write".
+	Test string `json:"test"`
+	// Bytes and Ops are what the cell moved; Seconds its duration
+	// (writes include the final fdatasync, as iozone -e does).
+	Bytes   int64   `json:"bytes"`
+	Ops     int64   `json:"ops"`
+	Seconds float64 `json:"seconds"`
+	// StoppedBy is "time" (the per-cell time limit), "bytes" (the
+	// per-cell byte budget) or "error".
+	StoppedBy string `json:"stopped_by"`
+	// CPUPct is the CPU time boardbench spent during the cell, in percent
+	// of one CPU (100 = one CPU busy all the time).
+	CPUPct float64 `json:"cpu_pct"`
+	// Error is the I/O error that ended the cell, if any.
+	Error string `json:"error,omitempty"`
+}
+
+// StorageFigures are the figures of PhaseStorage.
+type StorageFigures struct {
+	// Dir is the directory the temporary file was created in, or the
+	// device measured with --destructive.
+	Dir string `json:"dir"`
+	// FileBytes is the size of the test region.
+	FileBytes int64 `json:"file_bytes"`
+	// CellLimitS and CellBudgetBytes bound every cell: it stops at the
+	// first of the two.
+	CellLimitS      float64 `json:"cell_limit_s"`
+	CellBudgetBytes int64   `json:"cell_budget_bytes"`
+	// Direct is true when every transfer bypassed the page cache
+	// (O_DIRECT); false means the filesystem refused O_DIRECT and the
+	// figures are the page cache's, with DirectError saying why.
+	Direct      bool   `json:"direct"`
+	DirectError string `json:"direct_error,omitempty"`
+	// Table is the iozone-style table.
+	Table []StorageRow `json:"table"`
+	// Cells say how each cell was measured.
+	Cells []StorageCell `json:"cells"`
+	// RandRead4kIOPS and RandWrite4kIOPS are the 4 KiB random operations
+	// per second.
+	RandRead4kIOPS  *float64 `json:"rand_read_4k_iops"`
+	RandWrite4kIOPS *float64 `json:"rand_write_4k_iops"`
+	// Governors are the cpufreq governors during the test, per policy
+	// ("policy0: ondemand"); IOIsBusy is ondemand's io_is_busy (nil when
+	// ondemand is not in use or does not say).
+	Governors []string `json:"governors,omitempty"`
+	IOIsBusy  *bool    `json:"io_is_busy,omitempty"`
+}
+
+// StorageFioJob is one fio job's figures next to boardbench's.
+type StorageFioJob struct {
+	// Name is the pattern: "seq_write_16m", "seq_read_16m",
+	// "rand_read_4k", "rand_write_4k".
+	Name      string  `json:"name"`
+	RecordKiB int     `json:"record_kib"`
+	KBs       float64 `json:"kb_s"`
+	IOPS      float64 `json:"iops"`
+}
+
+// StorageFioFigures are the figures of PhaseStorageFio; the phase's raw
+// output holds fio's JSON.
+type StorageFioFigures struct {
+	Version string          `json:"version"`
+	Jobs    []StorageFioJob `json:"jobs"`
+}
+
+// StorageSummary holds the headline storage figures (embedded in Summary).
+type StorageSummary struct {
+	// SeqReadMBs and SeqWriteMBs are the 16384 KiB record read and write
+	// throughput in MB/s (1 MB = 10^6 bytes).
+	SeqReadMBs  *float64 `json:"seq_read_mb_s,omitempty"`
+	SeqWriteMBs *float64 `json:"seq_write_mb_s,omitempty"`
+	// RandRead4kIOPS and RandWrite4kIOPS are the 4 KiB random IOPS.
+	RandRead4kIOPS  *float64 `json:"rand_read_4k_iops,omitempty"`
+	RandWrite4kIOPS *float64 `json:"rand_write_4k_iops,omitempty"`
+}
+
+// StorageSummaryOf computes the storage headline from the figures.
+func StorageSummaryOf(f StorageFigures) *StorageSummary {
+	s := &StorageSummary{RandRead4kIOPS: f.RandRead4kIOPS, RandWrite4kIOPS: f.RandWrite4kIOPS}
+	mb := func(kbs *float64) *float64 {
+		if kbs == nil {
+			return nil
+		}
+		v := *kbs * 1024 / 1e6
+		return &v
+	}
+	for _, r := range f.Table {
+		if r.RecordKiB == 16384 {
+			s.SeqReadMBs, s.SeqWriteMBs = mb(r.ReadKBs), mb(r.WriteKBs)
+		}
+	}
+	return s
+}
+
+// PhaseWrites is the watch of `boardbench writes`.
+const PhaseWrites = "writes"
+
+// Writer is one process's share of the writes.
+type Writer struct {
+	PID  int     `json:"pid"`
+	Comm string  `json:"comm"`
+	KiB  float64 `json:"kib"`
+}
+
+// WritesLine is one interval in which the device was written to: the
+// `--json` line of `boardbench writes`.
+type WritesLine struct {
+	Time   string `json:"time"`
+	Device string `json:"device"`
+	// IntervalS is the time since the previous line (or the start).
+	IntervalS float64 `json:"interval_s"`
+	// Writes are the write requests the device completed; KiBWritten
+	// what they wrote (sectors written / 2).
+	Writes     uint64  `json:"writes"`
+	KiBWritten float64 `json:"kib_written"`
+	// Writers are the processes whose write_bytes grew in the interval,
+	// largest first (all devices: the kernel does not split it).
+	Writers []Writer `json:"writers"`
+}
+
+// WritesFigures are the figures of PhaseWrites.
+type WritesFigures struct {
+	Device    string       `json:"device"`
+	IntervalS float64      `json:"poll_interval_s"`
+	DurationS float64      `json:"duration_s"`
+	Lines     []WritesLine `json:"lines"`
+	// Events is the number of lines; Writes and KiBWritten the totals.
+	Events     int     `json:"events"`
+	Writes     uint64  `json:"writes"`
+	KiBWritten float64 `json:"kib_written"`
+	// TopWriters are the processes that wrote most over the whole watch.
+	TopWriters []Writer `json:"top_writers"`
+	// Advice are the changes that would reduce the writes, each with its
+	// evidence and cost.
+	Advice []WritesAdvice `json:"advice"`
+}
+
+// WritesAdvice is one piece of advice of `boardbench writes`.
+type WritesAdvice struct {
+	ID       string `json:"id"`
+	Evidence string `json:"evidence"`
+	Change   string `json:"change"`
+	Cost     string `json:"cost"`
+}

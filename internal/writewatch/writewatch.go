@@ -1,0 +1,336 @@
+// Package writewatch watches what is written to a block device: the
+// device's completed write requests and sectors from /sys/class/block/NAME/stat,
+// and the processes that caused writes from /proc/PID/io (write_bytes,
+// readable as root), interval by interval. It also gives the advice that
+// reduces writes to flash, each with its evidence and its cost.
+package writewatch
+
+import (
+	"cmp"
+	"context"
+	"fmt"
+	"maps"
+	"slices"
+	"strconv"
+	"strings"
+	"time"
+
+	"boardbench/internal/blockdev"
+	"boardbench/internal/host"
+	"boardbench/internal/result"
+)
+
+// DiskStat is the part of a block device's stat file the watch uses.
+type DiskStat struct {
+	// Writes are completed write requests; Sectors 512-byte sectors written.
+	Writes, Sectors uint64
+}
+
+// ParseStat parses /sys/block/NAME/stat (11 to 17 fields).
+func ParseStat(s string) (DiskStat, error) {
+	f := strings.Fields(s)
+	if len(f) < 7 {
+		return DiskStat{}, fmt.Errorf("stat: %d fields, want at least 7", len(f))
+	}
+	w, err1 := strconv.ParseUint(f[4], 10, 64)
+	sec, err2 := strconv.ParseUint(f[6], 10, 64)
+	if err1 != nil || err2 != nil {
+		return DiskStat{}, fmt.Errorf("stat: not numbers: %q %q", f[4], f[6])
+	}
+	return DiskStat{Writes: w, Sectors: sec}, nil
+}
+
+// ReadStat reads the stat file of the block device name (a whole device or
+// a partition).
+func ReadStat(h *host.Host, name string) (DiskStat, error) {
+	s, err := h.ReadString("/sys/class/block/" + name + "/stat")
+	if err != nil {
+		return DiskStat{}, err
+	}
+	return ParseStat(s)
+}
+
+// proc is one process's cumulative writes.
+type proc struct {
+	comm  string
+	bytes uint64
+}
+
+// ParseIO returns write_bytes of a /proc/PID/io file.
+func ParseIO(s string) (uint64, bool) {
+	for line := range strings.SplitSeq(s, "\n") {
+		if v, ok := strings.CutPrefix(line, "write_bytes:"); ok {
+			n, err := strconv.ParseUint(strings.TrimSpace(v), 10, 64)
+			return n, err == nil
+		}
+	}
+	return 0, false
+}
+
+// processes reads write_bytes of every process it may read.
+func processes(h *host.Host) map[int]proc {
+	out := map[int]proc{}
+	names, err := h.ReadDirNames("/proc")
+	if err != nil {
+		return out
+	}
+	for _, n := range names {
+		pid, err := strconv.Atoi(n)
+		if err != nil || pid <= 0 {
+			continue
+		}
+		s, err := h.ReadString("/proc/" + n + "/io")
+		if err != nil {
+			continue
+		}
+		b, ok := ParseIO(s)
+		if !ok {
+			continue
+		}
+		comm, _ := h.ReadString("/proc/" + n + "/comm")
+		out[pid] = proc{comm: strings.TrimSpace(comm), bytes: b}
+	}
+	return out
+}
+
+// writersBetween returns the processes whose write_bytes grew, largest first.
+func writersBetween(before, after map[int]proc) []result.Writer {
+	var out []result.Writer
+	for pid, a := range after {
+		b, ok := before[pid]
+		if !ok || a.comm != b.comm || a.bytes <= b.bytes {
+			continue
+		}
+		out = append(out, result.Writer{PID: pid, Comm: a.comm, KiB: float64(a.bytes-b.bytes) / 1024})
+	}
+	slices.SortFunc(out, func(x, y result.Writer) int {
+		return cmp.Or(cmp.Compare(y.KiB, x.KiB), cmp.Compare(x.PID, y.PID))
+	})
+	return out
+}
+
+// Config is one watch.
+type Config struct {
+	// Device is the block device name under /sys/class/block.
+	Device string
+	// Interval is the polling interval (default 1 s).
+	Interval time.Duration
+	// Count stops after this many lines (0: until ctx is done).
+	Count int
+	// OnLine is called with each line as it happens.
+	OnLine func(result.WritesLine)
+	// Now returns the time; nil means time.Now.
+	Now func() time.Time
+}
+
+// Watch polls until ctx is done or Count lines were seen and returns the
+// figures (without advice: see Advise).
+func Watch(ctx context.Context, h *host.Host, cfg Config) (result.WritesFigures, error) {
+	if cfg.Interval <= 0 {
+		cfg.Interval = time.Second
+	}
+	now := cfg.Now
+	if now == nil {
+		now = time.Now
+	}
+	figs := result.WritesFigures{Device: cfg.Device, IntervalS: cfg.Interval.Seconds(), Lines: []result.WritesLine{}, TopWriters: []result.Writer{}}
+	last, err := ReadStat(h, cfg.Device)
+	if err != nil {
+		return figs, fmt.Errorf("%s: %w", cfg.Device, err)
+	}
+	start := now()
+	lastLine := start
+	procs := processes(h)
+	totals := map[int]result.Writer{}
+	tick := time.NewTicker(cfg.Interval)
+	defer tick.Stop()
+	for cfg.Count == 0 || figs.Events < cfg.Count {
+		select {
+		case <-ctx.Done():
+		case <-tick.C:
+		}
+		if ctx.Err() != nil {
+			break
+		}
+		cur, err := ReadStat(h, cfg.Device)
+		if err != nil {
+			return figs, fmt.Errorf("%s: %w", cfg.Device, err)
+		}
+		nowProcs := processes(h)
+		writers := writersBetween(procs, nowProcs)
+		procs = nowProcs
+		for _, w := range writers {
+			t := totals[w.PID]
+			t.PID, t.Comm, t.KiB = w.PID, w.Comm, t.KiB+w.KiB
+			totals[w.PID] = t
+		}
+		if cur.Writes <= last.Writes && cur.Sectors <= last.Sectors {
+			continue
+		}
+		t := now()
+		line := result.WritesLine{Time: t.Format(time.RFC3339), Device: cfg.Device, IntervalS: t.Sub(lastLine).Seconds(),
+			Writes: sub(cur.Writes, last.Writes), KiBWritten: float64(sub(cur.Sectors, last.Sectors)) / 2, Writers: writers}
+		if line.Writers == nil {
+			line.Writers = []result.Writer{}
+		}
+		last, lastLine = cur, t
+		figs.Lines = append(figs.Lines, line)
+		figs.Events++
+		figs.Writes += line.Writes
+		figs.KiBWritten += line.KiBWritten
+		if cfg.OnLine != nil {
+			cfg.OnLine(line)
+		}
+	}
+	figs.DurationS = now().Sub(start).Seconds()
+	for _, w := range totals {
+		figs.TopWriters = append(figs.TopWriters, w)
+	}
+	slices.SortFunc(figs.TopWriters, func(x, y result.Writer) int {
+		return cmp.Or(cmp.Compare(y.KiB, x.KiB), cmp.Compare(x.PID, y.PID))
+	})
+	if len(figs.TopWriters) > 10 {
+		figs.TopWriters = figs.TopWriters[:10]
+	}
+	return figs, nil
+}
+
+// sub is a-b, 0 when a counter went backwards (device re-created).
+func sub(a, b uint64) uint64 {
+	if a < b {
+		return 0
+	}
+	return a - b
+}
+
+// Line formats a line the way users know it from armbianmonitor -d: the
+// date, write requests / 512-byte sectors written, and the seconds since
+// the previous line; then the top writers.
+func Line(l result.WritesLine) string {
+	t, err := time.Parse(time.RFC3339, l.Time)
+	ts := l.Time
+	if err == nil {
+		ts = t.Local().Format("Mon Jan _2 15:04:05 MST 2006")
+	}
+	s := fmt.Sprintf("%s %d/%.0f pages written after %.0f sec", ts, l.Writes, l.KiBWritten*2, l.IntervalS)
+	var top []string
+	for _, w := range l.Writers[:min(3, len(l.Writers))] {
+		top = append(top, fmt.Sprintf("%s[%d] %s", w.Comm, w.PID, kib(w.KiB)))
+	}
+	if len(top) > 0 {
+		s += " · " + strings.Join(top, ", ")
+	}
+	return s
+}
+
+func kib(v float64) string {
+	if v >= 10240 {
+		return fmt.Sprintf("%.1f MiB", v/1024)
+	}
+	return fmt.Sprintf("%.0f KiB", v)
+}
+
+// WatchedDevice returns the device to watch for a path's identity: the
+// filesystem's own block device (partition, dm or md device), else the
+// whole device.
+func WatchedDevice(id *blockdev.Identity) string {
+	for _, l := range id.Stack {
+		switch l.Kind {
+		case "partition", "dm-crypt", "lvm", "dm", "md", "loop":
+			return l.Device
+		}
+	}
+	return id.Name
+}
+
+// Facts are what Advise looks at.
+type Facts struct {
+	// Root is the identity of the watched filesystem.
+	Root *blockdev.Identity
+	// Swaps are /proc/swaps' entries (file or device) with their identity.
+	Swaps map[string]*blockdev.Identity
+	// VarLog is the identity of /var/log; nil when unknown.
+	VarLog *blockdev.Identity
+}
+
+// flashKinds are the kinds whose wear matters.
+var flashKinds = []string{blockdev.KindSD, blockdev.KindEMMC, blockdev.KindUSB, blockdev.KindOther, blockdev.KindMTD}
+
+// Advise returns the advice for the watched device, each with its evidence
+// (the facts and the writers seen) and its cost.
+func Advise(f Facts, figs result.WritesFigures) []result.WritesAdvice {
+	out := []result.WritesAdvice{}
+	id := f.Root
+	if id == nil {
+		return out
+	}
+	flash := slices.Contains(flashKinds, id.Kind)
+	what := id.Kind
+	if !flash {
+		what += " (not flash: wear matters less)"
+	}
+	for _, sw := range slices.Sorted(maps.Keys(f.Swaps)) {
+		s := f.Swaps[sw]
+		if s != nil && s.Name != "" && s.Name == id.Name && s.Kind != blockdev.KindRAM {
+			out = append(out, result.WritesAdvice{ID: "swap-on-flash",
+				Evidence: fmt.Sprintf("swap %s is on %s, %s", sw, id.Name, what),
+				Change:   "swap to zram instead (e.g. zram-tools or systemd's zram-generator) and disable the swap file or partition (dphys-swapfile on Raspberry Pi OS)",
+				Cost:     "zram takes part of the RAM it saves; memory beyond RAM plus the compressed zram is no longer available"})
+		}
+	}
+	if fs := id.Filesystem; fs != nil && fs.Type == "ext4" && (fs.CommitS == nil || *fs.CommitS < 60) {
+		cur := "5 s (default)"
+		if fs.CommitS != nil {
+			cur = strconv.Itoa(*fs.CommitS) + " s"
+		}
+		out = append(out, result.WritesAdvice{ID: "ext4-commit",
+			Evidence: fmt.Sprintf("%s is ext4 with a journal commit every %s", id.Mount.MountPoint, cur),
+			Change:   "add commit=600 to its options in /etc/fstab: the journal is written every 10 minutes instead",
+			Cost:     "a power loss loses up to 10 minutes of writes (a proper shutdown loses nothing)"})
+	}
+	if fs := id.Filesystem; fs != nil && fs.Atime != "noatime" && !fs.ReadOnly {
+		out = append(out, result.WritesAdvice{ID: "atime",
+			Evidence: fmt.Sprintf("%s is mounted %s: reading a file can write its access time", id.Mount.MountPoint, firstNonEmpty(fs.Atime, "relatime")),
+			Change:   "add noatime to its options in /etc/fstab",
+			Cost:     "programs that rely on access times (a few mail readers, tmp cleaners by atime) see stale times"})
+	}
+	var logWriters []string
+	for _, w := range figs.TopWriters {
+		if w.Comm == "systemd-journal" || w.Comm == "systemd-journald" || w.Comm == "rsyslogd" || w.Comm == "syslog-ng" {
+			logWriters = append(logWriters, fmt.Sprintf("%s wrote %s", w.Comm, kib(w.KiB)))
+		}
+	}
+	if v := f.VarLog; v != nil && v.Name == id.Name && v.Kind != blockdev.KindRAM || len(logWriters) > 0 {
+		ev := "/var/log is on " + id.Name
+		if len(logWriters) > 0 {
+			ev += "; " + strings.Join(logWriters, ", ")
+		}
+		out = append(out, result.WritesAdvice{ID: "logs-on-flash",
+			Evidence: ev,
+			Change:   "keep the logs in RAM: log2ram, or zram-config's log overlay, or journald with Storage=volatile",
+			Cost:     "logs since the last sync to storage are lost on a power loss or crash, which is when they matter"})
+	}
+	return out
+}
+
+func firstNonEmpty(a, b string) string {
+	if a != "" {
+		return a
+	}
+	return b
+}
+
+// Swaps returns the swap areas of /proc/swaps.
+func Swaps(h *host.Host) []string {
+	s, err := h.ReadString("/proc/swaps")
+	if err != nil {
+		return nil
+	}
+	var out []string
+	for i, line := range strings.Split(s, "\n") {
+		if f := strings.Fields(line); i > 0 && len(f) > 0 {
+			out = append(out, f[0])
+		}
+	}
+	return out
+}
