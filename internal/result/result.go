@@ -157,6 +157,8 @@ type Summary struct {
 	AES256At16K []Value `json:"aes256_16k"`
 	MemcpyMBs   []Value `json:"memcpy_mb_s"`
 	MemsetMBs   []Value `json:"memset_mb_s"`
+	// NetSummary holds the headline figures of `boardbench net`.
+	*NetSummary
 	// Valid is false when a finding invalidates the figures.
 	Valid bool `json:"valid"`
 	// Verdict is a one-line human summary of validity.
