@@ -15,7 +15,7 @@ var readPrefixes = []string{
 	"/proc/mounts", "/proc/self/mountinfo", "/proc/cmdline", "/proc/modules",
 	"/proc/diskstats", "/proc/interrupts", "/proc/softirqs", "/proc/net/dev",
 	"/proc/sys/kernel/", "/proc/sys/vm/", "/proc/pressure/", "/proc/device-tree",
-	"/proc/self/status",
+	"/proc/self/status", "/proc/irq/",
 	"/sys/devices/system/cpu/", "/sys/devices/system/node/",
 	"/sys/devices/cpu_core/", "/sys/devices/cpu_atom/", "/sys/devices/cpu/",
 	"/sys/firmware/devicetree/", "/sys/firmware/acpi/", "/sys/class/dmi/id/",
@@ -109,12 +109,16 @@ func deniedResolved(rp string) bool {
 }
 
 // writePatterns are the only files boardbench may write: cpufreq and devfreq
-// governors and limits, which it restores when it exits.
+// governors and limits, interrupt affinity and receive packet steering,
+// which it restores when it exits.
 var writePatterns = []*regexp.Regexp{
 	regexp.MustCompile(`^/sys/devices/system/cpu/cpufreq/policy[0-9]+/scaling_(governor|min_freq|max_freq|setspeed)$`),
 	regexp.MustCompile(`^/sys/devices/system/cpu/cpu[0-9]+/cpufreq/scaling_(governor|min_freq|max_freq|setspeed)$`),
 	regexp.MustCompile(`^/sys/devices/system/cpu/cpu[0-9]+/online$`),
 	regexp.MustCompile(`^/sys/class/devfreq/[^/]+/(governor|min_freq|max_freq)$`),
+	// boardbench net --apply: interrupt affinity and receive packet steering.
+	regexp.MustCompile(`^/proc/irq/[0-9]+/smp_affinity(_list)?$`),
+	regexp.MustCompile(`^/sys/class/net/[^/]+/queues/rx-[0-9]+/rps_cpus$`),
 }
 
 func writeAllowed(p string) bool {

@@ -104,6 +104,9 @@ func (s State) Values() []SavedValue {
 		add(d.Dir+"/min_freq", d.MinFreq)
 		add(d.Dir+"/max_freq", d.MaxFreq)
 	}
+	for _, f := range s.Files {
+		add(f.Path, f.Previous)
+	}
 	return out
 }
 
