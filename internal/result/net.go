@@ -1,6 +1,10 @@
 package result
 
-import "encoding/json"
+import (
+	"encoding/json"
+
+	"boardbench/internal/inventory/netif"
+)
 
 // Phase names of `boardbench net`.
 const (
@@ -141,4 +145,19 @@ func BuildNetSummary(phases []Phase) Summary {
 	}
 	s.NetSummary = n
 	return s
+}
+
+// PhaseNetInterfaces records the measured interfaces before the first and
+// after the last traffic step.
+const (
+	PhaseNetInterfacesBefore = "net-interfaces-before"
+	PhaseNetInterfacesAfter  = "net-interfaces-after"
+)
+
+// NetInterfaceFigures describe the interfaces at one moment.
+type NetInterfaceFigures struct {
+	Interfaces []netif.Details `json:"interfaces"`
+	// Applied lists the changes `--apply` made ("echo 2 > /proc/irq/39/
+	// smp_affinity"); empty without --apply.
+	Applied []string `json:"applied,omitempty"`
 }

@@ -12,6 +12,7 @@ import (
 	"boardbench/internal/cmd/info"
 	"boardbench/internal/cmd/mem"
 	"boardbench/internal/cmd/monitor"
+	netcmd "boardbench/internal/cmd/net"
 	"boardbench/internal/cmd/report"
 	"boardbench/internal/cmd/restore"
 	"boardbench/internal/cmd/run"
@@ -73,6 +74,7 @@ memory, storage, buses) and measures it with figures that carry their evidence.`
 		run.NewCmd(f),
 		report.NewCmd(f),
 		restore.NewCmd(f),
+		netcmd.NewCmd(f),
 	)
 	return cmd
 }
