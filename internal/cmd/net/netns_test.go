@@ -317,3 +317,5 @@ func TestPeerErrors(t *testing.T) {
 		})
 	}
 }
+
+func jsonUnmarshal(b []byte, v any) error { return json.Unmarshal(b, v) }
