@@ -191,10 +191,12 @@ type Spread struct {
 }
 
 // SpreadPlan computes the interrupt affinities and RPS masks that spread
-// each interface's work over the preferred CPUs: interrupt i of an
-// interface goes to preferred CPU i (round robin), and every receive queue
-// steers its packets to the preferred CPUs other than the one taking the
-// interface's first interrupt (to all preferred CPUs when that leaves none).
+// each interface's work over the preferred CPUs (the fastest cluster):
+// interrupt i of an interface goes to preferred CPU i+1 (round robin, so
+// that the first CPU, which usually serves everything else, is spared
+// when there are enough), and every receive queue steers its packets to
+// the preferred CPUs that take none of the interface's interrupts (to all
+// of them but the first interrupt's when that leaves none).
 func SpreadPlan(f NetFacts) []Spread {
 	pref := f.PreferredCPUs()
 	if len(pref) == 0 {
@@ -202,15 +204,16 @@ func SpreadPlan(f NetFacts) []Spread {
 	}
 	var out []Spread
 	for _, d := range f.Interfaces {
-		irqCPU := -1
+		var irqCPUs []int
 		for i, irq := range d.IRQs {
-			cpu := pref[i%len(pref)]
-			if i == 0 {
-				irqCPU = cpu
-			}
+			cpu := pref[(i+1)%len(pref)]
+			irqCPUs = append(irqCPUs, cpu)
 			out = append(out, Spread{Path: "/proc/irq/" + irq.IRQ + "/smp_affinity", Value: CPUMask([]int{cpu})})
 		}
-		rps := slices.DeleteFunc(slices.Clone(pref), func(c int) bool { return c == irqCPU })
+		rps := slices.DeleteFunc(slices.Clone(pref), func(c int) bool { return slices.Contains(irqCPUs, c) })
+		if len(rps) == 0 && len(irqCPUs) > 0 {
+			rps = slices.DeleteFunc(slices.Clone(pref), func(c int) bool { return c == irqCPUs[0] })
+		}
 		if len(rps) == 0 {
 			rps = pref
 		}

@@ -9,6 +9,7 @@ package netif
 import (
 	"errors"
 	"path"
+	"regexp"
 	"slices"
 	"strconv"
 	"strings"
@@ -176,6 +177,9 @@ func readIRQ(h *host.Host, irq string, ints kernelfile.Interrupts) IRQ {
 	return out
 }
 
+// usbBusRE finds the root hub of a USB device's sysfs path ("/usb1/").
+var usbBusRE = regexp.MustCompile(`/usb[0-9]+/`)
+
 // compareQueues orders rx-0, rx-1, ..., rx-10, tx-0, ...
 func compareQueues(a, b string) int {
 	pa, na, _ := strings.Cut(a, "-")
@@ -209,6 +213,18 @@ func InterfaceIRQs(h *host.Host, ifname string, ints kernelfile.Interrupts) []st
 	dev, err := h.Resolve(path.Join("/sys/class/net", ifname, "device"))
 	if err != nil {
 		return out
+	}
+	// A USB adapter is served by its host controller's interrupt, whose
+	// handler names the bus ("dwc_otg_hcd:usb1", "ehci_hcd:usb2").
+	if bus := usbBusRE.FindString(dev); bus != "" {
+		bus = strings.Trim(bus, "/")
+		for _, line := range ints.Lines {
+			for _, a := range line.Actions {
+				if strings.HasSuffix(a, ":"+bus) {
+					add(line.IRQ)
+				}
+			}
+		}
 	}
 	for i := 0; i < 8 && strings.HasPrefix(dev, "/sys/devices/") && dev != "/sys/devices"; i, dev = i+1, path.Dir(dev) {
 		found := false
