@@ -390,7 +390,10 @@ func BackgroundActivity(r *result.Result, f Facts) []finding.Finding {
 	oneCPU := 100 / float64(f.NCPU)
 	var lines, phases []string
 	for _, p := range r.Phases {
-		if p.Status != result.PhaseOK {
+		// Network phases: the work runs in interrupt context and kernel
+		// threads, outside the benchmark's processes; the net rules
+		// (net.go) judge where it went.
+		if p.Status != result.PhaseOK || isNetPhase(p.Name) {
 			continue
 		}
 		m, ok := windowMeans(p)

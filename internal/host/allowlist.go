@@ -18,6 +18,7 @@ var readPrefixes = []string{
 	"/proc/self/status",
 	// review and kernel: the kernel config, interrupt affinities.
 	"/proc/config.gz", "/proc/irq/",
+	"/proc/self/status", "/proc/irq/",
 	"/sys/devices/system/cpu/", "/sys/devices/system/node/",
 	"/sys/devices/cpu_core/", "/sys/devices/cpu_atom/", "/sys/devices/cpu/",
 	"/sys/firmware/devicetree/", "/sys/firmware/acpi/", "/sys/class/dmi/id/",
@@ -112,7 +113,8 @@ func deniedResolved(rp string) bool {
 }
 
 // writePatterns are the only files boardbench may write: cpufreq and devfreq
-// governors and limits, which it restores when it exits.
+// governors and limits, interrupt affinity and receive packet steering,
+// which it restores when it exits.
 var writePatterns = []*regexp.Regexp{
 	regexp.MustCompile(`^/sys/devices/system/cpu/cpufreq/policy[0-9]+/scaling_(governor|min_freq|max_freq|setspeed)$`),
 	regexp.MustCompile(`^/sys/devices/system/cpu/cpu[0-9]+/cpufreq/scaling_(governor|min_freq|max_freq|setspeed)$`),
@@ -122,6 +124,8 @@ var writePatterns = []*regexp.Regexp{
 	// packet steering (all restored from tune's state file).
 	regexp.MustCompile(`^/sys/devices/system/cpu/cpufreq/(policy[0-9]+/)?(ondemand|conservative)/(io_is_busy|up_threshold|sampling_down_factor|sampling_rate)$`),
 	regexp.MustCompile(`^/sys/module/pcie_aspm/parameters/policy$`),
+	// boardbench net --apply: interrupt affinity and receive packet steering.
+	regexp.MustCompile(`^/proc/irq/[0-9]+/smp_affinity(_list)?$`),
 	regexp.MustCompile(`^/sys/class/net/[^/]+/queues/rx-[0-9]+/rps_cpus$`),
 }
 

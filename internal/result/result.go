@@ -164,6 +164,8 @@ type Summary struct {
 	MemsetMBs   []Value `json:"memset_mb_s"`
 	// StorageSummary holds the storage command's headline (nil for other commands).
 	*StorageSummary
+	// NetSummary holds the headline figures of `boardbench net`.
+	*NetSummary
 	// Valid is false when a finding invalidates the figures.
 	Valid bool `json:"valid"`
 	// Verdict is a one-line human summary of validity.

@@ -21,6 +21,8 @@ const (
 	// KindCryptsetup is cryptsetup (its benchmark action, `run
 	// --extensive`).
 	KindCryptsetup Kind = "cryptsetup"
+	// KindIperf3 is iperf3 (`boardbench net --peer`).
+	KindIperf3 Kind = "iperf3"
 )
 
 // DefaultInstallTimeout bounds an installation when the caller's context has
@@ -57,6 +59,7 @@ var packageManagers = []PackageManager{
 			// cryptsetup-bin has the command without the boot scripts
 			// of the cryptsetup package.
 			KindCryptsetup: {{"cryptsetup-bin"}},
+			KindIperf3:     {{"iperf3"}},
 		},
 	},
 	{
@@ -66,6 +69,7 @@ var packageManagers = []PackageManager{
 			KindSevenZip:   {{"7zip"}, {"p7zip", "p7zip-plugins"}},
 			KindOpenSSL:    {{"openssl"}},
 			KindCryptsetup: {{"cryptsetup"}},
+			KindIperf3:     {{"iperf3"}},
 		},
 	},
 	{
@@ -75,6 +79,7 @@ var packageManagers = []PackageManager{
 			KindSevenZip:   {{"7zip"}, {"p7zip"}},
 			KindOpenSSL:    {{"openssl"}},
 			KindCryptsetup: {{"cryptsetup"}},
+			KindIperf3:     {{"iperf3"}},
 		},
 	},
 	{
@@ -84,6 +89,7 @@ var packageManagers = []PackageManager{
 			KindSevenZip:   {{"7zip"}, {"p7zip"}},
 			KindOpenSSL:    {{"openssl"}},
 			KindCryptsetup: {{"cryptsetup"}},
+			KindIperf3:     {{"iperf3"}},
 		},
 	},
 	{
@@ -93,6 +99,7 @@ var packageManagers = []PackageManager{
 			KindSevenZip:   {{"7zip"}, {"p7zip-full"}},
 			KindOpenSSL:    {{"openssl"}},
 			KindCryptsetup: {{"cryptsetup"}},
+			KindIperf3:     {{"iperf3"}},
 		},
 	},
 }
@@ -226,6 +233,9 @@ func (in *Installer) find(ctx context.Context, kind Kind) *Tool {
 		return t
 	case KindCryptsetup:
 		t, _ := FindCryptsetup(ctx, in.Host)
+		return t
+	case KindIperf3:
+		t, _ := FindIperf3(ctx, in.Host)
 		return t
 	}
 	return nil

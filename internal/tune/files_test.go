@@ -4,59 +4,114 @@ import (
 	"context"
 	"os"
 	"path/filepath"
-	"strings"
 	"testing"
 
-	"boardbench/internal/testutil/fixture"
+	"boardbench/internal/host"
+	"boardbench/internal/inventory/netif"
 )
 
-// TestSetFileRecordsAndRestores changes an ASPM policy on a machine without
-// cpufreq: the previous content is in the state file before the change,
-// and Close writes back the selected word and removes the file.
-func TestSetFileRecordsAndRestores(t *testing.T) {
-	const aspm = "/sys/module/pcie_aspm/parameters/policy"
-	root := fixture.Root(t, map[string]string{aspm: "default performance [powersave] powersupersave\n"})
-	h := fixture.Open(t, root)
-	dir := t.TempDir()
-	if _, _, err := NewGuard(context.Background(), h, WithStateDir(dir)); err == nil {
-		t.Fatal("NewGuard without AllowNoFrequency accepted a machine without frequency tunables")
+// fakeEthtool keeps one interface's coalescing in memory.
+type fakeEthtool struct {
+	netif.Ethtool
+	c netif.Coalesce
+}
+
+func (f *fakeEthtool) Coalesce(string) (*netif.Coalesce, error) { c := f.c; return &c, nil }
+func (f *fakeEthtool) SetCoalesce(_ string, c netif.Coalesce) error {
+	f.c = c
+	return nil
+}
+
+func writeTree(t *testing.T, files map[string]string) string {
+	t.Helper()
+	root := t.TempDir()
+	for p, v := range files {
+		full := filepath.Join(root, p)
+		if err := os.MkdirAll(filepath.Dir(full), 0o755); err != nil {
+			t.Fatal(err)
+		}
+		if err := os.WriteFile(full, []byte(v), 0o644); err != nil {
+			t.Fatal(err)
+		}
 	}
-	g, _, err := NewGuard(context.Background(), h, WithStateDir(dir), AllowNoFrequency())
+	return root
+}
+
+func TestGuardSetFileAndCoalesce(t *testing.T) {
+	const rps = "/sys/class/net/eth0/queues/rx-0/rps_cpus"
+	const aff = "/proc/irq/39/smp_affinity"
+	root := writeTree(t, map[string]string{rps: "0\n", aff: "f\n"})
+	h, err := host.New(root)
 	if err != nil {
 		t.Fatal(err)
 	}
-	if err := g.SetFile(aspm, "default"); err != nil {
+	eth := &fakeEthtool{c: netif.Coalesce{RxUsecs: 0, RxFrames: 1}}
+	stateDir := t.TempDir()
+	g, _, err := NewGuard(context.Background(), h, WithFilesOnly(), WithStateDir(stateDir), WithEthtool(eth))
+	if err != nil {
 		t.Fatal(err)
+	}
+	defer g.Close()
+	if err := g.SetFile(rps, "e"); err != nil {
+		t.Fatal(err)
+	}
+	if err := g.SetFile(aff, "2"); err != nil {
+		t.Fatal(err)
+	}
+	if err := g.SetFile(rps, "c"); err != nil { // a second change keeps the first previous value
+		t.Fatal(err)
+	}
+	if err := g.SetCoalesce("eth0", netif.Coalesce{RxUsecs: 50, RxFrames: 32}); err != nil {
+		t.Fatal(err)
+	}
+	if b, _ := os.ReadFile(filepath.Join(root, rps)); string(b) != "c" {
+		t.Errorf("rps_cpus = %q after the change", b)
 	}
 	sf, err := ReadStateFile(g.StatePath())
 	if err != nil {
-		t.Fatal(err)
+		t.Fatalf("state file: %v", err)
 	}
-	if len(sf.Saved.Files) != 1 || !strings.Contains(sf.Saved.Files[0].Content, "[powersave]") {
-		t.Errorf("state file holds %+v", sf.Saved.Files)
-	}
-	if b, _ := os.ReadFile(filepath.Join(root, aspm)); string(b) != "default" {
-		t.Errorf("policy after SetFile = %q", b)
+	if len(sf.Saved.Files) != 2 || sf.Saved.Files[0].Previous != "0\n" || len(sf.Saved.Coalesce) != 1 || sf.Saved.Coalesce[0].Previous.RxFrames != 1 {
+		t.Errorf("saved = %+v", sf.Saved)
 	}
 	if err := g.Close(); err != nil {
 		t.Fatal(err)
 	}
-	if b, _ := os.ReadFile(filepath.Join(root, aspm)); string(b) != "powersave" {
-		t.Errorf("policy after Close = %q, want powersave", b)
+	for p, want := range map[string]string{rps: "0\n", aff: "f\n"} {
+		if b, _ := os.ReadFile(filepath.Join(root, p)); string(b) != want {
+			t.Errorf("%s = %q after restore, want %q", p, b, want)
+		}
 	}
-	if left, _ := filepath.Glob(filepath.Join(dir, "tune-*.json")); len(left) != 0 {
-		t.Errorf("state files left: %v", left)
+	if eth.c != (netif.Coalesce{RxFrames: 1}) {
+		t.Errorf("coalescing not restored: %+v", eth.c)
+	}
+	if g.StatePath() != "" {
+		t.Error("state file kept after a complete restore")
+	}
+	if err := g.SetFile(rps, "1"); err != ErrRestored {
+		t.Errorf("change after restore: %v", err)
 	}
 }
 
-func TestWritable(t *testing.T) {
-	for in, want := range map[string]string{
-		"default performance [powersave]\n": "powersave",
-		"0\n":                               "0\n",
-		"f\n":                               "f\n",
-	} {
-		if got := writable(in); got != want {
-			t.Errorf("writable(%q) = %q, want %q", in, got, want)
-		}
+// A state file left by a killed process restores the files through
+// RestoreStateFile (boardbench restore).
+func TestRestoreStateFileFiles(t *testing.T) {
+	const rps = "/sys/class/net/eth0/queues/rx-0/rps_cpus"
+	root := writeTree(t, map[string]string{rps: "3\n"})
+	h, _ := host.New(root)
+	sf := StateFile{Version: StateFileVersion, Root: h.Root(), Path: filepath.Join(t.TempDir(), "tune-1.json"),
+		Saved: State{Files: []FileState{{Path: rps, Previous: "0\n"}}}}
+	if err := writeStateFile(sf.Path, sf); err != nil {
+		t.Fatal(err)
+	}
+	out, err := RestoreStateFile(h, sf, false)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if len(out) != 1 || out[0].Outcome != OutcomeRestored {
+		t.Errorf("outcomes = %+v", out)
+	}
+	if b, _ := os.ReadFile(filepath.Join(root, rps)); string(b) != "0\n" {
+		t.Errorf("rps_cpus = %q", b)
 	}
 }

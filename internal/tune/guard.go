@@ -11,6 +11,7 @@ import (
 	"syscall"
 
 	"boardbench/internal/host"
+	"boardbench/internal/inventory/netif"
 )
 
 // ErrRestored is returned by a Guard's changes once it has restored the
@@ -30,6 +31,11 @@ var ErrRestored = errors.New("frequency tunables already restored")
 type Guard struct {
 	h     *host.Host
 	state State
+	// filesOnly: the Guard changes files and coalescing only, and took no
+	// snapshot of the frequency tunables (WithFilesOnly).
+	filesOnly bool
+	// eth sets interrupt coalescing (nil: netif.Live).
+	eth netif.Ethtool
 
 	// stateDir holds the state file; statePath is set once it is written
 	// and file is what it holds.
@@ -67,24 +73,29 @@ func WithStateDir(dir string) Option { return func(g *Guard) { g.stateDir = dir 
 // signal or of the parent's cancellation; long walks should stop when it is
 // done. Nothing is written, not even the state file, before the first change.
 func NewGuard(parent context.Context, h *host.Host, opts ...Option) (*Guard, context.Context, error) {
-	probe := &Guard{}
+	var g0 Guard
 	for _, o := range opts {
-		o(probe)
+		o(&g0)
 	}
-	st, err := Snapshot(h)
-	if err != nil && !(probe.allowEmpty && errors.Is(err, errNothingSaved)) {
-		return nil, nil, err
+	var st State
+	if !g0.filesOnly {
+		var err error
+		st, err = Snapshot(h)
+		if err != nil && !(g0.allowEmpty && errors.Is(err, errNothingSaved)) {
+			return nil, nil, err
+		}
 	}
 	// The Guard's context is cancelled only by the Guard, after restoring;
 	// the parent's cancellation reaches it through watch.
 	ctx, cancel := context.WithCancelCause(context.WithoutCancel(parent))
 	g := &Guard{
-		h:       h,
-		state:   st,
-		cancel:  cancel,
-		sigCh:   make(chan os.Signal, 1),
-		closing: make(chan struct{}),
-		watched: make(chan struct{}),
+		filesOnly: g0.filesOnly,
+		h:         h,
+		state:     st,
+		cancel:    cancel,
+		sigCh:     make(chan os.Signal, 1),
+		closing:   make(chan struct{}),
+		watched:   make(chan struct{}),
 	}
 	for _, o := range opts {
 		o(g)
@@ -223,7 +234,9 @@ func (g *Guard) StatePath() string {
 // restoreAll writes the saved state back and, when every value went back,
 // removes the state file. The caller holds g.mu.
 func (g *Guard) restoreAll() error {
-	err := Restore(g.h, g.state)
+	st := g.state
+	st.Files, st.Coalesce = g.file.Saved.Files, g.file.Saved.Coalesce
+	err := restoreWith(g.h, st, g.eth)
 	if err != nil || g.statePath == "" {
 		return err
 	}
@@ -284,6 +297,7 @@ func (g *Guard) record(add func(*State)) error {
 		Policies: slices.Clone(g.file.Saved.Policies),
 		Devfreq:  slices.Clone(g.file.Saved.Devfreq),
 		Files:    slices.Clone(g.file.Saved.Files),
+		Coalesce: slices.Clone(g.file.Saved.Coalesce),
 	}
 	add(&next.Saved)
 	path := stateFilePath(g.stateDir, next.PID)

@@ -91,9 +91,6 @@ func (s State) Values() []SavedValue {
 			out = append(out, SavedValue{Path: p, Content: v})
 		}
 	}
-	for i := len(s.Files) - 1; i >= 0; i-- {
-		add(s.Files[i].Path, s.Files[i].Content)
-	}
 	for _, p := range s.Policies {
 		add(p.Dir+"/scaling_governor", p.Governor)
 		add(p.Dir+"/scaling_min_freq", p.MinFreq)
@@ -106,6 +103,9 @@ func (s State) Values() []SavedValue {
 		add(d.Dir+"/governor", d.Governor)
 		add(d.Dir+"/min_freq", d.MinFreq)
 		add(d.Dir+"/max_freq", d.MaxFreq)
+	}
+	for i := len(s.Files) - 1; i >= 0; i-- {
+		add(s.Files[i].Path, s.Files[i].Previous)
 	}
 	return out
 }

@@ -1,7 +1,10 @@
 // Package tune saves, changes and restores the frequency-scaling tunables of
 // a machine: cpufreq governors and clock limits per policy, and devfreq
-// governors and limits. Everything it writes goes through host.Host, and a
-// State taken before a change restores the exact previous values.
+// governors and limits; for `boardbench net --apply` also interrupt affinity,
+// receive packet steering masks and interrupt coalescing (files.go).
+// Everything it writes goes through host.Host (coalescing through the
+// kernel's ethtool interface), and a State taken before a change restores
+// the exact previous values.
 package tune
 
 import (
@@ -13,6 +16,7 @@ import (
 	"strings"
 
 	"boardbench/internal/host"
+	"boardbench/internal/inventory/netif"
 )
 
 // cpufreqDir holds one policyN directory per cpufreq policy (Linux 4.3+).
@@ -30,8 +34,11 @@ const UserspaceGovernor = "userspace"
 type State struct {
 	Policies []PolicyState  `json:"policies"`
 	Devfreq  []DevfreqState `json:"devfreq,omitempty"`
-	// Files are other tunables changed through Guard.SetFile (files.go).
-	Files []FileState `json:"files,omitempty"`
+	// Files are other tunable files changed (interrupt affinity, receive
+	// packet steering masks), Coalesce the interrupt coalescing of network
+	// interfaces; see files.go.
+	Files    []FileState     `json:"files,omitempty"`
+	Coalesce []CoalesceState `json:"coalesce,omitempty"`
 }
 
 // PolicyState is the saved state of one cpufreq policy.
@@ -351,12 +358,17 @@ func writeIfChanged(h *host.Host, p, value string) error {
 // Restore writes back every value of st that differs from the machine's
 // current one: per policy the governor first, then the limits in a safe
 // order, then scaling_setspeed under the userspace governor; then devfreq
-// devices likewise. Values are compared byte for byte, so files that were
+// devices likewise; then other files and interrupt coalescing (files.go).
+// Values are compared byte for byte, so files that were
 // never changed are never written (no permission error without root). It
 // carries on past errors and returns them all joined. Calling it again
 // changes nothing.
-func Restore(h *host.Host, st State) error {
-	errs := restoreFiles(h, st.Files)
+func Restore(h *host.Host, st State) error { return restoreWith(h, st, nil) }
+
+// restoreWith is Restore with the ethtool interface that restores
+// coalescing (nil: netif.Live on the live machine).
+func restoreWith(h *host.Host, st State, eth netif.Ethtool) error {
+	var errs []error
 	for _, p := range st.Policies {
 		if err := writeIfChanged(h, p.Dir+"/scaling_governor", p.Governor); err != nil {
 			errs = append(errs, err)
@@ -378,5 +390,6 @@ func Restore(h *host.Host, st State) error {
 			errs = append(errs, err)
 		}
 	}
+	errs = append(errs, restoreFiles(h, st, eth)...)
 	return errors.Join(errs...)
 }

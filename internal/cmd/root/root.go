@@ -13,6 +13,7 @@ import (
 	"boardbench/internal/cmd/kernel"
 	"boardbench/internal/cmd/mem"
 	"boardbench/internal/cmd/monitor"
+	netcmd "boardbench/internal/cmd/net"
 	"boardbench/internal/cmd/report"
 	"boardbench/internal/cmd/restore"
 	"boardbench/internal/cmd/review"
@@ -85,6 +86,7 @@ memory, storage, buses) and measures it with figures that carry their evidence.`
 		thermal.NewCmd(f),
 		review.NewCmd(f),
 		kernel.NewCmd(f),
+		netcmd.NewCmd(f),
 	)
 	return cmd
 }

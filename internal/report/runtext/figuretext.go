@@ -84,6 +84,13 @@ func renderFigures(w *textfmt.Writer, p result.Phase) {
 		err = decode(p.Figures, func(f result.ThermalCoolFigures) {
 			renderThermalCool(w, f)
 		})
+	case result.PhaseNetTCPForward, result.PhaseNetTCPReverse, result.PhaseNetTCPBidir, result.PhaseNetSmallPackets,
+		result.PhaseNetUDP, result.PhaseNetWatch:
+		renderNet(w, p)
+	case result.PhaseNetInterfacesBefore, result.PhaseNetInterfacesAfter:
+		err = decode(p.Figures, func(f result.NetInterfaceFigures) {
+			renderNetInterfaces(w, f)
+		})
 	default:
 		fmt.Fprintln(w.W)
 		w.Line("figures: no text view for phase kind %q (see the JSON result)", p.Name)

@@ -1,0 +1,154 @@
+// Package net implements `boardbench net`: network throughput against an
+// iperf3 server on a peer (TCP forward, reverse and both ways, small
+// packets, optionally UDP), or a passive watch of interfaces that carry
+// someone else's traffic, with per-CPU load, interrupts and soft interrupts
+// per CPU, the interfaces' description, a diagnosis and, with --apply, the
+// suggested interrupt affinity, receive packet steering and coalescing
+// applied for the run and restored afterwards.
+package net
+
+import (
+	"errors"
+	"fmt"
+	"strings"
+	"time"
+
+	"boardbench/internal/cmdutil"
+
+	"github.com/spf13/cobra"
+)
+
+// Limits of the command line.
+const (
+	// DefaultTestDuration is the length of each iperf3 test.
+	DefaultTestDuration = 10 * time.Second
+	maxDuration         = 24 * time.Hour
+)
+
+// options are the command line of `boardbench net`.
+type options struct {
+	peer, ifname, watch string
+	port                int
+	duration            time.Duration
+	udpRate             string
+	streams             int
+	apply, keep         bool
+	noInstall, asJSON   bool
+	output              string
+}
+
+// NewCmd returns the net command.
+func NewCmd(f *cmdutil.Factory) *cobra.Command {
+	var o options
+	cmd := &cobra.Command{
+		Use:   "net (--peer HOST [--interface IF] | --watch IF[,IF...]) [--apply [--keep]]",
+		Short: "Measure network throughput and where the CPU time goes (interrupts, soft interrupts)",
+		Long: `Measure network throughput and show where the CPU time goes.
+
+With --peer, iperf3 runs against an "iperf3 -s" on HOST: TCP send, receive and
+both ways at once, then TCP with a 88-byte MSS for packets per second, and with
+--udp-rate UDP at that rate. With --watch, boardbench measures traffic that
+others generate through the interfaces (a router, a NAS) until Ctrl-C or
+--duration.
+
+During every step boardbench samples the load of every CPU (user, system,
+interrupt and soft interrupt time), the interface's interrupts per CPU, the
+NET_RX and NET_TX soft interrupts per CPU and the interface counters; the
+session monitor records clocks and temperature. Before and after, it records
+the interface: driver, bus, link, EEE, MTU, queues with their RPS/XPS masks,
+interrupt affinity and coalescing.
+
+The findings say when one CPU handles every interrupt while the others idle,
+with the exact commands to spread them; --apply applies them (and suggested
+coalescing) for the run and restores the previous values at the end, on
+Ctrl-C and on SIGTERM, unless --keep is given.`,
+		Example: `  boardbench net --peer 192.168.1.10
+  boardbench net --peer nas.local --interface eth1 --udp-rate 500M -o net.json
+  sudo boardbench net --peer 192.168.1.10 --apply
+  boardbench net --watch eth0,eth1 --duration 60s`,
+		Args: cmdutil.NoArgs,
+		RunE: func(cmd *cobra.Command, args []string) error {
+			if err := o.validate(cmd); err != nil {
+				return err
+			}
+			return run(cmd.Context(), f, o)
+		},
+	}
+	fl := cmd.Flags()
+	fl.StringVar(&o.peer, "peer", "", "measure against the iperf3 server on `HOST` (start it there with: iperf3 -s)")
+	fl.StringVar(&o.ifname, "interface", "", "the interface toward the peer (`IF`); found from the route when not given")
+	fl.StringVar(&o.watch, "watch", "", "watch the traffic of these interfaces (`IF[,IF...]`) instead of generating it")
+	fl.IntVar(&o.port, "port", 5201, "the iperf3 server's TCP port")
+	fl.DurationVar(&o.duration, "duration", 0, "length of each iperf3 test (default 10s), or of the watch (default until Ctrl-C)")
+	fl.StringVar(&o.udpRate, "udp-rate", "", "also send UDP at this rate in bit/s (`RATE`, e.g. 100M or 1G)")
+	fl.IntVar(&o.streams, "streams", 1, "parallel TCP streams per test")
+	fl.BoolVar(&o.apply, "apply", false, "apply the suggested interrupt affinity, RPS masks and coalescing for the run (needs root)")
+	fl.BoolVar(&o.keep, "keep", false, "with --apply: keep the changes instead of restoring them at the end")
+	fl.BoolVar(&o.noInstall, "no-install", false, "never install iperf3; fail instead when it is missing")
+	fl.StringVarP(&o.output, "output", "o", "", "also write the result (with the monitor's evidence) to `FILE`, for `boardbench report`")
+	cmdutil.AddJSONFlag(cmd, &o.asJSON)
+	return cmd
+}
+
+// validate checks the flags' combinations (usage errors, exit 2).
+func (o *options) validate(cmd *cobra.Command) error {
+	switch {
+	case o.peer == "" && o.watch == "":
+		return cmdutil.Usagef("give --peer HOST (active test) or --watch IF[,IF...] (passive)")
+	case o.peer != "" && o.watch != "":
+		return cmdutil.Usagef("--peer and --watch exclude each other")
+	case o.watch != "" && o.ifname != "":
+		return cmdutil.Usagef("--interface goes with --peer; --watch names its interfaces itself")
+	case o.watch != "" && (o.udpRate != "" || cmd.Flags().Changed("streams") || cmd.Flags().Changed("port")):
+		return cmdutil.Usagef("--udp-rate, --streams and --port go with --peer")
+	case o.keep && !o.apply:
+		return cmdutil.Usagef("--keep goes with --apply")
+	case o.port < 1 || o.port > 65535:
+		return cmdutil.Usagef("--port %d: must be between 1 and 65535", o.port)
+	case o.streams < 1 || o.streams > 128:
+		return cmdutil.Usagef("--streams %d: must be between 1 and 128", o.streams)
+	case o.duration < 0 || o.duration > maxDuration:
+		return cmdutil.Usagef("--duration %s: must be between 0 and %s", o.duration, maxDuration)
+	case o.peer != "" && o.duration != 0 && o.duration < time.Second:
+		return cmdutil.Usagef("--duration %s: an iperf3 test lasts at least 1s", o.duration)
+	}
+	if o.peer != "" && o.duration == 0 {
+		o.duration = DefaultTestDuration
+	}
+	if o.udpRate != "" {
+		if _, err := parseRate(o.udpRate); err != nil {
+			return cmdutil.Usagef("--udp-rate %q: %v", o.udpRate, err)
+		}
+	}
+	if o.watch != "" {
+		for _, n := range strings.Split(o.watch, ",") {
+			if n == "" || strings.ContainsAny(n, "/ \x00") || len(n) >= 16 || n == "." || n == ".." {
+				return cmdutil.Usagef("--watch %q: %q is not an interface name", o.watch, n)
+			}
+		}
+	}
+	if o.ifname != "" && (strings.ContainsAny(o.ifname, "/ \x00,") || len(o.ifname) >= 16 || o.ifname == "." || o.ifname == "..") {
+		return cmdutil.Usagef("--interface %q: not an interface name", o.ifname)
+	}
+	return nil
+}
+
+// parseRate reads a rate in bit/s with an optional K, M or G suffix
+// (decimal multiples, as iperf3 reads them).
+func parseRate(s string) (int64, error) {
+	mult := int64(1)
+	num := s
+	switch {
+	case strings.HasSuffix(s, "K") || strings.HasSuffix(s, "k"):
+		mult, num = 1e3, s[:len(s)-1]
+	case strings.HasSuffix(s, "M") || strings.HasSuffix(s, "m"):
+		mult, num = 1e6, s[:len(s)-1]
+	case strings.HasSuffix(s, "G") || strings.HasSuffix(s, "g"):
+		mult, num = 1e9, s[:len(s)-1]
+	}
+	var v int64
+	if _, err := fmt.Sscanf(num, "%d", &v); err != nil || fmt.Sprint(v) != num || v <= 0 || v > 400e9/mult {
+		return 0, errors.New("not a rate in bit/s (e.g. 500M)")
+	}
+	return v * mult, nil
+}

@@ -1,0 +1,418 @@
+package net
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	stdnet "net"
+	"strconv"
+	"strings"
+	"time"
+
+	"boardbench/internal/benchtool/iperf3"
+	"boardbench/internal/check"
+	"boardbench/internal/cmdutil"
+	"boardbench/internal/finding"
+	"boardbench/internal/host"
+	machine "boardbench/internal/inventory"
+	"boardbench/internal/inventory/netif"
+	"boardbench/internal/netstat"
+	"boardbench/internal/report/runtext"
+	"boardbench/internal/result"
+	"boardbench/internal/session"
+	"boardbench/internal/tools"
+	"boardbench/internal/tune"
+)
+
+// errPeerSilent marks a test that could not reach the iperf3 server.
+var errPeerSilent = errors.New("the peer did not answer")
+
+// runner holds one run of the command.
+type runner struct {
+	f    *cmdutil.Factory
+	o    options
+	h    *host.Host
+	eth  netif.Ethtool
+	info *machine.Info
+	// ifaces are the measured interfaces.
+	ifaces  []string
+	sampler *netstat.Sampler
+	facts   check.NetFacts
+	applied []string
+}
+
+func run(ctx context.Context, f *cmdutil.Factory, o options) error {
+	if ctx == nil {
+		ctx = context.Background()
+	}
+	h, err := f.NewHost("/")
+	if err != nil {
+		return err
+	}
+	if !h.Live() {
+		return cmdutil.Usagef("net measures the machine it runs on; it needs the live system")
+	}
+	if o.apply && !h.IsRoot() {
+		return errors.New("--apply needs root: it writes interrupt affinity, RPS masks and coalescing (run it with sudo, or leave --apply out)")
+	}
+	r := &runner{f: f, o: o, h: h, eth: netif.Live{}}
+	if o.watch != "" {
+		r.ifaces = strings.Split(o.watch, ",")
+	} else {
+		ifname := o.ifname
+		if ifname == "" {
+			if ifname, err = routeInterface(o.peer, o.port); err != nil {
+				return err
+			}
+		}
+		r.ifaces = []string{ifname}
+	}
+	for _, n := range r.ifaces {
+		if err := netstat.CheckInterface(h, n); err != nil {
+			return err
+		}
+	}
+	var tool *tools.Tool
+	if o.peer != "" {
+		inst, err := tools.NewInstaller(h, !o.noInstall)
+		if err != nil {
+			return err
+		}
+		if tool, err = inst.Ensure(ctx, tools.KindIperf3); err != nil {
+			return fmt.Errorf("iperf3: %v", err)
+		}
+	}
+	return r.session(ctx, tool)
+}
+
+// routeInterface returns the interface the kernel routes peer through.
+func routeInterface(peer string, port int) (string, error) {
+	conn, err := stdnet.DialTimeout("udp", stdnet.JoinHostPort(peer, strconv.Itoa(port)), 5*time.Second)
+	if err != nil {
+		return "", fmt.Errorf("peer %s: %v", peer, err)
+	}
+	local, _ := conn.LocalAddr().(*stdnet.UDPAddr)
+	conn.Close()
+	ifs, err := stdnet.Interfaces()
+	if err != nil {
+		return "", fmt.Errorf("listing the interfaces: %v", err)
+	}
+	for _, i := range ifs {
+		addrs, _ := i.Addrs()
+		for _, a := range addrs {
+			if n, ok := a.(*stdnet.IPNet); ok && local != nil && n.IP.Equal(local.IP) {
+				return i.Name, nil
+			}
+		}
+	}
+	return "", fmt.Errorf("peer %s: no interface holds the address %v the route to it uses; name it with --interface", peer, local)
+}
+
+// describe returns the measured interfaces' details.
+func (r *runner) describe() []netif.Details {
+	var out []netif.Details
+	for _, n := range r.ifaces {
+		out = append(out, netif.Describe(r.h, n, r.eth))
+	}
+	return out
+}
+
+// netFacts builds what the network rules need.
+func (r *runner) netFacts(details []netif.Details) check.NetFacts {
+	f := check.NetFacts{Interfaces: details, Governors: map[int]string{}}
+	if r.info != nil {
+		clusters := r.info.CPU.Clusters
+		for _, c := range clusters {
+			f.CPUs = append(f.CPUs, c.CPUs...)
+			nc := check.NetCluster{CPUs: c.CPUs, Core: c.Core, MaxMHz: c.MaxMHz}
+			f.Clusters = append(f.Clusters, nc)
+			for _, cpu := range c.CPUs {
+				f.Governors[cpu] = c.Governor
+			}
+		}
+		sortClustersFastestFirst(f.Clusters)
+	}
+	if len(f.CPUs) == 0 {
+		if cpus, err := host.AllowedCPUs(); err == nil {
+			f.CPUs = cpus
+		}
+	}
+	return f
+}
+
+// sortClustersFastestFirst puts the cluster with the highest clock first.
+func sortClustersFastestFirst(cs []check.NetCluster) {
+	mhz := func(c check.NetCluster) float64 {
+		if c.MaxMHz == nil {
+			return 0
+		}
+		return *c.MaxMHz
+	}
+	for i := 1; i < len(cs); i++ {
+		for j := i; j > 0 && mhz(cs[j]) > mhz(cs[j-1]); j-- {
+			cs[j], cs[j-1] = cs[j-1], cs[j]
+		}
+	}
+}
+
+// session runs the plan on the session engine.
+func (r *runner) session(ctx context.Context, tool *tools.Tool) error {
+	r.info = machine.Collect(r.h, machine.Options{Redact: true})
+	before := r.describe()
+	r.facts = r.netFacts(before)
+	irqs := []string{}
+	for _, d := range before {
+		for _, i := range d.IRQs {
+			irqs = append(irqs, i.IRQ)
+		}
+	}
+	r.sampler = &netstat.Sampler{Host: r.h, Interfaces: r.ifaces, IRQs: irqs}
+	opts := map[string]any{"interfaces": r.ifaces}
+	if r.o.peer != "" {
+		opts["peer"], opts["port"], opts["duration_s"], opts["streams"] = r.o.peer, r.o.port, r.o.duration.Seconds(), r.o.streams
+		if r.o.udpRate != "" {
+			opts["udp_rate"] = r.o.udpRate
+		}
+	} else if r.o.duration > 0 {
+		opts["duration_s"] = r.o.duration.Seconds()
+	}
+	if r.o.apply {
+		opts["apply"], opts["keep"] = true, r.o.keep
+	}
+	sess, err := session.Start(ctx, session.Config{
+		Host: r.h, Info: r.info, Command: "net", Path: r.o.output, Warn: r.f.IO.ErrOut, Options: opts,
+		Summarize: result.BuildNetSummary,
+		Findings: func(res *result.Result) []finding.Finding {
+			return check.NetFindings(r.facts, res.Phases)
+		},
+	})
+	if err != nil {
+		return err
+	}
+	res := sess.Result()
+	if tool != nil {
+		res.Tools = append(res.Tools, result.ToolVersion{Name: tool.Name, Path: tool.Path, Version: tool.Version, VersionLine: tool.VersionLine})
+	}
+
+	// --apply: the guard restores on every exit path, and at once on a
+	// signal; the steps run under its context.
+	stepCtx := ctx
+	var guard *tune.Guard
+	if r.o.apply {
+		if !r.o.keep {
+			g, gctx, gerr := tune.NewGuard(ctx, r.h, tune.WithFilesOnly())
+			if gerr != nil {
+				return gerr
+			}
+			guard, stepCtx = g, gctx
+			defer g.Close()
+		}
+		r.applyPlan(guard)
+		res.Tuning.Changed = append(res.Tuning.Changed, r.applied...)
+	}
+
+	steps := []session.Step{{Name: result.PhaseNetInterfacesBefore, Title: "The interfaces before the measurement", Estimate: time.Second,
+		Run: func(ctx context.Context, p *result.Phase) error {
+			return p.SetFigures(result.NetInterfaceFigures{Interfaces: before, Applied: r.applied})
+		}}}
+	var failures []error
+	if r.o.peer != "" {
+		steps = append(steps, r.peerSteps(tool, &failures)...)
+	} else {
+		steps = append(steps, r.watchStep())
+	}
+	steps = append(steps, session.Step{Name: result.PhaseNetInterfacesAfter, Title: "The interfaces after the measurement", Estimate: time.Second,
+		Run: func(ctx context.Context, p *result.Phase) error {
+			return p.SetFigures(result.NetInterfaceFigures{Interfaces: r.describe()})
+		}})
+	sess.Run(stepCtx, steps)
+
+	if guard != nil {
+		rerr := guard.Close()
+		res.Tuning.Restored = rerr == nil
+		if rerr != nil {
+			res.Tuning.Note = "restoring: " + rerr.Error()
+			fmt.Fprintf(r.f.IO.ErrOut, "boardbench net: restoring the network settings: %v\n", rerr)
+		}
+	} else if r.o.keep {
+		res.Tuning.Note = "kept (--keep)"
+	}
+	end := session.End{}
+	ok := 0
+	for _, p := range res.Phases {
+		if p.Status == result.PhaseOK && runtext.IsNetPhase(p.Name) {
+			ok++
+		}
+	}
+	if ok == 0 && ctx.Err() == nil {
+		end.Failed = true
+		end.Verdict = "no measurement succeeded"
+	}
+	out, finErr := sess.Finish(ctx, end)
+	if out == nil {
+		return finErr
+	}
+	out.Announce(r.f.IO.ErrOut, "net")
+	if r.o.asJSON {
+		if err := r.f.WriteJSON(out.Result); err != nil {
+			return err
+		}
+	} else {
+		runtext.RenderNet(r.f.IO.Out, out.Result, r.f.IO.ColorEnabled())
+	}
+	if finErr != nil {
+		return finErr
+	}
+	if end.Failed {
+		return errors.Join(failures...)
+	}
+	return nil
+}
+
+// applyPlan applies the suggested spread and coalescing, through the guard
+// (restored at the end) or, with --keep, directly.
+func (r *runner) applyPlan(g *tune.Guard) {
+	for _, s := range check.SpreadPlan(r.facts) {
+		var err error
+		if g != nil {
+			err = g.SetFile(s.Path, s.Value)
+		} else {
+			err = r.h.WriteString(s.Path, s.Value)
+		}
+		line := fmt.Sprintf("echo %s > %s", s.Value, s.Path)
+		if err != nil {
+			line += " (failed: " + err.Error() + ")"
+		}
+		r.applied = append(r.applied, line)
+	}
+	for _, d := range r.facts.Interfaces {
+		if d.Coalesce == nil || !d.Coalesce.Minimal() {
+			continue
+		}
+		c := *d.Coalesce
+		c.RxUsecs, c.RxFrames = check.SuggestedRxUsecs, check.SuggestedRxFrames
+		var err error
+		if g != nil {
+			err = g.SetCoalesce(d.Name, c)
+		} else {
+			err = r.eth.SetCoalesce(d.Name, c)
+		}
+		line := fmt.Sprintf("ethtool -C %s rx-usecs %d rx-frames %d", d.Name, c.RxUsecs, c.RxFrames)
+		if err != nil {
+			line += " (failed: " + err.Error() + ")"
+		}
+		r.applied = append(r.applied, line)
+	}
+}
+
+// measure runs fn between two snapshots and fills the figures of the
+// window.
+func (r *runner) measure(figs *result.NetFigures, fn func() error) (netstat.Window, error) {
+	a := r.sampler.Take()
+	err := fn()
+	b := r.sampler.Take()
+	w := netstat.Between(a, b, r.sampler.IRQs)
+	w.Fill(figs)
+	return w, err
+}
+
+// peerSteps are the iperf3 tests.
+func (r *runner) peerSteps(tool *tools.Tool, failures *[]error) []session.Step {
+	ifname := r.ifaces[0]
+	type test struct {
+		name, title string
+		mode        iperf3.Mode
+		mss         int
+		rate        int64
+	}
+	tests := []test{
+		{result.PhaseNetTCPForward, "TCP from this machine to the peer", iperf3.Forward, 0, 0},
+		{result.PhaseNetTCPReverse, "TCP from the peer to this machine", iperf3.Reverse, 0, 0},
+		{result.PhaseNetTCPBidir, "TCP both ways at once", iperf3.Bidir, 0, 0},
+		{result.PhaseNetSmallPackets, "TCP with an 88-byte MSS, for packets per second", iperf3.Forward, 88, 0},
+	}
+	if r.o.udpRate != "" {
+		rate, _ := parseRate(r.o.udpRate)
+		tests = append(tests, test{result.PhaseNetUDP, "UDP from this machine at " + r.o.udpRate + "bit/s", iperf3.UDP, 0, rate})
+	}
+	silent := false
+	var steps []session.Step
+	for _, t := range tests {
+		it := iperf3.Test{Command: tool.Command(), Peer: r.o.peer, Port: r.o.port, Mode: t.mode, Duration: r.o.duration,
+			MSS: t.mss, Rate: t.rate, Streams: r.o.streams}
+		if t.mode == iperf3.UDP {
+			it.Streams = 1
+		}
+		steps = append(steps, session.Step{Name: t.name, Title: t.title, Kind: "iperf3", Estimate: r.o.duration + time.Second,
+			Run: func(ctx context.Context, p *result.Phase) error {
+				if silent {
+					p.Status, p.Reason = result.PhaseSkipped, fmt.Sprintf("the iperf3 server on %s did not answer the first test", r.o.peer)
+					return nil
+				}
+				figs := result.NetFigures{Interface: ifname}
+				var rep iperf3.Report
+				var raw []byte
+				w, err := r.measure(&figs, func() error {
+					var e error
+					rep, raw, e = iperf3.Run(ctx, it)
+					return e
+				})
+				p.RawOutput = string(raw)
+				if err != nil {
+					err = explain(err, r.o.peer, r.o.port)
+					if errors.Is(err, errPeerSilent) {
+						silent = true
+					}
+					*failures = append(*failures, fmt.Errorf("%s: %w", t.name, err))
+					return err
+				}
+				figs.TxMbitS, figs.RxMbitS, figs.Retransmits, figs.LostPercent = rep.TxMbitS, rep.RxMbitS, rep.Retransmits, rep.LostPercent
+				if rate := w.Rate(ifname); rate != nil {
+					figs.RxPPS, figs.TxPPS = &rate.RxPPS, &rate.TxPPS
+				}
+				return p.SetFigures(figs)
+			}})
+	}
+	return steps
+}
+
+// explain turns an iperf3 failure into one clear sentence.
+func explain(err error, peer string, port int) error {
+	var se *iperf3.ServerError
+	switch {
+	case errors.As(err, &se) && se.Busy():
+		return fmt.Errorf("the iperf3 server on %s:%d is busy with another client's test; try again later", peer, port)
+	case errors.As(err, &se) && strings.Contains(se.Message, "unable to connect"):
+		return fmt.Errorf("%w: %s:%d: %s (is `iperf3 -s` running there?)", errPeerSilent, peer, port, strings.TrimPrefix(se.Message, "unable to connect to server: "))
+	case errors.Is(err, iperf3.ErrTimeout):
+		return fmt.Errorf("%w in time: %v", errPeerSilent, err)
+	}
+	return err
+}
+
+// watchStep samples the interfaces until the duration ends or Ctrl-C.
+func (r *runner) watchStep() session.Step {
+	est := r.o.duration
+	if est == 0 {
+		est = time.Hour
+	}
+	return session.Step{Name: result.PhaseNetWatch, Title: "Traffic through " + strings.Join(r.ifaces, ", "), Estimate: est,
+		Run: func(ctx context.Context, p *result.Phase) error {
+			figs := result.NetFigures{}
+			w, _ := r.measure(&figs, func() error {
+				if r.o.duration == 0 {
+					<-ctx.Done()
+					return nil
+				}
+				t := time.NewTimer(r.o.duration)
+				defer t.Stop()
+				select {
+				case <-ctx.Done():
+				case <-t.C:
+				}
+				return nil
+			})
+			figs.Interfaces = w.Rates
+			return p.SetFigures(figs)
+		}}
+}

@@ -1,0 +1,216 @@
+package runtext
+
+import (
+	"encoding/json"
+	"fmt"
+	"io"
+	"slices"
+	"strconv"
+	"strings"
+
+	"boardbench/internal/result"
+	"boardbench/internal/textfmt"
+)
+
+// netDirection names a net phase in the table.
+var netDirection = map[string]string{
+	result.PhaseNetTCPForward:   "TCP send",
+	result.PhaseNetTCPReverse:   "TCP receive",
+	result.PhaseNetTCPBidir:     "TCP both ways",
+	result.PhaseNetSmallPackets: "TCP MSS 88",
+	result.PhaseNetUDP:          "UDP send",
+	result.PhaseNetWatch:        "watched",
+}
+
+// IsNetPhase reports whether a phase holds NetFigures.
+func IsNetPhase(name string) bool { _, ok := netDirection[name]; return ok }
+
+// RenderNet writes the table of `boardbench net`: one row per step with
+// its throughput, packets per second and the load of every CPU (usr, sys,
+// irq and softirq together), and under it which CPU served which
+// interrupt and the NET_RX/NET_TX soft interrupts. The findings follow.
+func RenderNet(w io.Writer, r *result.Result, color bool) {
+	tw := textfmt.New(w, color)
+	renderNetTable(tw, r.Phases)
+	renderFindings(tw, r)
+}
+
+type netRow struct {
+	phase result.Phase
+	figs  result.NetFigures
+}
+
+func netRows(phases []result.Phase) []netRow {
+	var rows []netRow
+	for _, p := range phases {
+		if !IsNetPhase(p.Name) {
+			continue
+		}
+		var f result.NetFigures
+		if len(p.Figures) > 0 {
+			_ = json.Unmarshal(p.Figures, &f)
+		}
+		rows = append(rows, netRow{p, f})
+	}
+	return rows
+}
+
+func renderNetTable(w *textfmt.Writer, phases []result.Phase) {
+	rows := netRows(phases)
+	if len(rows) == 0 {
+		return
+	}
+	var cpus []int
+	for _, r := range rows {
+		for _, l := range r.figs.CPULoad {
+			if !slices.Contains(cpus, l.CPU) {
+				cpus = append(cpus, l.CPU)
+			}
+		}
+	}
+	slices.Sort(cpus)
+	w.Section("Network throughput and CPU load (usr+sys+irq+softirq)")
+	headers := []string{"direction", "Mbit/s", "PPS"}
+	for _, c := range cpus {
+		headers = append(headers, fmt.Sprintf("CPU%d %%", c))
+	}
+	t := textfmt.NewTable(headers...)
+	for i := 1; i < len(headers); i++ {
+		t.RightAlign[i] = true
+	}
+	for _, r := range rows {
+		if r.phase.Name == result.PhaseNetWatch {
+			for _, rate := range r.figs.Interfaces {
+				row := []string{rate.Name + " rx/tx", fmt.Sprintf("%.0f/%.0f", rate.RxMbitS, rate.TxMbitS), fmt.Sprintf("%.0f/%.0f", rate.RxPPS, rate.TxPPS)}
+				t.Row(append(row, loadCells(r.figs, cpus)...)...)
+			}
+			if len(r.figs.Interfaces) > 0 {
+				continue
+			}
+		}
+		row := []string{netDirection[r.phase.Name], netMbit(r.figs), netPPS(r.figs)}
+		if r.phase.Status != result.PhaseOK {
+			row[1] = r.phase.Status
+			row[2] = "-"
+		}
+		t.Row(append(row, loadCells(r.figs, cpus)...)...)
+	}
+	w.Table(t)
+	for _, r := range rows {
+		if r.phase.Status != result.PhaseOK && r.phase.Reason != "" {
+			w.Line("%s: %s: %s", netDirection[r.phase.Name], r.phase.Status, r.phase.Reason)
+		}
+	}
+	w.Line("irq and softirq per CPU, in %%:")
+	for _, r := range rows {
+		var cells []string
+		for _, l := range r.figs.CPULoad {
+			cells = append(cells, fmt.Sprintf("cpu%d %.0f/%.0f", l.CPU, l.IRQ, l.Softirq))
+		}
+		if len(cells) > 0 {
+			w.Line("  %-14s %s", netDirection[r.phase.Name], strings.Join(cells, "  "))
+		}
+	}
+	w.Section("Interrupts and network soft interrupts per CPU")
+	for _, r := range rows {
+		var parts []string
+		for _, i := range r.figs.Interrupts {
+			parts = append(parts, fmt.Sprintf("irq %s (%s) cpu%d %d", i.IRQ, i.Name, i.CPU, i.Count))
+		}
+		if len(parts) == 0 {
+			parts = append(parts, "no interrupt of the interface counted")
+		}
+		var soft []string
+		for _, s := range r.figs.Softirqs {
+			soft = append(soft, fmt.Sprintf("cpu%d %d/%d", s.CPU, s.NetRX, s.NetTX))
+		}
+		w.Line("%s: %s", netDirection[r.phase.Name], strings.Join(parts, "; "))
+		if len(soft) > 0 {
+			w.Line("  NET_RX/NET_TX: %s", strings.Join(soft, "  "))
+		}
+	}
+}
+
+func loadCells(f result.NetFigures, cpus []int) []string {
+	var out []string
+	for _, c := range cpus {
+		cell := "-"
+		for _, l := range f.CPULoad {
+			if l.CPU == c {
+				cell = strconv.FormatFloat(l.Busy(), 'f', 0, 64)
+			}
+		}
+		out = append(out, cell)
+	}
+	return out
+}
+
+func netMbit(f result.NetFigures) string {
+	switch {
+	case f.TxMbitS != nil && f.RxMbitS != nil:
+		return fmt.Sprintf("%.0f/%.0f", *f.TxMbitS, *f.RxMbitS)
+	case f.TxMbitS != nil:
+		return fmt.Sprintf("%.0f", *f.TxMbitS)
+	case f.RxMbitS != nil:
+		return fmt.Sprintf("%.0f", *f.RxMbitS)
+	}
+	return "n/a"
+}
+
+func netPPS(f result.NetFigures) string {
+	switch {
+	case f.TxPPS != nil && f.RxPPS != nil && *f.TxPPS >= *f.RxPPS:
+		return fmt.Sprintf("%.0f", *f.TxPPS)
+	case f.RxPPS != nil:
+		return fmt.Sprintf("%.0f", *f.RxPPS)
+	}
+	return "n/a"
+}
+
+// renderNet is the text view of one net phase's figures (report FILE).
+func renderNet(w *textfmt.Writer, p result.Phase) {
+	renderNetTable(w, []result.Phase{p})
+}
+
+// renderNetInterfaces is the text view of an interface description phase.
+func renderNetInterfaces(w *textfmt.Writer, f result.NetInterfaceFigures) {
+	for _, d := range f.Interfaces {
+		var kv [][2]string
+		bus := textfmt.OrUnknown(d.Bus)
+		if d.USB != nil && d.USB.SpeedMbps != nil {
+			bus += fmt.Sprintf(" (%.0f Mbit/s)", *d.USB.SpeedMbps)
+		}
+		link := "unknown"
+		if d.SpeedMbps != nil {
+			link = fmt.Sprintf("%d Mbit/s %s", *d.SpeedMbps, d.Duplex)
+		}
+		kv = append(kv, [2]string{d.Name, fmt.Sprintf("driver %s, bus %s, link %s", textfmt.OrUnknown(d.Driver), bus, link)})
+		if d.MTU != nil {
+			kv = append(kv, [2]string{"MTU", strconv.FormatInt(*d.MTU, 10)})
+		}
+		var qs []string
+		for _, q := range d.Queues {
+			qs = append(qs, q.Name+"="+textfmt.OrUnknown(q.CPUs))
+		}
+		if len(qs) > 0 {
+			kv = append(kv, [2]string{"queues (RPS/XPS masks)", strings.Join(qs, " ")})
+		}
+		var irqs []string
+		for _, i := range d.IRQs {
+			irqs = append(irqs, fmt.Sprintf("%s (%s) on cpu %s", i.IRQ, i.Name, textfmt.OrUnknown(i.Affinity)))
+		}
+		if len(irqs) > 0 {
+			kv = append(kv, [2]string{"interrupts", strings.Join(irqs, "; ")})
+		}
+		if d.Coalesce != nil {
+			kv = append(kv, [2]string{"coalescing", fmt.Sprintf("rx-usecs %d rx-frames %d adaptive-rx %v", d.Coalesce.RxUsecs, d.Coalesce.RxFrames, d.Coalesce.AdaptiveRx)})
+		}
+		if d.EEE != nil {
+			kv = append(kv, [2]string{"EEE", fmt.Sprintf("supported %v, enabled %v, active %v", d.EEE.Supported, d.EEE.Enabled, d.EEE.Active)})
+		}
+		w.KV(kv...)
+	}
+	for _, a := range f.Applied {
+		w.Line("applied: %s", a)
+	}
+}

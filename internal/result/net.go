@@ -1,0 +1,163 @@
+package result
+
+import (
+	"encoding/json"
+
+	"boardbench/internal/inventory/netif"
+)
+
+// Phase names of `boardbench net`.
+const (
+	// PhaseNetTCPForward is TCP from this machine to the peer.
+	PhaseNetTCPForward = "net-tcp-tx"
+	// PhaseNetTCPReverse is TCP from the peer to this machine (iperf3 -R).
+	PhaseNetTCPReverse = "net-tcp-rx"
+	// PhaseNetTCPBidir is TCP both ways at once (iperf3 --bidir).
+	PhaseNetTCPBidir = "net-tcp-bidir"
+	// PhaseNetSmallPackets is TCP with a small MSS (iperf3 -M 88), for
+	// packets per second.
+	PhaseNetSmallPackets = "net-small-packets"
+	// PhaseNetUDP is UDP at a given rate (iperf3 -u -b RATE).
+	PhaseNetUDP = "net-udp"
+	// PhaseNetWatch is the passive watch of interfaces (net --watch).
+	PhaseNetWatch = "net-watch"
+)
+
+// NetFigures are the figures of one step of `boardbench net`.
+type NetFigures struct {
+	// Interface is the interface the traffic crossed (net --peer); empty
+	// with --watch, whose interfaces are in Interfaces.
+	Interface string `json:"interface,omitempty"`
+	// TxMbitS and RxMbitS are the throughput iperf3 measured from this
+	// machine to the peer and back (Mbit/s, 10^6 bits); null for a
+	// direction the step did not measure.
+	TxMbitS *float64 `json:"tx_mbit_s"`
+	RxMbitS *float64 `json:"rx_mbit_s"`
+	// Retransmits are the TCP retransmits iperf3 counted on the sending
+	// side of this machine; null when not reported (UDP, receive only).
+	Retransmits *int64 `json:"retransmits"`
+	// LostPercent is the UDP loss the receiver reported; null for TCP.
+	LostPercent *float64 `json:"lost_percent,omitempty"`
+	// RxPPS and TxPPS are the packets per second the interface counted
+	// (/sys/class/net/IF/statistics) during the step.
+	RxPPS *float64 `json:"rx_pps"`
+	TxPPS *float64 `json:"tx_pps"`
+	// Counters are the interface counters' deltas over the step.
+	Counters []NetCounters `json:"counters,omitempty"`
+	// Interfaces are the watched interfaces' rates (net --watch).
+	Interfaces []NetInterfaceRate `json:"interfaces,omitempty"`
+	// CPULoad is each CPU's share of time in user, system, hard
+	// interrupt and soft interrupt context over the step, in percent.
+	CPULoad []NetCPULoad `json:"cpu_load"`
+	// Interrupts are the interface's interrupts counted per CPU over the
+	// step (deltas of /proc/interrupts); CPUs with no count are left out.
+	Interrupts []NetInterrupt `json:"interrupts"`
+	// Softirqs are the NET_RX and NET_TX soft interrupts per CPU over the
+	// step (deltas of /proc/softirqs).
+	Softirqs []NetSoftirq `json:"softirqs"`
+	// Seconds is the length of the sampled window.
+	Seconds float64 `json:"seconds"`
+}
+
+// NetCounters are the deltas of one interface's counters over a step.
+type NetCounters struct {
+	Interface string `json:"interface"`
+	RxBytes   uint64 `json:"rx_bytes"`
+	TxBytes   uint64 `json:"tx_bytes"`
+	RxPackets uint64 `json:"rx_packets"`
+	TxPackets uint64 `json:"tx_packets"`
+	RxDropped uint64 `json:"rx_dropped"`
+	TxDropped uint64 `json:"tx_dropped"`
+	RxErrors  uint64 `json:"rx_errors"`
+	TxErrors  uint64 `json:"tx_errors"`
+}
+
+// NetInterfaceRate is one interface's average traffic over a window.
+type NetInterfaceRate struct {
+	Name    string  `json:"name"`
+	RxMbitS float64 `json:"rx_mbit_s"`
+	TxMbitS float64 `json:"tx_mbit_s"`
+	RxPPS   float64 `json:"rx_pps"`
+	TxPPS   float64 `json:"tx_pps"`
+}
+
+// NetCPULoad is one CPU's load over a step, in percent of its time.
+type NetCPULoad struct {
+	CPU     int     `json:"cpu"`
+	Usr     float64 `json:"usr"`
+	Sys     float64 `json:"sys"`
+	IRQ     float64 `json:"irq"`
+	Softirq float64 `json:"softirq"`
+}
+
+// Busy returns the CPU's total of the four shares.
+func (l NetCPULoad) Busy() float64 { return l.Usr + l.Sys + l.IRQ + l.Softirq }
+
+// NetInterrupt is the count of one interrupt on one CPU over a step.
+type NetInterrupt struct {
+	IRQ   string `json:"irq"`
+	Name  string `json:"name"`
+	CPU   int    `json:"cpu"`
+	Count uint64 `json:"count"`
+}
+
+// NetSoftirq is the count of the network soft interrupts on one CPU.
+type NetSoftirq struct {
+	CPU   int    `json:"cpu"`
+	NetRX uint64 `json:"net_rx"`
+	NetTX uint64 `json:"net_tx"`
+}
+
+// NetSummary holds the headline figures of `boardbench net`; a figure is
+// null where its step was skipped or failed.
+type NetSummary struct {
+	TCPTxMbitS      *float64 `json:"tcp_tx_mbit_s"`
+	TCPRxMbitS      *float64 `json:"tcp_rx_mbit_s"`
+	TCPBidirTxMbitS *float64 `json:"tcp_bidir_tx_mbit_s"`
+	TCPBidirRxMbitS *float64 `json:"tcp_bidir_rx_mbit_s"`
+	SmallPacketsPPS *float64 `json:"small_packets_pps"`
+	// Interfaces are the watched interfaces' averages (net --watch).
+	Interfaces []NetInterfaceRate `json:"interfaces,omitempty"`
+}
+
+// BuildNetSummary computes the headline figures of `boardbench net` from
+// its phases, on top of the common summary.
+func BuildNetSummary(phases []Phase) Summary {
+	s := BuildSummary(phases)
+	n := &NetSummary{}
+	for _, p := range phases {
+		var f NetFigures
+		if p.Status != PhaseOK || len(p.Figures) == 0 || json.Unmarshal(p.Figures, &f) != nil {
+			continue
+		}
+		switch p.Name {
+		case PhaseNetTCPForward:
+			n.TCPTxMbitS = f.TxMbitS
+		case PhaseNetTCPReverse:
+			n.TCPRxMbitS = f.RxMbitS
+		case PhaseNetTCPBidir:
+			n.TCPBidirTxMbitS, n.TCPBidirRxMbitS = f.TxMbitS, f.RxMbitS
+		case PhaseNetSmallPackets:
+			n.SmallPacketsPPS = f.TxPPS
+		case PhaseNetWatch:
+			n.Interfaces = f.Interfaces
+		}
+	}
+	s.NetSummary = n
+	return s
+}
+
+// PhaseNetInterfaces records the measured interfaces before the first and
+// after the last traffic step.
+const (
+	PhaseNetInterfacesBefore = "net-interfaces-before"
+	PhaseNetInterfacesAfter  = "net-interfaces-after"
+)
+
+// NetInterfaceFigures describe the interfaces at one moment.
+type NetInterfaceFigures struct {
+	Interfaces []netif.Details `json:"interfaces"`
+	// Applied lists the changes `--apply` made ("echo 2 > /proc/irq/39/
+	// smp_affinity"); empty without --apply.
+	Applied []string `json:"applied,omitempty"`
+}
