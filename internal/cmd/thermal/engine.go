@@ -11,6 +11,7 @@ import (
 	"boardbench/internal/finding"
 	"boardbench/internal/host"
 	"boardbench/internal/inventory"
+	"boardbench/internal/power"
 	"boardbench/internal/prepare"
 	"boardbench/internal/proc"
 	"boardbench/internal/result"
@@ -32,6 +33,9 @@ type Options struct {
 	IdleTimeout time.Duration
 	// Interval is the sampling interval (0: DefaultInterval).
 	Interval time.Duration
+	// Power is the power source and idle baseline (--power,
+	// --idle-baseline).
+	Power power.Options
 }
 
 // Defaults.
@@ -91,8 +95,8 @@ func Run(ctx context.Context, cfg Config, opt Options) (*session.Outcome, error)
 		"heat_to_c": opt.HeatTo, "cool_to_c": opt.CoolTo, "interval_s": opt.Interval.Seconds()}
 	sess, err := session.Start(ctx, session.Config{Host: h, Info: info, Command: "thermal", Path: opt.Output,
 		Interval: opt.Interval, Warn: cfg.Warn, Progress: cfg.Progress, Options: options,
-		Summarize: thermal.Summarize,
-		Findings:  func(*result.Result) []finding.Finding { return findings }})
+		Summarize: thermal.Summarize, Power: opt.Power,
+		Findings: func(*result.Result) []finding.Finding { return findings }})
 	if err != nil {
 		return nil, err
 	}

@@ -12,6 +12,7 @@ import (
 
 	"boardbench/internal/cmdutil"
 	"boardbench/internal/iostreams"
+	"boardbench/internal/power"
 	"boardbench/internal/prepare"
 	"boardbench/internal/report/runtext"
 	"boardbench/internal/session"
@@ -108,6 +109,7 @@ phases are skipped with that reason.`,
 	fl.BoolVar(&opt.NoInstall, "no-install", false, "never install 7-Zip")
 	fl.DurationVar(&opt.IdleTimeout, "idle-timeout", 60e9, "wait at most `DURATION` for a quiet machine")
 	fl.DurationVar(&opt.Interval, "interval", DefaultInterval, "sample every `DURATION`")
+	power.AddFlags(cmd, &opt.Power)
 	cmdutil.AddRootFlag(cmd, &root)
 	cmdutil.AddJSONFlag(cmd, &asJSON)
 	_ = fmt.Sprint
