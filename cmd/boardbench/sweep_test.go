@@ -27,9 +27,9 @@ func sweepRoot(t *testing.T) string {
 	}
 	const cpuDir = "/sys/devices/system/cpu/"
 	root := fixture.Root(t, map[string]string{
-		"/proc/cpuinfo":      cpuinfo.String(),
-		"/proc/loadavg":      "0.01 0.02 0.00 1/80 999\n",
-		"/proc/meminfo":      "MemTotal:         500000 kB\nMemAvailable:     400000 kB\n",
+		"/proc/cpuinfo":     cpuinfo.String(),
+		"/proc/loadavg":     "0.01 0.02 0.00 1/80 999\n",
+		"/proc/meminfo":     "MemTotal:         500000 kB\nMemAvailable:     400000 kB\n",
 		cpuDir + "possible": "0-3\n", cpuDir + "present": "0-3\n", cpuDir + "online": "0-3\n",
 		"/sys/class/thermal/thermal_zone0/type": "cpu-thermal\n",
 		"/sys/class/thermal/thermal_zone0/temp": "45000\n",
