@@ -7,7 +7,9 @@ import (
 	"math"
 	"os"
 	"path/filepath"
+	"slices"
 	"strconv"
+	"strings"
 	"sync"
 	"sync/atomic"
 	"testing"
@@ -94,6 +96,11 @@ func (b *board) Exec(ctx context.Context, c proc.Command) (proc.Result, error) {
 	n := b.calls.Add(1)
 	b.running.Store(true)
 	defer b.running.Store(false)
+	if c.Name == "stress-ng" {
+		// stress-ng runs until its --timeout or until it is stopped.
+		<-ctx.Done()
+		return proc.Result{Exit: proc.Exit{Code: 143, Signal: "SIGTERM", Canceled: true}}, ctx.Err()
+	}
 	select {
 	case <-ctx.Done():
 		return proc.Result{Exit: proc.Exit{Code: 143, Signal: "SIGTERM", Canceled: true}}, ctx.Err()
@@ -120,7 +127,12 @@ func runBoard(t *testing.T, b *board, opt Options) *result.Result {
 	go b.simulate(ctx)
 	opt.Force, opt.Interval = true, 50*time.Millisecond
 	opt.Output = filepath.Join(t.TempDir(), "thermal.json")
-	cfg := Config{Host: fixture.Open(t, b.root), Allowed: []int{0, 1}, Exec: b, FindSevenZip: fakeTool}
+	cfg := Config{Host: fixture.Open(t, b.root), Allowed: []int{0, 1}, Exec: b, FindSevenZip: func(ctx context.Context, h *host.Host, install bool) (*tools.Tool, *finding.Finding) {
+		if opt.Load == result.ThermalLoadStressNG {
+			t.Error("7-Zip looked for with --load stress-ng")
+		}
+		return fakeTool(ctx, h, install)
+	}}
 	if _, err := Run(context.Background(), cfg, opt); err != nil {
 		t.Fatal(err)
 	}
@@ -229,5 +241,40 @@ func TestThermalTimeLimit(t *testing.T) {
 	}
 	if s := r.Summary.ThermalSummary; s == nil || s.Thermal == nil || s.Thermal.PeakTempC == nil || *s.Thermal.PeakTempC > 55 {
 		t.Errorf("thermal summary %+v", s)
+	}
+}
+
+// TestThermalStressNG heats with --load stress-ng (installed: recorded in
+// the fixture): one stress-ng run on every allowed CPU, stopped when the
+// target is reached, and the result says there is no score rather than
+// giving one.
+func TestThermalStressNG(t *testing.T) {
+	b := newBoard(t, 40, 70, 1500*time.Millisecond)
+	fixture.Commands(t, b.root, map[string]string{host.CommandKey("stress-ng"): ""})
+	heatTo, coolTo := 50.0, 43.0
+	r := runBoard(t, b, Options{HeatTo: &heatTo, CoolTo: &coolTo, Limit: 20 * time.Second, Load: result.ThermalLoadStressNG})
+	heat := figures[result.ThermalHeatFigures](t, r.Phases[0])
+	if heat.Stop != "target reached" || heat.Scored || len(heat.Runs) != 1 || heat.Runs[0].MIPS != nil || heat.Load != "stress-ng --cpu 2 --timeout 20s" {
+		t.Errorf("heating %+v", heat)
+	}
+	s := r.Summary.ThermalSummary.Thermal
+	if s.ColdMIPS != nil || s.HotMIPS != nil || !slices.ContainsFunc(s.Notes, func(n string) bool { return strings.Contains(n, "stress-ng") && strings.Contains(n, "no score") }) {
+		t.Errorf("scores %v %v notes %q", s.ColdMIPS, s.HotMIPS, s.Notes)
+	}
+	if s.PeakTempC == nil || *s.PeakTempC < heatTo {
+		t.Errorf("peak %v", s.PeakTempC)
+	}
+}
+
+// TestThermalLoadChoice refuses stress-ng when it is not installed and an
+// unknown load, before anything starts.
+func TestThermalLoadChoice(t *testing.T) {
+	b := newBoard(t, 40, 70, time.Second)
+	cfg := Config{Host: fixture.Open(t, b.root), Allowed: []int{0, 1}, Exec: b, FindSevenZip: fakeTool}
+	for load, want := range map[string]string{result.ThermalLoadStressNG: "not installed", "burn": "7zip or stress-ng"} {
+		o, err := Run(context.Background(), cfg, Options{Force: true, Limit: time.Second, Load: load})
+		if o != nil || err == nil || !strings.Contains(err.Error(), want) {
+			t.Errorf("--load %s: %v, want an error saying %q", load, err, want)
+		}
 	}
 }

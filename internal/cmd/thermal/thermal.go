@@ -66,6 +66,9 @@ phases are skipped with that reason.`,
 			if opt.Limit <= 0 {
 				return cmdutil.Usagef("--limit %s: must be positive", opt.Limit)
 			}
+			if opt.Load != "7zip" && opt.Load != "stress-ng" {
+				return cmdutil.Usagef("--load %q: 7zip or stress-ng", opt.Load)
+			}
 			if opt.IdleTimeout < 0 {
 				return cmdutil.Usagef("--idle-timeout %s: must not be negative", opt.IdleTimeout)
 			}
@@ -107,6 +110,7 @@ phases are skipped with that reason.`,
 	fl.StringVarP(&opt.Output, "output", "o", "", "write the JSON result to `FILE`")
 	fl.BoolVar(&opt.Force, "force", false, "do not wait for a quiet machine (recorded as a finding)")
 	fl.BoolVar(&opt.NoInstall, "no-install", false, "never install 7-Zip")
+	fl.StringVar(&opt.Load, "load", "7zip", "heat with `LOAD`: 7zip (scored) or stress-ng (when installed; no score)")
 	fl.DurationVar(&opt.IdleTimeout, "idle-timeout", 60e9, "wait at most `DURATION` for a quiet machine")
 	fl.DurationVar(&opt.Interval, "interval", DefaultInterval, "sample every `DURATION`")
 	power.AddFlags(cmd, &opt.Power)
