@@ -33,6 +33,8 @@ func NewCmd(f *cmdutil.Factory) *cobra.Command {
 --heat-to (or --limit passes), then idle until it falls to --cool-to (or
 --limit passes). Without either flag both run: heating to 85 °C and cooling
 to 2 °C above the starting temperature, each for at most 30 minutes.
+--load stress-ng heats with stress-ng instead, when it is installed; it
+gives no score, so hot against cold is then not compared.
 
 Temperature, clock per cluster, firmware throttling flags and power (with a
 power source) are sampled throughout. The report gives the time to
