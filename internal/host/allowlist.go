@@ -121,12 +121,14 @@ var writePatterns = []*regexp.Regexp{
 	regexp.MustCompile(`^/sys/devices/system/cpu/cpu[0-9]+/online$`),
 	regexp.MustCompile(`^/sys/class/devfreq/[^/]+/(governor|min_freq|max_freq)$`),
 	// review --apply: governor tunables, the PCIe ASPM policy, receive
-	// packet steering (all restored from tune's state file).
+	// packet steering, interrupt affinity (all restored from tune's state
+	// file).
 	regexp.MustCompile(`^/sys/devices/system/cpu/cpufreq/(policy[0-9]+/)?(ondemand|conservative)/(io_is_busy|up_threshold|sampling_down_factor|sampling_rate)$`),
 	regexp.MustCompile(`^/sys/module/pcie_aspm/parameters/policy$`),
 	// boardbench net --apply: interrupt affinity and receive packet steering.
 	regexp.MustCompile(`^/proc/irq/[0-9]+/smp_affinity(_list)?$`),
 	regexp.MustCompile(`^/sys/class/net/[^/]+/queues/rx-[0-9]+/rps_cpus$`),
+	regexp.MustCompile(`^/proc/irq/[0-9]+/smp_affinity$`),
 }
 
 func writeAllowed(p string) bool {

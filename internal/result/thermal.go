@@ -30,7 +30,16 @@ type ThermalHeatFigures struct {
 	// "no temperature sensor".
 	Stop string           `json:"stop"`
 	Runs []ThermalLoadRun `json:"runs"`
+	// Scored is false for a load that gives no score (stress-ng): the hot
+	// against cold comparison is then not measured.
+	Scored bool `json:"scored"`
 }
+
+// Thermal loads (--load).
+const (
+	ThermalLoadSevenZip = "7zip"
+	ThermalLoadStressNG = "stress-ng"
+)
 
 // ThermalCoolFigures describe the cooling phase.
 type ThermalCoolFigures struct {

@@ -1,7 +1,9 @@
 package review
 
 import (
+	"cmp"
 	"fmt"
+	"slices"
 	"strconv"
 	"strings"
 	"time"
@@ -28,8 +30,9 @@ type Setter interface {
 }
 
 // PlanChanges lists the safe runtime subset of fixes for the machine behind
-// h: ondemand tunables, the PCIe ASPM policy, receive packet steering and
-// devfreq governors and caps. Boot files are never among them, and a
+// h: ondemand tunables, the PCIe ASPM policy, receive packet steering,
+// the affinity of device interrupts all served by one CPU, and devfreq
+// governors and caps. Boot files are never among them, and a
 // devfreq device at the performance governor is left alone (it may be
 // someone's choice). Values equal to the wanted one are left out.
 func PlanChanges(h *host.Host, now time.Time) []Change {
@@ -55,7 +58,103 @@ func PlanChanges(h *host.Host, now time.Time) []Change {
 	}
 	out = append(out, planDevfreq(e)...)
 	out = append(out, planRPS(e)...)
+	out = append(out, planIRQAffinity(e)...)
 	return out
+}
+
+// planIRQAffinity answers irq_single_cpu: the busy device interrupts that
+// one CPU serves are moved, busiest first, one CPU each in turn, to the
+// CPUs IRQTargets chooses. An interrupt whose smp_affinity is not readable
+// is left alone.
+func planIRQAffinity(e *Env) []Change {
+	busy, lines, ok := singleCPUIRQs(e)
+	if !ok {
+		return nil
+	}
+	info := cpu.Collect(e.H)
+	targets := IRQTargets(info.Clusters, cpu.OnlineCPUs(e.H), busy)
+	if len(targets) == 0 {
+		return nil
+	}
+	var out []Change
+	for i, l := range lines {
+		p := "/proc/irq/" + l.irq.IRQ + "/smp_affinity"
+		cur, ok := e.Read(AreaNetwork, p)
+		if !ok {
+			continue
+		}
+		to := CPUMask([]int{targets[i%len(targets)]})
+		if sameMask(cur, to) {
+			continue
+		}
+		out = append(out, Change{Finding: "irq_single_cpu", Path: p, From: cur, To: to})
+	}
+	return out
+}
+
+// IRQTargets chooses the CPUs to move interrupts to from the CPU busy that
+// serves them all: the online CPUs of the fastest cluster (highest
+// cpu_capacity, else highest maximum clock) other than busy, or, when that
+// cluster has no other CPU or the clusters do not differ, every online CPU
+// other than busy. None on a machine of one CPU.
+func IRQTargets(clusters []cpu.Cluster, online []int, busy int) []int {
+	isOnline := func(c int) bool { return slices.Contains(online, c) && c != busy }
+	var fastest *cpu.Cluster
+	differ := false
+	for i := range clusters {
+		c := &clusters[i]
+		if fastest == nil {
+			fastest = c
+			continue
+		}
+		switch d := compareSpeed(*c, *fastest); {
+		case d > 0:
+			fastest, differ = c, true
+		case d < 0:
+			differ = true
+		}
+	}
+	if fastest != nil && differ {
+		var out []int
+		for _, c := range fastest.CPUs {
+			if isOnline(c) {
+				out = append(out, c)
+			}
+		}
+		if len(out) > 0 {
+			return out
+		}
+	}
+	var out []int
+	for _, c := range online {
+		if isOnline(c) {
+			out = append(out, c)
+		}
+	}
+	slices.Sort(out)
+	return slices.Compact(out)
+}
+
+// compareSpeed orders clusters by cpu_capacity when both have one, else by
+// their highest clock; 0 when that tells them apart not at all.
+func compareSpeed(a, b cpu.Cluster) int {
+	if a.Capacity != nil && b.Capacity != nil && *a.Capacity != *b.Capacity {
+		return cmp.Compare(*a.Capacity, *b.Capacity)
+	}
+	if a.MaxMHz != nil && b.MaxMHz != nil {
+		return cmp.Compare(*a.MaxMHz, *b.MaxMHz)
+	}
+	return 0
+}
+
+// sameMask reports whether two kernel CPU masks ("00000004", "4",
+// "0,00000004") select the same CPUs.
+func sameMask(a, b string) bool {
+	norm := func(s string) string {
+		s = strings.TrimLeft(strings.ReplaceAll(strings.TrimSpace(s), ",", ""), "0")
+		return strings.ToLower(s)
+	}
+	return norm(a) == norm(b)
 }
 
 // planDevfreq raises held-low or capped memory, GPU and NPU clocks.

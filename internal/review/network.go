@@ -30,27 +30,31 @@ func pcieASPMPowersave(e *Env) []Finding {
 		"about 0.1 W more at idle (measured on a ROCK 5B)", ev(ASPMPolicyPath, v))}
 }
 
-// busyIRQ is the threshold of interrupts a device line must have served to
-// count as busy.
-const busyIRQ = 1000
+// busyIRQCount is the threshold of interrupts a device line must have
+// served to count as busy.
+const busyIRQCount = 1000
 
-func irqSingleCPU(e *Env) []Finding {
+// busyIRQ is a device interrupt line and the CPU that serves it.
+type busyIRQ struct {
+	irq   kernelfile.Interrupt
+	cpu   int
+	total uint64
+}
+
+// singleCPUIRQs finds the situation irq_single_cpu reports: at least two
+// busy device interrupts, every one served (99 % or more) by the same CPU.
+// It returns that CPU and the lines, busiest first; ok is false otherwise.
+func singleCPUIRQs(e *Env) (cpu int, lines []busyIRQ, ok bool) {
 	raw, ok := e.Read(AreaNetwork, "/proc/interrupts")
 	if !ok {
-		return nil
+		return 0, nil, false
 	}
 	t, ok := kernelfile.ParseInterrupts([]byte(raw))
 	if !ok || len(t.CPUs) < 2 {
-		return nil
+		return 0, nil, false
 	}
-	type busy struct {
-		irq   kernelfile.Interrupt
-		cpu   int
-		total uint64
-	}
-	var lines []busy
 	for _, l := range t.Lines {
-		if _, ok := l.Number(); !ok || l.Total() < busyIRQ {
+		if _, ok := l.Number(); !ok || l.Total() < busyIRQCount {
 			continue
 		}
 		desc := strings.ToLower(l.Desc)
@@ -63,29 +67,37 @@ func irqSingleCPU(e *Env) []Finding {
 				best = i
 			}
 		}
-		lines = append(lines, busy{l, t.CPUs[best], l.Total()})
+		lines = append(lines, busyIRQ{l, t.CPUs[best], l.Total()})
 		if l.Counts[best]*100 < l.Total()*99 {
-			return nil // this one is spread: not every interrupt on one CPU
+			return 0, nil, false // this one is spread: not every interrupt on one CPU
 		}
 	}
 	if len(lines) < 2 {
-		return nil
+		return 0, nil, false
 	}
-	cpu := lines[0].cpu
+	cpu = lines[0].cpu
 	for _, b := range lines {
 		if b.cpu != cpu {
-			return nil
+			return 0, nil, false
 		}
 	}
-	slices.SortFunc(lines, func(a, b busy) int {
-		if a.total > b.total {
+	slices.SortStableFunc(lines, func(a, b busyIRQ) int {
+		switch {
+		case a.total > b.total:
 			return -1
-		}
-		if a.total < b.total {
+		case a.total < b.total:
 			return 1
 		}
 		return 0
 	})
+	return cpu, lines, true
+}
+
+func irqSingleCPU(e *Env) []Finding {
+	cpu, lines, ok := singleCPUIRQs(e)
+	if !ok {
+		return nil
+	}
 	evidence := []string{fmt.Sprintf("/proc/interrupts: %d busy device interrupts, all served by CPU%d", len(lines), cpu)}
 	for _, b := range lines[:min(5, len(lines))] {
 		evidence = append(evidence, fmt.Sprintf("/proc/interrupts: IRQ %s (%s) %d on CPU%d", b.irq.IRQ, strings.Join(b.irq.Actions, ", "), b.total, cpu))
@@ -95,6 +107,6 @@ func irqSingleCPU(e *Env) []Finding {
 	}
 	return []Finding{warn(
 		fmt.Sprintf("every busy device interrupt is served by CPU%d: under network or storage load that CPU saturates first", cpu),
-		"spread them: install irqbalance, or move the network and storage interrupts to other CPUs (echo 2 > /proc/irq/N/smp_affinity); receive packet steering spreads network work (boardbench review --apply sets rps_cpus until restore)",
+		"spread them: install irqbalance, or move the network and storage interrupts to other CPUs (echo 2 > /proc/irq/N/smp_affinity); receive packet steering spreads network work (boardbench review --apply moves them to the other CPUs, the faster cluster first, and sets rps_cpus, until restore)",
 		"/etc/rc.local, or the board's hardware-optimisation service (Armbian)", "none", evidence...)}
 }

@@ -4,6 +4,7 @@ import (
 	"encoding/json"
 	"fmt"
 	"math"
+	"strings"
 
 	"boardbench/internal/monitor"
 	"boardbench/internal/result"
@@ -98,7 +99,9 @@ func analyzeHeat(r *result.ThermalResult, p *result.Phase) {
 	}
 	// Scores: the first 7-Zip run against the last complete one.
 	var f result.ThermalHeatFigures
-	if err := decodeFigures(p, &f); err == nil {
+	if err := decodeFigures(p, &f); err == nil && !f.Scored && strings.HasPrefix(f.Load, result.ThermalLoadStressNG) {
+		r.Notes = append(r.Notes, "score under heat: not measured, the load (stress-ng) gives no score comparable across runs; use the default 7-Zip load for one")
+	} else if err == nil {
 		var scores []float64
 		for _, run := range f.Runs {
 			if run.MIPS != nil {

@@ -14,6 +14,7 @@ import (
 	"boardbench/internal/host"
 	"boardbench/internal/interrupt"
 	"boardbench/internal/inventory"
+	"boardbench/internal/power"
 	"boardbench/internal/prepare"
 	probeclock "boardbench/internal/probe/clock"
 	"boardbench/internal/proc"
@@ -40,6 +41,9 @@ type Options struct {
 	Settle time.Duration
 	// IdleTimeout bounds the wait for a quiet machine.
 	IdleTimeout time.Duration
+	// Power is the power source and idle baseline (--power,
+	// --idle-baseline): every row's watts and MIPS per watt come from it.
+	Power power.Options
 }
 
 // Defaults.
@@ -141,6 +145,7 @@ func Run(ctx context.Context, cfg Config, opt Options) (*session.Outcome, error)
 		},
 		Summarize: Summarize,
 		Findings:  func(*result.Result) []finding.Finding { return s.findings },
+		Power:     opt.Power,
 	})
 	if err != nil {
 		return nil, err

@@ -14,6 +14,7 @@ import (
 
 	"boardbench/internal/cmdutil"
 	"boardbench/internal/iostreams"
+	"boardbench/internal/power"
 	"boardbench/internal/prepare"
 	"boardbench/internal/report/runtext"
 	"boardbench/internal/session"
@@ -103,6 +104,7 @@ every cpufreq setting at the end, on error, Ctrl-C and SIGTERM.`,
 	fl.BoolVar(&opt.AllCores, "all-cores", false, "run the multi-threaded measurement on all CPUs instead of the cluster's")
 	fl.DurationVar(&opt.Settle, "settle", DefaultSettle, "pause `DURATION` before each 7-Zip run (default 1s with --quick)")
 	fl.DurationVar(&opt.IdleTimeout, "idle-timeout", DefaultIdleTimeout, "wait at most `DURATION` for a quiet machine, then start anyway with a finding")
+	power.AddFlags(cmd, &opt.Power)
 	cmdutil.AddRootFlag(cmd, &root)
 	cmdutil.AddJSONFlag(cmd, &asJSON)
 	return cmd

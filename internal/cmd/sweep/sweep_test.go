@@ -3,15 +3,19 @@ package sweep
 import (
 	"context"
 	"fmt"
+	"math"
+	"os"
 	"path/filepath"
 	"reflect"
 	"strconv"
 	"strings"
 	"sync"
 	"testing"
+	"time"
 
 	"boardbench/internal/finding"
 	"boardbench/internal/host"
+	"boardbench/internal/power"
 	probeclock "boardbench/internal/probe/clock"
 	"boardbench/internal/proc"
 	"boardbench/internal/result"
@@ -266,4 +270,88 @@ func TestParseFirmwareVolts(t *testing.T) {
 		}
 	}
 	_ = strconv.Itoa
+}
+
+// sweepWatts is the board power the fake INA226 shows while 7-Zip runs at
+// mhz on threads CPUs.
+func sweepWatts(mhz float64, threads int) float64 {
+	return 0.5 + float64(threads)*mhz/1000*0.6
+}
+
+// TestSweepPower sweeps a board with an INA226 on its supply (--power
+// hwmon:ina226, with an idle baseline): the fake 7-Zip sets the sensor's
+// power1_input to what the board would draw at the pinned clock and thread
+// count and runs for 1.5 s, so every row carries the phase's mean watts,
+// close to that draw, and MIPS/W computed from them; each phase has its
+// energy.
+func TestSweepPower(t *testing.T) {
+	t.Setenv("BOARDBENCH_STATE_DIR", t.TempDir())
+	root := quadA53(t)
+	hw := filepath.Join(root, "sys/class/hwmon/hwmon0")
+	if err := os.MkdirAll(hw, 0o755); err != nil {
+		t.Fatal(err)
+	}
+	setWatts := func(w float64) {
+		t.Helper()
+		if err := os.WriteFile(filepath.Join(hw, "power1_input"), []byte(strconv.Itoa(int(math.Round(w*1e6)))+"\n"), 0o644); err != nil {
+			t.Error(err)
+		}
+	}
+	for name, v := range map[string]string{"name": "ina226\n", "in1_input": "5100\n", "curr1_input": "200\n"} {
+		if err := os.WriteFile(filepath.Join(hw, name), []byte(v), 0o644); err != nil {
+			t.Fatal(err)
+		}
+	}
+	setWatts(0.4)
+	cfg, ex := fixtureConfig(t, root)
+	ex.hook = func(ctx context.Context, c proc.Command) (proc.Result, error, bool) {
+		mhz := float64(pinnedKHz(cfg.Host)) / 1000
+		setWatts(sweepWatts(mhz, len(c.CPUs)))
+		select {
+		case <-ctx.Done():
+		case <-time.After(1500 * time.Millisecond):
+		}
+		return proc.Result{}, nil, false
+	}
+	spec, err := power.ParseSpec("hwmon:ina226")
+	if err != nil {
+		t.Fatal(err)
+	}
+	o, err := Run(context.Background(), cfg, Options{Force: true,
+		Power: power.Options{Spec: spec, IdleBaseline: 600 * time.Millisecond}})
+	if err != nil {
+		t.Fatal(err)
+	}
+	r := o.Result
+	if r.Power == nil || r.Power.Source != "hwmon:ina226" || r.Power.Idle == nil || r.Power.Idle.PowerW == nil || *r.Power.Idle.PowerW != 0.4 {
+		t.Fatalf("power source %+v", r.Power)
+	}
+	rows := r.Summary.Sweep
+	if len(rows) != 6 {
+		t.Fatalf("%d rows, want 6", len(rows))
+	}
+	for i, row := range rows {
+		if row.PowerW == nil || row.MIPS == nil || row.RequestedMHz == nil {
+			t.Errorf("row %d without watts or MIPS: %+v", i, row)
+			continue
+		}
+		want := sweepWatts(*row.RequestedMHz, row.Threads)
+		// The readings before the sensor's first update in the phase
+		// still show the previous draw: within 20 % of the new one.
+		if math.Abs(*row.PowerW-want) > 0.2*want {
+			t.Errorf("row %d (%v MHz, %d threads): %.3f W, want about %.3f", i, *row.RequestedMHz, row.Threads, *row.PowerW, want)
+		}
+		if wantEff := result.MIPSPerWatt(row.MIPS, row.PowerW); row.MIPSPerW == nil || *row.MIPSPerW != *wantEff {
+			t.Errorf("row %d MIPS/W %v, want %v", i, row.MIPSPerW, *wantEff)
+		}
+		p := r.Phases[i]
+		if p.PowerW == nil || *p.PowerW != *row.PowerW || p.EnergyWh == nil || *p.EnergyWh <= 0 {
+			t.Errorf("phase %d power %v energy %v, row %v", i, p.PowerW, p.EnergyWh, *row.PowerW)
+		}
+	}
+	// The multi-threaded rows draw more at the highest clock than at the
+	// lowest.
+	if *rows[1].PowerW <= *rows[5].PowerW {
+		t.Errorf("1000 MHz on 4 threads %.3f W, not above 600 MHz %.3f W", *rows[1].PowerW, *rows[5].PowerW)
+	}
 }

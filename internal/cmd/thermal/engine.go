@@ -1,9 +1,12 @@
 package thermal
 
 import (
+	"cmp"
 	"context"
 	"errors"
 	"fmt"
+	"math"
+	"strconv"
 	"strings"
 	"time"
 
@@ -11,6 +14,7 @@ import (
 	"boardbench/internal/finding"
 	"boardbench/internal/host"
 	"boardbench/internal/inventory"
+	"boardbench/internal/power"
 	"boardbench/internal/prepare"
 	"boardbench/internal/proc"
 	"boardbench/internal/result"
@@ -32,6 +36,13 @@ type Options struct {
 	IdleTimeout time.Duration
 	// Interval is the sampling interval (0: DefaultInterval).
 	Interval time.Duration
+	// Power is the power source and idle baseline (--power,
+	// --idle-baseline).
+	Power power.Options
+	// Load is the heating load: result.ThermalLoadSevenZip ("" too), the
+	// default, which gives a score to compare hot against cold, or
+	// result.ThermalLoadStressNG, which must be installed and gives none.
+	Load string
 }
 
 // Defaults.
@@ -60,6 +71,15 @@ func Run(ctx context.Context, cfg Config, opt Options) (*session.Outcome, error)
 		return nil, errors.New("thermal: no host")
 	}
 	h := cfg.Host
+	switch opt.Load {
+	case "", result.ThermalLoadSevenZip:
+	case result.ThermalLoadStressNG:
+		if !h.HasCommand("stress-ng") {
+			return nil, errors.New("--load stress-ng: stress-ng is not installed (apt-get install stress-ng), or leave --load out to heat with 7-Zip")
+		}
+	default:
+		return nil, fmt.Errorf("--load %q: 7zip or stress-ng", opt.Load)
+	}
 	if cfg.Exec == nil {
 		cfg.Exec = proc.ForHost(h)
 	}
@@ -87,12 +107,12 @@ func Run(ctx context.Context, cfg Config, opt Options) (*session.Outcome, error)
 	}
 	info := inventory.Collect(h, inventory.Options{Redact: true})
 	var findings []finding.Finding
-	options := map[string]any{"limit_s": opt.Limit.Seconds(), "force": opt.Force, "no_install": opt.NoInstall,
+	options := map[string]any{"load": cmp.Or(opt.Load, result.ThermalLoadSevenZip), "limit_s": opt.Limit.Seconds(), "force": opt.Force, "no_install": opt.NoInstall,
 		"heat_to_c": opt.HeatTo, "cool_to_c": opt.CoolTo, "interval_s": opt.Interval.Seconds()}
 	sess, err := session.Start(ctx, session.Config{Host: h, Info: info, Command: "thermal", Path: opt.Output,
 		Interval: opt.Interval, Warn: cfg.Warn, Progress: cfg.Progress, Options: options,
-		Summarize: thermal.Summarize,
-		Findings:  func(*result.Result) []finding.Finding { return findings }})
+		Summarize: thermal.Summarize, Power: opt.Power,
+		Findings: func(*result.Result) []finding.Finding { return findings }})
 	if err != nil {
 		return nil, err
 	}
@@ -111,7 +131,16 @@ func Run(ctx context.Context, cfg Config, opt Options) (*session.Outcome, error)
 		options["cool_to_c"] = v
 	}
 	var tool *tools.Tool
-	if opt.HeatTo != nil && noSensor == "" {
+	stress := opt.Load == result.ThermalLoadStressNG
+	if opt.HeatTo != nil && noSensor == "" && stress {
+		tool = &tools.Tool{Name: "stress-ng", Path: "stress-ng"}
+		res.Tools = append(res.Tools, result.ToolVersion{Name: "stress-ng", Note: "load only: gives no score"})
+		if ctx.Err() == nil {
+			if f := prepare.IdleGate(ctx, h, opt.Force, idleTimeout(opt), cfg.Status); f != nil {
+				findings = append(findings, *f)
+			}
+		}
+	} else if opt.HeatTo != nil && noSensor == "" {
 		t, missing := cfg.FindSevenZip(ctx, h, !opt.NoInstall)
 		if t != nil {
 			tool = t
@@ -137,10 +166,17 @@ func Run(ctx context.Context, cfg Config, opt Options) (*session.Outcome, error)
 		if skip == "" && tool == nil {
 			skip = "7-Zip is missing"
 		}
+		title := fmt.Sprintf("Sustained load on all CPUs until %.1f °C (at most %s)", *opt.HeatTo, opt.Limit)
+		if stress {
+			title = fmt.Sprintf("stress-ng on all CPUs until %.1f °C (at most %s)", *opt.HeatTo, opt.Limit)
+		}
 		target := *opt.HeatTo
 		steps = append(steps, session.Step{Name: result.PhaseThermalHeat, Kind: "heat", CPUs: allowed, Estimate: opt.Limit, Skip: skip,
-			Title: fmt.Sprintf("Sustained load on all CPUs until %.1f °C (at most %s)", target, opt.Limit),
+			Title: title,
 			Run: func(ctx context.Context, p *result.Phase) error {
+				if stress {
+					return heatStressNG(ctx, p, cfg.Exec, allowed, target, opt.Limit, temp)
+				}
 				return heat(ctx, p, cfg.Exec, *tool, allowed, target, opt.Limit, temp)
 			}})
 	}
@@ -175,28 +211,12 @@ func heat(ctx context.Context, p *result.Phase, ex proc.Executor, tool tools.Too
 	temp func() *float64) error {
 	opts := sevenzip.Options{Threads: len(cpus), CPUs: cpus}
 	figs := result.ThermalHeatFigures{Load: "7-Zip " + strings.Join(sevenzip.Args(opts), " "), CPUs: cpus, TargetC: &target,
-		LimitS: limit.Seconds(), Runs: []result.ThermalLoadRun{}}
+		LimitS: limit.Seconds(), Runs: []result.ThermalLoadRun{}, Scored: true}
 	p.CPUs = cpus
 	start := time.Now()
 	lctx, cancel := context.WithTimeout(ctx, limit)
 	defer cancel()
-	reached := make(chan struct{})
-	go func() {
-		tick := time.NewTicker(250 * time.Millisecond)
-		defer tick.Stop()
-		for {
-			select {
-			case <-lctx.Done():
-				return
-			case <-tick.C:
-				if t := temp(); t != nil && *t >= target {
-					close(reached)
-					cancel()
-					return
-				}
-			}
-		}
-	}()
+	reached := watchTarget(lctx, cancel, target, temp)
 	var runErr error
 	for lctx.Err() == nil {
 		rs := time.Now()
@@ -230,6 +250,76 @@ func heat(ctx context.Context, p *result.Phase, ex proc.Executor, tool tools.Too
 		return runErr
 	}
 	return ctx.Err()
+}
+
+// heatStressNG runs stress-ng's CPU stressors on cpus until the
+// temperature reaches target or limit has passed. stress-ng gives no score
+// comparable across runs, so the figures say the load is unscored.
+func heatStressNG(ctx context.Context, p *result.Phase, ex proc.Executor, cpus []int, target float64, limit time.Duration,
+	temp func() *float64) error {
+	args := []string{"--cpu", strconv.Itoa(len(cpus)), "--timeout", strconv.Itoa(int(math.Ceil(limit.Seconds()))) + "s"}
+	figs := result.ThermalHeatFigures{Load: "stress-ng " + strings.Join(args, " "), CPUs: cpus, TargetC: &target,
+		LimitS: limit.Seconds(), Runs: []result.ThermalLoadRun{}}
+	p.CPUs = cpus
+	start := time.Now()
+	lctx, cancel := context.WithTimeout(ctx, limit)
+	defer cancel()
+	reached := watchTarget(lctx, cancel, target, temp)
+	var runErr error
+	for lctx.Err() == nil {
+		rs := time.Now()
+		res, err := ex.Exec(lctx, proc.Command{Name: "stress-ng", Args: args, CPUs: cpus})
+		run := result.ThermalLoadRun{StartS: rs.Sub(start).Seconds(), DurationS: time.Since(rs).Seconds()}
+		if lctx.Err() == nil && (err != nil || res.Code != 0) {
+			if err == nil {
+				err = fmt.Errorf("exit status %d", res.Code)
+			}
+			run.Error = err.Error()
+			runErr = fmt.Errorf("stress-ng failed: %v", err)
+		}
+		figs.Runs = append(figs.Runs, run)
+		if runErr != nil {
+			break
+		}
+	}
+	select {
+	case <-reached:
+		figs.Stop = "target reached"
+	default:
+		if ctx.Err() == nil && runErr == nil {
+			figs.Stop = "time limit"
+		}
+	}
+	if err := p.SetFigures(figs); err != nil {
+		return err
+	}
+	if runErr != nil {
+		return runErr
+	}
+	return ctx.Err()
+}
+
+// watchTarget closes the returned channel and cancels the load once the
+// temperature reaches target; it stops when ctx ends.
+func watchTarget(ctx context.Context, cancel context.CancelFunc, target float64, temp func() *float64) <-chan struct{} {
+	reached := make(chan struct{})
+	go func() {
+		tick := time.NewTicker(250 * time.Millisecond)
+		defer tick.Stop()
+		for {
+			select {
+			case <-ctx.Done():
+				return
+			case <-tick.C:
+				if t := temp(); t != nil && *t >= target {
+					close(reached)
+					cancel()
+					return
+				}
+			}
+		}
+	}()
+	return reached
 }
 
 // cool idles until the temperature falls to target or limit has passed.

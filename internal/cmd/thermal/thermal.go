@@ -12,6 +12,7 @@ import (
 
 	"boardbench/internal/cmdutil"
 	"boardbench/internal/iostreams"
+	"boardbench/internal/power"
 	"boardbench/internal/prepare"
 	"boardbench/internal/report/runtext"
 	"boardbench/internal/session"
@@ -32,6 +33,8 @@ func NewCmd(f *cmdutil.Factory) *cobra.Command {
 --heat-to (or --limit passes), then idle until it falls to --cool-to (or
 --limit passes). Without either flag both run: heating to 85 °C and cooling
 to 2 °C above the starting temperature, each for at most 30 minutes.
+--load stress-ng heats with stress-ng instead, when it is installed; it
+gives no score, so hot against cold is then not compared.
 
 Temperature, clock per cluster, firmware throttling flags and power (with a
 power source) are sampled throughout. The report gives the time to
@@ -64,6 +67,9 @@ phases are skipped with that reason.`,
 			}
 			if opt.Limit <= 0 {
 				return cmdutil.Usagef("--limit %s: must be positive", opt.Limit)
+			}
+			if opt.Load != "7zip" && opt.Load != "stress-ng" {
+				return cmdutil.Usagef("--load %q: 7zip or stress-ng", opt.Load)
 			}
 			if opt.IdleTimeout < 0 {
 				return cmdutil.Usagef("--idle-timeout %s: must not be negative", opt.IdleTimeout)
@@ -106,8 +112,10 @@ phases are skipped with that reason.`,
 	fl.StringVarP(&opt.Output, "output", "o", "", "write the JSON result to `FILE`")
 	fl.BoolVar(&opt.Force, "force", false, "do not wait for a quiet machine (recorded as a finding)")
 	fl.BoolVar(&opt.NoInstall, "no-install", false, "never install 7-Zip")
+	fl.StringVar(&opt.Load, "load", "7zip", "heat with `LOAD`: 7zip (scored) or stress-ng (when installed; no score)")
 	fl.DurationVar(&opt.IdleTimeout, "idle-timeout", 60e9, "wait at most `DURATION` for a quiet machine")
 	fl.DurationVar(&opt.Interval, "interval", DefaultInterval, "sample every `DURATION`")
+	power.AddFlags(cmd, &opt.Power)
 	cmdutil.AddRootFlag(cmd, &root)
 	cmdutil.AddJSONFlag(cmd, &asJSON)
 	_ = fmt.Sprint
