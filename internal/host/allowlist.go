@@ -125,10 +125,9 @@ var writePatterns = []*regexp.Regexp{
 	// file).
 	regexp.MustCompile(`^/sys/devices/system/cpu/cpufreq/(policy[0-9]+/)?(ondemand|conservative)/(io_is_busy|up_threshold|sampling_down_factor|sampling_rate)$`),
 	regexp.MustCompile(`^/sys/module/pcie_aspm/parameters/policy$`),
-	// boardbench net --apply: interrupt affinity and receive packet steering.
+	// net --apply and review --apply: interrupt affinity and receive packet steering.
 	regexp.MustCompile(`^/proc/irq/[0-9]+/smp_affinity(_list)?$`),
 	regexp.MustCompile(`^/sys/class/net/[^/]+/queues/rx-[0-9]+/rps_cpus$`),
-	regexp.MustCompile(`^/proc/irq/[0-9]+/smp_affinity$`),
 }
 
 func writeAllowed(p string) bool {

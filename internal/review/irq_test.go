@@ -119,7 +119,7 @@ func TestApplyIRQAffinity(t *testing.T) {
 			}
 			saved := 0
 			for _, f := range sf.Saved.Files {
-				if strings.HasPrefix(f.Path, "/proc/irq/") && f.Content == "f\n" {
+				if strings.HasPrefix(f.Path, "/proc/irq/") && f.Previous == "f\n" {
 					saved++
 				}
 			}
