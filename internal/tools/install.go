@@ -21,6 +21,8 @@ const (
 	// KindCryptsetup is cryptsetup (its benchmark action, `run
 	// --extensive`).
 	KindCryptsetup Kind = "cryptsetup"
+	// KindFio is fio (`storage --fio`).
+	KindFio Kind = "fio"
 )
 
 // DefaultInstallTimeout bounds an installation when the caller's context has
@@ -57,6 +59,7 @@ var packageManagers = []PackageManager{
 			// cryptsetup-bin has the command without the boot scripts
 			// of the cryptsetup package.
 			KindCryptsetup: {{"cryptsetup-bin"}},
+			KindFio:        {{"fio"}},
 		},
 	},
 	{
@@ -66,6 +69,7 @@ var packageManagers = []PackageManager{
 			KindSevenZip:   {{"7zip"}, {"p7zip", "p7zip-plugins"}},
 			KindOpenSSL:    {{"openssl"}},
 			KindCryptsetup: {{"cryptsetup"}},
+			KindFio:        {{"fio"}},
 		},
 	},
 	{
@@ -75,6 +79,7 @@ var packageManagers = []PackageManager{
 			KindSevenZip:   {{"7zip"}, {"p7zip"}},
 			KindOpenSSL:    {{"openssl"}},
 			KindCryptsetup: {{"cryptsetup"}},
+			KindFio:        {{"fio"}},
 		},
 	},
 	{
@@ -84,6 +89,7 @@ var packageManagers = []PackageManager{
 			KindSevenZip:   {{"7zip"}, {"p7zip"}},
 			KindOpenSSL:    {{"openssl"}},
 			KindCryptsetup: {{"cryptsetup"}},
+			KindFio:        {{"fio"}},
 		},
 	},
 	{
@@ -93,6 +99,7 @@ var packageManagers = []PackageManager{
 			KindSevenZip:   {{"7zip"}, {"p7zip-full"}},
 			KindOpenSSL:    {{"openssl"}},
 			KindCryptsetup: {{"cryptsetup"}},
+			KindFio:        {{"fio"}},
 		},
 	},
 }
@@ -226,6 +233,9 @@ func (in *Installer) find(ctx context.Context, kind Kind) *Tool {
 		return t
 	case KindCryptsetup:
 		t, _ := FindCryptsetup(ctx, in.Host)
+		return t
+	case KindFio:
+		t, _ := FindFio(ctx, in.Host)
 		return t
 	}
 	return nil
