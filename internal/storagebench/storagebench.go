@@ -56,8 +56,8 @@ const (
 	// FreeMargin is kept free beyond the test file.
 	FreeMargin = 64 << 20
 	// MinCellRecords is the fewest records a cell moves before its byte
-	// budget may stop it (the time limit still does): with a third of a
-	// 100 MiB file, a 16 MiB-record cell would time only two transfers, the
+	// budget may stop it (the time limit still does): with a quarter of a
+	// 100 MiB file, a 16 MiB-record cell would time only one or two transfers, the
 	// first of which carries the cell's start-up cost.
 	MinCellRecords = 4
 )
@@ -74,7 +74,7 @@ type Config struct {
 	// RecordsKiB are the record sizes (default DefaultRecordsKiB).
 	RecordsKiB []int
 	// CellLimit bounds each cell in time (default DefaultCellLimit);
-	// CellBudget in bytes (default a third of FileBytes). A cell stops at
+	// CellBudget in bytes (default a quarter of FileBytes). A cell stops at
 	// the first of both, after at least one record; the byte budget stops
 	// it only after MinCellRecords records.
 	CellLimit  time.Duration
@@ -189,7 +189,7 @@ func Run(ctx context.Context, cfg Config) (result.StorageFigures, error) {
 		cfg.CellLimit = DefaultCellLimit
 	}
 	if cfg.CellBudget <= 0 {
-		cfg.CellBudget = cfg.FileBytes / 3
+		cfg.CellBudget = cfg.FileBytes / 4
 	}
 	figs := result.StorageFigures{Dir: cfg.Dir, FileBytes: cfg.FileBytes, CellLimitS: cfg.CellLimit.Seconds(),
 		CellBudgetBytes: cfg.CellBudget, Table: []result.StorageRow{}, Cells: []result.StorageCell{}}

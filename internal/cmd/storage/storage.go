@@ -58,8 +58,9 @@ I/O scheduler, read-ahead and TRIM.
 Then measure it natively with O_DIRECT in a temporary file: for record sizes
 4k, 16k, 512k, 1024k and 16384k, write, rewrite, read, reread, random read and
 random write, in kB/s (1 kB = 1024 bytes) like iozone -e -I -a -s 100M.
-Each cell stops after --cell-time or a third of the file, whichever comes first,
-so a slow card gives its figures in a fraction of iozone's time. The temporary
+Each cell stops after --cell-time or a quarter of the file (at least 4
+records), whichever comes first, so a slow card gives its figures in a
+fraction of iozone's time. --fio repeats the same cells with fio. The temporary
 file is invisible (unlinked) from the start and gone however boardbench ends.
 
 A raw block device is written only with --destructive NAME, NAME being the
