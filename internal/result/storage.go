@@ -71,6 +71,11 @@ type StorageFigures struct {
 	// ondemand is not in use or does not say).
 	Governors []string `json:"governors,omitempty"`
 	IOIsBusy  *bool    `json:"io_is_busy,omitempty"`
+	// IRQ names the device interrupt that fired most during the test (the
+	// storage's, "36 virtio1-req.0"); IRQCPUs are the CPUs that handled
+	// it. Empty when /proc/interrupts could not be read.
+	IRQ     string `json:"irq,omitempty"`
+	IRQCPUs []int  `json:"irq_cpus,omitempty"`
 }
 
 // StorageFioJob is one fio job's figures next to boardbench's: the job

@@ -212,8 +212,12 @@ func run(ctx context.Context, f *cmdutil.Factory, p string, opts options) error 
 	steps := []session.Step{{Name: result.PhaseStorage, Title: "Native O_DIRECT storage test (iozone-style table) in " + firstOf(cfg.Dir, cfg.Device),
 		Kind: "storage", Estimate: time.Duration(cells) * cellLimit,
 		Run: func(ctx context.Context, ph *result.Phase) error {
+			irqBefore, irqOK := readInterrupts(h)
 			figs, err := storagebench.Run(ctx, cfg)
 			figs.Governors, figs.IOIsBusy = governors, ioIsBusy
+			if irqAfter, ok := readInterrupts(h); ok && irqOK {
+				figs.IRQ, figs.IRQCPUs = busiestIRQ(irqBefore, irqAfter)
+			}
 			measured = &figs
 			if ferr := ph.SetFigures(figs); ferr != nil {
 				return ferr
