@@ -10,6 +10,7 @@ import (
 	"boardbench/internal/blockdev"
 	"boardbench/internal/finding"
 	"boardbench/internal/inventory/buses"
+	"boardbench/internal/monitor"
 	"boardbench/internal/result"
 )
 
@@ -24,6 +25,15 @@ const (
 	// CPUBoundPct is the CPU use of a cell, in percent of one CPU, from
 	// which the figure says more about the CPU than the storage.
 	CPUBoundPct = 90
+	// IOWaitHighPct is the share of CPU time in iowait from which a monitor
+	// sample of the storage test counts as "during I/O".
+	IOWaitHighPct = 20
+	// LowClockPct is the clock, in percent of the cluster's maximum, below
+	// which the median clock during I/O counts as held back.
+	LowClockPct = 60
+	// LowClockMinSamples is the fewest samples during I/O the judgement
+	// needs.
+	LowClockMinSamples = 3
 )
 
 // StorageFindings are the findings of `boardbench storage` from its result:
@@ -46,7 +56,78 @@ func StorageFindings(r *result.Result) []finding.Finding {
 	out = append(out, usbLink(id)...)
 	out = append(out, pcieLink(id)...)
 	out = append(out, cpuBound(figs)...)
+	out = append(out, lowClockDuringIO(r, figs)...)
 	return out
+}
+
+// lowClockDuringIO judges the clock of the cluster handling the storage's
+// interrupt (all clusters when that is unknown) in the storage step's
+// monitor samples with high iowait: a median below LowClockPct of the
+// cluster's maximum holds the figures back, whatever the governor.
+func lowClockDuringIO(r *result.Result, figs *result.StorageFigures) []finding.Finding {
+	if figs == nil || r.Info == nil {
+		return nil
+	}
+	var samples []monitor.Sample
+	for _, p := range r.Phases {
+		if p.Name == result.PhaseStorage {
+			samples = p.Samples
+		}
+	}
+	maxMHz := map[int]float64{}
+	for _, c := range r.Info.CPU.CPUs {
+		if c.MaxMHz != nil {
+			maxMHz[c.ID] = *c.MaxMHz
+		}
+	}
+	var ev []string
+	for i, pol := range r.Monitor.Policies {
+		if len(figs.IRQCPUs) > 0 && !slices.ContainsFunc(pol.CPUs, func(c int) bool { return slices.Contains(figs.IRQCPUs, c) }) {
+			continue
+		}
+		top := 0.0
+		for _, c := range pol.CPUs {
+			top = max(top, maxMHz[c])
+		}
+		if top <= 0 {
+			continue
+		}
+		var clocks []float64
+		for _, s := range samples {
+			if s.IowaitPct != nil && *s.IowaitPct >= IOWaitHighPct && i < len(s.ClockMHz) && s.ClockMHz[i] != nil {
+				clocks = append(clocks, *s.ClockMHz[i])
+			}
+		}
+		if len(clocks) < LowClockMinSamples {
+			continue
+		}
+		slices.Sort(clocks)
+		med := clocks[len(clocks)/2]
+		if len(clocks)%2 == 0 {
+			med = (clocks[len(clocks)/2-1] + med) / 2
+		}
+		if med < top*LowClockPct/100 {
+			who := "cluster " + pol.Label
+			if len(figs.IRQCPUs) > 0 {
+				who += " (handles the storage's interrupt " + figs.IRQ + ")"
+			}
+			ev = append(ev, fmt.Sprintf("%s: median clock %.0f MHz, %.0f%% of its %.0f MHz maximum, in %d samples with iowait of %d%% or more",
+				who, med, med/top*100, top, len(clocks), IOWaitHighPct))
+		}
+	}
+	if len(ev) == 0 {
+		return nil
+	}
+	if len(figs.Governors) > 0 {
+		ev = append(ev, "cpufreq: "+strings.Join(figs.Governors, "; "))
+	}
+	return []finding.Finding{{ID: "storage-low-clock", Severity: finding.Warning,
+		Title:    "The CPU clock stayed low during I/O: the governor holds the storage figures back",
+		Evidence: ev,
+		Advice: "Waiting for I/O does not count as busy for most governors, so the clock stays low while the CPU that handles the storage's interrupts " +
+			"and submits the requests is the bottleneck of small-record I/O. Use schedutil, ondemand with io_is_busy=1, or performance while measuring; " +
+			"the cost is a little more power during I/O.",
+		Phases: []string{result.PhaseStorage}}}
 }
 
 func notStorage(id *blockdev.Identity, figs *result.StorageFigures) []finding.Finding {

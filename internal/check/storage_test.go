@@ -5,11 +5,16 @@ import (
 	"path/filepath"
 	"runtime"
 	"slices"
+	"strings"
 	"testing"
 
 	"boardbench/internal/blockdev"
+	"boardbench/internal/finding"
 	"boardbench/internal/host"
+	"boardbench/internal/inventory"
+	"boardbench/internal/inventory/cpu"
 	"boardbench/internal/inventory/storage"
+	"boardbench/internal/monitor"
 	"boardbench/internal/result"
 )
 
@@ -116,5 +121,64 @@ func TestStorageClassThresholds(t *testing.T) {
 		if got != c.below {
 			t.Errorf("A2 U3 V30 card at %.0f/%.0f IOPS, %.1f MB/s: below %v, want %v", c.r, c.w, c.mbs, got, c.below)
 		}
+	}
+}
+
+// TestLowClockDuringIO judges the storage step's monitor samples on a
+// big.LITTLE board (cpu0-3 up to 1800 MHz, cpu4-7 up to 2400 MHz).
+func TestLowClockDuringIO(t *testing.T) {
+	sample := func(iowait, little, big float64) monitor.Sample {
+		return monitor.Sample{IowaitPct: f64p(iowait), ClockMHz: []*float64{f64p(little), f64p(big)}}
+	}
+	repeat := func(n int, s monitor.Sample) []monitor.Sample {
+		var out []monitor.Sample
+		for range n {
+			out = append(out, s)
+		}
+		return out
+	}
+	tests := []struct {
+		name    string
+		irqCPUs []int
+		samples []monitor.Sample
+		want    bool
+		evid    string
+	}{
+		{"interrupt on the little cluster, held at 600 of 1800 MHz", []int{0}, repeat(5, sample(45, 600, 2400)), true, "cluster cpu0-3 (handles the storage's interrupt 27 mmc0)"},
+		{"interrupt on the big cluster at full clock, little one low", []int{5}, repeat(5, sample(45, 600, 2400)), false, ""},
+		{"interrupt on the big cluster, low", []int{4, 5}, repeat(5, sample(45, 1800, 1200)), true, "cluster cpu4-7"},
+		{"interrupt unknown: every cluster is judged", nil, repeat(5, sample(45, 1800, 1200)), true, "cluster cpu4-7: median clock 1200 MHz, 50% of its 2400 MHz maximum, in 5 samples"},
+		{"low clock but little iowait (idle between cells)", []int{0}, repeat(5, sample(5, 600, 600)), false, ""},
+		{"too few samples during I/O", []int{0}, append(repeat(2, sample(45, 600, 600)), repeat(5, sample(1, 600, 600))...), false, ""},
+		{"clock at 70% of the maximum", []int{0}, repeat(5, sample(45, 1260, 2400)), false, ""},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			r := storageResult(t, nil, 3000, 1000, 40, func(f *result.StorageFigures) {
+				f.IRQ, f.IRQCPUs, f.Governors = "27 mmc0", tt.irqCPUs, []string{"policy0: schedutil", "policy4: schedutil"}
+			})
+			r.Phases[0].Samples = tt.samples
+			r.Monitor.Policies = []monitor.Policy{{Label: "cpu0-3", ID: 0, CPUs: []int{0, 1, 2, 3}}, {Label: "cpu4-7", ID: 4, CPUs: []int{4, 5, 6, 7}}}
+			r.Info = &inventory.Info{}
+			for id := range 8 {
+				top := 1800.0
+				if id >= 4 {
+					top = 2400
+				}
+				r.Info.CPU.CPUs = append(r.Info.CPU.CPUs, cpu.CPU{ID: id, MaxMHz: f64p(top)})
+			}
+			var got *finding.Finding
+			for _, f := range StorageFindings(r) {
+				if f.ID == "storage-low-clock" {
+					got = &f
+				}
+			}
+			if (got != nil) != tt.want {
+				t.Fatalf("storage-low-clock fired: %v, want %v (%+v)", got != nil, tt.want, got)
+			}
+			if got != nil && !strings.Contains(strings.Join(got.Evidence, "\n"), tt.evid) {
+				t.Errorf("evidence %q lacks %q", got.Evidence, tt.evid)
+			}
+		})
 	}
 }

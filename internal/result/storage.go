@@ -71,16 +71,31 @@ type StorageFigures struct {
 	// ondemand is not in use or does not say).
 	Governors []string `json:"governors,omitempty"`
 	IOIsBusy  *bool    `json:"io_is_busy,omitempty"`
+	// IRQ names the device interrupt that fired most during the test (the
+	// storage's, "36 virtio1-req.0"); IRQCPUs are the CPUs that handled
+	// it. Empty when /proc/interrupts could not be read.
+	IRQ     string `json:"irq,omitempty"`
+	IRQCPUs []int  `json:"irq_cpus,omitempty"`
 }
 
-// StorageFioJob is one fio job's figures next to boardbench's.
+// StorageFioJob is one fio job's figures next to boardbench's: the job
+// repeats one cell of the table with the same record size, region and
+// number of bytes.
 type StorageFioJob struct {
-	// Name is the pattern: "seq_write_16m", "seq_read_16m",
+	// Name is the pattern: "seq_write_16m", "seq_read_16m", "write_4k",
 	// "rand_read_4k", "rand_write_4k".
-	Name      string  `json:"name"`
-	RecordKiB int     `json:"record_kib"`
+	Name      string `json:"name"`
+	RecordKiB int    `json:"record_kib"`
+	// Test is the cell of the table the job repeats ("write", "read",
+	// "random_read", "random_write").
+	Test string `json:"test,omitempty"`
+	// SizeBytes is the region; Bytes what fio moved.
+	SizeBytes int64   `json:"size_bytes,omitempty"`
+	Bytes     int64   `json:"bytes,omitempty"`
 	KBs       float64 `json:"kb_s"`
 	IOPS      float64 `json:"iops"`
+	// BoardbenchKBs is boardbench's figure of the same cell.
+	BoardbenchKBs *float64 `json:"boardbench_kb_s,omitempty"`
 }
 
 // StorageFioFigures are the figures of PhaseStorageFio; the phase's raw

@@ -55,6 +55,11 @@ const (
 	DefaultCellLimit = time.Second
 	// FreeMargin is kept free beyond the test file.
 	FreeMargin = 64 << 20
+	// MinCellRecords is the fewest records a cell moves before its byte
+	// budget may stop it (the time limit still does): with a quarter of a
+	// 100 MiB file, a 16 MiB-record cell would time only one or two transfers, the
+	// first of which carries the cell's start-up cost.
+	MinCellRecords = 4
 )
 
 // Config is one storage test.
@@ -69,8 +74,9 @@ type Config struct {
 	// RecordsKiB are the record sizes (default DefaultRecordsKiB).
 	RecordsKiB []int
 	// CellLimit bounds each cell in time (default DefaultCellLimit);
-	// CellBudget in bytes (default a third of FileBytes). A cell stops at
-	// the first of both, after at least one record.
+	// CellBudget in bytes (default a quarter of FileBytes). A cell stops at
+	// the first of both, after at least one record; the byte budget stops
+	// it only after MinCellRecords records.
 	CellLimit  time.Duration
 	CellBudget int64
 	// Progress is called before each cell; nil for none.
@@ -183,7 +189,7 @@ func Run(ctx context.Context, cfg Config) (result.StorageFigures, error) {
 		cfg.CellLimit = DefaultCellLimit
 	}
 	if cfg.CellBudget <= 0 {
-		cfg.CellBudget = cfg.FileBytes / 3
+		cfg.CellBudget = cfg.FileBytes / 4
 	}
 	figs := result.StorageFigures{Dir: cfg.Dir, FileBytes: cfg.FileBytes, CellLimitS: cfg.CellLimit.Seconds(),
 		CellBudgetBytes: cfg.CellBudget, Table: []result.StorageRow{}, Cells: []result.StorageCell{}}
@@ -296,8 +302,9 @@ func cpuTime() time.Duration {
 // runCell runs one test: sequential tests pass once over the extent (the
 // write test creates it, up to the file size), random tests do as many
 // operations as the extent holds records; each stops early at the time
-// limit or the byte budget, after at least one record (two for the write
-// test, so that the random tests have somewhere to go).
+// limit (after at least one record; two for the write test, so that the
+// random tests have somewhere to go) or at the byte budget (after at least
+// MinCellRecords records).
 func runCell(ctx context.Context, t *target, cfg Config, test string, rec int, buf []byte, extent int64) result.StorageCell {
 	c := result.StorageCell{RecordKiB: rec >> 10, Test: test}
 	recs := int64(rec)
@@ -313,6 +320,7 @@ func runCell(ctx context.Context, t *target, cfg Config, test string, rec int, b
 	if test == TestWrite {
 		minOps = min(2, total)
 	}
+	minBudgetOps := min(int64(MinCellRecords), total)
 	rng := mrand.New(mrand.NewPCG(uint64(rec), uint64(len(test))))
 	writes := test == TestWrite || test == TestRewrite || test == TestRandomWrite
 	random := test == TestRandomRead || test == TestRandomWrite
@@ -325,7 +333,7 @@ func runCell(ctx context.Context, t *target, cfg Config, test string, rec int, b
 				c.StoppedBy = "time"
 				break
 			}
-			if c.Bytes+recs > cfg.CellBudget {
+			if i >= minBudgetOps && c.Bytes+recs > cfg.CellBudget {
 				break
 			}
 		}

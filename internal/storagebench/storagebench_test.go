@@ -159,3 +159,23 @@ func TestSizeFor(t *testing.T) {
 		}
 	}
 }
+
+// TestLargeRecordsTimeSeveralTransfers checks that the byte budget does not
+// cut a large-record cell to one or two transfers: with 8 MiB records and a
+// third of a 32 MiB file as budget, every cell still moves MinCellRecords
+// records when time allows.
+func TestLargeRecordsTimeSeveralTransfers(t *testing.T) {
+	cfg := Config{Dir: t.TempDir(), FileBytes: MinFileBytes, RecordsKiB: []int{8192}, CellLimit: time.Minute}
+	figs, err := Run(context.Background(), cfg)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if figs.CellBudgetBytes >= int64(MinCellRecords)*8<<20 {
+		t.Fatalf("budget %d does not exercise the minimum", figs.CellBudgetBytes)
+	}
+	for _, c := range figs.Cells {
+		if c.Ops != MinCellRecords {
+			t.Errorf("%s moved %d records, want %d", c.Test, c.Ops, MinCellRecords)
+		}
+	}
+}

@@ -23,6 +23,8 @@ const (
 	KindCryptsetup Kind = "cryptsetup"
 	// KindIperf3 is iperf3 (`boardbench net --peer`).
 	KindIperf3 Kind = "iperf3"
+	// KindFio is fio (`storage --fio`).
+	KindFio Kind = "fio"
 )
 
 // DefaultInstallTimeout bounds an installation when the caller's context has
@@ -60,6 +62,7 @@ var packageManagers = []PackageManager{
 			// of the cryptsetup package.
 			KindCryptsetup: {{"cryptsetup-bin"}},
 			KindIperf3:     {{"iperf3"}},
+			KindFio:        {{"fio"}},
 		},
 	},
 	{
@@ -70,6 +73,7 @@ var packageManagers = []PackageManager{
 			KindOpenSSL:    {{"openssl"}},
 			KindCryptsetup: {{"cryptsetup"}},
 			KindIperf3:     {{"iperf3"}},
+			KindFio:        {{"fio"}},
 		},
 	},
 	{
@@ -80,6 +84,7 @@ var packageManagers = []PackageManager{
 			KindOpenSSL:    {{"openssl"}},
 			KindCryptsetup: {{"cryptsetup"}},
 			KindIperf3:     {{"iperf3"}},
+			KindFio:        {{"fio"}},
 		},
 	},
 	{
@@ -90,6 +95,7 @@ var packageManagers = []PackageManager{
 			KindOpenSSL:    {{"openssl"}},
 			KindCryptsetup: {{"cryptsetup"}},
 			KindIperf3:     {{"iperf3"}},
+			KindFio:        {{"fio"}},
 		},
 	},
 	{
@@ -100,6 +106,7 @@ var packageManagers = []PackageManager{
 			KindOpenSSL:    {{"openssl"}},
 			KindCryptsetup: {{"cryptsetup"}},
 			KindIperf3:     {{"iperf3"}},
+			KindFio:        {{"fio"}},
 		},
 	},
 }
@@ -236,6 +243,9 @@ func (in *Installer) find(ctx context.Context, kind Kind) *Tool {
 		return t
 	case KindIperf3:
 		t, _ := FindIperf3(ctx, in.Host)
+		return t
+	case KindFio:
+		t, _ := FindFio(ctx, in.Host)
 		return t
 	}
 	return nil

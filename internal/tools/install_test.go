@@ -161,6 +161,14 @@ func TestInstallerRunsPackageManager(t *testing.T) {
 			name: "apk openssl", manager: "apk", kind: KindOpenSSL,
 			wantCalls: []string{"apk add openssl"},
 		},
+		{
+			name: "apt fio", manager: "apt-get", kind: KindFio,
+			wantCalls: []string{"apt-get install -y --no-install-recommends fio"},
+		},
+		{
+			name: "pacman fio", manager: "pacman", kind: KindFio,
+			wantCalls: []string{"pacman -S --noconfirm --needed fio"},
+		},
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
@@ -213,5 +221,43 @@ func TestNewInstallerRefusesFixtureRoot(t *testing.T) {
 	h := fixture.Open(t, t.TempDir())
 	if _, err := NewInstaller(h, true); !errors.Is(err, host.ErrNotLive) {
 		t.Errorf("NewInstaller(fixture) err = %v, want ErrNotLive", err)
+	}
+}
+
+func TestEnsureFio(t *testing.T) {
+	fake := &fakeExecutor{}
+	h := toolsHost(t, map[string]string{"/usr/bin/fio": elfHead}, map[string]string{"fio_--version": "fio-3.33\n", "apt-get_--version": "x\n"})
+	in := &Installer{Host: h, Executor: fake, Allow: true, Root: true}
+	got, err := in.Ensure(context.Background(), KindFio)
+	if err != nil || got == nil || got.Version != "3.33" || got.Flavor != FlavorFio {
+		t.Fatalf("Ensure = %+v, %v; want fio 3.33", got, err)
+	}
+	if len(fake.calls) != 0 {
+		t.Errorf("ran %v for an installed fio", fake.commandLines())
+	}
+	in.Host = toolsHost(t, nil, map[string]string{"apt-get_--version": "x\n"})
+	in.Allow = false
+	if _, err := in.Ensure(context.Background(), KindFio); !errors.Is(err, ErrNotInstalled) || !strings.Contains(err.Error(), "apt-get install -y --no-install-recommends fio") {
+		t.Errorf("Ensure with installs forbidden: err = %v, want ErrNotInstalled with the apt hint", err)
+	}
+	if len(fake.calls) != 0 {
+		t.Errorf("installed although forbidden: %v", fake.commandLines())
+	}
+}
+
+func TestParseFioVersion(t *testing.T) {
+	for _, tt := range []struct {
+		out, want string
+		ok        bool
+	}{
+		{"fio-3.33\n", "3.33", true},
+		{"fio-3.36-12-gabcdef\n", "3.36-12-gabcdef", true},
+		{"fio: unknown option\n", "", false},
+		{"", "", false},
+	} {
+		got, ok := ParseFioVersion(tt.out)
+		if ok != tt.ok || got.Version != tt.want {
+			t.Errorf("ParseFioVersion(%q) = %q, %v; want %q, %v", tt.out, got.Version, ok, tt.want, tt.ok)
+		}
 	}
 }

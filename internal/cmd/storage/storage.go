@@ -24,19 +24,22 @@ import (
 	"boardbench/internal/host"
 	machine "boardbench/internal/inventory"
 	"boardbench/internal/iostreams"
+	"boardbench/internal/power"
 	"boardbench/internal/report/runtext"
 	"boardbench/internal/result"
 	"boardbench/internal/session"
 	"boardbench/internal/storagebench"
 	"boardbench/internal/textfmt"
+	"boardbench/internal/tools"
 
 	"github.com/spf13/cobra"
 )
 
 type options struct {
-	root, output, size, destructive  string
-	asJSON, short, withFio, noRedact bool
-	cellTime                         time.Duration
+	root, output, size, destructive             string
+	asJSON, short, withFio, noRedact, noInstall bool
+	cellTime                                    time.Duration
+	power                                       power.Options
 }
 
 // NewCmd returns the storage command.
@@ -55,8 +58,9 @@ I/O scheduler, read-ahead and TRIM.
 Then measure it natively with O_DIRECT in a temporary file: for record sizes
 4k, 16k, 512k, 1024k and 16384k, write, rewrite, read, reread, random read and
 random write, in kB/s (1 kB = 1024 bytes) like iozone -e -I -a -s 100M.
-Each cell stops after --cell-time or a third of the file, whichever comes first,
-so a slow card gives its figures in a fraction of iozone's time. The temporary
+Each cell stops after --cell-time or a quarter of the file (at least 4
+records), whichever comes first, so a slow card gives its figures in a
+fraction of iozone's time. --fio repeats the same cells with fio. The temporary
 file is invisible (unlinked) from the start and gone however boardbench ends.
 
 A raw block device is written only with --destructive NAME, NAME being the
@@ -77,12 +81,14 @@ device's name typed a second time: its data is destroyed.`,
 	}
 	cmdutil.AddRootFlag(cmd, &opts.root)
 	cmdutil.AddJSONFlag(cmd, &opts.asJSON)
+	power.AddFlags(cmd, &opts.power)
 	fl := cmd.Flags()
 	fl.StringVarP(&opts.output, "output", "o", "", "also write the result (with the monitor's evidence) to `FILE`, for `boardbench report`")
 	fl.StringVar(&opts.size, "size", "", "size of the test file (`SIZE`, e.g. 256M; default 100M, less when space is short)")
 	fl.DurationVar(&opts.cellTime, "cell-time", storagebench.DefaultCellLimit, "time limit of each cell of the table")
 	fl.BoolVar(&opts.short, "short", false, "a quick run: 32 MiB file, 0.2 s per cell")
-	fl.BoolVar(&opts.withFio, "fio", false, "also run fio with the same patterns (when installed)")
+	fl.BoolVar(&opts.withFio, "fio", false, "also run fio with the same patterns (installed when missing, as root)")
+	fl.BoolVar(&opts.noInstall, "no-install", false, "never install fio; skip the fio step when it is missing")
 	fl.BoolVar(&opts.noRedact, "no-redact", false, "show serial numbers (CID serial, disk serial)")
 	fl.StringVar(&opts.destructive, "destructive", "", "write to the raw device `NAME` (typed again), destroying its data")
 	return cmd
@@ -171,11 +177,21 @@ func run(ctx context.Context, f *cmdutil.Factory, p string, opts options) error 
 		cfg.Dir = dir
 	}
 	governors, ioIsBusy := cpufreqState(h)
+	fioSkip, fioTool := "", (*tools.Tool)(nil)
+	switch {
+	case !opts.withFio:
+		fioSkip = "not asked for (--fio)"
+	case cfg.Device != "":
+		fioSkip = "not run on a raw device"
+	default:
+		fioTool, fioSkip = findFio(ctx, h, !opts.noInstall)
+	}
 
 	info := machine.Collect(h, machine.Options{Redact: !opts.noRedact})
 	sess, err := session.Start(ctx, session.Config{Host: h, Info: info, Command: "storage", Path: opts.output, Warn: f.IO.ErrOut,
+		Power: opts.power,
 		Options: map[string]any{"path": p, "size_bytes": cfg.FileBytes, "cell_time_s": cellLimit.Seconds(), "short": opts.short,
-			"fio": opts.withFio, "destructive": opts.destructive != ""},
+			"fio": opts.withFio, "no_install": opts.noInstall, "destructive": opts.destructive != ""},
 		Summarize: summarize,
 		Findings: func(r *result.Result) []finding.Finding {
 			return check.StorageFindings(r)
@@ -192,27 +208,33 @@ func run(ctx context.Context, f *cmdutil.Factory, p string, opts options) error 
 		done++
 		status.Show(fmt.Sprintf("%d/%d %d KiB %s", done, cells, rec, strings.ReplaceAll(test, "_", " ")))
 	}
+	var measured *result.StorageFigures
 	steps := []session.Step{{Name: result.PhaseStorage, Title: "Native O_DIRECT storage test (iozone-style table) in " + firstOf(cfg.Dir, cfg.Device),
 		Kind: "storage", Estimate: time.Duration(cells) * cellLimit,
 		Run: func(ctx context.Context, ph *result.Phase) error {
+			irqBefore, irqOK := readInterrupts(h)
 			figs, err := storagebench.Run(ctx, cfg)
 			figs.Governors, figs.IOIsBusy = governors, ioIsBusy
+			if irqAfter, ok := readInterrupts(h); ok && irqOK {
+				figs.IRQ, figs.IRQCPUs = busiestIRQ(irqBefore, irqAfter)
+			}
+			measured = &figs
 			if ferr := ph.SetFigures(figs); ferr != nil {
 				return ferr
 			}
 			return err
 		}}}
-	fioStep := session.Step{Name: result.PhaseStorageFio, Title: "fio with the same patterns", Kind: "storage", Estimate: 4 * cellLimit}
-	switch {
-	case !opts.withFio:
-		fioStep.Skip = "not asked for (--fio)"
-	case cfg.Device != "":
-		fioStep.Skip = "not run on a raw device"
-	case !h.HasCommand("fio"):
-		fioStep.Skip = "fio is not installed (apt install fio)"
-	default:
+	fioStep := session.Step{Name: result.PhaseStorageFio, Title: "fio repeating the same cells", Kind: "storage", Estimate: 5 * cellLimit, Skip: fioSkip}
+	if fioSkip == "" {
 		fioStep.Run = func(ctx context.Context, ph *result.Phase) error {
-			figs, raw, err := fio.Run(ctx, fio.Config{Dir: cfg.Dir, FileBytes: cfg.FileBytes, Runtime: max(time.Second, cellLimit)})
+			if measured == nil {
+				return errors.New("the storage test did not run: nothing for fio to repeat")
+			}
+			jobs, err := fio.Plan(*measured)
+			if err != nil {
+				return err
+			}
+			figs, raw, err := fio.Run(ctx, fio.Config{Binary: fioTool.Command(), Dir: cfg.Dir, Jobs: jobs})
 			ph.RawOutput = string(raw)
 			if err != nil {
 				return err
@@ -233,6 +255,23 @@ func run(ctx context.Context, f *cmdutil.Factory, p string, opts options) error 
 	}
 	runtext.Render(f.IO.Out, out.Result, f.IO.ColorEnabled())
 	return nil
+}
+
+// findFio returns fio, installing it first when allowed; otherwise the
+// reason the fio step is skipped.
+func findFio(ctx context.Context, h *host.Host, allowInstall bool) (*tools.Tool, string) {
+	if t, _ := tools.FindFio(ctx, h); t != nil {
+		return t, ""
+	}
+	inst, err := tools.NewInstaller(h, allowInstall)
+	if err != nil {
+		return nil, "fio is not installed: " + err.Error()
+	}
+	t, err := inst.Ensure(ctx, tools.KindFio)
+	if err != nil {
+		return nil, err.Error()
+	}
+	return t, ""
 }
 
 func firstOf(a, b string) string {

@@ -179,23 +179,11 @@ func renderSummary(w *textfmt.Writer, r *result.Result) {
 		{machineLabel(r), orNA(board(r), "machine description missing")},
 	}
 	pairs = append(pairs, osPairs(r)...)
-	if r.Command == "monitor" {
-		pairs = append(pairs, monitorPairs(r)...)
-		w.KV(pairs...)
+	if figures, ok := summaryFigures[r.Command]; ok {
+		w.KV(append(pairs, figures(r)...)...)
 		return
 	}
-	if r.Command == "sweep" || r.Command == "thermal" {
-		// Their figures have sections of their own (sweeptext.go, thermaltext.go).
-		pairs = append(pairs, toolPairs(r)...)
-		pairs = append(pairs, [2]string{"tuning", tuningLine(r.Tuning)})
-		w.KV(pairs...)
-		return
-	}
-	pairs = append(pairs, [2]string{"7-Zip multi", sevenZipMultiLine(r)})
-	pairs = append(pairs, toolPairs(r)...)
-	pairs = append(pairs, [2]string{"tuning", tuningLine(r.Tuning)})
-	w.KV(pairs...)
-	renderPerCoreType(w, r)
+	renderRunSummary(w, r, pairs)
 }
 
 func statusLine(r *result.Result) string {

@@ -7,6 +7,7 @@ import (
 	"boardbench/internal/blockdev"
 	"boardbench/internal/inventory/buses"
 	"boardbench/internal/result"
+	"boardbench/internal/storagebench"
 	"boardbench/internal/textfmt"
 )
 
@@ -120,8 +121,8 @@ func renderStorage(w *textfmt.Writer, f result.StorageFigures) {
 	if !f.Direct {
 		mode = "through the page cache: " + f.DirectError
 	}
-	w.Line("measured in %s with %s; each cell stops after %.1f s or %s, whichever comes first; writes include fdatasync",
-		f.Dir, mode, f.CellLimitS, textfmt.Bytes(f.CellBudgetBytes))
+	w.Line("measured in %s with %s; each cell stops after %.1f s or %s (at least %d records), whichever comes first; writes include fdatasync",
+		f.Dir, mode, f.CellLimitS, textfmt.Bytes(f.CellBudgetBytes), storagebench.MinCellRecords)
 	byTime := 0
 	for _, c := range f.Cells {
 		if c.StoppedBy == "time" {
@@ -134,14 +135,33 @@ func renderStorage(w *textfmt.Writer, f result.StorageFigures) {
 	}
 }
 
-// renderStorageFio writes fio's figures.
+// renderStorageFio writes fio's figures next to boardbench's for the same
+// cells.
 func renderStorageFio(w *textfmt.Writer, f result.StorageFioFigures) {
 	fmt.Fprintln(w.W)
-	t := textfmt.NewTable("fio job", "record", "kB/s", "IOPS")
-	t.RightAlign[1], t.RightAlign[2], t.RightAlign[3] = true, true, true
+	t := textfmt.NewTable("fio job", "record", "region", "moved", "fio kB/s", "IOPS", "boardbench", "diff")
+	for i := 1; i < len(t.RightAlign); i++ {
+		t.RightAlign[i] = true
+	}
 	for _, j := range f.Jobs {
-		t.Row(j.Name, fmt.Sprintf("%d KiB", j.RecordKiB), fmt.Sprintf("%.0f", j.KBs), fmt.Sprintf("%.0f", j.IOPS))
+		bb, diff := "n/a", "n/a"
+		if j.BoardbenchKBs != nil {
+			bb = fmt.Sprintf("%.0f", *j.BoardbenchKBs)
+			if j.KBs > 0 {
+				diff = fmt.Sprintf("%+.0f%%", (*j.BoardbenchKBs/j.KBs-1)*100)
+			}
+		}
+		t.Row(j.Name, fmt.Sprintf("%d KiB", j.RecordKiB), sizeOrNA(j.SizeBytes), sizeOrNA(j.Bytes),
+			fmt.Sprintf("%.0f", j.KBs), fmt.Sprintf("%.0f", j.IOPS), bb, diff)
 	}
 	w.Table(t)
-	w.Line("fio %s, same patterns with direct=1; fio's JSON is the phase's raw output", orDash(f.Version))
+	w.Line("fio %s repeated boardbench's cells: same record size, region and bytes, direct=1, psync, one request at a time; "+
+		"fio's JSON is the phase's raw output", orDash(f.Version))
+}
+
+func sizeOrNA(b int64) string {
+	if b <= 0 {
+		return "n/a"
+	}
+	return textfmt.Bytes(b)
 }

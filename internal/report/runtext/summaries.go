@@ -1,0 +1,65 @@
+package runtext
+
+import (
+	"fmt"
+
+	"boardbench/internal/result"
+	"boardbench/internal/textfmt"
+)
+
+// summaryFigures gives, per command, the lines its Summary section shows
+// after the common ones (status, verdict, start, tool, machine, OS): only
+// the figures that command makes. A command that is not listed is `run` or
+// one of its kind, whose summary is written by renderRunSummary. An entry
+// may return nothing (a command whose figures all have sections of their
+// own). Add a command here when it records a result.
+var summaryFigures = map[string]func(*result.Result) [][2]string{
+	"monitor": monitorPairs,
+	// sweep and thermal figures have sections of their own (sweeptext.go,
+	// thermaltext.go).
+	"sweep":   toolsAndTuning,
+	"thermal": toolsAndTuning,
+	"storage": storagePairs,
+	// writes' figures are its phase's: no headline.
+	"writes": func(*result.Result) [][2]string { return nil },
+}
+
+// toolsAndTuning are the tools a command ran and what it changed.
+func toolsAndTuning(r *result.Result) [][2]string {
+	return append(toolPairs(r), [2]string{"tuning", tuningLine(r.Tuning)})
+}
+
+// storagePairs are the storage headline: 16 MiB sequential throughput and
+// 4 KiB random IOPS.
+func storagePairs(r *result.Result) [][2]string {
+	s := r.Summary.StorageSummary
+	if s == nil {
+		return [][2]string{{"storage", "n/a (the storage test recorded no figures)"}}
+	}
+	mbs := func(v *float64) string {
+		if v == nil {
+			return "n/a"
+		}
+		return fmt.Sprintf("%.1f MB/s", *v)
+	}
+	iops := func(v *float64) string {
+		if v == nil {
+			return "n/a"
+		}
+		return fmt.Sprintf("%.0f IOPS", *v)
+	}
+	return [][2]string{
+		{"sequential", fmt.Sprintf("read %s, write %s (16 MiB records, 1 MB = 10^6 bytes)", mbs(s.SeqReadMBs), mbs(s.SeqWriteMBs))},
+		{"4 KiB random", fmt.Sprintf("read %s, write %s", iops(s.RandRead4kIOPS), iops(s.RandWrite4kIOPS))},
+	}
+}
+
+// renderRunSummary ends the Summary section of `run` and results like it:
+// 7-Zip, tools, tuning and the per-core-type table.
+func renderRunSummary(w *textfmt.Writer, r *result.Result, pairs [][2]string) {
+	pairs = append(pairs, [2]string{"7-Zip multi", sevenZipMultiLine(r)})
+	pairs = append(pairs, toolPairs(r)...)
+	pairs = append(pairs, [2]string{"tuning", tuningLine(r.Tuning)})
+	w.KV(pairs...)
+	renderPerCoreType(w, r)
+}
