@@ -361,6 +361,10 @@ func (s *sqlStore) List(ctx context.Context, q Query) ([]Record, int, error) {
 		where = append(where, `r.core_types LIKE ? ESCAPE '\'`)
 		args = append(args, "%"+likeEscape(q.CoreType)+"%")
 	}
+	if q.IDPrefix != "" {
+		where = append(where, `r.id LIKE ? ESCAPE '\'`)
+		args = append(args, likeEscape(q.IDPrefix)+"%")
+	}
 	if q.Tag != "" {
 		where = append(where, `EXISTS (SELECT 1 FROM result_tags t WHERE t.result_id = r.id AND t.tag = ?)`)
 		args = append(args, q.Tag)

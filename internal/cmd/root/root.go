@@ -14,6 +14,7 @@ import (
 	"boardbench/internal/cmd/monitor"
 	"boardbench/internal/cmd/report"
 	"boardbench/internal/cmd/restore"
+	"boardbench/internal/cmd/results"
 	"boardbench/internal/cmd/run"
 	"boardbench/internal/cmd/version"
 	"boardbench/internal/cmdutil"
@@ -78,6 +79,7 @@ memory, storage, buses) and measures it with figures that carry their evidence.`
 		run.NewCmd(f),
 		report.NewCmd(f),
 		restore.NewCmd(f),
+		results.NewCmd(f),
 	)
 	return cmd
 }
