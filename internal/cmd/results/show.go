@@ -406,4 +406,3 @@ func Push(ctx context.Context, src, dst store.Store, q store.Query) (PushSummary
 	}
 	return sum, nil
 }
-

@@ -9,6 +9,7 @@ import (
 	"boardbench/internal/cmd/c2c"
 	"boardbench/internal/cmd/capture"
 	"boardbench/internal/cmd/clock"
+	"boardbench/internal/cmd/compare"
 	"boardbench/internal/cmd/info"
 	"boardbench/internal/cmd/mem"
 	"boardbench/internal/cmd/monitor"
@@ -80,6 +81,7 @@ memory, storage, buses) and measures it with figures that carry their evidence.`
 		report.NewCmd(f),
 		restore.NewCmd(f),
 		results.NewCmd(f),
+		compare.NewCmd(f),
 	)
 	return cmd
 }
