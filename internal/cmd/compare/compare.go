@@ -25,7 +25,7 @@ func NewCmd(f *cmdutil.Factory) *cobra.Command {
 	var asJSON, markdown bool
 	cmd := &cobra.Command{
 		Use:   "compare A B [C...]",
-		Short: "Compare results side by side: the conditions that differ, then every figure with its change",
+		Short: "Compare results side by side: the conditions that differ, then the figures",
 		Long: `Compare two or more results, each a result file or the id (or the start
 of the id) of a result in the results store. The first is the base.
 
