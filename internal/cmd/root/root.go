@@ -9,6 +9,7 @@ import (
 	"boardbench/internal/cmd/c2c"
 	"boardbench/internal/cmd/capture"
 	"boardbench/internal/cmd/clock"
+	"boardbench/internal/cmd/compare"
 	"boardbench/internal/cmd/info"
 	"boardbench/internal/cmd/kernel"
 	"boardbench/internal/cmd/mem"
@@ -16,6 +17,7 @@ import (
 	netcmd "boardbench/internal/cmd/net"
 	"boardbench/internal/cmd/report"
 	"boardbench/internal/cmd/restore"
+	"boardbench/internal/cmd/results"
 	"boardbench/internal/cmd/review"
 	"boardbench/internal/cmd/run"
 	"boardbench/internal/cmd/storage"
@@ -24,6 +26,7 @@ import (
 	"boardbench/internal/cmd/version"
 	"boardbench/internal/cmd/writes"
 	"boardbench/internal/cmdutil"
+	"boardbench/internal/session"
 	"boardbench/internal/textfmt"
 	"boardbench/internal/tune"
 
@@ -53,6 +56,9 @@ memory, storage, buses) and measures it with figures that carry their evidence.`
 				return err
 			}
 			warnLeftovers(f, cmd)
+			if k := f.Store.Keeper(); k != nil {
+				cmd.SetContext(session.WithKeeper(cmd.Context(), k))
+			}
 			return nil
 		},
 		Version:       buildinfo.Get().String(),
@@ -64,6 +70,7 @@ memory, storage, buses) and measures it with figures that carry their evidence.`
 	// subcommands inherit the template.
 	cmd.SetUsageTemplate(strings.ReplaceAll(cmd.UsageTemplate(), ".FlagUsages ",
 		fmt.Sprintf(".FlagUsagesWrapped %d ", textfmt.MaxWidth)))
+	cmdutil.AddStoreFlags(cmd, &f.Store)
 	cmd.Flags().BoolP("version", "v", false, "print boardbench's version and build (as boardbench version does)")
 	cmd.SetOut(f.IO.Out)
 	cmd.SetErr(f.IO.ErrOut)
@@ -87,6 +94,8 @@ memory, storage, buses) and measures it with figures that carry their evidence.`
 		review.NewCmd(f),
 		kernel.NewCmd(f),
 		netcmd.NewCmd(f),
+		results.NewCmd(f),
+		compare.NewCmd(f),
 	)
 	return cmd
 }
