@@ -171,7 +171,7 @@ type parser struct {
 	// clusterCPUs, clusterGroup: the cluster of the next cluster runs
 	clusterCPUs  []int
 	clusterGroup int
-	afterLoad  bool
+	afterLoad    bool
 }
 
 func (p *parser) run() {

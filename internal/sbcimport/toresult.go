@@ -13,7 +13,7 @@ import (
 	"boardbench/internal/result"
 	"boardbench/internal/schema"
 	"boardbench/internal/textfmt"
-	)
+)
 
 // UnknownCPU is the CPU of a figure whose CPU the log does not name (in
 // result.Value.CPU and result.MemFigures.CPU).
