@@ -17,6 +17,7 @@ import (
 	"boardbench/internal/cmd/run"
 	"boardbench/internal/cmd/version"
 	"boardbench/internal/cmdutil"
+	"boardbench/internal/session"
 	"boardbench/internal/textfmt"
 	"boardbench/internal/tune"
 
@@ -46,6 +47,9 @@ memory, storage, buses) and measures it with figures that carry their evidence.`
 				return err
 			}
 			warnLeftovers(f, cmd)
+			if k := f.Store.Keeper(); k != nil {
+				cmd.SetContext(session.WithKeeper(cmd.Context(), k))
+			}
 			return nil
 		},
 		Version:       buildinfo.Get().String(),
@@ -57,6 +61,7 @@ memory, storage, buses) and measures it with figures that carry their evidence.`
 	// subcommands inherit the template.
 	cmd.SetUsageTemplate(strings.ReplaceAll(cmd.UsageTemplate(), ".FlagUsages ",
 		fmt.Sprintf(".FlagUsagesWrapped %d ", textfmt.MaxWidth)))
+	cmdutil.AddStoreFlags(cmd, &f.Store)
 	cmd.Flags().BoolP("version", "v", false, "print boardbench's version and build (as boardbench version does)")
 	cmd.SetOut(f.IO.Out)
 	cmd.SetErr(f.IO.ErrOut)
