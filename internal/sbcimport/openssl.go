@@ -72,3 +72,22 @@ func (p *parser) openssl(i int) int {
 	o.Raw = append(o.Raw, p.lines[i:j]...)
 	return j - 1
 }
+
+// opensslCPUs returns the CPU of each openssl run where the log tells it:
+// the script runs openssl on each cluster in the order it checked their
+// clocks, so with as many runs as clock checks, and every run's core type
+// (where printed) that of its check, the n-th run ran on the n-th checked
+// CPU. Otherwise the runs' CPUs are unknown (nil).
+func (l *Log) opensslCPUs() [][]int {
+	out := make([][]int, len(l.OpenSSL.Runs))
+	if l.OpenSSL.Twice || len(l.OpenSSL.Runs) != len(l.Clock) || len(l.Clock) < 2 {
+		return out
+	}
+	for k, o := range l.OpenSSL.Runs {
+		if o.Core == "" || o.Core != l.Clock[k].Core || l.Clock[k].NoCpufreq {
+			return make([][]int, len(l.OpenSSL.Runs))
+		}
+		out[k] = []int{l.Clock[k].CPU}
+	}
+	return out
+}

@@ -214,12 +214,14 @@ func (l *Log) phases(in *inventory.Info, file string) []result.Phase {
 		_ = p.SetFigures(m.Figures)
 		out = append(out, p)
 	}
+	runCPUs := l.opensslCPUs()
 	for k, o := range l.OpenSSL.Runs {
+		o.CPUs = runCPUs[k]
 		title := fmt.Sprintf("openssl speed, run %d", k+1)
 		if o.Core != "" {
 			title += " on " + o.Core
 		}
-		p := result.Phase{Name: result.PhaseOpenSSL, Title: title + " (from the log)", Status: result.PhaseOK, RawOutput: strings.Join(l.OpenSSL.Raw, "\n")}
+		p := result.Phase{Name: result.PhaseOpenSSL, Title: title + " (from the log)", CPUs: o.CPUs, Status: result.PhaseOK, RawOutput: strings.Join(l.OpenSSL.Raw, "\n")}
 		_ = p.SetFigures(o)
 		out = append(out, p)
 	}
@@ -357,9 +359,14 @@ func (l *Log) summary(phases []result.Phase) result.Summary {
 		}
 	}
 	s.AES256At16K = []result.Value{}
-	for _, o := range l.OpenSSL.Runs {
+	runCPUs := l.opensslCPUs()
+	for k, o := range l.OpenSSL.Runs {
 		if v := o.KBs("aes-256-cbc", 16384); v != nil {
-			s.AES256At16K = append(s.AES256At16K, result.Value{CPU: UnknownCPU, Core: o.Core, Value: *v})
+			id := UnknownCPU
+			if len(runCPUs[k]) > 0 {
+				id = runCPUs[k][0]
+			}
+			s.AES256At16K = append(s.AES256At16K, result.Value{CPU: id, Core: o.Core, Value: *v})
 		}
 	}
 	if l.OpenSSL.Twice && len(s.AES256At16K) == 2 {
