@@ -224,3 +224,20 @@ func lastWord(s string) string {
 	}
 	return f[len(f)-1]
 }
+
+// BenchmarkParseAll parses every reference log and builds its result,
+// without a store (BenchmarkImportAll in internal/cmd/import adds the
+// store).
+func BenchmarkParseAll(b *testing.B) {
+	logs := shareddata.Logs(b)
+	for b.Loop() {
+		for _, lg := range logs {
+			if l, err := Parse([]byte(lg.Text)); err == nil {
+				if _, err := json.Marshal(l.Result(lg.Name)); err != nil {
+					b.Fatal(err)
+				}
+			}
+		}
+	}
+	b.ReportMetric(float64(len(logs)), "logs/op")
+}
