@@ -175,6 +175,7 @@ type Summary struct {
 	Verdict string `json:"verdict"`
 	*SweepSummary
 	*ThermalSummary
+	*ImportedSummary
 }
 
 // The values of Summary.SevenZipMultiBasis.

@@ -10,6 +10,7 @@ import (
 	"boardbench/internal/cmd/capture"
 	"boardbench/internal/cmd/clock"
 	"boardbench/internal/cmd/compare"
+	importcmd "boardbench/internal/cmd/import"
 	"boardbench/internal/cmd/info"
 	"boardbench/internal/cmd/kernel"
 	"boardbench/internal/cmd/mem"
@@ -96,6 +97,7 @@ memory, storage, buses) and measures it with figures that carry their evidence.`
 		netcmd.NewCmd(f),
 		results.NewCmd(f),
 		compare.NewCmd(f),
+		importcmd.NewCmd(f),
 	)
 	return cmd
 }
