@@ -73,14 +73,24 @@ func runCommand(ctx context.Context, f *cmdutil.Factory, opts options) error {
 	// output lines.
 	cols := cfg.Columns()
 	liveOut := f.IO.ErrOut
+	prom, err := listenPrometheus(opts.prometheus, f.IO.ErrOut)
+	if err != nil {
+		return err
+	}
 	sess, err := session.Start(ctx, session.Config{
 		Host: h, Info: in, Command: "monitor", Options: optMap, Path: path,
 		Interval: opts.interval, Monitor: &cfg, Warn: f.IO.ErrOut,
-		OnSample: func(smp monitor.Sample) { fmt.Fprintln(liveOut, "boardbench: "+monitor.Line(cols, smp)) },
+		OnSample: func(smp monitor.Sample) {
+			prom.sampled(ctx)
+			fmt.Fprintln(liveOut, "boardbench: "+monitor.Line(cols, smp))
+		},
 		Findings: wrappedFindings,
 	})
 	if err != nil {
 		return err
+	}
+	if prom != nil {
+		prom.start(ctx, h, sess.Monitor(), cfg, in, f.IO.ErrOut)
 	}
 	pinned := ""
 	if pin != nil {
