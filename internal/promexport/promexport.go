@@ -57,7 +57,7 @@ type Exporter struct {
 
 type descs struct {
 	clock, fwClock, temp, load, busy, mode, cpuBusy, volts, power, sensor, swapUsed, stamp *prometheus.Desc
-	tis, swapIn, swapOut, throttled, throttledBits                                          *prometheus.Desc
+	tis, swapIn, swapOut, throttled, throttledBits                                         *prometheus.Desc
 }
 
 // New returns an exporter of src's samples, taken with configuration cfg
