@@ -46,6 +46,9 @@ type Result struct {
 	// none; the store then derives one from the document.
 	ID   string         `json:"id,omitempty"`
 	Tool buildinfo.Info `json:"tool"`
+	// Host is the machine's host name when the result was made ("" when
+	// unknown): it tells a lab's boards apart in the store.
+	Host string `json:"host,omitempty"`
 	// Command is "run" or "monitor".
 	Command    string     `json:"command"`
 	Status     string     `json:"status"`

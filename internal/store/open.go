@@ -1,0 +1,153 @@
+package store
+
+import (
+	"context"
+	"database/sql"
+	"errors"
+	"fmt"
+	"io/fs"
+	"net/url"
+	"os"
+	"path/filepath"
+	"strings"
+	"time"
+
+	_ "github.com/jackc/pgx/v5/stdlib" // the "pgx" database/sql driver
+	_ "modernc.org/sqlite"             // the "sqlite" database/sql driver (pure Go)
+)
+
+// EnvVar names the environment variable that chooses the store when
+// --store is not given.
+const EnvVar = "BOARDBENCH_STORE"
+
+// BusyTimeout is how long a SQLite writer waits for another one.
+const BusyTimeout = 30 * time.Second
+
+// DefaultPath returns the default SQLite store:
+// $XDG_DATA_HOME/boardbench/results.db, or
+// ~/.local/share/boardbench/results.db when XDG_DATA_HOME is unset or not
+// absolute.
+func DefaultPath() (string, error) {
+	if d := os.Getenv("XDG_DATA_HOME"); d != "" && filepath.IsAbs(d) {
+		return filepath.Join(d, "boardbench", "results.db"), nil
+	}
+	home, err := os.UserHomeDir()
+	if err != nil {
+		return "", fmt.Errorf("no home directory for the results store (set %s or use --store): %v", EnvVar, err)
+	}
+	return filepath.Join(home, ".local", "share", "boardbench", "results.db"), nil
+}
+
+// Resolve returns the store a command uses: spec (from --store) when set,
+// else $BOARDBENCH_STORE, else DefaultPath.
+func Resolve(spec string) (string, error) {
+	if spec != "" {
+		return spec, nil
+	}
+	if env := os.Getenv(EnvVar); env != "" {
+		return env, nil
+	}
+	return DefaultPath()
+}
+
+// IsPostgres reports whether spec is a PostgreSQL URL
+// (postgres:// or postgresql://).
+func IsPostgres(spec string) bool {
+	return strings.HasPrefix(spec, "postgres://") || strings.HasPrefix(spec, "postgresql://")
+}
+
+// Open opens the store spec names (resolved by Resolve: "" means
+// $BOARDBENCH_STORE, else the default file): a postgres:// URL, else the
+// path of a SQLite file, created with its directory when missing. The
+// schema is migrated to this boardbench's version; a store of a newer
+// version is refused unchanged (ErrNewerSchema).
+func Open(ctx context.Context, spec string) (Store, error) {
+	spec, err := Resolve(spec)
+	if err != nil {
+		return nil, err
+	}
+	if IsPostgres(spec) {
+		return openPostgres(ctx, spec)
+	}
+	if strings.Contains(spec, "://") {
+		return nil, fmt.Errorf("store %q: not a postgres:// URL nor a file path", redactURL(spec))
+	}
+	return openSQLite(ctx, strings.TrimPrefix(spec, "sqlite:"))
+}
+
+// openSQLite opens (creating) a SQLite store in WAL mode with a busy
+// timeout; write transactions are IMMEDIATE.
+func openSQLite(ctx context.Context, path string) (Store, error) {
+	if strings.ContainsAny(path, "?#") {
+		return nil, fmt.Errorf("store %s: a store path must not contain '?' or '#'", path)
+	}
+	if fi, err := os.Stat(path); err == nil && !fi.Mode().IsRegular() {
+		return nil, fmt.Errorf("store %s: not a regular file", path)
+	} else if err != nil && !errors.Is(err, fs.ErrNotExist) {
+		return nil, fmt.Errorf("store %s: %v", path, err)
+	}
+	if err := os.MkdirAll(filepath.Dir(path), 0o755); err != nil {
+		return nil, fmt.Errorf("store %s: %v", path, err)
+	}
+	dsn := "file:" + path + "?_txlock=immediate" +
+		fmt.Sprintf("&_pragma=busy_timeout(%d)", BusyTimeout.Milliseconds()) +
+		"&_pragma=journal_mode(WAL)&_pragma=synchronous(NORMAL)"
+	db, err := sql.Open("sqlite", dsn)
+	if err != nil {
+		return nil, fmt.Errorf("store %s: %v", path, err)
+	}
+	s := &sqlStore{db: db, d: dialect{name: "sqlite"}, where: path}
+	if err := s.migrate(ctx); err != nil {
+		db.Close()
+		return nil, sqliteError(path, err)
+	}
+	return s, nil
+}
+
+// sqliteError turns SQLite's "file is not a database" into one line a
+// user understands.
+func sqliteError(path string, err error) error {
+	if strings.Contains(err.Error(), "not a database") {
+		return fmt.Errorf("store %s: not a boardbench store (not a SQLite database)", path)
+	}
+	return err
+}
+
+// openPostgres opens a PostgreSQL store through pgx.
+func openPostgres(ctx context.Context, url string) (Store, error) {
+	db, err := sql.Open("pgx", url)
+	if err != nil {
+		return nil, fmt.Errorf("store %s: %v", redactURL(url), err)
+	}
+	db.SetMaxOpenConns(4)
+	s := &sqlStore{db: db, d: dialect{name: "postgres", postgres: true}, where: redactURL(url)}
+	pctx, cancel := context.WithTimeout(ctx, 30*time.Second)
+	defer cancel()
+	if err := db.PingContext(pctx); err != nil {
+		db.Close()
+		return nil, fmt.Errorf("store %s: %v", s.where, err)
+	}
+	if err := s.migrate(ctx); err != nil {
+		db.Close()
+		return nil, err
+	}
+	return s, nil
+}
+
+// redactURL hides a URL's password.
+func redactURL(s string) string {
+	u, err := url.Parse(s)
+	if err != nil {
+		return "(unparseable URL)"
+	}
+	return u.Redacted()
+}
+
+// Where returns where st is (a path, or a URL without password), "" for
+// a store that does not say.
+func Where(st Store) string {
+	if w, ok := st.(interface{ Where() string }); ok {
+		return w.Where()
+	}
+	return ""
+}

@@ -1,0 +1,88 @@
+package store
+
+// The schema, one for SQLite and PostgreSQL: the SQL below uses only what
+// both understand (TEXT, INTEGER, DOUBLE PRECISION, ON CONFLICT). Times are
+// TEXT in one fixed-width UTC format (timeFormat), so that text order is
+// time order in both databases.
+//
+// migrations[i] takes a store from version i to version i+1. A migration is
+// never edited once released: a change of schema is a new migration. After
+// the migrations that a store lacked, every stored document is indexed
+// again (reindex), so that a column added by a migration is filled for the
+// results stored before it.
+var migrations = [][]string{
+	// 1: results with their verbatim document, tags, figures.
+	{
+		`CREATE TABLE results (
+			id TEXT PRIMARY KEY,
+			kind TEXT NOT NULL,
+			board TEXT NOT NULL,
+			soc TEXT NOT NULL,
+			core_types TEXT NOT NULL,
+			kernel TEXT NOT NULL,
+			distro TEXT NOT NULL,
+			arch TEXT NOT NULL,
+			host TEXT NOT NULL,
+			created_at TEXT NOT NULL,
+			status TEXT NOT NULL,
+			valid INTEGER NOT NULL,
+			tags TEXT NOT NULL,
+			figures TEXT NOT NULL,
+			doc TEXT NOT NULL,
+			stored_at TEXT NOT NULL
+		)`,
+		`CREATE INDEX results_created_at ON results (created_at)`,
+		`CREATE INDEX results_board ON results (board)`,
+		`CREATE INDEX results_soc ON results (soc)`,
+		`CREATE INDEX results_kernel ON results (kernel)`,
+		`CREATE TABLE result_tags (
+			result_id TEXT NOT NULL,
+			tag TEXT NOT NULL,
+			PRIMARY KEY (result_id, tag)
+		)`,
+		`CREATE INDEX result_tags_tag ON result_tags (tag)`,
+		`CREATE TABLE result_figures (
+			result_id TEXT NOT NULL,
+			name TEXT NOT NULL,
+			value DOUBLE PRECISION NOT NULL,
+			PRIMARY KEY (result_id, name)
+		)`,
+		`CREATE INDEX result_figures_name_value ON result_figures (name, value)`,
+	},
+	// 2: finding ids and tool versions, as columns and as indexed tables;
+	// indexes on the other filter columns.
+	{
+		`ALTER TABLE results ADD COLUMN finding_ids TEXT NOT NULL DEFAULT '[]'`,
+		`ALTER TABLE results ADD COLUMN tools TEXT NOT NULL DEFAULT '{}'`,
+		`CREATE TABLE result_findings (
+			result_id TEXT NOT NULL,
+			finding_id TEXT NOT NULL,
+			PRIMARY KEY (result_id, finding_id)
+		)`,
+		`CREATE INDEX result_findings_finding ON result_findings (finding_id)`,
+		`CREATE TABLE result_tools (
+			result_id TEXT NOT NULL,
+			name TEXT NOT NULL,
+			version TEXT NOT NULL,
+			PRIMARY KEY (result_id, name)
+		)`,
+		`CREATE INDEX result_tools_name_version ON result_tools (name, version)`,
+		`CREATE INDEX results_kind ON results (kind)`,
+		`CREATE INDEX results_distro ON results (distro)`,
+		`CREATE INDEX results_arch ON results (arch)`,
+		`CREATE INDEX results_core_types ON results (core_types)`,
+		`CREATE INDEX results_host ON results (host)`,
+		`CREATE INDEX results_status_valid ON results (status, valid)`,
+	},
+}
+
+// SchemaVersion returns the schema version this boardbench writes: the
+// number of migrations it knows.
+func SchemaVersion() int { return len(migrations) }
+
+// migrationsTable records the applied migrations, one row each.
+const migrationsTable = `CREATE TABLE IF NOT EXISTS schema_migrations (
+	version INTEGER PRIMARY KEY,
+	applied_at TEXT NOT NULL,
+	boardbench TEXT NOT NULL
+)`
