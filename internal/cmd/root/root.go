@@ -15,6 +15,7 @@ import (
 	"boardbench/internal/cmd/report"
 	"boardbench/internal/cmd/restore"
 	"boardbench/internal/cmd/run"
+	servecmd "boardbench/internal/cmd/serve"
 	"boardbench/internal/cmd/version"
 	"boardbench/internal/cmdutil"
 	"boardbench/internal/textfmt"
@@ -73,6 +74,7 @@ memory, storage, buses) and measures it with figures that carry their evidence.`
 		run.NewCmd(f),
 		report.NewCmd(f),
 		restore.NewCmd(f),
+		servecmd.NewCmd(f),
 	)
 	return cmd
 }
