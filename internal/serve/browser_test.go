@@ -100,7 +100,7 @@ func (b *browser) check(t *testing.T, where string) {
 
 func (b *browser) shot(t *testing.T, dir, name string) {
 	t.Helper()
-	png, err := chromedp.Run(b.ctx, chromedp.FullScreenshot(90))
+	png, err := chromedp.Run(b.ctx, chromedp.FullScreenshot(100))
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -247,4 +247,28 @@ func TestBrowserStandaloneReport(t *testing.T) {
 	}
 	mu.Unlock()
 	b.check(t, "report --html")
+}
+
+// TestBrowserTable10k loads the table over 10,000 results and logs the
+// time the server took (request to last byte) and the browser's (last
+// byte to a rendered, complete document), for a page of 50 and of 500
+// rows. Times are reported, not asserted.
+func TestBrowserTable10k(t *testing.T) {
+	b := newBrowser(t)
+	srv := httptest.NewServer(serve.New(serve.Config{Store: servetest.Fill(10_000)}).Handler())
+	defer srv.Close()
+	for _, target := range []string{"/?sort=7zip-multi&dir=desc", "/?sort=7zip-multi&dir=desc&per=500"} {
+		for range 2 { // the first load warms the SoC menu's cache
+			if err := chromedp.Do(b.ctx, chromedp.Navigate(srv.URL+target), chromedp.WaitVisible(chromedp.CSS("#results"))); err != nil {
+				t.Fatal(err)
+			}
+		}
+		times, err := chromedp.Run(b.ctx, chromedp.Evaluate[[]float64](`(() => { const n = performance.getEntriesByType("navigation")[0];
+			return [n.responseEnd - n.requestStart, n.domComplete - n.responseEnd, document.querySelectorAll("#results tbody tr").length]; })()`))
+		if err != nil || len(times) != 3 {
+			t.Fatalf("navigation timing: %v %v", times, err)
+		}
+		t.Logf("%s: server %.1f ms, browser %.1f ms, %d rows", target, times[0], times[1], int(times[2]))
+	}
+	b.check(t, "10k table")
 }
