@@ -18,6 +18,8 @@ type Factory struct {
 	IO *iostreams.IOStreams
 	// NewHost opens the machine at root; tests may replace it.
 	NewHost func(root string, opts ...host.Option) (*host.Host, error)
+	// Store is the results store the root's --store/--no-store chose.
+	Store StoreOptions
 }
 
 // NewFactory returns a Factory on the given streams. A --root that cannot

@@ -164,6 +164,7 @@ type Summary struct {
 	Valid bool `json:"valid"`
 	// Verdict is a one-line human summary of validity.
 	Verdict string `json:"verdict"`
+	*ImportedSummary
 }
 
 // The values of Summary.SevenZipMultiBasis.

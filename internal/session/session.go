@@ -17,12 +17,14 @@ package session
 
 import (
 	"context"
+	"encoding/json"
 	"fmt"
 	"io"
 	"math"
 	"os"
 	"path/filepath"
 	"slices"
+	"strings"
 	"time"
 
 	"boardbench/internal/check"
@@ -104,7 +106,37 @@ type Config struct {
 	Findings func(*result.Result) []finding.Finding
 	// Now returns the time; nil means time.Now.
 	Now func() time.Time
+	// Keep saves the finished result (complete, failed or interrupted) to
+	// the results store besides its file; nil means the Keeper the
+	// context given to Finish carries (WithKeeper: the root command sets
+	// it from --store/--no-store), and no store when it carries none. A
+	// failure is one warning line on Warn: the result file is never lost
+	// for it.
+	Keep Keeper
 }
+
+// Keeper saves a finished result document (the JSON of the result file)
+// to a results store and returns its id there.
+type Keeper func(ctx context.Context, doc []byte) (id string, err error)
+
+// keeperKey is the context key of the Keeper.
+type keeperKey struct{}
+
+// WithKeeper returns ctx carrying k, the Keeper of sessions whose Config
+// has none.
+func WithKeeper(ctx context.Context, k Keeper) context.Context {
+	return context.WithValue(ctx, keeperKey{}, k)
+}
+
+// KeeperFrom returns the Keeper ctx carries, nil when none.
+func KeeperFrom(ctx context.Context) Keeper {
+	k, _ := ctx.Value(keeperKey{}).(Keeper)
+	return k
+}
+
+// KeepTimeout bounds saving to the store at the end of a session, which
+// must work after Ctrl-C too.
+const KeepTimeout = time.Minute
 
 // Session is one measuring session in progress.
 type Session struct {
@@ -152,6 +184,9 @@ func Start(ctx context.Context, cfg Config) (*Session, error) {
 		mcfg.Interval = 2 * time.Second
 	}
 	s.res.Monitor = MonitorInfo(mcfg)
+	if !cfg.Info.Redacted {
+		s.res.Host = hostname(cfg.Host)
+	}
 	if cfg.Path != "" {
 		if err := result.Save(cfg.Path, s.res); err != nil {
 			return nil, fmt.Errorf("cannot write the result file: %w", err)
@@ -337,6 +372,9 @@ type Outcome struct {
 	// SaveErr says why the configured file could not be written (nil when
 	// it was).
 	SaveErr error
+	// StoreID is the result's id in the results store; "" when it was not
+	// saved there (no store, or a failure the warning line told).
+	StoreID string
 	// Signal names the interrupting signal; "" when not interrupted.
 	Signal string
 }
@@ -371,6 +409,7 @@ func (s *Session) Finish(ctx context.Context, end End) (*Outcome, error) {
 			out.Path = s.cfg.Path
 		}
 	}
+	out.StoreID = s.keep(ctx)
 	switch {
 	case out.SaveErr != nil:
 		return out, &ErrSave{Path: s.cfg.Path, Err: out.SaveErr, Fallback: out.Path, Interrupted: out.Signal}
@@ -378,6 +417,44 @@ func (s *Session) Finish(ctx context.Context, end End) (*Outcome, error) {
 		return out, &InterruptedError{Signal: out.Signal}
 	}
 	return out, nil
+}
+
+// keep saves the finished result to the store, if any, and returns its id
+// there; a failure is a warning line.
+func (s *Session) keep(ctx context.Context) string {
+	k := s.cfg.Keep
+	if k == nil {
+		k = KeeperFrom(ctx)
+	}
+	if k == nil {
+		return ""
+	}
+	doc, err := json.MarshalIndent(s.res, "", "  ")
+	if err == nil {
+		kctx, cancel := context.WithTimeout(context.WithoutCancel(ctx), KeepTimeout)
+		defer cancel()
+		var id string
+		if id, err = k(kctx, append(doc, '\n')); err == nil {
+			return id
+		}
+	}
+	if s.cfg.Warn != nil {
+		fmt.Fprintf(s.cfg.Warn, "boardbench: warning: the result was not saved to the results store: %v\n", oneLine(err))
+	}
+	return ""
+}
+
+// oneLine keeps an error message on one line.
+func oneLine(err error) string { return strings.ReplaceAll(err.Error(), "\n", " ") }
+
+// hostname returns the machine's host name, "" when unknown.
+func hostname(h *host.Host) string {
+	for _, p := range []string{"/proc/sys/kernel/hostname", "/etc/hostname"} {
+		if s, err := h.ReadString(p); err == nil && strings.TrimSpace(s) != "" {
+			return strings.TrimSpace(s)
+		}
+	}
+	return ""
 }
 
 // fallback writes the result to the temporary directory, then to the home

@@ -34,4 +34,3 @@ func versionOf(path string) (int, error) {
 	err = db.QueryRow(`SELECT MAX(version) FROM schema_migrations`).Scan(&v)
 	return v, err
 }
-

@@ -9,6 +9,7 @@ import (
 	"boardbench/internal/cmd/c2c"
 	"boardbench/internal/cmd/capture"
 	"boardbench/internal/cmd/clock"
+	"boardbench/internal/cmd/import"
 	"boardbench/internal/cmd/info"
 	"boardbench/internal/cmd/mem"
 	"boardbench/internal/cmd/monitor"
@@ -18,6 +19,7 @@ import (
 	servecmd "boardbench/internal/cmd/serve"
 	"boardbench/internal/cmd/version"
 	"boardbench/internal/cmdutil"
+	"boardbench/internal/session"
 	"boardbench/internal/textfmt"
 	"boardbench/internal/tune"
 
@@ -47,6 +49,9 @@ memory, storage, buses) and measures it with figures that carry their evidence.`
 				return err
 			}
 			warnLeftovers(f, cmd)
+			if k := f.Store.Keeper(); k != nil {
+				cmd.SetContext(session.WithKeeper(cmd.Context(), k))
+			}
 			return nil
 		},
 		Version:       buildinfo.Get().String(),
@@ -58,6 +63,7 @@ memory, storage, buses) and measures it with figures that carry their evidence.`
 	// subcommands inherit the template.
 	cmd.SetUsageTemplate(strings.ReplaceAll(cmd.UsageTemplate(), ".FlagUsages ",
 		fmt.Sprintf(".FlagUsagesWrapped %d ", textfmt.MaxWidth)))
+	cmdutil.AddStoreFlags(cmd, &f.Store)
 	cmd.Flags().BoolP("version", "v", false, "print boardbench's version and build (as boardbench version does)")
 	cmd.SetOut(f.IO.Out)
 	cmd.SetErr(f.IO.ErrOut)
@@ -75,6 +81,7 @@ memory, storage, buses) and measures it with figures that carry their evidence.`
 		report.NewCmd(f),
 		restore.NewCmd(f),
 		servecmd.NewCmd(f),
+		importcmd.NewCmd(f),
 	)
 	return cmd
 }

@@ -73,11 +73,27 @@ func (c Columns) String() string {
 	return "| " + strings.Join(cells, " | ") + " |"
 }
 
-// Row returns the table row of r (without a trailing newline).
-func Row(r *result.Result) string { return Compute(r).String() }
+// Row returns the table row of r (without a trailing newline). The row of
+// an imported result whose log printed one is that row (see ImportedRow).
+func Row(r *result.Result) string {
+	if cells := ImportedRow(r); cells != nil {
+		return "| " + strings.Join(cells, " | ") + " |"
+	}
+	return Compute(r).String()
+}
 
-// Compute derives every column of r.
+// Compute returns every column of r: the cells of the row an imported log
+// printed in this table's format, else the columns Derive derives.
 func Compute(r *result.Result) Columns {
+	if cells := ImportedRow(r); len(cells) == len(Columns{}.Cells()) {
+		return Columns{cells[0], cells[1], cells[2], cells[3], cells[4], cells[5], cells[6], cells[7], cells[8], cells[9]}
+	}
+	return Derive(r)
+}
+
+// Derive derives every column of r from its machine description, summary
+// and findings.
+func Derive(r *result.Result) Columns {
 	var in *inventory.Info
 	if r != nil {
 		in = r.Info
@@ -105,6 +121,7 @@ func Compute(r *result.Result) Columns {
 	c.Memcpy = maxCell(s.MemcpyMBs, tens)
 	c.Memset = maxCell(s.MemsetMBs, tens)
 	fillFromWrapped(&c, WrappedFigures(r))
+	fillFromImported(&c, r)
 	return c
 }
 

@@ -64,6 +64,10 @@ func renderFigures(w *textfmt.Writer, p result.Phase) {
 		err = decode(p.Figures, func(f result.SevenZipFigures) {
 			renderSevenZip(w, f)
 		})
+	case result.PhaseImportedLog:
+		err = decode(p.Figures, func(f result.ImportedFigures) {
+			renderImported(w, f, strings.Count(p.RawOutput, "\n")+1)
+		})
 	default:
 		fmt.Fprintln(w.W)
 		w.Line("figures: no text view for phase kind %q (see the JSON result)", p.Name)

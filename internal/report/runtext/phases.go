@@ -39,6 +39,9 @@ func renderPhases(w *textfmt.Writer, r *result.Result) {
 		if p.Status == result.PhaseSkipped && len(p.Samples) == 0 {
 			continue // never ran: no evidence to show
 		}
+		if r.Command == result.CommandImport {
+			continue // a log has no monitor evidence per phase: its monitor lines are in the imported-log phase
+		}
 		renderEvidence(w, p, labels)
 		renderSamples(w, cols, r.Monitor.TempLabel, p.Samples)
 	}
