@@ -165,6 +165,8 @@ type Summary struct {
 	// Verdict is a one-line human summary of validity.
 	Verdict string `json:"verdict"`
 	*ImportedSummary
+	*SweepSummary
+	*ThermalSummary
 }
 
 // The values of Summary.SevenZipMultiBasis.

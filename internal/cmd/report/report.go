@@ -25,6 +25,7 @@ func NewCmd(f *cmdutil.Factory) *cobra.Command {
 	var asJSON, markdownRow, header bool
 	var asHTML bool
 	var htmlOut string
+	var chartsDir string
 	cmd := &cobra.Command{
 		Use:   "report FILE...",
 		Short: "Show a saved run result as a text report or a results-table row",
@@ -87,6 +88,11 @@ bad input: one line on standard error and exit status 2.`,
 			if err != nil {
 				return err
 			}
+			if chartsDir != "" {
+				if err := writeCharts(r, chartsDir, func(s string) { fmt.Fprintln(f.IO.ErrOut, "boardbench report: "+s) }); err != nil {
+					return err
+				}
+			}
 			if asJSON {
 				return f.WriteJSON(r)
 			}
@@ -101,6 +107,7 @@ bad input: one line on standard error and exit status 2.`,
 	cmd.Flags().BoolVar(&markdownRow, "markdown-row", false, "print one row of the community's results table instead of the report")
 	cmd.Flags().BoolVar(&asHTML, "html", false, "write the result as one self-contained HTML file (see -o)")
 	cmd.Flags().StringVarP(&htmlOut, "output", "o", "", "with --html: write to `FILE` instead of standard output")
+	cmd.Flags().StringVar(&chartsDir, "charts", "", "also write the result's charts as SVG files into `DIR` (created if missing)")
 	cmd.Flags().BoolVar(&header, "header", false, "with --markdown-row: print the table's header lines first")
 	return cmd
 }

@@ -17,6 +17,8 @@ import (
 	"boardbench/internal/cmd/restore"
 	"boardbench/internal/cmd/run"
 	servecmd "boardbench/internal/cmd/serve"
+	"boardbench/internal/cmd/sweep"
+	"boardbench/internal/cmd/thermal"
 	"boardbench/internal/cmd/version"
 	"boardbench/internal/cmdutil"
 	"boardbench/internal/session"
@@ -82,6 +84,8 @@ memory, storage, buses) and measures it with figures that carry their evidence.`
 		restore.NewCmd(f),
 		servecmd.NewCmd(f),
 		importcmd.NewCmd(f),
+		sweep.NewCmd(f),
+		thermal.NewCmd(f),
 	)
 	return cmd
 }

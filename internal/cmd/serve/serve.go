@@ -31,7 +31,7 @@ const DefaultListen = "127.0.0.1:8080"
 
 // NewCmd returns the serve command.
 func NewCmd(f *cmdutil.Factory) *cobra.Command {
-	var storeSpec, listen string
+	var listen string
 	var metrics bool
 	cmd := &cobra.Command{
 		Use:   "serve [--store PATH|URL] [--listen HOST:PORT] [--metrics]",
@@ -52,20 +52,20 @@ on /metrics (see docs/prometheus.md). Ctrl-C stops the server.`,
   boardbench serve --store postgres://bench@db/boardbench --metrics`,
 		Args: cobra.NoArgs,
 		RunE: func(cmd *cobra.Command, args []string) error {
-			return run(cmd.Context(), f, storeSpec, listen, metrics)
+			return run(cmd.Context(), f, listen, metrics)
 		},
 	}
-	cmd.Flags().StringVar(&storeSpec, "store", "", "results store: a SQLite `PATH` or a postgres:// URL (default $BOARDBENCH_STORE, else the default file)")
 	cmd.Flags().StringVar(&listen, "listen", DefaultListen, "listen on `HOST:PORT`")
 	cmd.Flags().BoolVar(&metrics, "metrics", false, "also sample this machine and serve Prometheus metrics on /metrics")
 	return cmd
 }
 
-func run(ctx context.Context, f *cmdutil.Factory, storeSpec, listen string, metrics bool) error {
+func run(ctx context.Context, f *cmdutil.Factory, listen string, metrics bool) error {
 	if _, _, err := net.SplitHostPort(listen); err != nil {
 		return cmdutil.Usagef("--listen %q: %v (e.g. 127.0.0.1:8080)", listen, err)
 	}
-	st, err := store.Open(ctx, storeSpec)
+	// --store (the root command's) names the store.
+	st, err := f.Store.OpenStore(ctx)
 	if err != nil {
 		return err
 	}

@@ -68,6 +68,18 @@ func renderFigures(w *textfmt.Writer, p result.Phase) {
 		err = decode(p.Figures, func(f result.ImportedFigures) {
 			renderImported(w, f, strings.Count(p.RawOutput, "\n")+1)
 		})
+	case result.PhaseSweepSingle, result.PhaseSweepMulti:
+		err = decode(p.Figures, func(f result.SweepFigures) {
+			renderSweepFigures(w, f)
+		})
+	case result.PhaseThermalHeat:
+		err = decode(p.Figures, func(f result.ThermalHeatFigures) {
+			renderThermalHeat(w, f)
+		})
+	case result.PhaseThermalCool:
+		err = decode(p.Figures, func(f result.ThermalCoolFigures) {
+			renderThermalCool(w, f)
+		})
 	default:
 		fmt.Fprintln(w.W)
 		w.Line("figures: no text view for phase kind %q (see the JSON result)", p.Name)

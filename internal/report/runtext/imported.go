@@ -43,7 +43,7 @@ func renderImported(w *textfmt.Writer, f result.ImportedFigures, rawLines int) {
 			if c.Policy != nil {
 				pol = strconv.Itoa(*c.Policy)
 			}
-			t.Row(strconv.Itoa(c.CPU), strconv.Itoa(c.Cluster), pol, num(c.MinMHz), num(c.MaxMHz), orDash(c.Core))
+			t.Row(strconv.Itoa(c.CPU), strconv.Itoa(c.Cluster), pol, importedNum(c.MinMHz), importedNum(c.MaxMHz), orDash(c.Core))
 		}
 		w.Line("CPU topology:")
 		w.Table(t)
@@ -66,7 +66,7 @@ func renderImported(w *textfmt.Writer, f result.ImportedFigures, rawLines int) {
 		for _, row := range r.Rows {
 			cells := []string{textfmt.Bytes(row.SizeBytes)}
 			for _, v := range row.NS {
-				cells = append(cells, num(v))
+				cells = append(cells, importedNum(v))
 			}
 			t.Row(cells...)
 		}
@@ -114,7 +114,8 @@ func versionLabel(v string) string {
 	return "v" + v
 }
 
-func num(v *float64) string {
+// importedNum formats an optional figure of an imported log, "-" when absent.
+func importedNum(v *float64) string {
 	if v == nil {
 		return "-"
 	}

@@ -30,6 +30,8 @@ func Render(w io.Writer, r *result.Result, color bool) {
 	tw := textfmt.New(w, color)
 	renderBanner(tw, r)
 	renderSummary(tw, r)
+	renderSweep(tw, r)
+	renderThermal(tw, r)
 	renderFindings(tw, r)
 	renderPhases(tw, r)
 }
@@ -178,6 +180,13 @@ func renderSummary(w *textfmt.Writer, r *result.Result) {
 	pairs = append(pairs, osPairs(r)...)
 	if r.Command == "monitor" {
 		pairs = append(pairs, monitorPairs(r)...)
+		w.KV(pairs...)
+		return
+	}
+	if r.Command == "sweep" || r.Command == "thermal" {
+		// Their figures have sections of their own (sweeptext.go, thermaltext.go).
+		pairs = append(pairs, toolPairs(r)...)
+		pairs = append(pairs, [2]string{"tuning", tuningLine(r.Tuning)})
 		w.KV(pairs...)
 		return
 	}

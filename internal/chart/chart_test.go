@@ -1,0 +1,140 @@
+package chart
+
+import (
+	"os"
+	"path/filepath"
+	"strings"
+	"testing"
+	"time"
+
+	"boardbench/internal/inventory"
+	"boardbench/internal/monitor"
+	"boardbench/internal/result"
+)
+
+func p(v float64) *float64 { return &v }
+
+// testResult has a sweep of the published Zero 2 W figures, a thermal
+// heating and cooling series, and a latency curve with two cache levels.
+func testResult() *result.Result {
+	start := time.Date(2026, 1, 2, 3, 4, 5, 0, time.UTC)
+	r := &result.Result{Command: "sweep", StartedAt: start, Info: &inventory.Info{}}
+	r.Info.Board.Model = "Raspberry Pi Zero 2 W Rev 1.0"
+	r.Info.SoC.Guess = "BCM2710A1"
+	pol := 0
+	var rows []result.SweepRow
+	single := [][4]float64{{1000, 835, 40.6, 1.61}, {900, 755, 40.2, 1.57}, {800, 676, 39.9, 1.51}, {700, 593, 39.5, 1.39}, {600, 511, 37.4, 1.28}}
+	multi := [][4]float64{{1000, 3009, 50.8, 2.33}, {900, 2750, 49, 2.17}, {800, 2465, 46.9, 2.06}, {700, 2152, 45.1, 1.94}, {600, 1870, 42.7, 1.70}}
+	for i := range single {
+		for j, f := range [][4]float64{single[i], multi[i]} {
+			row := result.SweepRow{Policy: &pol, Threads: 1 + 3*j, RequestedMHz: p(f[0]), MIPS: p(f[1]), TempC: p(f[2]), PowerW: p(f[3])}
+			row.MIPSPerW = result.MIPSPerWatt(row.MIPS, row.PowerW)
+			rows = append(rows, row)
+		}
+	}
+	r.Summary.SweepSummary = &result.SweepSummary{Sweep: rows}
+	r.Monitor.Policies = []monitor.Policy{{ID: 0}}
+	var samples []monitor.Sample
+	for s := 0; s <= 1800; s += 10 {
+		temp := 40 + 40*(1-expm(float64(s)/400))
+		clock := 1000.0
+		if temp > 78 {
+			clock = 800
+		}
+		if s > 1200 {
+			temp = 42 + (*samples[len(samples)-1].TempC-42)*0.97
+			clock = 600
+		}
+		samples = append(samples, monitor.Sample{Time: start.Add(time.Duration(s) * time.Second), TempC: p(temp), ClockMHz: []*float64{p(clock)}, PowerW: p(1.2 + clock/1000)})
+	}
+	r.Phases = []result.Phase{{Name: result.PhaseThermalHeat, Evidence: monitor.Evidence{Samples: samples}}}
+	mem := result.MemFigures{CPU: 0, Core: "Cortex-A53"}
+	for kib := int64(4); kib <= 256*1024; kib *= 2 {
+		ns := 2.0
+		switch {
+		case kib > 512:
+			ns = 140
+		case kib > 32:
+			ns = 15
+		}
+		mem.Latency = append(mem.Latency, result.LatencyRow{SizeBytes: kib * 1024, NS: p(ns)})
+	}
+	l1, l2 := 1, 2
+	mem.CacheLevels = []result.CacheLevel{{DetectedBytes: 32 << 10, LatencyNS: 2, SysfsLevel: &l1}, {DetectedBytes: 512 << 10, LatencyNS: 15, SysfsLevel: &l2}}
+	fig, _ := jsonOf(mem)
+	r.Phases = append(r.Phases, result.Phase{Name: result.PhaseMemory, Figures: fig})
+	return r
+}
+
+// TestForResult draws every chart of a result with all kinds of data: the
+// SVGs carry the title naming the board, the axis labels with units and
+// the legend. With BOARDBENCH_CHART_PNG=DIR they are also rendered to PNG
+// there, to be looked at.
+func TestForResult(t *testing.T) {
+	r := testResult()
+	charts, err := ForResult(r)
+	if err != nil {
+		t.Fatal(err)
+	}
+	want := map[string][]string{
+		"sweep-mips":          {"7-Zip MIPS against clock", "clock (MHz)", "7-Zip total rating (MIPS)", "policy0, 4 threads", "policy0, 1 thread"},
+		"sweep-watts":         {"power (W)"},
+		"sweep-mips-per-watt": {"efficiency (MIPS/W)"},
+		"temperature":         {"temperature (°C)", "time since start (s)", "SoC temperature"},
+		"clock":               {"clock (MHz)", "policy0"},
+		"power":               {"power (W)"},
+		"memory-latency-cpu0": {"latency (ns)", "block size (KiB, log scale)", "L1 (32 KiB, 2.0 ns)", "L2 (512 KiB, 15.0 ns)", "Cortex-A53"},
+	}
+	got := map[string]bool{}
+	for _, c := range charts {
+		got[c.Name] = true
+		svg := string(c.SVG)
+		if !strings.HasPrefix(strings.TrimSpace(svg), "<?xml") || !strings.Contains(svg, "<svg") {
+			t.Errorf("%s: not an SVG", c.Name)
+		}
+		if !strings.Contains(c.Title, "Raspberry Pi Zero 2 W Rev 1.0 (BCM2710A1)") || !strings.Contains(svg, "Raspberry Pi Zero 2 W") {
+			t.Errorf("%s: title %q does not name the board", c.Name, c.Title)
+		}
+		for _, s := range want[c.Name] {
+			if !strings.Contains(svg, xmlEscape(s)) && !strings.Contains(svg, s) {
+				t.Errorf("%s: %q missing", c.Name, s)
+			}
+		}
+	}
+	for name := range want {
+		if !got[name] {
+			t.Errorf("chart %s not drawn", name)
+		}
+	}
+	dir := os.Getenv("BOARDBENCH_CHART_PNG")
+	if dir == "" {
+		dir = t.TempDir()
+	}
+	ps, err := plots(r)
+	if err != nil {
+		t.Fatal(err)
+	}
+	for _, n := range ps {
+		data, err := encode(n.plot, "png")
+		if err != nil {
+			t.Fatal(err)
+		}
+		if len(data) < 1000 || string(data[1:4]) != "PNG" {
+			t.Errorf("%s: PNG of %d bytes", n.name, len(data))
+		}
+		if err := os.WriteFile(filepath.Join(dir, n.name+".png"), data, 0o644); err != nil {
+			t.Fatal(err)
+		}
+	}
+}
+
+// TestForResultEmpty: a result without data has no charts and no error.
+func TestForResultEmpty(t *testing.T) {
+	charts, err := ForResult(&result.Result{})
+	if err != nil || len(charts) != 0 {
+		t.Errorf("charts %d, err %v", len(charts), err)
+	}
+	if charts, err := ForResult(nil); err != nil || len(charts) != 0 {
+		t.Errorf("nil result: %v %v", charts, err)
+	}
+}

@@ -1,0 +1,34 @@
+package report
+
+import (
+	"fmt"
+	"os"
+	"path/filepath"
+
+	"boardbench/internal/chart"
+	"boardbench/internal/outfile"
+	"boardbench/internal/result"
+)
+
+// writeCharts writes every chart of r as DIR/NAME.svg and lists them.
+func writeCharts(r *result.Result, dir string, list func(string)) error {
+	charts, err := chart.ForResult(r)
+	if err != nil {
+		return err
+	}
+	if len(charts) == 0 {
+		list("no charts: the result has no sweep, monitor samples or memory latency to draw")
+		return nil
+	}
+	if err := os.MkdirAll(dir, 0o755); err != nil {
+		return fmt.Errorf("--charts %s: %v", dir, err)
+	}
+	for _, c := range charts {
+		p := filepath.Join(dir, c.Name+".svg")
+		if err := outfile.WriteFile(p, c.SVG); err != nil {
+			return fmt.Errorf("writing %s: %v", p, err)
+		}
+		list(p + ": " + c.Title)
+	}
+	return nil
+}

@@ -1,0 +1,381 @@
+package sweep
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"slices"
+	"strings"
+	"time"
+
+	"boardbench/internal/benchtool/sevenzip"
+	"boardbench/internal/clockcheck"
+	"boardbench/internal/finding"
+	"boardbench/internal/host"
+	"boardbench/internal/interrupt"
+	"boardbench/internal/inventory"
+	"boardbench/internal/prepare"
+	probeclock "boardbench/internal/probe/clock"
+	"boardbench/internal/proc"
+	"boardbench/internal/result"
+	"boardbench/internal/session"
+	"boardbench/internal/tools"
+	"boardbench/internal/tune"
+)
+
+// Options are the user's choices.
+type Options struct {
+	// Output is the result file ("" keeps it in memory).
+	Output string
+	// Force skips the idle gate (recorded as a finding).
+	Force bool
+	// NoInstall forbids installing 7-Zip.
+	NoInstall bool
+	// Quick runs one short 7-Zip pass per measurement.
+	Quick bool
+	// AllCores runs the multi-threaded measurement on every usable CPU
+	// instead of the cluster's.
+	AllCores bool
+	// Settle is the pause before each 7-Zip run.
+	Settle time.Duration
+	// IdleTimeout bounds the wait for a quiet machine.
+	IdleTimeout time.Duration
+}
+
+// Defaults.
+const (
+	DefaultSettle      = 5 * time.Second
+	QuickSettle        = time.Second
+	DefaultIdleTimeout = 60 * time.Second
+)
+
+// Config is what a sweep needs from the outside; tests replace the
+// benchmark, the clock probe and the tool search to sweep a fixture root.
+type Config struct {
+	Host *host.Host
+	// IsRoot says whether clocks may be set; nil asks Host.IsRoot().
+	IsRoot *bool
+	// Allowed are the CPUs this process may use; nil reads them.
+	Allowed []int
+	// Exec runs 7-Zip; nil means proc.ForHost(Host).
+	Exec proc.Executor
+	// Clock measures one CPU's clock; nil means the probe on the live
+	// system and no measurement on a recorded root.
+	Clock clockcheck.MeasureFunc
+	// FindSevenZip finds (or installs) 7-Zip; nil means prepare.SevenZip.
+	FindSevenZip func(ctx context.Context, h *host.Host, allowInstall bool) (*tools.Tool, *finding.Finding)
+	// Progress shows the plan; nil for none.
+	Progress session.Progress
+	// Status receives free status lines (idle wait); nil for none.
+	Status func(string)
+	// Warn receives a line when a save fails; nil discards it.
+	Warn interface{ Write([]byte) (int, error) }
+}
+
+// point is one clock of one cluster to measure.
+type point struct {
+	cluster  int
+	core     string
+	policies []int // pinned together; empty without cpufreq
+	khz      int64 // 0: the clock the machine runs at
+	single   int   // CPU of the single-threaded run
+	multi    []int // CPUs of the multi-threaded run
+}
+
+// sweeper is one sweep in progress.
+type sweeper struct {
+	cfg      Config
+	opt      Options
+	h        *host.Host
+	info     *inventory.Info
+	tool     *tools.Tool
+	guard    *tune.Guard
+	findings []finding.Finding
+}
+
+// Run sweeps the clocks. The Outcome is nil only when nothing could start;
+// the error then says why. Otherwise the result was written and the error
+// reports an interruption or a failure to save.
+func Run(ctx context.Context, cfg Config, opt Options) (*session.Outcome, error) {
+	if cfg.Host == nil {
+		return nil, errors.New("sweep: no host")
+	}
+	s := &sweeper{cfg: cfg, opt: opt, h: cfg.Host}
+	if s.cfg.Exec == nil {
+		s.cfg.Exec = proc.ForHost(s.h)
+	}
+	if s.cfg.Clock == nil && s.h.Live() {
+		s.cfg.Clock = probeclock.Measure
+	}
+	if s.cfg.FindSevenZip == nil {
+		s.cfg.FindSevenZip = prepare.SevenZip
+	}
+	if s.opt.Settle < 0 {
+		s.opt.Settle = 0
+	}
+	isRoot := s.h.IsRoot()
+	if cfg.IsRoot != nil {
+		isRoot = *cfg.IsRoot
+	}
+	s.info = inventory.Collect(s.h, inventory.Options{Redact: true})
+	allowed := cfg.Allowed
+	if allowed == nil {
+		a, err := host.AllowedCPUs()
+		if err != nil {
+			return nil, fmt.Errorf("reading the CPUs this process may use: %v", err)
+		}
+		allowed = a
+	}
+	points, cpufreq := s.plan(allowed)
+	if len(points) == 0 {
+		return nil, errors.New("no CPU of this machine is available to this process")
+	}
+	if cpufreq && !isRoot {
+		return nil, errors.New("sweep sets every cpufreq clock in turn, which needs root: run it with sudo")
+	}
+	sess, err := session.Start(ctx, session.Config{
+		Host: s.h, Info: s.info, Command: "sweep", Path: opt.Output, Warn: cfg.Warn, Progress: cfg.Progress,
+		Options: map[string]any{
+			"quick": opt.Quick, "all_cores": opt.AllCores, "force": opt.Force, "no_install": opt.NoInstall,
+			"settle_s": s.opt.Settle.Seconds(), "idle_timeout_s": opt.IdleTimeout.Seconds(), "cpufreq": cpufreq,
+		},
+		Summarize: Summarize,
+		Findings:  func(*result.Result) []finding.Finding { return s.findings },
+	})
+	if err != nil {
+		return nil, err
+	}
+	res := sess.Result()
+	if !cpufreq {
+		s.findings = append(s.findings, finding.Finding{ID: "sweep_no_cpufreq", Severity: finding.Info,
+			Title:    "No cpufreq clocks to set: measured at the one clock this machine runs at",
+			Evidence: []string{"no cpufreq policy lists its clocks (scaling_available_frequencies)"},
+			Advice:   "On a machine with cpufreq, run as root to measure every operating point."})
+	}
+	tool, missing := s.cfg.FindSevenZip(ctx, s.h, !opt.NoInstall)
+	if tool != nil {
+		s.tool = tool
+		res.Tools = append(res.Tools, prepare.ToolVersion(tool))
+	} else if missing != nil {
+		s.findings = append(s.findings, *missing)
+		res.Tools = append(res.Tools, result.ToolVersion{Name: "7-Zip", Note: strings.Join(missing.Evidence, "; ")})
+	}
+	if ctx.Err() == nil {
+		if f := prepare.IdleGate(ctx, s.h, opt.Force, s.idleTimeout(), cfg.Status); f != nil {
+			s.findings = append(s.findings, *f)
+		}
+	}
+	if ctx.Err() == nil && cpufreq && s.tool != nil {
+		g, _, gerr := tune.NewGuard(ctx, s.h)
+		if gerr != nil {
+			res.Tuning.Note = "cannot set clocks: " + gerr.Error()
+		} else {
+			s.guard = g
+		}
+	}
+	if ctx.Err() == nil {
+		sess.Save()
+		sess.Run(ctx, s.steps(points, res))
+	}
+	return s.finish(ctx, sess)
+}
+
+func (s *sweeper) idleTimeout() time.Duration {
+	if s.opt.IdleTimeout <= 0 {
+		return DefaultIdleTimeout
+	}
+	return s.opt.IdleTimeout
+}
+
+// finish restores the clocks and lets the session validate and save.
+func (s *sweeper) finish(ctx context.Context, sess *session.Session) (*session.Outcome, error) {
+	res := sess.Result()
+	if s.guard != nil {
+		err := s.guard.Close()
+		res.Tuning.Restored = err == nil
+		if err != nil {
+			s.findings = append(s.findings, finding.Finding{ID: "restore_failed", Severity: finding.Warning,
+				Title: "Some cpufreq settings could not be restored", Evidence: strings.Split(err.Error(), "\n"),
+				Advice: "Check the cpufreq governors and limits (boardbench restore); a reboot restores the defaults."})
+		}
+		if sig := s.guard.Signal(); sig != nil && ctx.Err() == nil {
+			c, cancel := context.WithCancelCause(ctx)
+			cancel(&interrupt.Signal{Name: interrupt.NameOf(sig)})
+			ctx = c
+		}
+	}
+	return sess.Finish(ctx, session.End{})
+}
+
+// plan lists the points to measure: every OPP of every cluster, highest
+// first, or the current clock of each cluster without cpufreq. cpufreq
+// says whether any clock will be set.
+func (s *sweeper) plan(allowed []int) ([]point, bool) {
+	usable := map[int]bool{}
+	for _, c := range allowed {
+		usable[c] = true
+	}
+	var all []int
+	for _, c := range allowed {
+		all = append(all, c)
+	}
+	var points []point
+	cpufreq := false
+	clusters := s.info.CPU.Clusters
+	if len(clusters) == 0 {
+		// No clusters known: the whole machine at its one clock.
+		if len(all) == 0 {
+			return nil, false
+		}
+		return []point{{cluster: -1, single: all[0], multi: all}}, false
+	}
+	for _, cl := range clusters {
+		var cpus []int
+		for _, c := range cl.CPUs {
+			if usable[c] {
+				cpus = append(cpus, c)
+			}
+		}
+		if len(cpus) == 0 {
+			continue
+		}
+		base := point{cluster: cl.ID, core: cl.Core, single: cpus[0], multi: cpus}
+		if s.opt.AllCores {
+			base.multi = all
+		}
+		pols := cl.Policies
+		if cl.Policy != nil {
+			pols = []int{*cl.Policy}
+		}
+		var khz []int64
+		if len(pols) > 0 {
+			if k, err := tune.AvailableKHz(s.h, pols[0]); err == nil {
+				khz = k
+			}
+		}
+		if len(khz) == 0 {
+			points = append(points, base)
+			continue
+		}
+		cpufreq = true
+		khz = slices.Clone(khz)
+		slices.Sort(khz)
+		slices.Reverse(khz)
+		for _, k := range khz {
+			p := base
+			p.policies, p.khz = pols, k
+			points = append(points, p)
+		}
+	}
+	return points, cpufreq
+}
+
+// steps makes two steps per point: single-threaded, then multi-threaded.
+func (s *sweeper) steps(points []point, res *result.Result) []session.Step {
+	skip := ""
+	switch {
+	case s.tool == nil:
+		skip = "7-Zip is missing"
+	case s.guard == nil && points[0].khz != 0:
+		skip = "the clocks cannot be set: " + res.Tuning.Note
+	}
+	est := 30 * time.Second
+	if s.opt.Quick {
+		est = 3 * time.Second
+	}
+	est += s.opt.Settle
+	var steps []session.Step
+	for _, pt := range points {
+		pt := pt
+		steps = append(steps,
+			session.Step{Name: result.PhaseSweepSingle, Title: s.title(pt, 1), Kind: "7zip", CPUs: []int{pt.single}, Estimate: est, Skip: skip,
+				Run: func(ctx context.Context, p *result.Phase) error { return s.measure(ctx, p, pt, []int{pt.single}) }},
+			session.Step{Name: result.PhaseSweepMulti, Title: s.title(pt, len(pt.multi)), Kind: "7zip", CPUs: pt.multi, Estimate: est, Skip: skip,
+				Run: func(ctx context.Context, p *result.Phase) error { return s.measure(ctx, p, pt, pt.multi) }})
+	}
+	return steps
+}
+
+// title describes one measurement.
+func (s *sweeper) title(pt point, threads int) string {
+	clock := "the current clock"
+	if pt.khz > 0 {
+		clock = fmt.Sprintf("%d MHz (policy%d)", pt.khz/1000, pt.policies[0])
+	}
+	core := pt.core
+	if core == "" {
+		core = "CPU"
+	}
+	if threads == 1 {
+		return fmt.Sprintf("7-Zip single-threaded on cpu%d (%s) at %s", pt.single, core, clock)
+	}
+	return fmt.Sprintf("7-Zip on %d threads at %s", threads, clock)
+}
+
+// measure pins the point's clock, lets the machine settle, reads the
+// clocks and voltage, and runs 7-Zip once on cpus.
+func (s *sweeper) measure(ctx context.Context, p *result.Phase, pt point, cpus []int) error {
+	p.CPUs = cpus
+	figs := result.SweepFigures{}
+	if pt.khz > 0 {
+		pol := pt.policies[0]
+		figs.Policy = &pol
+		mhz := float64(pt.khz) / 1000
+		figs.RequestedMHz = &mhz
+		for _, pol := range pt.policies {
+			if err := s.guard.Pin(pol, pt.khz); err != nil {
+				return fmt.Errorf("setting policy%d to %d MHz: %w", pol, pt.khz/1000, err)
+			}
+		}
+	}
+	if err := sleep(ctx, s.opt.Settle); err != nil {
+		return err
+	}
+	figs.ReportedMHz = s.reportedMHz(pt.single, &figs)
+	figs.FirmwareMHz = s.firmwareMHz(ctx)
+	figs.CoreVolts, figs.VoltsSource = s.coreVolts(ctx, &figs)
+	figs.MeasuredMHz = s.measureClock(ctx, pt.single, &figs)
+	opts := sevenzip.Options{Threads: len(cpus), CPUs: cpus}
+	if s.opt.Quick {
+		opts.DictLog2, opts.Passes = 18, 1
+	}
+	tool := *s.tool
+	m, err := sevenzip.Run(ctx, s.cfg.Exec, tool, opts)
+	if m == nil {
+		m = &sevenzip.Measurement{Tool: tool.Path, Args: sevenzip.Args(opts)}
+	}
+	run := result.SevenZipRun{DurationS: m.DurationS, Failure: m.Failure}
+	if err != nil {
+		run.Error = err.Error()
+	} else if m.Result != nil && m.Result.Total.RatingMIPS > 0 {
+		v := float64(m.Result.Total.RatingMIPS)
+		u := float64(m.Result.Total.UsagePct)
+		run.TotMIPS, run.UsagePct = &v, &u
+	}
+	figs.SevenZip = result.SevenZipFigures{CPUs: cpus, Core: pt.core, Threads: len(cpus), Version: tool.Version,
+		Flavor: string(tool.Flavor), Args: sevenzip.Args(opts), Runs: []result.SevenZipRun{run}}
+	figs.SevenZip.TotMIPS, _ = result.MeanAndDrift(figs.SevenZip.Runs)
+	p.RawOutput = m.RawOutput
+	if ferr := p.SetFigures(figs); ferr != nil {
+		return ferr
+	}
+	if err != nil && ctx.Err() == nil {
+		return fmt.Errorf("7-Zip failed: %v", err)
+	}
+	return ctx.Err()
+}
+
+// sleep waits d or until ctx is done.
+func sleep(ctx context.Context, d time.Duration) error {
+	if d <= 0 {
+		return ctx.Err()
+	}
+	t := time.NewTimer(d)
+	defer t.Stop()
+	select {
+	case <-ctx.Done():
+		return ctx.Err()
+	case <-t.C:
+		return nil
+	}
+}

@@ -1,0 +1,109 @@
+// Package sweep implements `boardbench sweep`: for every cpufreq operating
+// point of every cluster, highest first, it sets the clock, measures the
+// real one, and runs 7-Zip single-threaded on one CPU of the cluster and
+// multi-threaded on its CPUs, recording MIPS, temperature, power and core
+// voltage; the result's summary holds one row per measurement and the text
+// report the efficiency table (MIPS per watt, the most efficient clock and
+// the clocks that cost power without giving performance). Every clock is
+// restored on every exit path through a tune.Guard.
+package sweep
+
+import (
+	"errors"
+	"fmt"
+
+	"boardbench/internal/cmdutil"
+	"boardbench/internal/iostreams"
+	"boardbench/internal/prepare"
+	"boardbench/internal/report/runtext"
+	"boardbench/internal/session"
+	"boardbench/internal/tune"
+
+	"github.com/spf13/cobra"
+)
+
+// NewCmd returns the sweep command.
+func NewCmd(f *cmdutil.Factory) *cobra.Command {
+	var opt Options
+	var root string
+	var asJSON bool
+	cmd := &cobra.Command{
+		Use:   "sweep [--output FILE] [--quick] [--all-cores] [--settle DURATION] [--force]",
+		Short: "Measure performance, temperature and power at every cpufreq clock",
+		Long: `For every cpufreq policy and every clock it offers (highest first), set the
+clock, measure the real clock, and run 7-Zip's benchmark single-threaded on
+one CPU of the cluster, then multi-threaded on the cluster's CPUs (all CPUs
+with --all-cores), pausing --settle before each run. Every measurement
+records MIPS, the highest SoC temperature, the mean power (with a power
+source) and the core voltage where readable.
+
+The report is the efficiency table: per clock the cpufreq, firmware and
+measured clocks, MIPS, temperature and watts, MIPS per watt, the most
+efficient clock, and the clocks that cost more power without giving more
+performance. Without cpufreq the sweep measures the one clock there is and
+says so.
+
+Setting clocks needs root. Like run, sweep waits for a quiet machine first
+(--force skips that and records it), finds or installs 7-Zip, and restores
+every cpufreq setting at the end, on error, Ctrl-C and SIGTERM.`,
+		Example: `  sudo boardbench sweep -o sweep.json
+  sudo boardbench sweep --quick
+  sudo boardbench sweep --all-cores --settle 30s
+  boardbench report --charts charts/ sweep.json`,
+		Args: cmdutil.NoArgs,
+		RunE: func(cmd *cobra.Command, args []string) error {
+			if opt.Settle < 0 {
+				return cmdutil.Usagef("--settle %s: must not be negative", opt.Settle)
+			}
+			if opt.IdleTimeout < 0 {
+				return cmdutil.Usagef("--idle-timeout %s: must not be negative", opt.IdleTimeout)
+			}
+			if !cmd.Flags().Changed("settle") && opt.Quick {
+				opt.Settle = QuickSettle
+			}
+			if left, _ := tune.Leftovers(tune.StateDir()); len(left) > 0 {
+				if !opt.Force {
+					return fmt.Errorf("%s first, or pass --force to sweep anyway", tune.LeftoverLine(left))
+				}
+				fmt.Fprintf(f.IO.ErrOut, "boardbench: %s (going on because of --force)\n", tune.LeftoverLine(left))
+			}
+			h, err := f.NewHost(root)
+			if err != nil {
+				return err
+			}
+			st := f.IO.NewStatus(iostreams.StatusOptions{Prefix: "boardbench sweep", TTY: f.IO.IsStderrTTY(), Width: f.IO.StderrWidth()})
+			cfg := Config{Host: h, Progress: prepare.Progress{St: st}, Warn: f.IO.ErrOut, Status: st.Show}
+			out, runErr := Run(cmd.Context(), cfg, opt)
+			if out == nil {
+				return runErr
+			}
+			if asJSON {
+				if err := f.WriteJSON(out.Result); err != nil {
+					return err
+				}
+			} else {
+				runtext.Render(f.IO.Out, out.Result, f.IO.ColorEnabled())
+			}
+			var se *session.ErrSave
+			if !errors.As(runErr, &se) {
+				out.Announce(f.IO.ErrOut, "sweep")
+			}
+			var ie *session.InterruptedError
+			if errors.As(runErr, &ie) {
+				return &cmdutil.InterruptedError{Signal: ie.Signal}
+			}
+			return runErr
+		},
+	}
+	fl := cmd.Flags()
+	fl.StringVarP(&opt.Output, "output", "o", "", "write the JSON result to `FILE`")
+	fl.BoolVar(&opt.Force, "force", false, "do not wait for a quiet machine (recorded as a finding)")
+	fl.BoolVar(&opt.NoInstall, "no-install", false, "never install 7-Zip")
+	fl.BoolVar(&opt.Quick, "quick", false, "one short 7-Zip pass per measurement (figures not comparable with full runs)")
+	fl.BoolVar(&opt.AllCores, "all-cores", false, "run the multi-threaded measurement on all CPUs instead of the cluster's")
+	fl.DurationVar(&opt.Settle, "settle", DefaultSettle, "pause `DURATION` before each 7-Zip run (default 1s with --quick)")
+	fl.DurationVar(&opt.IdleTimeout, "idle-timeout", DefaultIdleTimeout, "wait at most `DURATION` for a quiet machine, then start anyway with a finding")
+	cmdutil.AddRootFlag(cmd, &root)
+	cmdutil.AddJSONFlag(cmd, &asJSON)
+	return cmd
+}

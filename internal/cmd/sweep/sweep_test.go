@@ -1,0 +1,269 @@
+package sweep
+
+import (
+	"context"
+	"fmt"
+	"path/filepath"
+	"reflect"
+	"strconv"
+	"strings"
+	"sync"
+	"testing"
+
+	"boardbench/internal/finding"
+	"boardbench/internal/host"
+	probeclock "boardbench/internal/probe/clock"
+	"boardbench/internal/proc"
+	"boardbench/internal/result"
+	"boardbench/internal/testutil/fixture"
+	"boardbench/internal/tools"
+)
+
+// quadA53 writes the fixture root of a Zero 2 W-like board: four Cortex-A53
+// in policy0 offering 600, 800 and 1000 MHz, governor ondemand, writable
+// tunables.
+func quadA53(t *testing.T) string {
+	t.Helper()
+	var cpuinfo strings.Builder
+	for c := 0; c < 4; c++ {
+		fmt.Fprintf(&cpuinfo, "processor\t: %d\nBogoMIPS\t: 38.40\nFeatures\t: fp asimd\nCPU implementer\t: 0x41\nCPU architecture: 8\nCPU variant\t: 0x0\nCPU part\t: 0xd03\nCPU revision\t: 4\n\n", c)
+	}
+	const cpuDir = "sys/devices/system/cpu/"
+	root := fixture.Root(t, map[string]string{
+		"proc/cpuinfo":      cpuinfo.String(),
+		"proc/loadavg":      "0.01 0.02 0.00 1/80 999\n",
+		"proc/meminfo":      "MemTotal:         500000 kB\nMemAvailable:     400000 kB\nSwapTotal:             0 kB\nSwapFree:              0 kB\n",
+		cpuDir + "possible": "0-3\n", cpuDir + "present": "0-3\n", cpuDir + "online": "0-3\n",
+		"sys/class/thermal/thermal_zone0/type": "cpu-thermal\n",
+		"sys/class/thermal/thermal_zone0/temp": "41234\n",
+	})
+	fixture.CPUFreq(t, root, fixture.Policy{ID: 0, CPUs: []int{0, 1, 2, 3}, Attrs: map[string]string{
+		"scaling_governor":              "ondemand\n",
+		"scaling_available_governors":   "conservative ondemand userspace powersave performance schedutil\n",
+		"scaling_min_freq":              "600000\n",
+		"scaling_max_freq":              "1000000\n",
+		"scaling_cur_freq":              "1000000\n",
+		"cpuinfo_min_freq":              "600000\n",
+		"cpuinfo_max_freq":              "1000000\n",
+		"related_cpus":                  "0 1 2 3\n",
+		"affected_cpus":                 "0 1 2 3\n",
+		"scaling_driver":                "cpufreq-dt\n",
+		"scaling_available_frequencies": "600000 800000 1000000\n",
+	}})
+	return root
+}
+
+// pinnedKHz reads the fixture's scaling_max_freq: the clock the sweep set.
+func pinnedKHz(h *host.Host) int64 {
+	v, _ := h.ReadInt("/sys/devices/system/cpu/cpufreq/policy0/scaling_max_freq")
+	return v
+}
+
+// fakeSevenZip answers every 7-Zip run with a rating of 0.8 MIPS per MHz
+// per thread at the clock pinned in the fixture.
+type fakeSevenZip struct {
+	h     *host.Host
+	mu    sync.Mutex
+	calls []proc.Command
+	hook  func(ctx context.Context, c proc.Command) (proc.Result, error, bool)
+}
+
+func (f *fakeSevenZip) Exec(ctx context.Context, c proc.Command) (proc.Result, error) {
+	f.mu.Lock()
+	f.calls = append(f.calls, c)
+	f.mu.Unlock()
+	if f.hook != nil {
+		if r, err, ok := f.hook(ctx, c); ok {
+			return r, err
+		}
+	}
+	if err := ctx.Err(); err != nil {
+		return proc.Result{Exit: proc.Exit{Code: 143, Signal: "SIGTERM", Canceled: true}}, err
+	}
+	tot := int(float64(pinnedKHz(f.h)) / 1000 * 0.8 * float64(len(c.CPUs)))
+	return proc.Result{Stdout: []byte(sevenZipOutput(tot))}, nil
+}
+
+func sevenZipOutput(tot int) string {
+	return fmt.Sprintf(`
+7-Zip (a) [64] 16.02 : Copyright (c) 1999-2016 Igor Pavlov : 2016-05-21
+
+RAM size:     427 MB,  # CPU hardware threads:   4
+RAM usage:    441 MB,  # Benchmark threads:      4
+
+                       Compressing  |                  Decompressing
+Dict     Speed Usage    R/U Rating  |      Speed Usage    R/U Rating
+         KiB/s     %%   MIPS   MIPS  |      KiB/s     %%   MIPS   MIPS
+
+22:       1000   100   %[1]d   %[1]d  |      20000   100   %[1]d   %[1]d
+----------------------------------  | ------------------------------
+Avr:             100   %[1]d   %[1]d  |              100   %[1]d   %[1]d
+Tot:             100   %[1]d   %[1]d
+`, tot)
+}
+
+func fakeTool(context.Context, *host.Host, bool) (*tools.Tool, *finding.Finding) {
+	return &tools.Tool{Name: "7z", Path: "/usr/bin/7z", Version: "16.02", Flavor: tools.FlavorP7zip, Comparable: true}, nil
+}
+
+// fakeClock measures 2% below the pinned clock, as a board whose PLL
+// cannot reach the OPP exactly.
+func fakeClock(h *host.Host) func(context.Context, int, probeclock.Options) (probeclock.Result, error) {
+	return func(ctx context.Context, cpu int, _ probeclock.Options) (probeclock.Result, error) {
+		return probeclock.Result{CPU: cpu, MHz: float64(pinnedKHz(h)) / 1000 * 0.98, Certain: true}, nil
+	}
+}
+
+func fixtureConfig(t *testing.T, root string) (Config, *fakeSevenZip) {
+	h := fixture.Open(t, root)
+	yes := true
+	ex := &fakeSevenZip{h: h}
+	return Config{Host: h, IsRoot: &yes, Allowed: []int{0, 1, 2, 3}, Exec: ex, Clock: fakeClock(h), FindSevenZip: fakeTool}, ex
+}
+
+// TestSweepThreeOPPs sweeps a fixture with three OPPs: six measurements
+// from the highest clock down, each 7-Zip run at the clock pinned then
+// (single-threaded on cpu0, multi-threaded on cpu0-3), the measured clock
+// recorded, no power source so no watts, and the fixture's tunables
+// byte-identical afterwards with no state file left.
+func TestSweepThreeOPPs(t *testing.T) {
+	stateDir := t.TempDir()
+	t.Setenv("BOARDBENCH_STATE_DIR", stateDir)
+	root := quadA53(t)
+	before := fixture.Snapshot(t, root)
+	cfg, ex := fixtureConfig(t, root)
+	out := filepath.Join(t.TempDir(), "sweep.json")
+	o, err := Run(context.Background(), cfg, Options{Output: out, Force: true})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if after := fixture.Snapshot(t, root); !reflect.DeepEqual(after, before) {
+		t.Error("fixture tunables not restored")
+	}
+	r, err := result.Load(out)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if r.Status != result.StatusComplete || !r.Tuning.Restored || o.Result.Command != "sweep" {
+		t.Errorf("status %q restored %v command %q", r.Status, r.Tuning.Restored, o.Result.Command)
+	}
+	if r.Summary.SweepSummary == nil {
+		t.Fatal("no sweep rows")
+	}
+	type want struct {
+		mhz     float64
+		threads int
+		mips    float64
+	}
+	wants := []want{{1000, 1, 800}, {1000, 4, 3200}, {800, 1, 640}, {800, 4, 2560}, {600, 1, 480}, {600, 4, 1920}}
+	rows := r.Summary.Sweep
+	if len(rows) != len(wants) {
+		t.Fatalf("%d rows, want %d: %+v", len(rows), len(wants), rows)
+	}
+	for i, w := range wants {
+		row := rows[i]
+		// The fixture's scaling_cur_freq stays at 1000 MHz whatever is
+		// pinned: the row reports what cpufreq said, not what was asked.
+		if row.RequestedMHz == nil || *row.RequestedMHz != w.mhz || row.ReportedMHz == nil || *row.ReportedMHz != 1000 || row.Threads != w.threads || row.MIPS == nil || *row.MIPS != w.mips {
+			t.Errorf("row %d = %+v, want %v MHz %d threads %v MIPS", i, row, w.mhz, w.threads, w.mips)
+			continue
+		}
+		if row.MeasuredMHz == nil || *row.MeasuredMHz != w.mhz*0.98 {
+			t.Errorf("row %d measured %v, want %v", i, row.MeasuredMHz, w.mhz*0.98)
+		}
+		if row.Policy == nil || *row.Policy != 0 || row.PowerW != nil || row.MIPSPerW != nil {
+			t.Errorf("row %d policy %v power %v mips/w %v", i, row.Policy, row.PowerW, row.MIPSPerW)
+		}
+		if row.TempC == nil || *row.TempC != 41.234 {
+			t.Errorf("row %d temperature %v, want 41.234 from the fixture", i, row.TempC)
+		}
+	}
+	if len(ex.calls) != 6 || !reflect.DeepEqual(ex.calls[0].CPUs, []int{0}) || !reflect.DeepEqual(ex.calls[1].CPUs, []int{0, 1, 2, 3}) {
+		t.Errorf("7-Zip calls %+v", ex.calls)
+	}
+	if left, _ := filepath.Glob(filepath.Join(stateDir, "*")); len(left) != 0 {
+		t.Errorf("state files left: %v", left)
+	}
+}
+
+// TestSweepInterrupted cancels the sweep during the second 7-Zip run: the
+// clocks are restored, the result says interrupted, the first row is kept.
+func TestSweepInterrupted(t *testing.T) {
+	t.Setenv("BOARDBENCH_STATE_DIR", t.TempDir())
+	root := quadA53(t)
+	before := fixture.Snapshot(t, root)
+	cfg, ex := fixtureConfig(t, root)
+	ctx, cancel := context.WithCancel(context.Background())
+	defer cancel()
+	n := 0
+	ex.hook = func(hctx context.Context, c proc.Command) (proc.Result, error, bool) {
+		n++
+		if n < 2 {
+			return proc.Result{}, nil, false
+		}
+		cancel()
+		<-hctx.Done()
+		return proc.Result{Exit: proc.Exit{Code: 143, Signal: "SIGTERM", Canceled: true}}, hctx.Err(), true
+	}
+	out := filepath.Join(t.TempDir(), "sweep.json")
+	_, err := Run(ctx, cfg, Options{Output: out, Force: true})
+	if err == nil {
+		t.Fatal("no error from an interrupted sweep")
+	}
+	if after := fixture.Snapshot(t, root); !reflect.DeepEqual(after, before) {
+		t.Error("fixture tunables not restored after the interruption")
+	}
+	r, lerr := result.Load(out)
+	if lerr != nil {
+		t.Fatal(lerr)
+	}
+	if r.Status != result.StatusInterrupted || len(r.Summary.Sweep) < 1 || r.Summary.Sweep[0].MIPS == nil {
+		t.Errorf("status %q rows %+v", r.Status, r.Summary.Sweep)
+	}
+}
+
+// TestSweepWithoutCpufreq sweeps a machine without cpufreq: one pair of
+// measurements at the clock there is, no clock set, and a finding saying so.
+func TestSweepWithoutCpufreq(t *testing.T) {
+	t.Setenv("BOARDBENCH_STATE_DIR", t.TempDir())
+	var cpuinfo strings.Builder
+	for c := 0; c < 2; c++ {
+		fmt.Fprintf(&cpuinfo, "processor\t: %d\nvendor_id\t: GenuineIntel\nmodel name\t: Test CPU\ncpu MHz\t\t: 2000.000\n\n", c)
+	}
+	h := fixture.Host(t, map[string]string{
+		"proc/cpuinfo":                  cpuinfo.String(),
+		"proc/loadavg":                  "0.01 0.02 0.00 1/80 999\n",
+		"sys/devices/system/cpu/online": "0-1\n", "sys/devices/system/cpu/possible": "0-1\n", "sys/devices/system/cpu/present": "0-1\n",
+	})
+	no := false
+	ex := &fakeSevenZip{h: h}
+	cfg := Config{Host: h, IsRoot: &no, Allowed: []int{0, 1}, Exec: ex, FindSevenZip: fakeTool}
+	o, err := Run(context.Background(), cfg, Options{Force: true})
+	if err != nil {
+		t.Fatal(err)
+	}
+	r := o.Result
+	if len(r.Summary.Sweep) != 2 || r.Summary.Sweep[0].Policy != nil || r.Summary.Sweep[1].Threads != 2 {
+		t.Fatalf("rows %+v", r.Summary.Sweep)
+	}
+	found := false
+	for _, f := range r.Findings {
+		found = found || f.ID == "sweep_no_cpufreq"
+	}
+	if !found {
+		t.Errorf("no finding about the missing cpufreq: %+v", r.Findings)
+	}
+	if r.Summary.Sweep[0].MeasuredMHz != nil {
+		t.Error("a clock was measured on a recorded root without a probe")
+	}
+}
+
+func TestParseFirmwareVolts(t *testing.T) {
+	for in, want := range map[string]float64{"volt=1.2375V\n": 1.2375, "volt=0.8800V": 0.88, "volt=": 0, "temp=40.0'C": 0, "volt=99V": 0} {
+		got, ok := ParseFirmwareVolts(in)
+		if ok != (want != 0) || got != want {
+			t.Errorf("ParseFirmwareVolts(%q) = %v %v, want %v", in, got, ok, want)
+		}
+	}
+	_ = strconv.Itoa
+}

@@ -1,0 +1,261 @@
+package thermal
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"strings"
+	"time"
+
+	"boardbench/internal/benchtool/sevenzip"
+	"boardbench/internal/finding"
+	"boardbench/internal/host"
+	"boardbench/internal/inventory"
+	"boardbench/internal/prepare"
+	"boardbench/internal/proc"
+	"boardbench/internal/result"
+	"boardbench/internal/session"
+	"boardbench/internal/thermal"
+	"boardbench/internal/tools"
+)
+
+// Options are the user's choices.
+type Options struct {
+	Output string
+	// HeatTo and CoolTo are the target temperatures; nil skips the phase
+	// (both nil: heat to DefaultHeatTo, then cool to the start + CoolMargin).
+	HeatTo, CoolTo *float64
+	// Limit bounds each phase.
+	Limit       time.Duration
+	Force       bool
+	NoInstall   bool
+	IdleTimeout time.Duration
+	// Interval is the sampling interval (0: DefaultInterval).
+	Interval time.Duration
+}
+
+// Defaults.
+const (
+	DefaultLimit    = 30 * time.Minute
+	DefaultHeatTo   = 85.0
+	CoolMargin      = 2.0
+	DefaultInterval = 2 * time.Second
+)
+
+// Config is what a thermal test needs from the outside; tests replace the
+// benchmark and the tool search.
+type Config struct {
+	Host         *host.Host
+	Allowed      []int
+	Exec         proc.Executor
+	FindSevenZip func(ctx context.Context, h *host.Host, allowInstall bool) (*tools.Tool, *finding.Finding)
+	Progress     session.Progress
+	Status       func(string)
+	Warn         interface{ Write([]byte) (int, error) }
+}
+
+// Run runs the thermal test. The Outcome is nil only when nothing started.
+func Run(ctx context.Context, cfg Config, opt Options) (*session.Outcome, error) {
+	if cfg.Host == nil {
+		return nil, errors.New("thermal: no host")
+	}
+	h := cfg.Host
+	if cfg.Exec == nil {
+		cfg.Exec = proc.ForHost(h)
+	}
+	if cfg.FindSevenZip == nil {
+		cfg.FindSevenZip = prepare.SevenZip
+	}
+	if opt.Limit <= 0 {
+		opt.Limit = DefaultLimit
+	}
+	if opt.Interval <= 0 {
+		opt.Interval = DefaultInterval
+	}
+	both := opt.HeatTo == nil && opt.CoolTo == nil
+	if both {
+		v := DefaultHeatTo
+		opt.HeatTo = &v
+	}
+	allowed := cfg.Allowed
+	if allowed == nil {
+		a, err := host.AllowedCPUs()
+		if err != nil {
+			return nil, fmt.Errorf("reading the CPUs this process may use: %v", err)
+		}
+		allowed = a
+	}
+	info := inventory.Collect(h, inventory.Options{Redact: true})
+	var findings []finding.Finding
+	options := map[string]any{"limit_s": opt.Limit.Seconds(), "force": opt.Force, "no_install": opt.NoInstall,
+		"heat_to_c": opt.HeatTo, "cool_to_c": opt.CoolTo, "interval_s": opt.Interval.Seconds()}
+	sess, err := session.Start(ctx, session.Config{Host: h, Info: info, Command: "thermal", Path: opt.Output,
+		Interval: opt.Interval, Warn: cfg.Warn, Progress: cfg.Progress, Options: options,
+		Summarize: thermal.Summarize,
+		Findings:  func(*result.Result) []finding.Finding { return findings }})
+	if err != nil {
+		return nil, err
+	}
+	res, mon := sess.Result(), sess.Monitor()
+	start := mon.SampleNow(ctx)
+	noSensor := ""
+	if start.TempC == nil {
+		noSensor = "no SoC temperature sensor is readable, so there is nothing to heat to or cool to"
+		findings = append(findings, finding.Finding{ID: "thermal_no_sensor", Severity: finding.Warning,
+			Title: "No temperature sensor: the thermal test was skipped", Evidence: []string{noSensor},
+			Advice: "Load the board's thermal driver (a thermal_zone or hwmon temperature) and run again."})
+	}
+	if both && start.TempC != nil {
+		v := *start.TempC + CoolMargin
+		opt.CoolTo = &v
+		options["cool_to_c"] = v
+	}
+	var tool *tools.Tool
+	if opt.HeatTo != nil && noSensor == "" {
+		t, missing := cfg.FindSevenZip(ctx, h, !opt.NoInstall)
+		if t != nil {
+			tool = t
+			res.Tools = append(res.Tools, prepare.ToolVersion(t))
+		} else if missing != nil {
+			findings = append(findings, *missing)
+		}
+		if ctx.Err() == nil {
+			if f := prepare.IdleGate(ctx, h, opt.Force, idleTimeout(opt), cfg.Status); f != nil {
+				findings = append(findings, *f)
+			}
+		}
+	}
+	temp := func() *float64 {
+		if s := mon.Last(); s != nil {
+			return s.TempC
+		}
+		return nil
+	}
+	var steps []session.Step
+	if opt.HeatTo != nil {
+		skip := noSensor
+		if skip == "" && tool == nil {
+			skip = "7-Zip is missing"
+		}
+		target := *opt.HeatTo
+		steps = append(steps, session.Step{Name: result.PhaseThermalHeat, Kind: "heat", CPUs: allowed, Estimate: opt.Limit, Skip: skip,
+			Title: fmt.Sprintf("Sustained load on all CPUs until %.1f °C (at most %s)", target, opt.Limit),
+			Run: func(ctx context.Context, p *result.Phase) error {
+				return heat(ctx, p, cfg.Exec, *tool, allowed, target, opt.Limit, temp)
+			}})
+	}
+	if opt.CoolTo != nil || both {
+		target := 0.0
+		if opt.CoolTo != nil {
+			target = *opt.CoolTo
+		}
+		steps = append(steps, session.Step{Name: result.PhaseThermalCool, Kind: "cool", Estimate: opt.Limit, Skip: noSensor,
+			Title: fmt.Sprintf("Idle until %.1f °C (at most %s)", target, opt.Limit),
+			Run: func(ctx context.Context, p *result.Phase) error {
+				return cool(ctx, p, target, opt.Limit, opt.Interval, temp)
+			}})
+	}
+	if ctx.Err() == nil {
+		sess.Save()
+		sess.Run(ctx, steps)
+	}
+	return sess.Finish(ctx, session.End{})
+}
+
+func idleTimeout(opt Options) time.Duration {
+	if opt.IdleTimeout <= 0 {
+		return 60 * time.Second
+	}
+	return opt.IdleTimeout
+}
+
+// heat runs 7-Zip on cpus again and again until the temperature reaches
+// target or limit has passed; a run cut short by the target has no score.
+func heat(ctx context.Context, p *result.Phase, ex proc.Executor, tool tools.Tool, cpus []int, target float64, limit time.Duration,
+	temp func() *float64) error {
+	opts := sevenzip.Options{Threads: len(cpus), CPUs: cpus}
+	figs := result.ThermalHeatFigures{Load: "7-Zip " + strings.Join(sevenzip.Args(opts), " "), CPUs: cpus, TargetC: &target,
+		LimitS: limit.Seconds(), Runs: []result.ThermalLoadRun{}}
+	p.CPUs = cpus
+	start := time.Now()
+	lctx, cancel := context.WithTimeout(ctx, limit)
+	defer cancel()
+	reached := make(chan struct{})
+	go func() {
+		tick := time.NewTicker(250 * time.Millisecond)
+		defer tick.Stop()
+		for {
+			select {
+			case <-lctx.Done():
+				return
+			case <-tick.C:
+				if t := temp(); t != nil && *t >= target {
+					close(reached)
+					cancel()
+					return
+				}
+			}
+		}
+	}()
+	var runErr error
+	for lctx.Err() == nil {
+		rs := time.Now()
+		m, err := sevenzip.Run(lctx, ex, tool, opts)
+		run := result.ThermalLoadRun{StartS: rs.Sub(start).Seconds(), DurationS: time.Since(rs).Seconds()}
+		switch {
+		case err == nil && m != nil && m.Result != nil:
+			v := float64(m.Result.Total.RatingMIPS)
+			run.MIPS = &v
+		case lctx.Err() == nil && err != nil:
+			run.Error = err.Error()
+			runErr = fmt.Errorf("7-Zip failed: %v", err)
+		}
+		figs.Runs = append(figs.Runs, run)
+		if runErr != nil {
+			break
+		}
+	}
+	select {
+	case <-reached:
+		figs.Stop = "target reached"
+	default:
+		if ctx.Err() == nil && runErr == nil {
+			figs.Stop = "time limit"
+		}
+	}
+	if err := p.SetFigures(figs); err != nil {
+		return err
+	}
+	if runErr != nil {
+		return runErr
+	}
+	return ctx.Err()
+}
+
+// cool idles until the temperature falls to target or limit has passed.
+func cool(ctx context.Context, p *result.Phase, target float64, limit, every time.Duration, temp func() *float64) error {
+	figs := result.ThermalCoolFigures{TargetC: &target, LimitS: limit.Seconds(), Stop: "time limit"}
+	deadline := time.NewTimer(limit)
+	defer deadline.Stop()
+	tick := time.NewTicker(every)
+	defer tick.Stop()
+loop:
+	for {
+		select {
+		case <-ctx.Done():
+			figs.Stop = ""
+			break loop
+		case <-deadline.C:
+			break loop
+		case <-tick.C:
+			if t := temp(); t != nil && *t <= target {
+				figs.Stop = "target reached"
+				break loop
+			}
+		}
+	}
+	if err := p.SetFigures(figs); err != nil {
+		return err
+	}
+	return ctx.Err()
+}

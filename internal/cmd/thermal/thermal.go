@@ -1,0 +1,115 @@
+// Package thermal implements `boardbench thermal`: a sustained all-core
+// 7-Zip load until the SoC reaches a temperature (or a time limit), then
+// idle until it cools down, with temperature, clock per cluster,
+// throttling and power recorded over time; the report gives the time to
+// throttle, the sustained clock and score under heat against the cold
+// start, the temperature it settles at and the cooling time constant.
+package thermal
+
+import (
+	"errors"
+	"fmt"
+
+	"boardbench/internal/cmdutil"
+	"boardbench/internal/iostreams"
+	"boardbench/internal/prepare"
+	"boardbench/internal/report/runtext"
+	"boardbench/internal/session"
+
+	"github.com/spf13/cobra"
+)
+
+// NewCmd returns the thermal command.
+func NewCmd(f *cmdutil.Factory) *cobra.Command {
+	var opt Options
+	var heatTo, coolTo float64
+	var root string
+	var asJSON bool
+	cmd := &cobra.Command{
+		Use:   "thermal [--heat-to C] [--cool-to C] [--limit DURATION] [--output FILE]",
+		Short: "Heat the SoC under sustained load, let it cool, and report throttling and time constants",
+		Long: `Run 7-Zip on all CPUs, again and again, until the SoC temperature reaches
+--heat-to (or --limit passes), then idle until it falls to --cool-to (or
+--limit passes). Without either flag both run: heating to 85 °C and cooling
+to 2 °C above the starting temperature, each for at most 30 minutes.
+
+Temperature, clock per cluster, firmware throttling flags and power (with a
+power source) are sampled throughout. The report gives the time to
+throttle, the sustained clock and 7-Zip score under heat against the cold
+start, the temperature the SoC settles at under load, and the cooling time
+constant τ of T(t) = ambient + ΔT·e^(−t/τ): the figures that compare
+heatsinks, fans and cases.
+
+Without a readable temperature sensor there is nothing to measure: the
+phases are skipped with that reason.`,
+		Example: `  boardbench thermal -o thermal.json
+  boardbench thermal --heat-to 80 --limit 15m
+  boardbench thermal --cool-to 45
+  boardbench report --charts charts/ thermal.json`,
+		Args: cmdutil.NoArgs,
+		RunE: func(cmd *cobra.Command, args []string) error {
+			for _, fl := range []struct {
+				name string
+				v    float64
+				dst  **float64
+			}{{"heat-to", heatTo, &opt.HeatTo}, {"cool-to", coolTo, &opt.CoolTo}} {
+				if !cmd.Flags().Changed(fl.name) {
+					continue
+				}
+				if fl.v < -40 || fl.v > 150 {
+					return cmdutil.Usagef("--%s %g: must be a temperature between -40 and 150 °C", fl.name, fl.v)
+				}
+				v := fl.v
+				*fl.dst = &v
+			}
+			if opt.Limit <= 0 {
+				return cmdutil.Usagef("--limit %s: must be positive", opt.Limit)
+			}
+			if opt.IdleTimeout < 0 {
+				return cmdutil.Usagef("--idle-timeout %s: must not be negative", opt.IdleTimeout)
+			}
+			h, err := f.NewHost(root)
+			if err != nil {
+				return err
+			}
+			if !h.Live() {
+				return cmdutil.Usagef("thermal heats the machine it runs on; %s is a recorded one (leave --root out)", h.Root())
+			}
+			st := f.IO.NewStatus(iostreams.StatusOptions{Prefix: "boardbench thermal"})
+			cfg := Config{Host: h, Progress: prepare.Progress{St: st}, Warn: f.IO.ErrOut, Status: st.Show}
+			out, runErr := Run(cmd.Context(), cfg, opt)
+			if out == nil {
+				return runErr
+			}
+			if asJSON {
+				if err := f.WriteJSON(out.Result); err != nil {
+					return err
+				}
+			} else {
+				runtext.Render(f.IO.Out, out.Result, f.IO.ColorEnabled())
+			}
+			var se *session.ErrSave
+			if !errors.As(runErr, &se) {
+				out.Announce(f.IO.ErrOut, "thermal")
+			}
+			var ie *session.InterruptedError
+			if errors.As(runErr, &ie) {
+				return &cmdutil.InterruptedError{Signal: ie.Signal}
+			}
+			return runErr
+		},
+	}
+	fl := cmd.Flags()
+	fl.Float64Var(&heatTo, "heat-to", DefaultHeatTo, "load all CPUs until the SoC reaches `C` °C")
+	fl.Float64Var(&coolTo, "cool-to", 0, "idle until the SoC falls to `C` °C (default: 2 °C above the start)")
+	fl.DurationVar(&opt.Limit, "limit", DefaultLimit, "stop each phase after `DURATION` at the latest")
+	fl.StringVarP(&opt.Output, "output", "o", "", "write the JSON result to `FILE`")
+	fl.BoolVar(&opt.Force, "force", false, "do not wait for a quiet machine (recorded as a finding)")
+	fl.BoolVar(&opt.NoInstall, "no-install", false, "never install 7-Zip")
+	fl.DurationVar(&opt.IdleTimeout, "idle-timeout", 60e9, "wait at most `DURATION` for a quiet machine")
+	fl.DurationVar(&opt.Interval, "interval", DefaultInterval, "sample every `DURATION`")
+	cmdutil.AddRootFlag(cmd, &root)
+	cmdutil.AddJSONFlag(cmd, &asJSON)
+	_ = fmt.Sprint
+	return cmd
+}

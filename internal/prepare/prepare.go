@@ -1,0 +1,141 @@
+// Package prepare holds what `boardbench sweep` and `boardbench thermal` do
+// before measuring, the same way `boardbench run` does it: wait for a quiet
+// machine (or record that --force skipped the wait) and find 7-Zip,
+// installing it when allowed. Each outcome that matters for the figures is
+// returned as a finding for the session.
+package prepare
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"time"
+
+	"boardbench/internal/finding"
+	"boardbench/internal/host"
+	"boardbench/internal/idle"
+	"boardbench/internal/iostreams"
+	"boardbench/internal/kernelfile"
+	"boardbench/internal/result"
+	"boardbench/internal/session"
+	"boardbench/internal/tools"
+)
+
+// IdleGate waits up to limit for a quiet machine and returns the finding to
+// record: the gate skipped by force, the machine still busy, or the check
+// impossible; nil when the machine was quiet. status, when set, receives a
+// line per look while waiting.
+func IdleGate(ctx context.Context, h *host.Host, force bool, limit time.Duration, status func(string)) *finding.Finding {
+	load1, haveLoad := loadAverage(h)
+	if force {
+		f := &finding.Finding{ID: "idle_gate_skipped", Severity: finding.Info,
+			Title:  "The idle check was skipped (--force)",
+			Advice: "Run without --force so that boardbench waits for a quiet machine; background activity lowers every figure."}
+		if haveLoad {
+			f.Evidence = []string{fmt.Sprintf("1-minute load average %.2f at the start", load1)}
+			if load1 >= idle.MaxLoad1 {
+				f.Severity = finding.Warning
+			}
+		}
+		return f
+	}
+	if haveLoad && load1 < idle.MaxLoad1 {
+		return nil
+	}
+	report := func(st idle.State, left time.Duration) {
+		if !st.Quiet && status != nil {
+			status(fmt.Sprintf("%.0f s left waiting for a quiet machine (%s)", left.Seconds(), st.Reason()))
+		}
+	}
+	st, quiet, err := idle.Wait(ctx, h, time.Second, limit, report)
+	switch {
+	case ctx.Err() != nil || quiet:
+		return nil
+	case err != nil:
+		return &finding.Finding{ID: "idle_unknown", Severity: finding.Info,
+			Title: "Could not check that the machine is quiet", Evidence: []string{err.Error()},
+			Advice: "Make sure nothing else runs during the measurement."}
+	}
+	ev := []string{st.Reason()}
+	for _, p := range st.Top {
+		ev = append(ev, fmt.Sprintf("%s[%d]: %.1f%% CPU", p.Name, p.PID, p.CPUPct))
+	}
+	return &finding.Finding{ID: "not_quiet", Severity: finding.Warning,
+		Title:    fmt.Sprintf("The machine was not quiet after waiting %.0f s", limit.Seconds()),
+		Evidence: ev,
+		Advice:   "Stop what keeps the machine busy and run again; the figures may be low."}
+}
+
+func loadAverage(h *host.Host) (float64, bool) {
+	data, err := h.ReadFile("/proc/loadavg")
+	if err != nil {
+		return 0, false
+	}
+	return kernelfile.ParseLoadavg(data)
+}
+
+// SevenZip finds 7-Zip (a comparable 16.02 binary first, else the first
+// one on PATH) and installs it when allowInstall and root permit. It
+// returns the tool, or nil with a finding saying why it is missing.
+func SevenZip(ctx context.Context, h *host.Host, allowInstall bool) (*tools.Tool, *finding.Finding) {
+	all, _ := tools.FindAllSevenZip(ctx, h)
+	if t := tools.PickComparableSevenZip(all); t != nil {
+		return t, nil
+	}
+	if len(all) > 0 {
+		return &all[0], nil
+	}
+	reason, hint := "not installed", "install 7-Zip (7zip or p7zip-full) from your distribution's packages"
+	inst, err := tools.NewInstaller(h, allowInstall)
+	if err == nil {
+		t, ierr := inst.Ensure(ctx, tools.KindSevenZip)
+		if ierr == nil {
+			return t, nil
+		}
+		var ie *tools.InstallError
+		if errors.As(ierr, &ie) {
+			reason, hint = "not installed: "+ie.Reason, ie.Hint
+		} else {
+			reason = "not installed: " + ierr.Error()
+		}
+	} else {
+		reason = "not installed (" + err.Error() + ")"
+	}
+	return nil, &finding.Finding{ID: "tool_missing", Severity: finding.Warning,
+		Title:    "7-Zip is missing: nothing could be measured",
+		Evidence: []string{"7-Zip " + reason}, Advice: hint}
+}
+
+// ToolVersion describes a tool for the result's list of tools.
+func ToolVersion(t *tools.Tool) result.ToolVersion {
+	tv := result.ToolVersion{Name: t.Name, Path: t.Path, Version: t.Version, VersionLine: t.VersionLine}
+	if !t.Comparable {
+		tv.Note = t.ComparableReason
+	}
+	return tv
+}
+
+// Progress shows a session's plan on a status line; it implements
+// session.Progress.
+type Progress struct{ St *iostreams.Status }
+
+// Plan starts showing the steps.
+func (p Progress) Plan(steps []session.Step) {
+	var ss []iostreams.Step
+	for _, s := range steps {
+		ss = append(ss, iostreams.Step{Title: s.Title, Kind: s.Kind, Estimate: s.Estimate})
+	}
+	p.St.Plan(ss)
+}
+
+// Begin marks step i as running.
+func (p Progress) Begin(i int) { p.St.Begin(i) }
+
+// End marks step i as finished.
+func (p Progress) End(i int, d time.Duration, status, reason string) { p.St.End(i, d) }
+
+// Skip marks step i as skipped.
+func (p Progress) Skip(i int) { p.St.Skip(i) }
+
+// Done clears the status line.
+func (p Progress) Done() { p.St.Close() }
