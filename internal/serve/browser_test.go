@@ -123,7 +123,7 @@ func (b *browser) texts(t *testing.T, sel string) []string {
 func TestBrowserTableResultCompare(t *testing.T) {
 	b := newBrowser(t)
 	dir := screenshotDir(t)
-	srv := httptest.NewServer(serve.New(serve.Config{Store: servetest.Fill(200)}).Handler())
+	srv := httptest.NewServer(serve.New(serve.Config{Store: servetest.Fill(200), Charts: page.Charts}).Handler())
 	defer srv.Close()
 	ctx := b.ctx
 
@@ -195,7 +195,9 @@ func TestBrowserTableResultCompare(t *testing.T) {
 		t.Errorf("result page findings = %q, want the throttling finding", f)
 	}
 	svgs, _ := chromedp.Run(ctx, chromedp.Evaluate[int](`document.querySelectorAll("figure.chart svg").length`))
-	t.Logf("result page charts (SVG): %d", svgs)
+	if svgs == 0 {
+		t.Error("result page has no chart SVG")
+	}
 	b.check(t, "web view")
 	t.Logf("screenshots in %s", dir)
 }
@@ -211,7 +213,7 @@ func TestBrowserStandaloneReport(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	if err := page.WriteStandalone(f, r, nil); err != nil {
+	if err := page.WriteStandalone(f, r, page.Charts); err != nil {
 		t.Fatal(err)
 	}
 	f.Close()
@@ -237,6 +239,9 @@ func TestBrowserStandaloneReport(t *testing.T) {
 	b.shot(t, dir, "6-report-html")
 	if f := b.texts(t, "#findings li"); len(f) == 0 {
 		t.Error("standalone report lacks its findings")
+	}
+	if n, _ := chromedp.Run(b.ctx, chromedp.Evaluate[int](`document.querySelectorAll("figure.chart svg").length`)); n == 0 {
+		t.Error("standalone report has no chart SVG")
 	}
 	if h := b.texts(t, "#raw"); len(h) != 1 {
 		t.Error("standalone report lacks its raw JSON link")

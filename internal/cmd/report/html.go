@@ -8,10 +8,6 @@ import (
 	"boardbench/internal/serve/page"
 )
 
-// htmlCharts draws the charts of `report --html`; nil until the chart
-// package is wired in.
-var htmlCharts page.ChartFunc
-
 // writeHTML writes the result in path as one self-contained HTML file to
 // out ("-" or "" for standard output).
 func writeHTML(f *cmdutil.Factory, path, out string) error {
@@ -19,7 +15,7 @@ func writeHTML(f *cmdutil.Factory, path, out string) error {
 	if err != nil {
 		return err
 	}
-	write := func(w io.Writer) error { return page.WriteStandalone(w, r, htmlCharts) }
+	write := func(w io.Writer) error { return page.WriteStandalone(w, r, page.Charts) }
 	if out == "" || outfile.IsStdout(out) {
 		return write(f.IO.Out)
 	}

@@ -21,6 +21,7 @@ import (
 	"boardbench/internal/monitor"
 	"boardbench/internal/promexport"
 	"boardbench/internal/serve"
+	"boardbench/internal/serve/page"
 	"boardbench/internal/store"
 
 	"github.com/spf13/cobra"
@@ -74,7 +75,7 @@ func run(ctx context.Context, f *cmdutil.Factory, listen string, metrics bool) e
 	if err != nil {
 		return fmt.Errorf("--listen %s: %v", listen, err)
 	}
-	cfg := serve.Config{Store: st, ErrorLog: log.New(f.IO.ErrOut, "boardbench: serve: ", 0), Charts: charts}
+	cfg := serve.Config{Store: st, ErrorLog: log.New(f.IO.ErrOut, "boardbench: serve: ", 0), Charts: page.Charts}
 	if metrics {
 		h, err := startMetrics(ctx, f)
 		if err != nil {

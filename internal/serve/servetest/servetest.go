@@ -16,6 +16,7 @@ import (
 	"boardbench/internal/finding"
 	"boardbench/internal/inventory"
 	"boardbench/internal/inventory/cpu"
+	"boardbench/internal/monitor"
 	"boardbench/internal/result"
 	"boardbench/internal/store"
 )
@@ -202,6 +203,18 @@ func Result(i int) (*result.Result, store.Record) {
 		MemsetMBs:          []result.Value{{CPU: 0, Core: b.big, Value: 9000 + float64(i%79)*10}},
 		Valid:              true, Verdict: "valid: no finding invalidates the figures",
 	}
+	ph := result.Phase{Name: "7zip-multi", Title: "7-Zip multi-threaded", CPUs: []int{0, 1, 2, 3}, Status: result.PhaseOK,
+		StartedAt: t0, EndedAt: &end, DurationS: 600}
+	for k := range 10 {
+		clock, temp := 1800+float64(i%5)*100, 40+float64(k)*2.5
+		if i%7 == 3 && k > 5 {
+			clock = 1416 // the throttling the finding reports
+		}
+		load := 4.0
+		ph.Samples = append(ph.Samples, monitor.Sample{Time: t0.Add(time.Duration(k) * time.Minute), ClockMHz: []*float64{&clock},
+			TempC: &temp, Load1: &load})
+	}
+	r.Phases = []result.Phase{ph}
 	if i%7 == 3 {
 		r.Summary.Valid = false
 		r.Summary.Verdict = "not valid: throttling"
