@@ -13,10 +13,13 @@ import (
 	"testing"
 	"time"
 
+	importcmd "boardbench/internal/cmd/import"
 	"boardbench/internal/serve"
 	"boardbench/internal/serve/page"
 	"boardbench/internal/serve/servetest"
+	"boardbench/internal/store"
 	"boardbench/internal/testutil/need"
+	"boardbench/internal/testutil/shareddata"
 
 	cdplog "github.com/chromedp/cdproto/log"
 	"github.com/chromedp/cdproto/network"
@@ -276,4 +279,110 @@ func TestBrowserTable10k(t *testing.T) {
 		t.Logf("%s: server %.1f ms, browser %.1f ms, %d rows", target, times[0], times[1], int(times[2]))
 	}
 	b.check(t, "10k table")
+}
+
+// TestBrowserImportedLogs imports the reference sbc-bench logs into a
+// SQLite store and drives the table over them: sort by 7-Zip multi,
+// filter by the SoC of the fastest, open a result and compare two.
+func TestBrowserImportedLogs(t *testing.T) {
+	logs := shareddata.Dir(t, shareddata.LogsDir)
+	b := newBrowser(t)
+	dir := screenshotDir(t)
+	ctx := context.Background()
+	st, err := store.Open(ctx, filepath.Join(t.TempDir(), "results.db"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer st.Close()
+	entries, err := os.ReadDir(logs)
+	if err != nil {
+		t.Fatal(err)
+	}
+	imported := 0
+	for _, e := range entries {
+		if _, err := importcmd.ImportFile(ctx, st, filepath.Join(logs, e.Name())); err == nil {
+			imported++
+		}
+	}
+	if imported < 2 {
+		t.Fatalf("only %d of %d logs imported", imported, len(entries))
+	}
+	t.Logf("%d of %d logs imported", imported, len(entries))
+	srv := httptest.NewServer(serve.New(serve.Config{Store: st, Charts: page.Charts}).Handler())
+	defer srv.Close()
+
+	if err := chromedp.Do(b.ctx, chromedp.Navigate(srv.URL+"/"), chromedp.WaitVisible(chromedp.CSS("#results")),
+		chromedp.Click(chromedp.CSS(`th a[data-key="7zip-multi"]`)), chromedp.WaitVisible(chromedp.CSS(`th a.sorted[data-key="7zip-multi"]`))); err != nil {
+		t.Fatal(err)
+	}
+	b.shot(t, dir, "imported-1-sorted-7zip-multi")
+	prev, numeric := 1e18, 0
+	for i, v := range b.texts(t, "#results tbody tr td:nth-child(6)") {
+		if v == "-" { // results without the figure come last
+			prev = -1
+			continue
+		}
+		f, err := strconv.ParseFloat(v, 64)
+		if err != nil || f > prev {
+			t.Fatalf("row %d 7-Zip multi %q after %v: not in descending order", i, v, prev)
+		}
+		prev, numeric = f, numeric+1
+	}
+	if numeric < 2 {
+		t.Fatalf("%d imported rows with a 7-Zip multi figure", numeric)
+	}
+	// Filter by SoC when the imported results name one (the menu lists
+	// them); else by the core types of the fastest row, a substring filter.
+	socs := b.texts(t, `select[name="soc"] option:not([value=""])`)
+	field, col, value := `select[name="soc"]`, 11, ""
+	if len(socs) > 0 {
+		value = socs[0]
+	} else {
+		t.Log("the imported results name no SoC: filtering by core type instead")
+		field, col = `input[name="core"]`, 12
+		for _, c := range b.texts(t, "#results tbody tr td:nth-child(12)") {
+			if c != "" {
+				value = c
+				break
+			}
+		}
+	}
+	if value == "" {
+		t.Fatal("nothing to filter the imported results by")
+	}
+	if err := chromedp.Do(b.ctx, chromedp.SetValue(chromedp.CSS(field), value), chromedp.Submit(chromedp.CSS(`form.filters`)),
+		chromedp.WaitVisible(chromedp.CSS(`#results`))); err != nil {
+		t.Fatal(err)
+	}
+	b.shot(t, dir, "imported-2-filtered")
+	rows := b.texts(t, fmt.Sprintf("#results tbody tr td:nth-child(%d)", col))
+	if len(rows) == 0 {
+		t.Fatalf("no rows for %q", value)
+	}
+	for _, s := range rows {
+		if !strings.Contains(s, value) {
+			t.Fatalf("row with %q after filtering on %q", s, value)
+		}
+	}
+	if err := chromedp.Do(b.ctx, chromedp.Click(chromedp.CSS(`#results tbody tr:nth-child(1) td:nth-child(2) a`)), chromedp.WaitVisible(chromedp.CSS(`#report`))); err != nil {
+		t.Fatal(err)
+	}
+	b.shot(t, dir, "imported-3-result")
+	if txt := b.texts(t, "#report"); len(txt) != 1 || !strings.Contains(txt[0], "7-Zip") {
+		t.Errorf("imported result page lacks the report's 7-Zip figures")
+	}
+	svgs, _ := chromedp.Run(b.ctx, chromedp.Evaluate[int](`document.querySelectorAll("figure.chart svg").length`))
+	t.Logf("imported result page: %d chart(s)", svgs)
+	// Compare the two fastest results of the whole table.
+	if err := chromedp.Do(b.ctx, chromedp.Navigate(srv.URL+"/?sort=7zip-multi&dir=desc"), chromedp.WaitVisible(chromedp.CSS("#results")),
+		chromedp.Click(chromedp.CSS(`#results tbody tr:nth-child(1) input[type=checkbox]`)),
+		chromedp.Click(chromedp.CSS(`#results tbody tr:nth-child(2) input[type=checkbox]`)),
+		chromedp.Submit(chromedp.CSS(`#compareform`)), chromedp.WaitVisible(chromedp.CSS(`#compare`))); err != nil {
+		t.Fatal(err)
+	}
+	b.shot(t, dir, "imported-4-compare")
+	if heads := b.texts(t, "#compare tr:first-child th"); len(heads) != 3 {
+		t.Errorf("comparison has %d header cells, want 3", len(heads))
+	}
+	b.check(t, "imported logs")
 }
