@@ -37,6 +37,10 @@ func runLive(ctx context.Context, f *cmdutil.Factory, opts options) error {
 	if err != nil {
 		return err
 	}
+	prom, err := listenPrometheus(opts.prometheus, f.IO.ErrOut)
+	if err != nil {
+		return err
+	}
 	in := describe(h)
 	cfg := monitor.ConfigFor(h, in)
 	cfg.Interval = opts.interval
@@ -75,10 +79,6 @@ func runLive(ctx context.Context, f *cmdutil.Factory, opts options) error {
 			_, err := fmt.Fprintln(out, monitor.Line(cols, s))
 			return err
 		}
-	}
-	prom, err := listenPrometheus(opts.prometheus, f.IO.ErrOut)
-	if err != nil {
-		return err
 	}
 	m := monitor.New(h, cfg)
 	if prom != nil {
