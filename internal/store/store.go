@@ -12,6 +12,7 @@ package store
 import (
 	"context"
 	"errors"
+	"fmt"
 	"time"
 )
 
@@ -50,6 +51,9 @@ type Record struct {
 // Query selects and orders records. Zero fields do not filter.
 type Query struct {
 	Board, SoC, CoreType, Kernel, Kind, Tag string
+	// IDPrefix selects the results whose id starts with it (the short ids
+	// that lists show).
+	IDPrefix string
 	// Text matches board, SoC, kernel, distribution and host, case-insensitively.
 	Text      string
 	Since     time.Time
@@ -83,4 +87,28 @@ type Store interface {
 	Remove(ctx context.Context, id string) error
 	// Close releases the store.
 	Close() error
+}
+
+// Lookup returns the full id of the result whose id is idOrPrefix, or
+// starts with it when no id equals it: ErrNotFound when none does, an
+// error naming the count when several do.
+func Lookup(ctx context.Context, st Store, idOrPrefix string) (string, error) {
+	if idOrPrefix == "" {
+		return "", fmt.Errorf("empty result id")
+	}
+	if _, err := st.Record(ctx, idOrPrefix); err == nil {
+		return idOrPrefix, nil
+	} else if !errors.Is(err, ErrNotFound) {
+		return "", err
+	}
+	recs, total, err := st.List(ctx, Query{IDPrefix: idOrPrefix, Limit: 1})
+	switch {
+	case err != nil:
+		return "", err
+	case total == 0:
+		return "", fmt.Errorf("%s: %w", quoteID(idOrPrefix), ErrNotFound)
+	case total > 1:
+		return "", fmt.Errorf("%s is the start of %d result ids: give more of the id", quoteID(idOrPrefix), total)
+	}
+	return recs[0].ID, nil
 }

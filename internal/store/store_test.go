@@ -19,6 +19,11 @@ var t0 = time.Date(2025, 3, 1, 10, 0, 0, 0, time.UTC)
 
 func TestRoundTrip(t *testing.T) {
 	st, _ := openTemp(t)
+	testRoundTrip(t, st)
+}
+
+// testRoundTrip puts, reads, tags and removes a result in st.
+func testRoundTrip(t *testing.T, st Store) {
 	ctx := context.Background()
 	doc := mustJSON(t, testResult("0123456789abcdef0123456789abcdef", "Radxa ROCK 5B", "Rockchip RK3588", "6.1.0-rk", 16000, t0))
 	id, created, err := st.Put(ctx, doc)
@@ -110,6 +115,11 @@ func TestDerivedID(t *testing.T) {
 
 func TestListFiltersAndSorts(t *testing.T) {
 	st, _ := openTemp(t)
+	testListFiltersAndSorts(t, st)
+}
+
+// testListFiltersAndSorts checks every filter and order of List on st.
+func testListFiltersAndSorts(t *testing.T, st Store) {
 	ctx := context.Background()
 	boards := []struct {
 		id, board, soc, kernel string

@@ -9,12 +9,14 @@ import (
 	"boardbench/internal/cmd/c2c"
 	"boardbench/internal/cmd/capture"
 	"boardbench/internal/cmd/clock"
+	"boardbench/internal/cmd/compare"
 	"boardbench/internal/cmd/import"
 	"boardbench/internal/cmd/info"
 	"boardbench/internal/cmd/mem"
 	"boardbench/internal/cmd/monitor"
 	"boardbench/internal/cmd/report"
 	"boardbench/internal/cmd/restore"
+	"boardbench/internal/cmd/results"
 	"boardbench/internal/cmd/run"
 	servecmd "boardbench/internal/cmd/serve"
 	"boardbench/internal/cmd/sweep"
@@ -86,6 +88,8 @@ memory, storage, buses) and measures it with figures that carry their evidence.`
 		importcmd.NewCmd(f),
 		sweep.NewCmd(f),
 		thermal.NewCmd(f),
+		results.NewCmd(f),
+		compare.NewCmd(f),
 	)
 	return cmd
 }

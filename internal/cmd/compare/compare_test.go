@@ -1,0 +1,73 @@
+package compare
+
+import (
+	"context"
+	"encoding/json"
+	"os"
+	"path/filepath"
+	"strings"
+	"testing"
+	"time"
+
+	"boardbench/internal/cmdutil"
+	"boardbench/internal/inventory"
+	"boardbench/internal/iostreams"
+	"boardbench/internal/result"
+	"boardbench/internal/store"
+)
+
+func doc(t *testing.T, id, kernel string, multi float64) []byte {
+	in := &inventory.Info{}
+	in.Board.Model = "Radxa ROCK 5B"
+	in.OS.Kernel.Release = kernel
+	r := result.New("run", in, nil)
+	r.ID, r.Status, r.StartedAt = id, result.StatusComplete, time.Date(2025, 3, 1, 10, 0, 0, 0, time.UTC)
+	r.Summary = result.BuildSummary(nil)
+	r.Summary.SevenZipMultiMIPS = &multi
+	data, err := json.Marshal(r)
+	if err != nil {
+		t.Fatal(err)
+	}
+	return data
+}
+
+// TestFileAgainstStoreID compares a file with a stored result named by the
+// start of its id.
+func TestFileAgainstStoreID(t *testing.T) {
+	dir := t.TempDir()
+	file := filepath.Join(dir, "a.json")
+	os.WriteFile(file, doc(t, "aaaa0000000000000000000000000001", "6.1.0", 16000), 0o644)
+	dbPath := filepath.Join(dir, "r.db")
+	st, err := store.Open(context.Background(), dbPath)
+	if err != nil {
+		t.Fatal(err)
+	}
+	st.Put(context.Background(), doc(t, "bbbb0000000000000000000000000002", "6.8.0", 14000))
+	st.Close()
+	for _, tc := range []struct {
+		args []string
+		want []string
+		code int
+	}{
+		{[]string{file, "bbbb"}, []string{"Conditions that differ", "kernel", "6.8.0", "(-12.5%)"}, 0},
+		{[]string{file, "bbbb", "--markdown"}, []string{"| **kernel** | 6.1.0 | 6.8.0 |"}, 0},
+		{[]string{file, "bbbb", "--json"}, []string{`"differs": true`, `"change_pct"`}, 0},
+		{[]string{file, "cccc"}, nil, 2},
+		{[]string{file}, nil, 2},
+	} {
+		ios, out, _ := iostreams.Test()
+		f := &cmdutil.Factory{IO: ios, Store: cmdutil.StoreOptions{Spec: dbPath}}
+		cmd := NewCmd(f)
+		cmd.SetArgs(tc.args)
+		cmd.SilenceErrors, cmd.SilenceUsage = true, true
+		err := cmd.ExecuteContext(context.Background())
+		if code := cmdutil.ExitCode(err); code != tc.code {
+			t.Errorf("%q: exit %d (%v), want %d", tc.args, code, err, tc.code)
+		}
+		for _, w := range tc.want {
+			if !strings.Contains(out.String(), w) {
+				t.Errorf("%q: output lacks %q:\n%s", tc.args, w, out.String())
+			}
+		}
+	}
+}

@@ -1,0 +1,107 @@
+package results
+
+import (
+	"fmt"
+	"strconv"
+	"time"
+
+	"boardbench/internal/cmdutil"
+	"boardbench/internal/store"
+	"boardbench/internal/textfmt"
+
+	"github.com/spf13/cobra"
+)
+
+// ListItem is one element of `results list --json`.
+type ListItem struct {
+	ID        string             `json:"id"`
+	Kind      string             `json:"kind"`
+	Board     string             `json:"board"`
+	SoC       string             `json:"soc"`
+	CreatedAt time.Time          `json:"created_at"`
+	Status    string             `json:"status"`
+	Valid     bool               `json:"valid"`
+	Summary   map[string]float64 `json:"summary"`
+}
+
+// ShortID is how many digits of an id the table shows.
+const ShortID = 12
+
+func newListCmd(f *cmdutil.Factory) *cobra.Command {
+	var q store.Query
+	var since string
+	var asJSON bool
+	cmd := &cobra.Command{
+		Use:   "list",
+		Short: "List the stored results, newest first",
+		Long: `List the stored results, newest first: id (its first 12 digits), date, kind,
+board, SoC, status, validity and the 7-Zip multi-threaded figure when there
+is one. --json prints an array of {id, kind, board, soc, created_at, status,
+valid, summary}, summary holding every headline figure by name.`,
+		Args: cobra.NoArgs,
+		RunE: func(cmd *cobra.Command, args []string) error {
+			if q.Limit < 0 {
+				return cmdutil.Usagef("--limit must not be negative")
+			}
+			if since != "" {
+				t, err := parseDate(since)
+				if err != nil {
+					return err
+				}
+				q.Since = t
+			}
+			ctx := cmd.Context()
+			st, err := open(ctx, f)
+			if err != nil {
+				return err
+			}
+			defer st.Close()
+			recs, _, err := st.List(ctx, q)
+			if err != nil {
+				return err
+			}
+			if asJSON {
+				items := make([]ListItem, 0, len(recs))
+				for _, r := range recs {
+					items = append(items, ListItem{ID: r.ID, Kind: r.Kind, Board: r.Board, SoC: r.SoC, CreatedAt: r.CreatedAt,
+						Status: r.Status, Valid: r.Valid, Summary: r.Figures})
+				}
+				return f.WriteJSON(items)
+			}
+			if len(recs) == 0 {
+				fmt.Fprintf(f.IO.ErrOut, "boardbench: no results in the store %s match\n", whereOf(st))
+				return nil
+			}
+			t := textfmt.NewTable("ID", "DATE", "KIND", "BOARD", "SOC", "STATUS", "VALID", "7-ZIP MULTI")
+			t.RightAlign = map[int]bool{7: true}
+			t.Wrap = map[int]bool{3: true, 4: true}
+			for _, r := range recs {
+				id := r.ID
+				if len(id) > ShortID {
+					id = id[:ShortID]
+				}
+				valid := "no"
+				if r.Valid {
+					valid = "yes"
+				}
+				multi := "-"
+				if v, ok := r.Figures["sevenzip_multi_mips"]; ok {
+					multi = strconv.FormatFloat(v, 'f', 0, 64)
+				}
+				t.Row(id, r.CreatedAt.Local().Format("2006-01-02 15:04"), r.Kind, textfmt.OrUnknown(r.Board), textfmt.OrUnknown(r.SoC), r.Status, valid, multi)
+			}
+			t.Write(f.IO.Out)
+			return nil
+		},
+		PostRunE: func(cmd *cobra.Command, args []string) error { return f.IO.OutErr() },
+	}
+	cmd.Flags().StringVar(&q.Board, "board", "", "only results of the board `NAME` (as the list shows it)")
+	cmd.Flags().StringVar(&q.SoC, "soc", "", "only results of the `SOC`")
+	cmd.Flags().StringVar(&since, "since", "", "only results made on or after `DATE` (YYYY-MM-DD)")
+	cmd.Flags().BoolVar(&q.ValidOnly, "valid", false, "only results whose figures are valid")
+	cmd.Flags().StringVar(&q.Tag, "tag", "", "only results tagged `TAG`")
+	cmd.Flags().StringVar(&q.Kind, "kind", "", "only results of the `KIND` (run, monitor, mem, import...)")
+	cmd.Flags().IntVar(&q.Limit, "limit", 0, "at most `N` results (0: all)")
+	cmdutil.AddJSONFlag(cmd, &asJSON)
+	return cmd
+}

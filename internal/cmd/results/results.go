@@ -1,0 +1,101 @@
+// Package results implements `boardbench results`: the results store seen
+// from the command line (list, show, export, tag, rm, push). See
+// docs/store.md.
+package results
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"os"
+	"strings"
+	"time"
+
+	"boardbench/internal/cmdutil"
+	"boardbench/internal/result"
+	"boardbench/internal/store"
+
+	"github.com/spf13/cobra"
+	"golang.org/x/term"
+)
+
+// NewCmd returns the results command and its subcommands.
+func NewCmd(f *cmdutil.Factory) *cobra.Command {
+	cmd := &cobra.Command{
+		Use:   "results",
+		Short: "List, show, export, tag, remove and push the results kept in the results store",
+		Long: `Every result boardbench makes is saved to the results store besides its
+file (unless --no-store): a SQLite file by default
+(~/.local/share/boardbench/results.db, or under $XDG_DATA_HOME), another file
+or a lab's PostgreSQL server with --store or $BOARDBENCH_STORE.
+
+An ID may be shortened to any start of it that names one result.`,
+		Example: `  boardbench results list --board "Radxa ROCK 5B" --valid
+  boardbench results show 3f2a9c1e
+  boardbench results export --all --format markdown
+  boardbench results push --to postgres://lab@dbhost/boardbench`,
+		Args: cmdutil.UnknownCommand,
+		RunE: func(cmd *cobra.Command, args []string) error { return cmd.Help() },
+	}
+	cmd.AddCommand(newListCmd(f), newShowCmd(f), newExportCmd(f), newTagCmd(f), newRmCmd(f, stdinIsTerminal), newPushCmd(f))
+	return cmd
+}
+
+// stdinIsTerminal reports whether standard input is a terminal.
+func stdinIsTerminal(f *cmdutil.Factory) bool {
+	file, ok := f.IO.In.(*os.File)
+	return ok && term.IsTerminal(int(file.Fd()))
+}
+
+// open opens the chosen store.
+func open(ctx context.Context, f *cmdutil.Factory) (store.Store, error) {
+	return f.Store.OpenStore(ctx)
+}
+
+// lookup resolves an id or its start; an unknown id is bad input.
+func lookup(ctx context.Context, st store.Store, id string) (string, error) {
+	full, err := store.Lookup(ctx, st, id)
+	if err != nil && !isStoreFailure(err) {
+		return "", &cmdutil.UsageError{Err: fmt.Errorf("no result %s in the store %s", id, whereOf(st))}
+	}
+	return full, err
+}
+
+// isStoreFailure tells an error of the store itself from an unknown id.
+func isStoreFailure(err error) bool {
+	return !errors.Is(err, store.ErrNotFound) && !strings.Contains(err.Error(), "is the start of")
+}
+
+func whereOf(st store.Store) string {
+	if w := store.Where(st); w != "" {
+		return w
+	}
+	return "(unnamed)"
+}
+
+// loadStored returns the stored result id (full id).
+func loadStored(ctx context.Context, st store.Store, id string) (*result.Result, []byte, error) {
+	doc, err := st.Get(ctx, id)
+	if err != nil {
+		return nil, nil, err
+	}
+	r, err := result.Parse(doc)
+	if err != nil {
+		return nil, nil, fmt.Errorf("stored result %s: %v", id, err)
+	}
+	if r.ID == "" {
+		r.ID = id
+	}
+	return r, doc, nil
+}
+
+// parseDate reads --since: a date (YYYY-MM-DD, midnight UTC) or an RFC 3339 time.
+func parseDate(s string) (time.Time, error) {
+	if t, err := time.Parse(time.DateOnly, s); err == nil {
+		return t, nil
+	}
+	if t, err := time.Parse(time.RFC3339, s); err == nil {
+		return t, nil
+	}
+	return time.Time{}, cmdutil.Usagef("--since %q: want a date YYYY-MM-DD or a time like 2025-03-01T10:00:00Z", s)
+}

@@ -1,0 +1,396 @@
+// Package compare sets two or more results side by side: the conditions
+// that differ between them first (kernel, distribution, userland bitness,
+// tool versions, governor, measured clocks, throttling, findings), then
+// every headline figure and every per-core-type figure with its change in
+// percent against the first result, marked where the change is beyond the
+// run-to-run spread the results themselves record. `boardbench compare`
+// renders it as text, JSON or markdown; `serve` as HTML.
+package compare
+
+import (
+	"encoding/json"
+	"fmt"
+	"maps"
+	"math"
+	"slices"
+	"strconv"
+	"strings"
+	"time"
+
+	"boardbench/internal/inventory"
+	"boardbench/internal/result"
+	"boardbench/internal/store"
+)
+
+// Input is one result to compare with the label that names it (a file
+// name or a store id).
+type Input struct {
+	Label  string
+	Result *result.Result
+	// Doc is the result's JSON document, used to find the headline
+	// figures of every command (package store's Figures); nil means the
+	// document is made again from Result.
+	Doc []byte
+}
+
+// Comparison is the typed side-by-side view of the inputs, the first being
+// the base every change is measured against.
+type Comparison struct {
+	Results []Column `json:"results"`
+	// Conditions are every condition, those that differ first (in the
+	// order below), then those that are the same.
+	Conditions []Condition `json:"conditions"`
+	// Figures are the headline figures, then the per-core-type figures,
+	// then the other commands' headline figures by name.
+	Figures []Figure `json:"figures"`
+}
+
+// Column names one compared result.
+type Column struct {
+	Label     string    `json:"label"`
+	ID        string    `json:"id"`
+	Kind      string    `json:"kind"`
+	Board     string    `json:"board"`
+	SoC       string    `json:"soc"`
+	CreatedAt time.Time `json:"created_at"`
+	Status    string    `json:"status"`
+	Valid     bool      `json:"valid"`
+}
+
+// Condition is one condition of the measurement in each result.
+type Condition struct {
+	Name string `json:"name"`
+	// Values has one entry per result, "" when the result does not say.
+	Values []string `json:"values"`
+	// Differs is true when the known values are not all the same.
+	Differs bool `json:"differs"`
+}
+
+// Figure is one figure across the results.
+type Figure struct {
+	// Key is the figure's stable name, e.g. "sevenzip_multi_mips",
+	// "sevenzip_single_mips/Cortex-A76".
+	Key string `json:"key"`
+	// Name is its description, e.g. "7-Zip single-threaded".
+	Name string `json:"name"`
+	// Core is the core type of a per-core-type figure; "" otherwise.
+	Core string `json:"core,omitempty"`
+	Unit string `json:"unit"`
+	// Values has one entry per result; nil where the result lacks it.
+	Values []*float64 `json:"values"`
+	// ChangePct is the change from the first result in percent; nil for
+	// the first and where either value is missing or the base is zero.
+	ChangePct []*float64 `json:"change_pct"`
+	// SpreadPct is the run-to-run spread each result records for the
+	// figure ((max-min)/mean of its runs, in percent); nil where it
+	// records none.
+	SpreadPct []*float64 `json:"spread_pct"`
+	// BeyondSpread marks a change larger than the larger of the two
+	// results' spreads; false where no spread is recorded.
+	BeyondSpread []bool `json:"beyond_spread"`
+}
+
+// Compare builds the comparison of two or more inputs.
+func Compare(in []Input) (*Comparison, error) {
+	if len(in) < 2 {
+		return nil, fmt.Errorf("compare needs two or more results, got %d", len(in))
+	}
+	c := &Comparison{}
+	for _, x := range in {
+		if x.Result == nil {
+			return nil, fmt.Errorf("%s: no result", x.Label)
+		}
+		rec := store.RecordOf(x.Result)
+		c.Results = append(c.Results, Column{Label: x.Label, ID: x.Result.ID, Kind: x.Result.Command, Board: rec.Board, SoC: rec.SoC,
+			CreatedAt: x.Result.StartedAt, Status: x.Result.Status, Valid: x.Result.Summary.Valid})
+	}
+	c.Conditions = conditions(in)
+	c.Figures = figures(in)
+	return c, nil
+}
+
+// conditionFuncs are the conditions, in the order they are listed.
+var conditionFuncs = []struct {
+	name string
+	of   func(r *result.Result) string
+}{
+	{"kernel", func(r *result.Result) string {
+		return info(r, func(i *inventory.Info) string { return i.OS.Kernel.Release })
+	}},
+	{"distribution", func(r *result.Result) string { return store.RecordOf(r).Distro }},
+	{"userland", userland},
+	{"kernel architecture", func(r *result.Result) string {
+		return info(r, func(i *inventory.Info) string { return i.OS.Kernel.Machine })
+	}},
+	{"7-Zip", func(r *result.Result) string { return tool(r, "7zip", "7z", "7zz", "7za", "p7zip") }},
+	{"openssl", func(r *result.Result) string { return tool(r, "openssl") }},
+	{"governor", governors},
+	{"clocks measured", clocks},
+	{"throttling", throttling},
+	{"findings", findings},
+	{"board", func(r *result.Result) string { return store.RecordOf(r).Board }},
+	{"SoC", func(r *result.Result) string { return store.RecordOf(r).SoC }},
+	{"core types", store.CoreTypes},
+	{"status", func(r *result.Result) string { return r.Status }},
+	{"valid", func(r *result.Result) string { return strconv.FormatBool(r.Summary.Valid) }},
+	{"boardbench", func(r *result.Result) string { return r.Tool.Version }},
+}
+
+func conditions(in []Input) []Condition {
+	var diff, same []Condition
+	for _, cf := range conditionFuncs {
+		c := Condition{Name: cf.name}
+		for _, x := range in {
+			c.Values = append(c.Values, cf.of(x.Result))
+		}
+		c.Differs = differs(c.Values)
+		if c.Differs {
+			diff = append(diff, c)
+		} else {
+			same = append(same, c)
+		}
+	}
+	return append(diff, same...)
+}
+
+// differs reports whether values are not all equal. An unknown value
+// ("") against a known one counts as a difference: it is not known to be
+// the same.
+func differs(values []string) bool {
+	for _, v := range values[1:] {
+		if v != values[0] {
+			return true
+		}
+	}
+	return false
+}
+
+// info returns f of r's machine description, "" without one.
+func info(r *result.Result, f func(i *inventory.Info) string) string {
+	if r.Info == nil {
+		return ""
+	}
+	return f(r.Info)
+}
+
+func userland(r *result.Result) string {
+	if r.Info == nil {
+		return ""
+	}
+	u := r.Info.OS.Userland
+	s := u.Arch
+	if u.Bits != nil {
+		s = strings.TrimSpace(s + " (" + strconv.Itoa(*u.Bits) + "-bit)")
+	}
+	if r.Info.OS.MixedArch {
+		s += ", kernel of other bitness"
+	}
+	return s
+}
+
+func tool(r *result.Result, names ...string) string {
+	for _, t := range r.Tools {
+		if slices.Contains(names, strings.ToLower(t.Name)) && t.Version != "" {
+			return t.Version
+		}
+	}
+	return ""
+}
+
+func governors(r *result.Result) string {
+	if r.Info == nil {
+		return ""
+	}
+	var parts []string
+	for _, c := range r.Info.CPU.Clusters {
+		if c.Governor != "" && !slices.Contains(parts, c.Governor) {
+			parts = append(parts, c.Governor)
+		}
+	}
+	s := strings.Join(parts, ", ")
+	for _, ch := range r.Tuning.Changed {
+		if strings.Contains(ch, "governor") {
+			s = strings.TrimPrefix(s+"; set: "+ch, "; ")
+		}
+	}
+	return s
+}
+
+func clocks(r *result.Result) string {
+	var parts []string
+	for _, v := range r.Summary.ClockMHz {
+		parts = append(parts, fmt.Sprintf("%s %.0f MHz", coreName(v.Core, v.CPU), v.Value))
+	}
+	return strings.Join(parts, ", ")
+}
+
+func coreName(core string, cpu int) string {
+	if core == "" {
+		return "cpu" + strconv.Itoa(cpu)
+	}
+	return core
+}
+
+func throttling(r *result.Result) string {
+	for _, f := range r.Findings {
+		if f.ID == "throttling" {
+			return "yes"
+		}
+	}
+	if r.Status == result.StatusComplete {
+		return "no"
+	}
+	return ""
+}
+
+func findings(r *result.Result) string {
+	ids := []string{}
+	for _, f := range r.Findings {
+		if !slices.Contains(ids, f.ID) {
+			ids = append(ids, f.ID)
+		}
+	}
+	slices.Sort(ids)
+	if len(ids) == 0 {
+		return "none"
+	}
+	return strings.Join(ids, ", ")
+}
+
+// perCore are the per-core-type figures of the run summary.
+var perCore = []struct {
+	key, name, unit string
+	of              func(s result.Summary) []result.Value
+}{
+	{"sevenzip_single_mips", "7-Zip single-threaded", "MIPS", func(s result.Summary) []result.Value { return s.SevenZipSingleMIPS }},
+	{"aes256_16k", "AES-256-CBC 16 KiB", "KB/s", func(s result.Summary) []result.Value { return s.AES256At16K }},
+	{"memcpy_mb_s", "memcpy", "MB/s", func(s result.Summary) []result.Value { return s.MemcpyMBs }},
+	{"memset_mb_s", "memset", "MB/s", func(s result.Summary) []result.Value { return s.MemsetMBs }},
+	{"clock_mhz", "clock measured", "MHz", func(s result.Summary) []result.Value { return s.ClockMHz }},
+}
+
+// known are the summary fields the figures above cover; the flattened
+// figures of other fields are listed by name.
+var known = []string{"sevenzip_multi_mips", "sevenzip_multi_mips_undisturbed", "sevenzip_single_mips", "aes256_16k",
+	"memcpy_mb_s", "memset_mb_s", "clock_mhz", "clock_all_disturbed_mhz"}
+
+func figures(in []Input) []Figure {
+	n := len(in)
+	var out []Figure
+	// The 7-Zip multi-threaded headline with the spread of its runs.
+	multi := Figure{Key: "sevenzip_multi_mips", Name: "7-Zip multi-threaded", Unit: "MIPS", Values: make([]*float64, n), SpreadPct: make([]*float64, n)}
+	for i, x := range in {
+		multi.Values[i] = x.Result.Summary.SevenZipMultiHeadline()
+		multi.SpreadPct[i] = spread(x.Result.Summary.SevenZipMultiRuns)
+	}
+	if anyValue(multi.Values) {
+		out = append(out, multi)
+	}
+	for _, pc := range perCore {
+		keys := []string{}
+		vals := map[string][]*float64{}
+		for i, x := range in {
+			seen := map[string]int{}
+			for _, v := range pc.of(x.Result.Summary) {
+				core := coreName(v.Core, v.CPU)
+				seen[core]++
+				label := core
+				if seen[core] > 1 {
+					label = core + " #" + strconv.Itoa(seen[core])
+				}
+				if vals[label] == nil {
+					vals[label] = make([]*float64, n)
+					keys = append(keys, label)
+				}
+				val := v.Value
+				vals[label][i] = &val
+			}
+		}
+		for _, k := range keys {
+			out = append(out, Figure{Key: pc.key + "/" + k, Name: pc.name, Core: k, Unit: pc.unit, Values: vals[k], SpreadPct: make([]*float64, n)})
+		}
+	}
+	// Every other headline figure of any command, by name.
+	other := map[string][]*float64{}
+	for i, x := range in {
+		doc := x.Doc
+		if doc == nil {
+			doc, _ = json.Marshal(x.Result)
+		}
+		for name, v := range store.Figures(doc) {
+			if isKnown(name) {
+				continue
+			}
+			if other[name] == nil {
+				other[name] = make([]*float64, n)
+			}
+			val := v
+			other[name][i] = &val
+		}
+	}
+	for _, name := range slices.Sorted(maps.Keys(other)) {
+		out = append(out, Figure{Key: name, Name: name, Values: other[name], SpreadPct: make([]*float64, n)})
+	}
+	for i := range out {
+		changes(&out[i])
+	}
+	return out
+}
+
+func isKnown(name string) bool {
+	for _, k := range known {
+		if name == k || strings.HasPrefix(name, k+".") {
+			return true
+		}
+	}
+	return false
+}
+
+func anyValue(vs []*float64) bool {
+	return slices.ContainsFunc(vs, func(v *float64) bool { return v != nil })
+}
+
+// spread is (max-min)/mean of runs in percent; nil with fewer than two.
+func spread(runs []float64) *float64 {
+	if len(runs) < 2 {
+		return nil
+	}
+	lo, hi, sum := runs[0], runs[0], 0.0
+	for _, v := range runs {
+		lo, hi, sum = min(lo, v), max(hi, v), sum+v
+	}
+	mean := sum / float64(len(runs))
+	if mean <= 0 {
+		return nil
+	}
+	s := math.Round((hi-lo)/mean*100*100) / 100
+	return &s
+}
+
+// changes fills the change against the first result and the marks.
+func changes(f *Figure) {
+	n := len(f.Values)
+	f.ChangePct = make([]*float64, n)
+	f.BeyondSpread = make([]bool, n)
+	base := f.Values[0]
+	for i := 1; i < n; i++ {
+		v := f.Values[i]
+		if base == nil || v == nil || *base == 0 {
+			continue
+		}
+		c := math.Round((*v-*base) / *base * 100 * 100) / 100
+		f.ChangePct[i] = &c
+		a, b := f.SpreadPct[0], f.SpreadPct[i]
+		if a == nil && b == nil {
+			continue
+		}
+		limit := 0.0
+		if a != nil {
+			limit = *a
+		}
+		if b != nil {
+			limit = max(limit, *b)
+		}
+		f.BeyondSpread[i] = math.Abs(c) > limit
+	}
+}
