@@ -3,14 +3,12 @@ package serve
 import (
 	"bytes"
 	"fmt"
-	"maps"
 	"net/http"
 	"slices"
-	"strconv"
-	"strings"
 
+	"boardbench/internal/compare"
+	"boardbench/internal/result"
 	"boardbench/internal/serve/page"
-	"boardbench/internal/store"
 )
 
 // parseCompare checks the compare page's parameters: 2 to MaxCompare
@@ -42,95 +40,57 @@ func (s *Server) compare(w http.ResponseWriter, r *http.Request) {
 		s.badRequest(w, err.Error())
 		return
 	}
-	recs := make([]store.Record, 0, len(ids))
+	in := make([]compare.Input, 0, len(ids))
 	for _, id := range ids {
-		rc, err := s.cfg.Store.Record(r.Context(), id)
+		doc, err := s.cfg.Store.Get(r.Context(), id)
 		if err != nil {
 			s.storeError(w, r, err)
 			return
 		}
-		recs = append(recs, rc)
+		res, err := result.Parse(doc)
+		if err != nil {
+			s.logf("result %s: %v", id, err)
+			s.errorPage(w, http.StatusInternalServerError, "Unreadable result", "A stored document is not a result this boardbench reads: /results/"+id+".json.")
+			return
+		}
+		if res.ID == "" {
+			res.ID = id
+		}
+		in = append(in, compare.Input{Label: id, Result: res, Doc: doc})
 	}
-	c := BuildCompare(recs)
+	cmp, err := compare.Compare(in)
+	if err != nil {
+		s.badRequest(w, err.Error())
+		return
+	}
+	c := BuildCompare(cmp)
 	s.render(w, r, func(b *bytes.Buffer) error { return page.WriteCompare(b, c) })
 }
 
-// BuildCompare lays out records side by side: the conditions first (those
-// that differ at the top), then the headline figures (the published
-// table's first), then every other figure.
-func BuildCompare(recs []store.Record) page.Compare {
+// BuildCompare lays out a comparison for the page: the conditions (those
+// that differ first, as compare orders them), then every figure with its
+// change from the first result, and the text comparison below.
+func BuildCompare(cmp *compare.Comparison) page.Compare {
 	var c page.Compare
-	for _, rc := range recs {
-		c.Results = append(c.Results, page.CompareResult{ID: rc.ID, Device: rowOf(rc).Device, Date: rc.CreatedAt.UTC().Format("2006-01-02 15:04")})
-	}
-	row := func(name string, value func(store.Record) string) page.CompareRow {
-		cr := page.CompareRow{Name: name}
-		for _, rc := range recs {
-			cr.Values = append(cr.Values, value(rc))
+	for _, col := range cmp.Results {
+		dev := col.Board
+		if dev == "" {
+			dev = "(unknown board)"
 		}
-		for _, v := range cr.Values[1:] {
-			cr.Differs = cr.Differs || v != cr.Values[0]
+		c.Results = append(c.Results, page.CompareResult{ID: col.ID, Device: dev, Date: col.CreatedAt.UTC().Format("2006-01-02 15:04")})
+	}
+	for _, cond := range cmp.Conditions {
+		c.Rows = append(c.Rows, page.CompareRow{Name: cond.Name, Values: cond.Values, Differs: cond.Differs})
+	}
+	for _, f := range cmp.Figures {
+		row := page.CompareRow{Name: f.Label()}
+		for i := range f.Values {
+			row.Values = append(row.Values, f.Cell(i))
 		}
-		return cr
+		c.Rows = append(c.Rows, row)
 	}
-	conds := []page.CompareRow{
-		row("board", func(r store.Record) string { return r.Board }),
-		row("SoC", func(r store.Record) string { return r.SoC }),
-		row("core types", func(r store.Record) string { return r.CoreTypes }),
-		row("kernel", func(r store.Record) string { return r.Kernel }),
-		row("distribution", func(r store.Record) string { return r.Distro }),
-		row("userland", func(r store.Record) string { return r.Arch }),
-		row("kind", func(r store.Record) string { return r.Kind }),
-		row("status", func(r store.Record) string { return r.Status }),
-		row("valid", func(r store.Record) string { return strconv.FormatBool(r.Valid) }),
-		row("findings", func(r store.Record) string { return strings.Join(r.FindingIDs, ", ") }),
-	}
-	tools := map[string]bool{}
-	for _, rc := range recs {
-		for t := range rc.Tools {
-			tools[t] = true
-		}
-	}
-	for _, t := range slices.Sorted(maps.Keys(tools)) {
-		conds = append(conds, row("tool "+t, func(r store.Record) string { return r.Tools[t] }))
-	}
-	slices.SortStableFunc(conds, func(a, b page.CompareRow) int {
-		switch {
-		case a.Differs == b.Differs:
-			return 0
-		case a.Differs:
-			return -1
-		}
-		return 1
-	})
-	c.Rows = conds
-	seen := map[string]bool{}
-	figRow := func(name string) {
-		if seen[name] {
-			return
-		}
-		seen[name] = true
-		c.Rows = append(c.Rows, row(name, func(r store.Record) string {
-			v, ok := r.Figures[name]
-			if !ok {
-				return "-"
-			}
-			return strconv.FormatFloat(v, 'f', -1, 64)
-		}))
-	}
-	for _, col := range Columns {
-		if col.Numeric {
-			figRow(col.StoreSort)
-		}
-	}
-	names := map[string]bool{}
-	for _, rc := range recs {
-		for n := range rc.Figures {
-			names[n] = true
-		}
-	}
-	for _, n := range slices.Sorted(maps.Keys(names)) {
-		figRow(n)
-	}
+	var text bytes.Buffer
+	cmp.WriteText(&text)
+	c.Text = text.String()
 	return c
 }
