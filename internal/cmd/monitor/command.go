@@ -77,10 +77,15 @@ func runCommand(ctx context.Context, f *cmdutil.Factory, opts options) error {
 	var liveCols atomic.Pointer[monitor.Columns]
 	liveCols.Store(&cols)
 	liveOut := f.IO.ErrOut
+	prom, err := listenPrometheus(opts.prometheus, f.IO.ErrOut)
+	if err != nil {
+		return err
+	}
 	sess, err := session.Start(ctx, session.Config{
 		Host: h, Info: in, Command: "monitor", Options: optMap, Path: path,
 		Interval: opts.interval, Monitor: &cfg, Warn: f.IO.ErrOut, Power: opts.power,
 		OnSample: func(smp monitor.Sample) {
+			prom.sampled(ctx)
 			fmt.Fprintln(liveOut, "boardbench: "+monitor.Line(*liveCols.Load(), smp))
 		},
 		Findings: wrappedFindings,
@@ -92,6 +97,9 @@ func runCommand(ctx context.Context, f *cmdutil.Factory, opts options) error {
 	liveCols.Store(&cols)
 	if p := sess.Result().Power; p != nil {
 		fmt.Fprintf(f.IO.ErrOut, "boardbench: power from %s (%s)\n", p.Source, measuresText(p.Measures))
+	}
+	if prom != nil {
+		prom.start(ctx, h, sess.Monitor(), sess.Monitor().Config(), in, f.IO.ErrOut)
 	}
 	pinned := ""
 	if pin != nil {

@@ -39,6 +39,10 @@ func runLive(ctx context.Context, f *cmdutil.Factory, opts options) error {
 	if err != nil {
 		return err
 	}
+	prom, err := listenPrometheus(opts.prometheus, f.IO.ErrOut)
+	if err != nil {
+		return err
+	}
 	in := describe(h)
 	cfg := monitor.ConfigFor(h, in)
 	cfg.Interval = opts.interval
@@ -92,7 +96,13 @@ func runLive(ctx context.Context, f *cmdutil.Factory, opts options) error {
 			return err
 		}
 	}
-	return sampleLoop(ctx, monitor.New(h, cfg), opts.count, emit)
+	m := monitor.New(h, cfg)
+	if prom != nil {
+		prom.start(ctx, h, m, cfg, in, f.IO.ErrOut)
+		next := emit
+		emit = func(s monitor.Sample) error { prom.sampled(ctx); return next(s) }
+	}
+	return sampleLoop(ctx, m, opts.count, emit)
 }
 
 // sampleLoop runs m until ctx is done, count samples were emitted (count >

@@ -39,6 +39,8 @@ type options struct {
 	output   string
 	argv     []string
 	power    power.Options
+	// prometheus is the --prometheus address, "" without the exporter.
+	prometheus string
 }
 
 // NewCmd returns the monitor command.
@@ -89,6 +91,7 @@ it is not found, 130 after Ctrl-C).`,
 	cmd.Flags().StringVar(&interval, "interval", "2", "time between samples: `S` seconds (e.g. 0.5) or a duration (500ms)")
 	cmd.Flags().IntVar(&opts.count, "count", 0, "stop after `N` sample lines (0: until Ctrl-C)")
 	cmd.Flags().StringVar(&opts.cpus, "cpus", "", "pin the command to the CPUs in `LIST`, e.g. 4-7 or 0,2")
+	cmd.Flags().StringVar(&opts.prometheus, "prometheus", "", "serve the live samples to Prometheus on `ADDR`/metrics, e.g. 127.0.0.1:9101 (docs/prometheus.md)")
 	cmd.Flags().StringVarP(&opts.output, "output", "o", "", "write the command's result to `FILE` (default boardbench-monitor-HOST-TIME.json)")
 	return cmd
 }

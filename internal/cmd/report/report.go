@@ -23,6 +23,8 @@ import (
 // NewCmd returns the report command.
 func NewCmd(f *cmdutil.Factory) *cobra.Command {
 	var asJSON, markdownRow, header bool
+	var asHTML bool
+	var htmlOut string
 	var chartsDir string
 	cmd := &cobra.Command{
 		Use:   "report FILE...",
@@ -42,6 +44,11 @@ filled only from a cpuminer scrypt run wrapped by 'boardbench monitor --'.
 A row of an unfinished run or of figures a finding invalidates is still
 printed, with a warning on standard error.
 
+--html writes the result page of 'boardbench serve' as one self-contained
+HTML file (styles, charts and the raw JSON inline, no external request),
+to standard output or -o FILE: it opens offline, from a mail attachment
+or an issue.
+
 --json checks that FILE is a result this boardbench reads and prints it
 again as indented JSON.
 
@@ -50,7 +57,8 @@ bad input: one line on standard error and exit status 2.`,
 		Example: `  boardbench report boardbench-rk3588-20250301-1000.json
   boardbench report --markdown-row result.json
   boardbench report --markdown-row --header a.json
-  boardbench report --json result.json | jq .summary`,
+  boardbench report --json result.json | jq .summary
+  boardbench report --html result.json -o result.html`,
 		Args: func(cmd *cobra.Command, args []string) error {
 			switch {
 			case len(args) == 0:
@@ -66,6 +74,12 @@ bad input: one line on standard error and exit status 2.`,
 			}
 			if header && !markdownRow {
 				return cmdutil.Usagef("--header only applies to --markdown-row")
+			}
+			if asHTML || htmlOut != "" {
+				if !asHTML || asJSON || markdownRow {
+					return cmdutil.Usagef("-o applies to --html, which cannot be combined with --json or --markdown-row")
+				}
+				return writeHTML(f, args[0], htmlOut)
 			}
 			if markdownRow {
 				return markdownTable(f, args, header)
@@ -91,6 +105,8 @@ bad input: one line on standard error and exit status 2.`,
 	}
 	cmdutil.AddJSONFlag(cmd, &asJSON)
 	cmd.Flags().BoolVar(&markdownRow, "markdown-row", false, "print one row of the community's results table instead of the report")
+	cmd.Flags().BoolVar(&asHTML, "html", false, "write the result as one self-contained HTML file (see -o)")
+	cmd.Flags().StringVarP(&htmlOut, "output", "o", "", "with --html: write to `FILE` instead of standard output")
 	cmd.Flags().StringVar(&chartsDir, "charts", "", "also write the result's charts as SVG files into `DIR` (created if missing)")
 	cmd.Flags().BoolVar(&header, "header", false, "with --markdown-row: print the table's header lines first")
 	return cmd

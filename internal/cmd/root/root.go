@@ -21,6 +21,7 @@ import (
 	"boardbench/internal/cmd/results"
 	"boardbench/internal/cmd/review"
 	"boardbench/internal/cmd/run"
+	servecmd "boardbench/internal/cmd/serve"
 	"boardbench/internal/cmd/storage"
 	"boardbench/internal/cmd/sweep"
 	"boardbench/internal/cmd/thermal"
@@ -98,6 +99,12 @@ memory, storage, buses) and measures it with figures that carry their evidence.`
 		results.NewCmd(f),
 		compare.NewCmd(f),
 		importcmd.NewCmd(f),
+		servecmd.NewCmd(f),
+		importcmd.NewCmd(f),
+		sweep.NewCmd(f),
+		thermal.NewCmd(f),
+		results.NewCmd(f),
+		compare.NewCmd(f),
 	)
 	return cmd
 }

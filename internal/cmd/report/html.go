@@ -1,0 +1,26 @@
+package report
+
+import (
+	"io"
+
+	"boardbench/internal/cmdutil"
+	"boardbench/internal/outfile"
+	"boardbench/internal/serve/page"
+)
+
+// writeHTML writes the result in path as one self-contained HTML file to
+// out ("-" or "" for standard output).
+func writeHTML(f *cmdutil.Factory, path, out string) error {
+	r, err := load(path)
+	if err != nil {
+		return err
+	}
+	write := func(w io.Writer) error { return page.WriteStandalone(w, r, page.Charts) }
+	if out == "" || outfile.IsStdout(out) {
+		return write(f.IO.Out)
+	}
+	if err := outfile.Check(out); err != nil {
+		return cmdutil.Usagef("-o %s: %v", out, err)
+	}
+	return outfile.Write(out, write)
+}

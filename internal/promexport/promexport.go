@@ -1,0 +1,284 @@
+// Package promexport exposes the monitor's live samples to Prometheus on
+// /metrics through the official Go client library. A scrape reads the
+// sampler's latest sample (monitor.Monitor.Last) and the counters taken
+// with it; it never reads /proc or /sys itself, so scraping costs no more
+// machine reads however often Prometheus asks. docs/prometheus.md lists
+// every metric.
+package promexport
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"maps"
+	"net"
+	"net/http"
+	"slices"
+	"strings"
+	"time"
+
+	"boardbench/internal/inventory"
+	"boardbench/internal/monitor"
+
+	"github.com/prometheus/client_golang/prometheus"
+	"github.com/prometheus/client_golang/prometheus/promhttp"
+)
+
+// Namespace prefixes every metric name.
+const Namespace = "boardbench"
+
+// Source gives the latest sample; *monitor.Monitor is one.
+type Source interface {
+	// Last returns the most recent sample, or nil before the first.
+	Last() *monitor.Sample
+}
+
+// Cluster is one sampled cpufreq policy with the labels its metrics carry.
+type Cluster struct {
+	// Label is the monitor's column name, e.g. "cpu0-3".
+	Label string
+	// Policy is the cpufreq policy number.
+	Policy int
+	// CoreType is the core name, e.g. "Cortex-A76"; "" when unknown.
+	CoreType string
+}
+
+// Exporter is a prometheus.Collector over a monitor's latest sample and
+// the counters read with it (see Counters).
+type Exporter struct {
+	src      Source
+	clusters []Cluster
+	sensors  []monitor.Sensor
+	temp     string
+	counters *Counters
+
+	descs descs
+}
+
+type descs struct {
+	clock, fwClock, temp, load, busy, mode, cpuBusy, volts, power, sensor, swapUsed, stamp *prometheus.Desc
+	tis, swapIn, swapOut, throttled, throttledBits                                         *prometheus.Desc
+}
+
+// New returns an exporter of src's samples, taken with configuration cfg
+// on the machine in (its board, SoC and core types label the metrics).
+// counters may be nil: time-in-state, swap activity and throttling flags
+// are then left out.
+func New(src Source, cfg monitor.Config, in *inventory.Info, counters *Counters) *Exporter {
+	board, soc := "", ""
+	if in != nil {
+		board, soc = in.Board.Model, in.SoC.Guess
+	}
+	constLabels := prometheus.Labels{"board": board, "soc": soc}
+	d := func(name, help string, labels ...string) *prometheus.Desc {
+		return prometheus.NewDesc(Namespace+"_"+name, help, labels, constLabels)
+	}
+	e := &Exporter{src: src, sensors: cfg.Power, temp: cfg.TempLabel, counters: counters}
+	e.clusters = Clusters(cfg, in)
+	e.descs = descs{
+		clock:         d("cpu_clock_hertz", "Current clock of a cluster's cpufreq policy (scaling_cur_freq).", "cluster", "core_type"),
+		fwClock:       d("firmware_clock_hertz", "ARM clock the Raspberry Pi firmware measures."),
+		temp:          d("temperature_celsius", "SoC temperature.", "sensor"),
+		load:          d("load1", "One-minute load average."),
+		busy:          d("cpu_busy_ratio", "Share of all CPUs' time that was busy since the previous sample (0-1)."),
+		mode:          d("cpu_mode_ratio", "Share of all CPUs' time spent in a mode since the previous sample (0-1).", "mode"),
+		cpuBusy:       d("cpu_core_busy_ratio", "Busy share of one CPU since the previous sample (0-1).", "cpu"),
+		volts:         d("core_voltage_volts", "Core voltage the Raspberry Pi firmware reports."),
+		power:         d("power_watts", "Power from the chosen power source."),
+		sensor:        d("power_sensor_value", "Reading of a sampled hwmon power, current or voltage sensor, in its unit.", "sensor", "quantity", "unit"),
+		swapUsed:      d("swap_used_bytes", "Swap space in use."),
+		stamp:         d("sample_timestamp_seconds", "Unix time of the latest sample."),
+		tis:           d("cpu_clock_time_seconds_total", "Time a cluster's cpufreq policy has spent at a clock since boot (time_in_state).", "cluster", "core_type", "clock_hertz"),
+		swapIn:        d("swap_in_pages_total", "Pages swapped in since boot (pswpin)."),
+		swapOut:       d("swap_out_pages_total", "Pages swapped out since boot (pswpout)."),
+		throttled:     d("throttled", "Raspberry Pi firmware throttling flag (get_throttled): 1 set, 0 clear.", "flag"),
+		throttledBits: d("throttled_bits", "Raspberry Pi firmware get_throttled bit field."),
+	}
+	return e
+}
+
+// Clusters returns the sampled policies of cfg with the core type each
+// has in in (the cluster whose policies include it).
+func Clusters(cfg monitor.Config, in *inventory.Info) []Cluster {
+	out := make([]Cluster, 0, len(cfg.Policies))
+	for _, p := range cfg.Policies {
+		c := Cluster{Label: p.Label, Policy: p.ID}
+		if in != nil {
+			for _, cl := range in.CPU.Clusters {
+				if slices.Contains(cl.Policies, p.ID) || cl.Policy != nil && *cl.Policy == p.ID {
+					c.CoreType = cl.CoreName
+					if c.CoreType == "" {
+						c.CoreType = cl.Core
+					}
+					break
+				}
+			}
+		}
+		out = append(out, c)
+	}
+	return out
+}
+
+// Describe sends every metric's description.
+func (e *Exporter) Describe(ch chan<- *prometheus.Desc) {
+	d := e.descs
+	for _, x := range []*prometheus.Desc{d.clock, d.fwClock, d.temp, d.load, d.busy, d.mode, d.cpuBusy, d.volts,
+		d.power, d.sensor, d.swapUsed, d.stamp, d.tis, d.swapIn, d.swapOut, d.throttled, d.throttledBits} {
+		ch <- x
+	}
+}
+
+// Collect sends the latest sample's values; nothing is read from the
+// machine. A value the sample lacks is left out, never sent as 0.
+func (e *Exporter) Collect(ch chan<- prometheus.Metric) {
+	d := e.descs
+	gauge := func(desc *prometheus.Desc, v float64, labels ...string) {
+		ch <- prometheus.MustNewConstMetric(desc, prometheus.GaugeValue, v, labels...)
+	}
+	if s := e.src.Last(); s != nil {
+		for i, c := range e.clusters {
+			if i < len(s.ClockMHz) && s.ClockMHz[i] != nil {
+				gauge(d.clock, *s.ClockMHz[i]*1e6, c.Label, c.CoreType)
+			}
+		}
+		if s.FirmwareMHz != nil {
+			gauge(d.fwClock, *s.FirmwareMHz*1e6)
+		}
+		if s.TempC != nil {
+			gauge(d.temp, *s.TempC, e.temp)
+		}
+		if s.Load1 != nil {
+			gauge(d.load, *s.Load1)
+		}
+		if s.CPUPct != nil {
+			gauge(d.busy, *s.CPUPct/100)
+		}
+		for _, m := range []struct {
+			name string
+			v    *float64
+		}{{"user", s.UsrPct}, {"nice", s.NicePct}, {"system", s.SysPct}, {"iowait", s.IowaitPct}, {"irq", s.IRQPct}, {"steal", s.StealPct}} {
+			if m.v != nil {
+				gauge(d.mode, *m.v/100, m.name)
+			}
+		}
+		for _, cpu := range slices.Sorted(maps.Keys(s.PerCPUBusyPct)) {
+			gauge(d.cpuBusy, s.PerCPUBusyPct[cpu]/100, fmt.Sprint(cpu))
+		}
+		if s.CoreVolts != nil {
+			gauge(d.volts, *s.CoreVolts)
+		}
+		if s.PowerW != nil {
+			gauge(d.power, *s.PowerW)
+		}
+		for i, ps := range e.sensors {
+			if i < len(s.Power) && s.Power[i] != nil {
+				gauge(d.sensor, *s.Power[i], ps.Label, ps.Quantity, ps.Unit)
+			}
+		}
+		if s.SwapUsedBytes != nil {
+			gauge(d.swapUsed, float64(*s.SwapUsedBytes))
+		}
+		gauge(d.stamp, float64(s.Time.UnixNano())/1e9)
+	}
+	if e.counters != nil {
+		e.collectCounters(ch)
+	}
+}
+
+func (e *Exporter) collectCounters(ch chan<- prometheus.Metric) {
+	d := e.descs
+	snap := e.counters.snapshot()
+	for _, c := range e.clusters {
+		states := snap.timeInState[c.Policy]
+		for _, khz := range slices.Sorted(maps.Keys(states)) {
+			ch <- prometheus.MustNewConstMetric(d.tis, prometheus.CounterValue, states[khz], c.Label, c.CoreType, fmt.Sprint(khz*1000))
+		}
+	}
+	if snap.swapIn != nil {
+		ch <- prometheus.MustNewConstMetric(d.swapIn, prometheus.CounterValue, float64(*snap.swapIn))
+	}
+	if snap.swapOut != nil {
+		ch <- prometheus.MustNewConstMetric(d.swapOut, prometheus.CounterValue, float64(*snap.swapOut))
+	}
+	if t := snap.throttled; t != nil {
+		ch <- prometheus.MustNewConstMetric(d.throttledBits, prometheus.GaugeValue, float64(*t))
+		for _, f := range ThrottledFlags {
+			v := 0.0
+			if *t&(1<<f.Bit) != 0 {
+				v = 1
+			}
+			ch <- prometheus.MustNewConstMetric(d.throttled, prometheus.GaugeValue, v, f.Name)
+		}
+	}
+}
+
+// ThrottledFlag names one bit of the Raspberry Pi firmware's get_throttled.
+type ThrottledFlag struct {
+	Bit  uint
+	Name string
+}
+
+// ThrottledFlags are the get_throttled bits exported as the flag label.
+var ThrottledFlags = []ThrottledFlag{
+	{0, "under_voltage_now"}, {1, "frequency_capped_now"}, {2, "throttled_now"}, {3, "soft_temp_limit_now"},
+	{16, "under_voltage_occurred"}, {17, "frequency_capped_occurred"}, {18, "throttled_occurred"}, {19, "soft_temp_limit_occurred"},
+}
+
+// Handler returns the /metrics handler of a registry holding only e.
+func Handler(e *Exporter) (http.Handler, error) {
+	reg := prometheus.NewRegistry()
+	if err := reg.Register(e); err != nil {
+		return nil, err
+	}
+	return promhttp.HandlerFor(reg, promhttp.HandlerOpts{ErrorHandling: promhttp.ContinueOnError, Timeout: 10 * time.Second}), nil
+}
+
+// Listen opens addr for Serve; a port already in use is reported here, before anything runs.
+func Listen(addr string) (net.Listener, error) {
+	return net.Listen("tcp", addr)
+}
+
+// Serve answers /metrics on ln until ctx is done.
+func Serve(ctx context.Context, ln net.Listener, e *Exporter) error {
+	h, err := Handler(e)
+	if err != nil {
+		return err
+	}
+	mux := http.NewServeMux()
+	mux.Handle("GET /metrics", h)
+	mux.HandleFunc("GET /{$}", func(w http.ResponseWriter, r *http.Request) {
+		w.Header().Set("Content-Type", "text/plain; charset=utf-8")
+		fmt.Fprintln(w, "boardbench exporter: metrics on /metrics")
+	})
+	srv := &http.Server{Handler: mux, ReadHeaderTimeout: 5 * time.Second, ReadTimeout: 10 * time.Second,
+		WriteTimeout: 15 * time.Second, IdleTimeout: 60 * time.Second}
+	done := make(chan struct{})
+	go func() {
+		select {
+		case <-ctx.Done():
+			sctx, cancel := context.WithTimeout(context.Background(), 2*time.Second)
+			defer cancel()
+			_ = srv.Shutdown(sctx)
+		case <-done:
+		}
+	}()
+	err = srv.Serve(ln)
+	close(done)
+	if errors.Is(err, http.ErrServerClosed) {
+		return nil
+	}
+	return err
+}
+
+// IsLoopback reports whether addr (host:port) listens on a loopback address only.
+func IsLoopback(addr string) bool {
+	h, _, err := net.SplitHostPort(addr)
+	if err != nil {
+		return false
+	}
+	if strings.EqualFold(h, "localhost") {
+		return true
+	}
+	ip := net.ParseIP(h)
+	return ip != nil && ip.IsLoopback()
+}

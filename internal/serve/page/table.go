@@ -1,0 +1,64 @@
+package page
+
+import (
+	"html/template"
+
+	"boardbench/internal/store"
+)
+
+// Table is the content of the results table page.
+type Table struct {
+	Frame
+	// Query is the filter in force (shown in the form).
+	Query store.Query
+	// Sort and Dir are the sort key and direction ("asc", "desc") in force.
+	Sort, Dir string
+	SoCs      []string
+	Columns   []Column
+	Rows      []Row
+	Total     int
+	From, To  int
+	Page      int
+	Pages     int
+	// Prev and Next link the neighbouring pages ("" at the ends).
+	Prev, Next template.URL
+}
+
+// Column is a sortable column header.
+type Column struct {
+	Key, Title, Arrow string
+	Link              template.URL
+	Sorted            bool
+}
+
+// Row is one result in the table.
+type Row struct {
+	ID, Device, Clock, Kernel, Distro                  string
+	SevenZipMulti, SevenZipSingle, AES, Memcpy, Memset string
+	SevenZipMultiRaw                                   string
+	SoC, CoreTypes, Date                               string
+	Valid                                              bool
+	// FindingsTitle lists the findings of an invalid result (hover text).
+	FindingsTitle string
+	Tags          []string
+}
+
+// Compare is the content of the comparison page.
+type Compare struct {
+	Frame
+	Results []CompareResult
+	// Rows come with the differing conditions first.
+	Rows []CompareRow
+	// Text is the text comparison, when one was made.
+	Text string
+}
+
+// CompareResult heads one column of the comparison.
+type CompareResult struct{ ID, Device, Date string }
+
+// CompareRow is one condition or figure across the compared results.
+type CompareRow struct {
+	Name    string
+	Values  []string
+	Differs bool
+}

@@ -1,0 +1,217 @@
+// Package serve is `boardbench serve`'s read-only web view over a results
+// store: the results table (sorted, filtered and paged on the server), a
+// page per result with its findings, charts and raw JSON, and a
+// comparison page. No endpoint changes the store; every parameter is
+// checked before it reaches the store (a bad one is a 400), every request
+// has a deadline, and pages are plain HTML from embedded templates.
+package serve
+
+import (
+	"bytes"
+	"context"
+	"errors"
+	"fmt"
+	"log"
+	"net/http"
+	"slices"
+	"strings"
+	"sync"
+	"time"
+
+	"boardbench/internal/result"
+	"boardbench/internal/serve/page"
+	"boardbench/internal/store"
+)
+
+// Limits of the request parameters.
+const (
+	DefaultPageSize = 50
+	MaxPageSize     = 500
+	MaxPage         = 1_000_000
+	MaxTextLen      = 100
+	MaxCompare      = 8
+	// RequestTimeout bounds the work of one request.
+	RequestTimeout = 10 * time.Second
+)
+
+// Config is what the server serves.
+type Config struct {
+	Store store.Store
+	// Charts draws a result's charts; nil leaves them out.
+	Charts page.ChartFunc
+	// Metrics, when set, is served on /metrics (serve --metrics).
+	Metrics http.Handler
+	// ErrorLog receives internal errors (never shown in pages); nil discards them.
+	ErrorLog *log.Logger
+}
+
+// Server answers the web view's requests.
+type Server struct {
+	cfg Config
+	mux *http.ServeMux
+
+	socMu   sync.Mutex
+	socs    []string
+	socTime time.Time
+}
+
+// New returns the server of cfg.
+func New(cfg Config) *Server {
+	s := &Server{cfg: cfg, mux: http.NewServeMux()}
+	s.mux.HandleFunc("GET /{$}", s.table)
+	s.mux.HandleFunc("GET /results/{id}", s.result)
+	s.mux.HandleFunc("GET /compare", s.compare)
+	if cfg.Metrics != nil {
+		s.mux.Handle("GET /metrics", cfg.Metrics)
+	}
+	return s
+}
+
+// Handler returns the server's handler: every request is bounded by
+// RequestTimeout, recovers from a panic with a 500, and gets security
+// headers (no script, no framing, no external loads).
+func (s *Server) Handler() http.Handler {
+	h := http.Handler(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		defer func() {
+			if v := recover(); v != nil {
+				s.logf("panic serving %s: %v", r.URL.Path, v)
+				http.Error(w, "internal error", http.StatusInternalServerError)
+			}
+		}()
+		hd := w.Header()
+		hd.Set("Content-Security-Policy", "default-src 'none'; style-src 'unsafe-inline'; img-src 'self' data:; form-action 'self'; frame-ancestors 'none'; base-uri 'none'")
+		hd.Set("X-Content-Type-Options", "nosniff")
+		hd.Set("Referrer-Policy", "no-referrer")
+		if r.Method != http.MethodGet && r.Method != http.MethodHead {
+			hd.Set("Allow", "GET, HEAD")
+			http.Error(w, "read-only: only GET and HEAD", http.StatusMethodNotAllowed)
+			return
+		}
+		s.mux.ServeHTTP(w, r)
+	}))
+	return http.TimeoutHandler(h, RequestTimeout, "request timed out")
+}
+
+// NewHTTPServer returns an http.Server with every timeout set.
+func NewHTTPServer(addr string, h http.Handler) *http.Server {
+	return &http.Server{Addr: addr, Handler: h, ReadHeaderTimeout: 5 * time.Second, ReadTimeout: 10 * time.Second,
+		WriteTimeout: RequestTimeout + 5*time.Second, IdleTimeout: 60 * time.Second, MaxHeaderBytes: 64 << 10}
+}
+
+func (s *Server) logf(format string, args ...any) {
+	if s.cfg.ErrorLog != nil {
+		s.cfg.ErrorLog.Printf(format, args...)
+	}
+}
+
+// badRequest answers 400 with a page saying what was wrong.
+func (s *Server) badRequest(w http.ResponseWriter, msg string) {
+	s.errorPage(w, http.StatusBadRequest, "Bad request", msg)
+}
+
+func (s *Server) errorPage(w http.ResponseWriter, code int, title, msg string) {
+	var b bytes.Buffer
+	if err := page.WriteError(&b, title, msg); err != nil {
+		http.Error(w, msg, code)
+		return
+	}
+	w.Header().Set("Content-Type", "text/html; charset=utf-8")
+	w.WriteHeader(code)
+	_, _ = w.Write(b.Bytes())
+}
+
+// storeError answers a store failure: 404 for an unknown id, 504 when the
+// request's deadline passed, else 500 (the detail goes to the log only).
+func (s *Server) storeError(w http.ResponseWriter, r *http.Request, err error) {
+	switch {
+	case errors.Is(err, store.ErrNotFound):
+		s.errorPage(w, http.StatusNotFound, "Not found", "No result with this id.")
+	case errors.Is(err, context.DeadlineExceeded) || r.Context().Err() != nil:
+		s.errorPage(w, http.StatusGatewayTimeout, "Timed out", "The store did not answer in time.")
+	default:
+		s.logf("%s: %v", r.URL.Path, err)
+		s.errorPage(w, http.StatusInternalServerError, "Error", "The store failed to answer; see the server's log.")
+	}
+}
+
+// render writes a page built into a buffer, so that a template failure
+// is a 500, not half a page.
+func (s *Server) render(w http.ResponseWriter, r *http.Request, write func(*bytes.Buffer) error) {
+	var b bytes.Buffer
+	if err := write(&b); err != nil {
+		s.logf("%s: rendering: %v", r.URL.Path, err)
+		s.errorPage(w, http.StatusInternalServerError, "Error", "The page could not be rendered.")
+		return
+	}
+	w.Header().Set("Content-Type", "text/html; charset=utf-8")
+	_, _ = w.Write(b.Bytes())
+}
+
+// result serves /results/{id} (the page) and /results/{id}.json (the raw
+// document, as stored).
+func (s *Server) result(w http.ResponseWriter, r *http.Request) {
+	raw := r.PathValue("id")
+	id, asJSON := strings.CutSuffix(raw, ".json")
+	if !ValidID(id) {
+		s.badRequest(w, "A result id is 8 to 64 lowercase hexadecimal digits.")
+		return
+	}
+	doc, err := s.cfg.Store.Get(r.Context(), id)
+	if err != nil {
+		s.storeError(w, r, err)
+		return
+	}
+	if asJSON {
+		w.Header().Set("Content-Type", "application/json")
+		w.Header().Set("Content-Disposition", fmt.Sprintf("inline; filename=\"boardbench-%s.json\"", id))
+		_, _ = w.Write(doc)
+		return
+	}
+	res, err := result.Parse(doc)
+	if err != nil {
+		s.logf("result %s: %v", id, err)
+		s.errorPage(w, http.StatusInternalServerError, "Unreadable result", "The stored document is not a result this boardbench reads; its raw JSON is at /results/"+id+".json.")
+		return
+	}
+	p := page.BuildResult(res, s.cfg.Charts)
+	p.ID = id
+	p.RawJSON = "/results/" + id + ".json"
+	s.render(w, r, func(b *bytes.Buffer) error { return page.WriteResult(b, p) })
+}
+
+// ValidID reports whether id can be a result id: 8 to 64 lowercase hex digits.
+func ValidID(id string) bool {
+	if len(id) < 8 || len(id) > 64 {
+		return false
+	}
+	for _, c := range id {
+		if !(c >= '0' && c <= '9' || c >= 'a' && c <= 'f') {
+			return false
+		}
+	}
+	return true
+}
+
+// socList returns the SoCs in the store for the filter menu, read at most
+// every 30 s.
+func (s *Server) socList(ctx context.Context) []string {
+	s.socMu.Lock()
+	defer s.socMu.Unlock()
+	if s.socs != nil && time.Since(s.socTime) < 30*time.Second {
+		return s.socs
+	}
+	recs, _, err := s.cfg.Store.List(ctx, store.Query{Sort: "soc"})
+	if err != nil {
+		s.logf("listing SoCs: %v", err)
+		return s.socs
+	}
+	var out []string
+	for _, rc := range recs {
+		if rc.SoC != "" {
+			out = append(out, rc.SoC)
+		}
+	}
+	slices.Sort(out)
+	s.socs, s.socTime = slices.Compact(out), time.Now()
+	return s.socs
+}
