@@ -47,3 +47,23 @@ func TestHelpFitsWidth(t *testing.T) {
 		})
 	}
 }
+
+// TestCommandsRegisteredOnce checks that no command is added twice (cobra
+// would list it twice in --help and run the first).
+func TestCommandsRegisteredOnce(t *testing.T) {
+	cmd := NewCmd(cmdutil.NewFactory(func() *iostreams.IOStreams { ios, _, _ := iostreams.Test(); return ios }()))
+	seen := map[string]int{}
+	for _, sub := range cmd.Commands() {
+		seen[sub.Name()]++
+	}
+	for name, n := range seen {
+		if n != 1 {
+			t.Errorf("command %q registered %d times", name, n)
+		}
+	}
+	for _, want := range []string{"storage", "writes", "net", "review", "kernel", "sweep", "thermal", "results", "compare", "import", "serve"} {
+		if seen[want] == 0 {
+			t.Errorf("command %q not registered", want)
+		}
+	}
+}

@@ -100,11 +100,6 @@ memory, storage, buses) and measures it with figures that carry their evidence.`
 		compare.NewCmd(f),
 		importcmd.NewCmd(f),
 		servecmd.NewCmd(f),
-		importcmd.NewCmd(f),
-		sweep.NewCmd(f),
-		thermal.NewCmd(f),
-		results.NewCmd(f),
-		compare.NewCmd(f),
 	)
 	return cmd
 }
