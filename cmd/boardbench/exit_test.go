@@ -246,3 +246,38 @@ func TestInterruptExits130(t *testing.T) {
 		})
 	}
 }
+
+// TestClosedPipe runs commands whose standard output is a pipe nobody
+// reads any more (`boardbench ... | head` once head has exited): they end
+// quietly with the status of a writer to a closed pipe, 141, and print no
+// error about it.
+func TestClosedPipe(t *testing.T) {
+	fixture, err := filepath.Abs("../../testdata/boards/rpi4b")
+	if err != nil {
+		t.Fatal(err)
+	}
+	for _, args := range [][]string{{"version"}, {"info", "--root", fixture}, {"info", "--root", fixture, "--json"}} {
+		t.Run(strings.Join(args, " "), func(t *testing.T) {
+			r, w, err := os.Pipe()
+			if err != nil {
+				t.Fatal(err)
+			}
+			r.Close() // the reader is gone before the first write
+			cmd := exec.Command(binary, args...)
+			var stderr bytes.Buffer
+			cmd.Stdout, cmd.Stderr = w, &stderr
+			err = cmd.Run()
+			w.Close()
+			var ee *exec.ExitError
+			if err != nil && !errors.As(err, &ee) {
+				t.Fatal(err)
+			}
+			if code := cmd.ProcessState.ExitCode(); code != 141 {
+				t.Errorf("exit status %d, want 141; stderr: %q", code, stderr.String())
+			}
+			if strings.Contains(stderr.String(), "pipe") {
+				t.Errorf("stderr mentions the pipe: %q", stderr.String())
+			}
+		})
+	}
+}

@@ -4,9 +4,11 @@ package main
 
 import (
 	"context"
+	"errors"
 	"fmt"
 	"os"
 	"strings"
+	"syscall"
 
 	"boardbench/internal/cmd/root"
 	"boardbench/internal/cmdutil"
@@ -28,6 +30,12 @@ func run(args []string) int {
 	err := cmd.ExecuteContext(ctx)
 	if err == nil {
 		err = ios.OutErr() // output that did not arrive is a failure
+	}
+	if errors.Is(err, syscall.EPIPE) {
+		// The reader of standard output went away (`| head`): the reader's
+		// choice, not a fault to report. Results were saved as usual; the
+		// status is the one a shell expects of a writer to a closed pipe.
+		return 128 + int(syscall.SIGPIPE)
 	}
 	if err != nil && !cmdutil.AlreadyReported(err) {
 		msg := strings.ReplaceAll(err.Error(), "\n", " ")
