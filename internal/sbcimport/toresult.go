@@ -59,7 +59,13 @@ func (l *Log) Result(file string) *result.Result {
 // info is the machine as the log describes it.
 func (l *Log) info() *inventory.Info {
 	in := &inventory.Info{SchemaVersion: schema.Version, CollectedAt: l.Date, Redacted: false}
-	in.Board.Model = l.Device
+	in.Board.Model, in.Board.ModelSource = l.boardModel()
+	in.Board.Compatible = l.Identity.Compatible
+	if in.Board.Compatible == nil {
+		in.Board.Compatible = []string{}
+	}
+	in.Board.CPUInfoHardware = l.Identity.CPUInfoHardware
+	in.SoC = l.socOf()
 	o := &in.OS
 	o.Kernel.Release, o.Kernel.Machine = l.KernelRelease, l.Machine
 	o.Userland.Arch = l.Userland
@@ -71,6 +77,7 @@ func (l *Log) info() *inventory.Info {
 		o.Distro.Codename = l.Distro["Codename"]
 	}
 	in.CPU = l.cpuInfo()
+	in.CPU.Hardware = l.Identity.CPUInfoHardware
 	return in
 }
 
@@ -139,9 +146,27 @@ func (l *Log) cpuInfo() cpu.Info {
 			*ci.Clusters[0].MaxMHz = m
 		}
 	}
+	for k := range ci.Clusters {
+		cl := &ci.Clusters[k]
+		if cl.Policy != nil {
+			cl.Governor = l.Identity.Governors[*cl.Policy]
+		}
+	}
+	if len(ci.Clusters) == 0 {
+		if cls, source := l.clustersWithoutTopology(); len(cls) > 0 {
+			ci.Clusters = cls
+			ci.Notes.Add("clusters", "the log prints no CPU topology table; core types from "+source)
+		}
+	}
 	if len(ci.CPUs) == 0 && l.CPUCount > 0 {
 		for id := range l.CPUCount {
-			ci.CPUs = append(ci.CPUs, cpu.CPU{ID: id, Cluster: -1})
+			c := cpu.CPU{ID: id, Cluster: -1}
+			for k, cl := range ci.Clusters {
+				if slices.Contains(cl.CPUs, id) {
+					c.Cluster, c.Core, c.CoreName = k, cl.Core, cl.CoreName
+				}
+			}
+			ci.CPUs = append(ci.CPUs, c)
 		}
 	}
 	return ci
