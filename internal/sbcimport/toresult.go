@@ -113,7 +113,21 @@ func (l *Log) cpuInfo() cpu.Info {
 		core, _, _ := strings.Cut(t.Core, " / ")
 		c := cpu.CPU{ID: t.CPU, Core: t.Core, CoreName: strings.TrimSpace(core), Policy: t.Policy, MinMHz: t.MinMHz, MaxMHz: t.MaxMHz}
 		if t.Policy == nil || t.MaxMHz == nil {
-			c.Cluster = -1
+			if c.CoreName == "" || c.CoreName == "-" {
+				c.Core, c.CoreName, c.Cluster = "", "", -1
+				ci.CPUs = append(ci.CPUs, c)
+				continue
+			}
+			// no cpufreq: a cluster is the CPUs of one cluster id and core type
+			key := fmt.Sprintf("%d - %s", t.Cluster, t.Core)
+			k, ok := index[key]
+			if !ok {
+				k = len(ci.Clusters)
+				index[key] = k
+				ci.Clusters = append(ci.Clusters, cpu.Cluster{ID: k, Core: c.CoreName, CoreName: c.CoreName, Policies: []int{}})
+			}
+			ci.Clusters[k].CPUs = append(ci.Clusters[k].CPUs, t.CPU)
+			c.Cluster = k
 			ci.CPUs = append(ci.CPUs, c)
 			continue
 		}
@@ -137,11 +151,11 @@ func (l *Log) cpuInfo() cpu.Info {
 	}
 	for k := range ci.Clusters {
 		cl := &ci.Clusters[k]
-		if opp, ok := topOPP[cl.CPUs[0]]; ok && opp < *cl.MaxMHz && *cl.MaxMHz-opp <= 1 {
+		if opp, ok := topOPP[cl.CPUs[0]]; ok && cl.MaxMHz != nil && opp < *cl.MaxMHz && *cl.MaxMHz-opp <= 1 {
 			*cl.MaxMHz = opp
 		}
 	}
-	if len(ci.Clusters) == 1 && len(l.LscpuMaxMHz) > 0 {
+	if len(ci.Clusters) == 1 && ci.Clusters[0].MaxMHz != nil && len(l.LscpuMaxMHz) > 0 {
 		if m := l.LscpuMaxMHz[len(l.LscpuMaxMHz)-1]; m > 0 && math.Abs(m-*ci.Clusters[0].MaxMHz) < 1 {
 			*ci.Clusters[0].MaxMHz = m
 		}
