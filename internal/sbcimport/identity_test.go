@@ -7,6 +7,8 @@ import (
 	"testing"
 
 	"boardbench/internal/inventory/soc"
+	"boardbench/internal/report/mdrow"
+	"boardbench/internal/result"
 	"boardbench/internal/store"
 	"boardbench/internal/testutil/shareddata"
 )
@@ -208,5 +210,39 @@ func TestIdentityCases(t *testing.T) {
 		if tt.arch != "" && rec.Arch != tt.arch {
 			t.Errorf("%s: arch %q, want %q", tt.file, rec.Arch, tt.arch)
 		}
+	}
+}
+
+// TestCurrentRowOfEveryLog checks the rows of every imported log: the
+// current-format row (results export --format markdown) has the ten
+// columns, and is the log's own row where the log printed one in that
+// format; Row (report --markdown-row) is the log's row as printed.
+func TestCurrentRowOfEveryLog(t *testing.T) {
+	results := importAll(t)
+	current, converted := 0, 0
+	for name, r := range results {
+		row := mdrow.CurrentRow(r)
+		cells := strings.Split(strings.Trim(row, "| "), " | ")
+		if len(cells) != 10 {
+			t.Errorf("%s: current row has %d cells: %s", name, len(cells), row)
+		}
+		printed := result.ImportedOf(r).PrintedRow
+		if printed == "" {
+			continue
+		}
+		if got := mdrow.Row(r); got != "| "+strings.Join(r.Summary.ImportedRow, " | ")+" |" {
+			t.Errorf("%s: Row %q, log printed %q", name, got, printed)
+		}
+		if len(r.Summary.ImportedRow) == 10 {
+			current++
+			if want := "| " + strings.Join(r.Summary.ImportedRow, " | ") + " |"; row != want {
+				t.Errorf("%s: current row %q, the log printed %q", name, row, want)
+			}
+		} else {
+			converted++
+		}
+	}
+	if current == 0 || converted == 0 {
+		t.Errorf("%d logs with a current-format row, %d with an older one: want both", current, converted)
 	}
 }
