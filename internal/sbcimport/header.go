@@ -42,6 +42,15 @@ func parseVersionLine(l *Log, line string) bool {
 		return false
 	}
 	l.Version, l.Device = m[1], strings.Join(strings.Fields(m[2]), " ")
+	if rest, ok := strings.CutPrefix(l.Device, "-- "); ok && m[3] == "" {
+		// the 0.4 logs: "sbc-bench v0.4 -- DATE", no device
+		l.Device = ""
+		if t, ok := parseDate(rest); ok {
+			l.Date = t
+		} else {
+			l.note("first line: date %q not understood", rest)
+		}
+	}
 	if m[3] != "" {
 		if t, ok := parseDate(m[3]); ok {
 			l.Date = t

@@ -87,6 +87,10 @@ type Log struct {
 	PrintedRow string
 	RowCells   []string
 
+	// Identity is what the log says of the machine's SoC, board, core
+	// types and governors (see Identity).
+	Identity Identity
+
 	// Notes are the parts that could not be read.
 	Notes []string
 }
@@ -154,6 +158,7 @@ func Parse(data []byte) (*Log, error) {
 	}
 	p := &parser{log: l, lines: lines}
 	p.run()
+	l.readIdentity(lines)
 	return l, nil
 }
 

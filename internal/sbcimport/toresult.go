@@ -59,7 +59,13 @@ func (l *Log) Result(file string) *result.Result {
 // info is the machine as the log describes it.
 func (l *Log) info() *inventory.Info {
 	in := &inventory.Info{SchemaVersion: schema.Version, CollectedAt: l.Date, Redacted: false}
-	in.Board.Model = l.Device
+	in.Board.Model, in.Board.ModelSource = l.boardModel()
+	in.Board.Compatible = l.Identity.Compatible
+	if in.Board.Compatible == nil {
+		in.Board.Compatible = []string{}
+	}
+	in.Board.CPUInfoHardware = l.Identity.CPUInfoHardware
+	in.SoC = l.socOf()
 	o := &in.OS
 	o.Kernel.Release, o.Kernel.Machine = l.KernelRelease, l.Machine
 	o.Userland.Arch = l.Userland
@@ -71,6 +77,7 @@ func (l *Log) info() *inventory.Info {
 		o.Distro.Codename = l.Distro["Codename"]
 	}
 	in.CPU = l.cpuInfo()
+	in.CPU.Hardware = l.Identity.CPUInfoHardware
 	return in
 }
 
@@ -106,7 +113,21 @@ func (l *Log) cpuInfo() cpu.Info {
 		core, _, _ := strings.Cut(t.Core, " / ")
 		c := cpu.CPU{ID: t.CPU, Core: t.Core, CoreName: strings.TrimSpace(core), Policy: t.Policy, MinMHz: t.MinMHz, MaxMHz: t.MaxMHz}
 		if t.Policy == nil || t.MaxMHz == nil {
-			c.Cluster = -1
+			if c.CoreName == "" || c.CoreName == "-" {
+				c.Core, c.CoreName, c.Cluster = "", "", -1
+				ci.CPUs = append(ci.CPUs, c)
+				continue
+			}
+			// no cpufreq: a cluster is the CPUs of one cluster id and core type
+			key := fmt.Sprintf("%d - %s", t.Cluster, t.Core)
+			k, ok := index[key]
+			if !ok {
+				k = len(ci.Clusters)
+				index[key] = k
+				ci.Clusters = append(ci.Clusters, cpu.Cluster{ID: k, Core: c.CoreName, CoreName: c.CoreName, Policies: []int{}})
+			}
+			ci.Clusters[k].CPUs = append(ci.Clusters[k].CPUs, t.CPU)
+			c.Cluster = k
 			ci.CPUs = append(ci.CPUs, c)
 			continue
 		}
@@ -130,18 +151,36 @@ func (l *Log) cpuInfo() cpu.Info {
 	}
 	for k := range ci.Clusters {
 		cl := &ci.Clusters[k]
-		if opp, ok := topOPP[cl.CPUs[0]]; ok && opp < *cl.MaxMHz && *cl.MaxMHz-opp <= 1 {
+		if opp, ok := topOPP[cl.CPUs[0]]; ok && cl.MaxMHz != nil && opp < *cl.MaxMHz && *cl.MaxMHz-opp <= 1 {
 			*cl.MaxMHz = opp
 		}
 	}
-	if len(ci.Clusters) == 1 && len(l.LscpuMaxMHz) > 0 {
+	if len(ci.Clusters) == 1 && ci.Clusters[0].MaxMHz != nil && len(l.LscpuMaxMHz) > 0 {
 		if m := l.LscpuMaxMHz[len(l.LscpuMaxMHz)-1]; m > 0 && math.Abs(m-*ci.Clusters[0].MaxMHz) < 1 {
 			*ci.Clusters[0].MaxMHz = m
 		}
 	}
+	for k := range ci.Clusters {
+		cl := &ci.Clusters[k]
+		if cl.Policy != nil {
+			cl.Governor = l.Identity.Governors[*cl.Policy]
+		}
+	}
+	if len(ci.Clusters) == 0 {
+		if cls, source := l.clustersWithoutTopology(); len(cls) > 0 {
+			ci.Clusters = cls
+			ci.Notes.Add("clusters", "the log prints no CPU topology table; core types from "+source)
+		}
+	}
 	if len(ci.CPUs) == 0 && l.CPUCount > 0 {
 		for id := range l.CPUCount {
-			ci.CPUs = append(ci.CPUs, cpu.CPU{ID: id, Cluster: -1})
+			c := cpu.CPU{ID: id, Cluster: -1}
+			for k, cl := range ci.Clusters {
+				if slices.Contains(cl.CPUs, id) {
+					c.Cluster, c.Core, c.CoreName = k, cl.Core, cl.CoreName
+				}
+			}
+			ci.CPUs = append(ci.CPUs, c)
 		}
 	}
 	return ci

@@ -96,6 +96,17 @@ func TestImportDuplicateAndRejected(t *testing.T) {
 			t.Errorf("record %+v", rec)
 		}
 	}
+	// the identity the log states is indexed: `results list --soc` and
+	// serve's filters find the import (1ET4.txt: lscpu's BIOS model name,
+	// and its topology table)
+	bySoC, n, err := st.List(context.Background(), store.Query{SoC: "CIX P1 CP8180", CoreType: "Cortex-A720"})
+	if err != nil || n != 1 || bySoC[0].ID != got[0].ID {
+		t.Fatalf("by SoC and core type: %d records (%v), want the import of 1ET4.txt", n, err)
+	}
+	if r := bySoC[0]; r.Board != "Micro Computer (HK) Tech Limited MS-R1 1.0" || r.Arch != "arm64" ||
+		r.Kernel != "6.6.10-cix-build-generic" || r.Tools["7zip"] == "" || r.Tools["openssl"] == "" {
+		t.Errorf("record %+v", r)
+	}
 }
 
 // TestImportTextAndDir imports a directory in text mode: one line per

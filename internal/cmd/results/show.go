@@ -78,9 +78,11 @@ func newExportCmd(f *cmdutil.Factory) *cobra.Command {
             several or --all: a JSON array of them)
   csv       one line per result: its indexed columns and every headline
             figure (a column per figure name)
-  markdown  one row per result in the format of the results table the
-            single-board computer community publishes (as report
-            --markdown-row); --header adds the table's header lines`,
+  markdown  one row per result in the current format of the results
+            table the single-board computer community publishes (an
+            imported log's row of an older format is derived anew; report
+            --markdown-row prints it as the log did); --header adds the
+            table's header lines`,
 		Example: `  boardbench results export 3f2a9c1e --format markdown
   boardbench results export --all --format csv > results.csv`,
 		Args: func(cmd *cobra.Command, args []string) error {
@@ -233,7 +235,7 @@ func exportMarkdown(ctx context.Context, w io.Writer, st store.Store, ids []stri
 		}
 		rs = append(rs, r)
 	}
-	return mdrow.Table(w, rs, header)
+	return mdrow.CurrentTable(w, rs, header)
 }
 
 func newTagCmd(f *cmdutil.Factory) *cobra.Command {

@@ -2,6 +2,8 @@ package mdrow
 
 import (
 	"fmt"
+	"io"
+	"strings"
 
 	"boardbench/internal/result"
 )
@@ -26,4 +28,24 @@ func fillFromImported(c *Columns, r *result.Result) {
 	if v := r.Summary.CPUMinerKHs; v != nil && c.KHs == Unknown {
 		c.KHs = fmt.Sprintf("%.2f", *v)
 	}
+}
+
+// CurrentRow returns r's row in this table's current (ten-column) format:
+// for an imported result, the row its log printed when the log printed one
+// in this format, else the row derived from its figures (Compute). Unlike
+// Row, an imported log's row of an older format is not reproduced.
+func CurrentRow(r *result.Result) string { return Compute(r).String() }
+
+// CurrentTable is Table with every row in the current format (CurrentRow):
+// the form `results export --format markdown` prints.
+func CurrentTable(w io.Writer, rs []*result.Result, header bool) error {
+	var b strings.Builder
+	if header {
+		b.WriteString(Header + "\n" + Separator + "\n")
+	}
+	for _, r := range rs {
+		b.WriteString(CurrentRow(r) + "\n")
+	}
+	_, err := io.WriteString(w, b.String())
+	return err
 }
