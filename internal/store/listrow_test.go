@@ -66,6 +66,13 @@ func TestMigrationFromV3(t *testing.T) {
 	if v, err := versionOf(path); err != nil || v != SchemaVersion() {
 		t.Errorf("schema version after Open = %d (%v), want %d", v, err, SchemaVersion())
 	}
+	testMigratedV3(t, st)
+}
+
+// testMigratedV3 checks a store migrated from testdata/schema-v3.sql.
+func testMigratedV3(t *testing.T, st Store) {
+	t.Helper()
+	ctx := context.Background()
 	recs, total, err := st.List(ctx, Query{})
 	if err != nil || total != 3 || len(recs) != 3 {
 		t.Fatalf("List = %d records, total %d, %v; want 3", len(recs), total, err)
