@@ -17,7 +17,7 @@ func TestListRowRoundTrip(t *testing.T) {
 		{ID: "0123", Kind: "run", Board: "Board 12:3 with a colon", SoC: "RK3588", CoreTypes: "4×Cortex-A55 + 4×Cortex-A76",
 			Kernel: "6.1", Distro: "Debian", Arch: "arm64", Host: "h\x00st\n", CreatedAt: time.Date(2025, 3, 1, 10, 0, 0, 123456789, time.UTC),
 			Status: "complete", Valid: true, Tags: []string{"a", "5:b"}, FindingIDs: []string{"throttling", ""},
-			Tools: map[string]string{"7zip": "24.09", "": "x"},
+			Tools:   map[string]string{"7zip": "24.09", "": "x"},
 			Figures: map[string]float64{"sevenzip_multi_mips": 16000, "tiny": 1e-300, "neg": -0.5, "max": math.MaxFloat64, "third": 1.0 / 3}},
 		{ID: "before-1970", CreatedAt: time.Date(1601, 1, 1, 0, 0, 0, 1, time.UTC), Tags: []string{}, FindingIDs: []string{},
 			Tools: map[string]string{}, Figures: map[string]float64{}},
