@@ -16,6 +16,13 @@ func BenchmarkList10k(b *testing.B) {
 	const n = 10000
 	ctx := context.Background()
 	path := filepath.Join(b.TempDir(), "bench.db")
+	if keep := os.Getenv("BOARDBENCH_BENCH_STORE"); keep != "" {
+		// Keep the generated store, to time the built binary on it.
+		if _, err := os.Stat(keep); err == nil {
+			b.Fatalf("%s exists: BOARDBENCH_BENCH_STORE must name a new file", keep)
+		}
+		path = keep
+	}
 	st, err := Open(ctx, path)
 	if err != nil {
 		b.Fatal(err)

@@ -111,3 +111,22 @@ func TestPostgresNewerSchemaRefused(t *testing.T) {
 		t.Errorf("Open of a newer store: %v, want ErrNewerSchema", err)
 	}
 }
+
+// TestPostgresMigrationFromV3: the schema-3 store of the SQLite migration
+// test, loaded into PostgreSQL, migrates the same way.
+func TestPostgresMigrationFromV3(t *testing.T) {
+	spec := pgDatabase(t)
+	sqlText, err := os.ReadFile("testdata/schema-v3.sql")
+	if err != nil {
+		t.Fatal(err)
+	}
+	db, err := sql.Open("pgx", spec)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer db.Close()
+	if _, err := db.ExecContext(context.Background(), string(sqlText)); err != nil {
+		t.Fatalf("loading the schema-3 store: %v", err)
+	}
+	testMigratedV3(t, openPG(t, spec))
+}

@@ -3,7 +3,6 @@ package store
 import (
 	"context"
 	"database/sql"
-	"encoding/json"
 	"errors"
 	"fmt"
 	"regexp"
@@ -133,8 +132,14 @@ func (s *sqlStore) tableExists(ctx context.Context, tx *sql.Tx, name string) (bo
 }
 
 // reindex derives every indexed column and table (but tags, which are the
-// user's) again from the stored documents.
+// user's) again from the stored documents. A result whose document no
+// longer parses keeps its columns and tables, and gets its list row from
+// them.
 func (s *sqlStore) reindex(ctx context.Context, tx *sql.Tx) error {
+	tags, err := allTags(ctx, tx)
+	if err != nil {
+		return err
+	}
 	rows, err := tx.QueryContext(ctx, `SELECT id, doc FROM result_docs`)
 	if err != nil {
 		return err
@@ -157,9 +162,16 @@ func (s *sqlStore) reindex(ctx context.Context, tx *sql.Tx) error {
 		rec, err := Index([]byte(r.doc))
 		if err != nil {
 			// A document that no longer parses keeps its old columns.
+			if rec, err = s.recordFromTables(ctx, tx, r.id); err != nil {
+				return err
+			}
+			if _, err := tx.ExecContext(ctx, s.q(`UPDATE results SET list_row = ? WHERE id = ?`), encodeListRow(rec), r.id); err != nil {
+				return err
+			}
 			continue
 		}
 		rec.ID = r.id
+		rec.Tags = append([]string{}, tags[r.id]...)
 		if err := s.writeIndex(ctx, tx, rec, false); err != nil {
 			return err
 		}
@@ -167,17 +179,92 @@ func (s *sqlStore) reindex(ctx context.Context, tx *sql.Tx) error {
 	return nil
 }
 
-// writeIndex writes rec's columns (an UPDATE of an existing row) and its
-// child rows but tags; insert says the row is new.
+// querier is what *sql.DB and *sql.Tx share for reading.
+type querier interface {
+	QueryContext(ctx context.Context, query string, args ...any) (*sql.Rows, error)
+	QueryRowContext(ctx context.Context, query string, args ...any) *sql.Row
+}
+
+// allTags returns every result's tags, in tag order.
+func allTags(ctx context.Context, q querier) (map[string][]string, error) {
+	rows, err := q.QueryContext(ctx, `SELECT result_id, tag FROM result_tags ORDER BY result_id, tag`)
+	if err != nil {
+		return nil, err
+	}
+	defer rows.Close()
+	out := map[string][]string{}
+	for rows.Next() {
+		var id, tag string
+		if err := rows.Scan(&id, &tag); err != nil {
+			return nil, err
+		}
+		out[id] = append(out[id], tag)
+	}
+	return out, rows.Err()
+}
+
+// recordFromTables reads the record of id from its columns and from the
+// tag, finding, tool and figure tables: the list row of a result whose
+// document no longer parses, and what List and Record fall back to when a
+// list row does not decode.
+func (s *sqlStore) recordFromTables(ctx context.Context, q querier, id string) (Record, error) {
+	rec := Record{Tags: []string{}, FindingIDs: []string{}, Tools: map[string]string{}, Figures: map[string]float64{}}
+	var created string
+	var valid int64
+	err := q.QueryRowContext(ctx, s.q(`SELECT id, kind, board, soc, core_types, kernel, distro, arch, host, created_at, status, valid
+		FROM results WHERE id = ?`), id).Scan(&rec.ID, &rec.Kind, &rec.Board, &rec.SoC, &rec.CoreTypes, &rec.Kernel, &rec.Distro,
+		&rec.Arch, &rec.Host, &created, &rec.Status, &valid)
+	if errors.Is(err, sql.ErrNoRows) {
+		return Record{}, fmt.Errorf("%s: %w", quoteID(id), ErrNotFound)
+	}
+	if err != nil {
+		return Record{}, err
+	}
+	rec.CreatedAt, rec.Valid = parseTime(created), valid != 0
+	read := func(query string, add func(k, v string)) error {
+		rows, err := q.QueryContext(ctx, s.q(query), id)
+		if err != nil {
+			return err
+		}
+		defer rows.Close()
+		for rows.Next() {
+			var k, v string
+			if err := rows.Scan(&k, &v); err != nil {
+				return err
+			}
+			add(k, v)
+		}
+		return rows.Err()
+	}
+	for _, step := range []struct {
+		query string
+		add   func(k, v string)
+	}{
+		{`SELECT tag, '' FROM result_tags WHERE result_id = ? ORDER BY tag`, func(k, _ string) { rec.Tags = append(rec.Tags, k) }},
+		{`SELECT finding_id, '' FROM result_findings WHERE result_id = ? ORDER BY finding_id`, func(k, _ string) { rec.FindingIDs = append(rec.FindingIDs, k) }},
+		{`SELECT name, version FROM result_tools WHERE result_id = ?`, func(k, v string) { rec.Tools[k] = v }},
+		{`SELECT name, CAST(value AS TEXT) FROM result_figures WHERE result_id = ?`, func(k, v string) {
+			if f, err := strconv.ParseFloat(v, 64); err == nil {
+				rec.Figures[k] = f
+			}
+		}},
+	} {
+		if err := read(step.query, step.add); err != nil {
+			return Record{}, err
+		}
+	}
+	return rec, nil
+}
+
+// writeIndex writes rec's columns and list row (an UPDATE of an existing
+// row: rec.Tags must be the stored tags) and its child rows but tags;
+// insert says the row is new and its columns are written already.
 func (s *sqlStore) writeIndex(ctx context.Context, tx *sql.Tx, rec Record, insert bool) error {
-	figs, _ := json.Marshal(rec.Figures)
-	fids, _ := json.Marshal(rec.FindingIDs)
-	tools, _ := json.Marshal(rec.Tools)
 	if !insert {
 		if _, err := tx.ExecContext(ctx, s.q(`UPDATE results SET kind = ?, board = ?, soc = ?, core_types = ?, kernel = ?, distro = ?,
-			arch = ?, host = ?, created_at = ?, status = ?, valid = ?, figures = ?, finding_ids = ?, tools = ? WHERE id = ?`),
+			arch = ?, host = ?, created_at = ?, status = ?, valid = ?, list_row = ? WHERE id = ?`),
 			rec.Kind, rec.Board, rec.SoC, rec.CoreTypes, rec.Kernel, rec.Distro, rec.Arch, rec.Host,
-			formatTime(rec.CreatedAt), rec.Status, boolInt(rec.Valid), string(figs), string(fids), string(tools), rec.ID); err != nil {
+			formatTime(rec.CreatedAt), rec.Status, boolInt(rec.Valid), encodeListRow(rec), rec.ID); err != nil {
 			return err
 		}
 		for _, t := range []string{"result_figures", "result_findings", "result_tools"} {
@@ -222,14 +309,11 @@ func (s *sqlStore) Put(ctx context.Context, doc []byte) (string, bool, error) {
 		return "", false, err
 	}
 	defer tx.Rollback()
-	figs, _ := json.Marshal(rec.Figures)
-	fids, _ := json.Marshal(rec.FindingIDs)
-	tools, _ := json.Marshal(rec.Tools)
 	res, err := tx.ExecContext(ctx, s.q(`INSERT INTO results (id, kind, board, soc, core_types, kernel, distro, arch, host, created_at,
-		status, valid, tags, figures, finding_ids, tools, stored_at) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)
+		status, valid, list_row, stored_at) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)
 		ON CONFLICT (id) DO NOTHING`),
 		rec.ID, rec.Kind, rec.Board, rec.SoC, rec.CoreTypes, rec.Kernel, rec.Distro, rec.Arch, rec.Host, formatTime(rec.CreatedAt),
-		rec.Status, boolInt(rec.Valid), "[]", string(figs), string(fids), string(tools), formatTime(time.Now()))
+		rec.Status, boolInt(rec.Valid), encodeListRow(rec), formatTime(time.Now()))
 	if err != nil {
 		return "", false, err
 	}
@@ -270,46 +354,20 @@ func quoteID(id string) string {
 	return strconv.Quote(id)
 }
 
-const recordColumns = `r.id, r.kind, r.board, r.soc, r.core_types, r.kernel, r.distro, r.arch, r.host, r.created_at,
-	r.status, r.valid, r.tags, r.figures, r.finding_ids, r.tools`
-
-type scanner interface{ Scan(dest ...any) error }
-
-func scanRecord(sc scanner) (Record, error) {
-	var rec Record
-	var created, tags, figs, fids, tools string
-	var valid int64
-	if err := sc.Scan(&rec.ID, &rec.Kind, &rec.Board, &rec.SoC, &rec.CoreTypes, &rec.Kernel, &rec.Distro, &rec.Arch, &rec.Host,
-		&created, &rec.Status, &valid, &tags, &figs, &fids, &tools); err != nil {
-		return rec, err
-	}
-	rec.CreatedAt = parseTime(created)
-	rec.Valid = valid != 0
-	rec.Tags, rec.FindingIDs = []string{}, []string{}
-	rec.Figures, rec.Tools = map[string]float64{}, map[string]string{}
-	decodeColumn(tags, &rec.Tags)
-	decodeColumn(figs, &rec.Figures)
-	decodeColumn(fids, &rec.FindingIDs)
-	decodeColumn(tools, &rec.Tools)
-	return rec, nil
-}
-
-// decodeColumn decodes a JSON column, passing over the empty ones (most
-// tags and findings), which are a third of a long list's decoding time.
-func decodeColumn(s string, v any) {
-	if s == "[]" || s == "{}" || s == "" {
-		return
-	}
-	_ = json.Unmarshal([]byte(s), v)
-}
-
 // Record implements Store.
 func (s *sqlStore) Record(ctx context.Context, id string) (Record, error) {
-	rec, err := scanRecord(s.db.QueryRowContext(ctx, s.q(`SELECT `+recordColumns+` FROM results r WHERE r.id = ?`), id))
+	var row string
+	err := s.db.QueryRowContext(ctx, s.q(`SELECT list_row FROM results WHERE id = ?`), id).Scan(&row)
 	if errors.Is(err, sql.ErrNoRows) {
 		return Record{}, fmt.Errorf("%s: %w", quoteID(id), ErrNotFound)
 	}
-	return rec, err
+	if err != nil {
+		return Record{}, err
+	}
+	if rec, err := decodeListRow(row, nil); err == nil {
+		return rec, nil
+	}
+	return s.recordFromTables(ctx, s.db, id)
 }
 
 // sortColumns are the columns Query.Sort may name.
@@ -401,10 +459,6 @@ func (s *sqlStore) List(ctx context.Context, q Query) ([]Record, int, error) {
 	if len(where) > 0 {
 		cond = " WHERE " + strings.Join(where, " AND ")
 	}
-	var total int
-	if err := s.db.QueryRowContext(ctx, s.q(`SELECT COUNT(*) FROM results r`+cond), args...).Scan(&total); err != nil {
-		return nil, 0, err
-	}
 	dir := " ASC"
 	if q.Desc {
 		dir = " DESC"
@@ -422,7 +476,7 @@ func (s *sqlStore) List(ctx context.Context, q Query) ([]Record, int, error) {
 		sortArgs = append(sortArgs, q.Sort)
 		order = "CASE WHEN f.value IS NULL THEN 1 ELSE 0 END, f.value" + dir + ", r.id" + dir
 	}
-	query := `SELECT ` + recordColumns + from + cond + ` ORDER BY ` + order
+	query := `SELECT r.id, r.list_row` + from + cond + ` ORDER BY ` + order
 	all := append(sortArgs, args...)
 	if q.Limit > 0 {
 		query += ` LIMIT ? OFFSET ?`
@@ -434,20 +488,47 @@ func (s *sqlStore) List(ctx context.Context, q Query) ([]Record, int, error) {
 		}
 		all = append(all, q.Offset)
 	}
-	rows, err := s.db.QueryContext(ctx, s.q(query), all...)
+	recs, undecoded, err := s.listRows(ctx, s.q(query), all)
 	if err != nil {
 		return nil, 0, err
 	}
-	defer rows.Close()
-	recs := []Record{}
-	for rows.Next() {
-		rec, err := scanRecord(rows)
-		if err != nil {
+	for _, i := range undecoded {
+		if recs[i], err = s.recordFromTables(ctx, s.db, recs[i].ID); err != nil {
 			return nil, 0, err
+		}
+	}
+	total := len(recs)
+	if q.Limit > 0 || q.Offset > 0 {
+		if err := s.db.QueryRowContext(ctx, s.q(`SELECT COUNT(*) FROM results r`+cond), args...).Scan(&total); err != nil {
+			return nil, 0, err
+		}
+	}
+	return recs, total, nil
+}
+
+// listRows runs a query of (id, list_row) and decodes the rows; undecoded
+// are the indexes of the records whose list row did not decode (only
+// their ID is set).
+func (s *sqlStore) listRows(ctx context.Context, query string, args []any) (recs []Record, undecoded []int, err error) {
+	rows, err := s.db.QueryContext(ctx, query, args...)
+	if err != nil {
+		return nil, nil, err
+	}
+	defer rows.Close()
+	recs = []Record{}
+	names := map[string]string{}
+	for rows.Next() {
+		var id, row string
+		if err := rows.Scan(&id, &row); err != nil {
+			return nil, nil, err
+		}
+		rec, err := decodeListRow(row, names)
+		if err != nil || rec.ID != id {
+			rec, undecoded = Record{ID: id}, append(undecoded, len(recs))
 		}
 		recs = append(recs, rec)
 	}
-	return recs, total, rows.Err()
+	return recs, undecoded, rows.Err()
 }
 
 // Tag implements Store.
@@ -461,8 +542,8 @@ func (s *sqlStore) Tag(ctx context.Context, id, tag string) error {
 		return err
 	}
 	defer tx.Rollback()
-	var tagsJSON string
-	err = tx.QueryRowContext(ctx, s.q(`SELECT tags FROM results WHERE id = ?`), id).Scan(&tagsJSON)
+	var row string
+	err = tx.QueryRowContext(ctx, s.q(`SELECT list_row FROM results WHERE id = ?`), id).Scan(&row)
 	if errors.Is(err, sql.ErrNoRows) {
 		return fmt.Errorf("%s: %w", quoteID(id), ErrNotFound)
 	}
@@ -486,8 +567,17 @@ func (s *sqlStore) Tag(ctx context.Context, id, tag string) error {
 		tags = append(tags, t)
 	}
 	rows.Close()
-	data, _ := json.Marshal(tags)
-	if _, err := tx.ExecContext(ctx, s.q(`UPDATE results SET tags = ? WHERE id = ?`), string(data), id); err != nil {
+	if err := rows.Err(); err != nil {
+		return err
+	}
+	rec, err := decodeListRow(row, nil)
+	if err != nil {
+		if rec, err = s.recordFromTables(ctx, tx, id); err != nil {
+			return err
+		}
+	}
+	rec.Tags = tags
+	if _, err := tx.ExecContext(ctx, s.q(`UPDATE results SET list_row = ? WHERE id = ?`), encodeListRow(rec), id); err != nil {
 		return err
 	}
 	return tx.Commit()

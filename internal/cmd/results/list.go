@@ -1,6 +1,7 @@
 package results
 
 import (
+	"bufio"
 	"fmt"
 	"strconv"
 	"time"
@@ -90,8 +91,10 @@ valid, summary}, summary holding every headline figure by name.`,
 				}
 				t.Row(id, r.CreatedAt.Local().Format("2006-01-02 15:04"), r.Kind, textfmt.OrUnknown(r.Board), textfmt.OrUnknown(r.SoC), r.Status, valid, multi)
 			}
-			t.Write(f.IO.Out)
-			return nil
+			// One write per row would be 10,000 system calls for a long list.
+			w := bufio.NewWriterSize(f.IO.Out, 64<<10)
+			t.Write(w)
+			return w.Flush()
 		},
 		PostRunE: func(cmd *cobra.Command, args []string) error { return f.IO.OutErr() },
 	}
