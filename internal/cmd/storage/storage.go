@@ -27,6 +27,7 @@ import (
 	"boardbench/internal/power"
 	"boardbench/internal/report/runtext"
 	"boardbench/internal/result"
+	"boardbench/internal/review"
 	"boardbench/internal/session"
 	"boardbench/internal/storagebench"
 	"boardbench/internal/textfmt"
@@ -321,11 +322,13 @@ func destructiveAllowed(h *host.Host, id *blockdev.Identity, typed string) error
 	return nil
 }
 
-// cpufreqState returns the governor per policy and ondemand's io_is_busy.
+// cpufreqState returns the governor per policy and ondemand's io_is_busy:
+// false when any ondemand tunable directory (per policy on big.LITTLE
+// boards, or the global one) has it off, nil when ondemand is not in use or
+// does not say.
 func cpufreqState(h *host.Host) ([]string, *bool) {
 	var govs []string
 	names, _ := h.ReadDirNames("/sys/devices/system/cpu/cpufreq")
-	ondemand := false
 	for _, n := range names {
 		if !strings.HasPrefix(n, "policy") {
 			continue
@@ -334,17 +337,26 @@ func cpufreqState(h *host.Host) ([]string, *bool) {
 		if err != nil {
 			continue
 		}
-		govs = append(govs, n+": "+g)
-		ondemand = ondemand || g == "ondemand"
+		govs = append(govs, n+": "+strings.TrimSpace(g))
 	}
-	if !ondemand {
-		return govs, nil
-	}
-	for _, p := range []string{"/sys/devices/system/cpu/cpufreq/ondemand/io_is_busy"} {
-		if v, err := h.ReadString(p); err == nil {
-			b := strings.TrimSpace(v) == "1"
-			return govs, &b
+	env := review.NewEnv(h, time.Now())
+	var busy *bool
+	for _, d := range review.OndemandDirs(env) {
+		v, ok := env.Read(review.AreaCPU, d+"/io_is_busy")
+		if !ok {
+			continue
+		}
+		b := v == "1"
+		if busy == nil || !b {
+			busy = &b
+		}
+		if !b {
+			for i, g := range govs {
+				if pol, _, _ := strings.Cut(g, ":"); strings.Contains(d, "/"+pol+"/") {
+					govs[i] += " (io_is_busy=0)"
+				}
+			}
 		}
 	}
-	return govs, nil
+	return govs, busy
 }
