@@ -27,10 +27,10 @@ import (
 )
 
 type options struct {
-	root, output string
-	asJSON       bool
-	interval     time.Duration
-	count        int
+	output   string
+	asJSON   bool
+	interval time.Duration
+	count    int
 }
 
 // NewCmd returns the writes command.
@@ -62,7 +62,6 @@ how often, how much and by whom, with advice that reduces writes to flash
 			return run(cmd.Context(), f, target, opts)
 		},
 	}
-	cmdutil.AddRootFlag(cmd, &opts.root)
 	cmdutil.AddJSONFlag(cmd, &opts.asJSON)
 	fl := cmd.Flags()
 	fl.StringVarP(&opts.output, "output", "o", "", "also write the result (with the monitor's evidence) to `FILE`, for `boardbench report`")
@@ -105,7 +104,7 @@ func parseSeconds(v string) (time.Duration, error) {
 	return d, nil
 }
 
-var errNotLive = errors.New("writes watches the machine it runs on; it cannot watch a recorded root (--root)")
+var errNotLive = errors.New("writes watches the machine it runs on; not a recorded root")
 
 func run(ctx context.Context, f *cmdutil.Factory, target string, opts options) error {
 	if ctx == nil {
@@ -117,7 +116,7 @@ func run(ctx context.Context, f *cmdutil.Factory, target string, opts options) e
 	if opts.count < 0 {
 		return cmdutil.Usagef("--count: %d is negative", opts.count)
 	}
-	h, err := f.NewHost(opts.root)
+	h, err := f.NewHost("/")
 	if err != nil {
 		return err
 	}

@@ -6,6 +6,7 @@ import (
 	"testing"
 
 	"boardbench/internal/result"
+	"boardbench/internal/textfmt"
 )
 
 func TestReportRendersWrites(t *testing.T) {
@@ -35,6 +36,23 @@ func TestReportRendersWrites(t *testing.T) {
 	for _, l := range strings.Split(out, "\n") {
 		if n := len([]rune(l)); n > 100 {
 			t.Errorf("line of %d columns: %q", n, l)
+		}
+	}
+}
+
+func TestStorageTextSaysRegionsAndInterrupt(t *testing.T) {
+	v := 1000.0
+	figs := result.StorageFigures{Dir: "/srv", FileBytes: 100 << 20, FillSeconds: 2.5, WriteFileBytes: 64 << 20, CellLimitS: 1,
+		CellBudgetBytes: 25 << 20, Direct: true, IRQ: "36 virtio1-req.0", IRQCPUs: []int{1},
+		Table: []result.StorageRow{{RecordKiB: 16384, WriteKBs: &v, ReadKBs: &v}},
+		Cells: []result.StorageCell{{RecordKiB: 16384, Test: "read", Ops: 2, Bytes: 32 << 20, Seconds: 1, StoppedBy: "time"}}}
+	var b bytes.Buffer
+	renderStorage(textfmt.New(&b, false), figs)
+	out := b.String()
+	for _, want := range []string{"interrupt: irq 36 virtio1-req.0 on cpu1", "whole 100 MiB read file, written first in 2.5 s",
+		"but the byte limit only after 4 records", "as few as 2 records"} {
+		if !strings.Contains(strings.Join(strings.Fields(out), " "), want) {
+			t.Errorf("storage text lacks %q:\n%s", want, out)
 		}
 	}
 }
