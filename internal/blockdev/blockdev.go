@@ -133,6 +133,16 @@ var networkFS = []string{"nfs", "nfs4", "cifs", "smb3", "smbfs", "9p", "virtiofs
 // fixture).
 const maxDepth = 16
 
+// pseudoFS are kernel filesystems that hold no files on any storage and
+// refuse or ignore what a storage test writes.
+var pseudoFS = []string{"proc", "sysfs", "devtmpfs", "devpts", "cgroup", "cgroup2", "debugfs", "tracefs", "securityfs",
+	"pstore", "bpf", "configfs", "mqueue", "hugetlbfs", "fusectl", "efivarfs", "binfmt_misc", "nsfs", "autofs", "rpc_pipefs"}
+
+// PseudoFS reports whether fstype is a kernel pseudo filesystem (proc,
+// sysfs, devtmpfs, cgroup...): nothing there is storage. tmpfs and ramfs
+// are not in it: files live there, in RAM (Identity.NotStorage says so).
+func PseudoFS(fstype string) bool { return slices.Contains(pseudoFS, fstype) }
+
 // Resolve describes the storage behind p: a file or directory (its
 // filesystem's device), or a block device node under /dev. On the live
 // system p is made absolute and its symbolic links followed; on a fixture

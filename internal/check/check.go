@@ -392,8 +392,9 @@ func BackgroundActivity(r *result.Result, f Facts) []finding.Finding {
 	for _, p := range r.Phases {
 		// Network phases: the work runs in interrupt context and kernel
 		// threads, outside the benchmark's processes; the net rules
-		// (net.go) judge where it went.
-		if p.Status != result.PhaseOK || isNetPhase(p.Name) {
+		// (net.go) judge where it went. Passive phases watch other
+		// tasks' work on purpose.
+		if p.Status != result.PhaseOK || p.Passive || isNetPhase(p.Name) {
 			continue
 		}
 		m, ok := windowMeans(p)

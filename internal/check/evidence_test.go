@@ -71,6 +71,22 @@ func TestEvidenceRules(t *testing.T) {
 			want:  "background_activity:warning",
 		},
 		{
+			name: "a passive phase (writes) watches other tasks on purpose",
+			phases: []result.Phase{phase(result.PhaseWrites, []int{0, 1}, func(p *result.Phase) {
+				p.Passive = true
+				p.Samples = timed([4]float64{10, 24, 0.5, 0}, [4]float64{20, 24, 0.5, 0})
+			})},
+			facts: Facts{NCPU: 2},
+		},
+		{
+			name: "the same samples in an active phase are background activity",
+			phases: []result.Phase{phase("storage", []int{0, 1}, func(p *result.Phase) {
+				p.Samples = timed([4]float64{10, 24, 0.5, 0}, [4]float64{20, 24, 0.5, 0})
+			})},
+			facts: Facts{NCPU: 2},
+			want:  "background_activity:warning",
+		},
+		{
 			name: "a window shorter than half a second is not judged",
 			phases: []result.Phase{phase("clock-after-load", []int{0}, func(p *result.Phase) {
 				p.Samples = timed([4]float64{0.2, 100, 50, 0})

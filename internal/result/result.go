@@ -122,6 +122,10 @@ type Phase struct {
 	RawOutput string `json:"raw_output,omitempty"`
 	// ExitStatus of an external command (monitor -- COMMAND), if any.
 	ExitStatus *int `json:"exit_status,omitempty"`
+	// Passive is true for a phase that watched the machine without loading
+	// it (`boardbench writes`): other tasks' work is what it observes, not
+	// interference, so the background-activity rule does not judge it.
+	Passive bool `json:"passive,omitempty"`
 	monitor.Evidence
 }
 

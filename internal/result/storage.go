@@ -32,8 +32,19 @@ type StorageCell struct {
 	Bytes   int64   `json:"bytes"`
 	Ops     int64   `json:"ops"`
 	Seconds float64 `json:"seconds"`
+	// File is the file the cell used: StorageReadFile (written whole
+	// before the table) or StorageWriteFile (new for each record size).
+	// Offset is where a sequential cell started in it (it wraps at the end
+	// of the region); RegionBytes is the region the cell addressed: the
+	// whole read file for read, reread and the random cells, what write
+	// wrote for rewrite.
+	File        string `json:"file,omitempty"`
+	Offset      int64  `json:"offset"`
+	RegionBytes int64  `json:"region_bytes,omitempty"`
 	// StoppedBy is "time" (the per-cell time limit), "bytes" (the
-	// per-cell byte budget) or "error".
+	// per-cell byte budget), "end of region" (a sequential cell went over
+	// its whole region, a random one did as many operations as the region
+	// holds records) or "error".
 	StoppedBy string `json:"stopped_by"`
 	// CPUPct is the CPU time boardbench spent during the cell, in percent
 	// of one CPU (100 = one CPU busy all the time).
@@ -47,8 +58,12 @@ type StorageFigures struct {
 	// Dir is the directory the temporary file was created in, or the
 	// device measured with --destructive.
 	Dir string `json:"dir"`
-	// FileBytes is the size of the test region.
-	FileBytes int64 `json:"file_bytes"`
+	// FileBytes is the size of the read file, written whole before the
+	// table (in FillSeconds) and the region of the read and random cells.
+	FileBytes   int64   `json:"file_bytes"`
+	FillSeconds float64 `json:"fill_s,omitempty"`
+	// WriteFileBytes is the most the write file holds (write and rewrite).
+	WriteFileBytes int64 `json:"write_file_bytes,omitempty"`
 	// CellLimitS and CellBudgetBytes bound every cell: it stops at the
 	// first of the two.
 	CellLimitS      float64 `json:"cell_limit_s"`
@@ -77,6 +92,12 @@ type StorageFigures struct {
 	IRQ     string `json:"irq,omitempty"`
 	IRQCPUs []int  `json:"irq_cpus,omitempty"`
 }
+
+// Files of the storage test (StorageCell.File).
+const (
+	StorageReadFile  = "read file"
+	StorageWriteFile = "write file"
+)
 
 // StorageFioJob is one fio job's figures next to boardbench's: the job
 // repeats one cell of the table with the same record size, region and

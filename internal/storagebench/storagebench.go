@@ -2,8 +2,19 @@
 // know from `iozone -e -I -a -s 100M -r 4k -r 16k -r 512k -r 1024k -r 16384k
 // -i 0 -i 1 -i 2` (write, rewrite, read, reread, random read and random
 // write per record size, in kB/s with 1 kB = 1024 bytes), measured with
-// O_DIRECT in a temporary file, each cell bounded in time and bytes so a
+// O_DIRECT in temporary files, each cell bounded in time and bytes so a
 // slow SD card gives its figures in a fraction of iozone's time.
+//
+// Method. The read file (Config.FileBytes, 100 MiB like iozone's -s 100M)
+// is written once, whole, before the table (the fill, timed but not in the
+// table). Then, per record size: write creates a new write file (written
+// from its start, at most CellBudget bytes after MinCellRecords records),
+// rewrite writes that same region again; read, reread, random read and
+// random write use the whole read file: read continues where the previous
+// row's read stopped (wrapping at the end) so that no row reads what the
+// row before it just read, reread reads the region read read, and the random
+// cells draw offsets over the whole read file, a region larger than the
+// cache of an SD card or eMMC (and than what earlier cells touched).
 //
 // Safety: the temporary file is created with O_EXCL under a random name and
 // unlinked at once while it stays open, so nothing is left behind however
@@ -49,8 +60,10 @@ var Tests = []string{TestWrite, TestRewrite, TestRead, TestReread, TestRandomRea
 const (
 	// DefaultFileBytes is iozone's -s 100M.
 	DefaultFileBytes = 100 << 20
-	// MinFileBytes holds two of the largest records.
-	MinFileBytes = 32 << 20
+	// MinFileBytes holds MinCellRecords of the largest records (16 MiB),
+	// so that every cell can move MinCellRecords records without reading
+	// anything twice.
+	MinFileBytes = MinCellRecords * (16 << 20)
 	// DefaultCellLimit bounds every cell in time.
 	DefaultCellLimit = time.Second
 	// FreeMargin is kept free beyond the test file.
@@ -69,7 +82,8 @@ type Config struct {
 	// Device, when set, is a block device written directly (destructive)
 	// instead of a file in Dir.
 	Device string
-	// FileBytes is the size of the test region (default DefaultFileBytes).
+	// FileBytes is the size of the read file, the region of the read and
+	// random cells (default DefaultFileBytes).
 	FileBytes int64
 	// RecordsKiB are the record sizes (default DefaultRecordsKiB).
 	RecordsKiB []int
@@ -98,25 +112,43 @@ func FreeBytes(dir string) (int64, error) {
 	return int64(st.Bavail) * int64(st.Bsize), nil
 }
 
-// SizeFor returns the test region for want bytes (0: the default) in free
-// bytes of space: want when it fits with FreeMargin to spare, else as much
-// as fits down to MinFileBytes; an error wrapping ErrNoSpace below that.
+// WriteFileBytes is the most the write file of a run with read file
+// fileBytes holds: the byte budget, or MinCellRecords of the largest
+// record when that is more.
+func WriteFileBytes(fileBytes int64) int64 {
+	return max(fileBytes/4, MinCellRecords*(16<<20))
+}
+
+// SpaceFor is the free space a read file of fileBytes needs: the read
+// file, the write file and FreeMargin.
+func SpaceFor(fileBytes int64) int64 {
+	return fileBytes + WriteFileBytes(fileBytes) + FreeMargin
+}
+
+// SizeFor returns the read file's size for want bytes in free bytes of
+// space. With want 0 (the default) it is DefaultFileBytes, or as much as
+// fits down to MinFileBytes; a size the user asked for is used as it is.
+// The error wraps ErrNoSpace when the space is short, and says how much is
+// free.
 func SizeFor(want, free int64) (int64, error) {
-	if want <= 0 {
-		want = DefaultFileBytes
-	}
-	if want < MinFileBytes {
-		want = MinFileBytes
-	}
-	avail := free - FreeMargin
-	if avail >= want {
+	if want > 0 {
+		if want < MinFileBytes {
+			return 0, fmt.Errorf("%s is below the smallest test file, %s (%d records of 16 MiB)", mib(want), mib(MinFileBytes), MinCellRecords)
+		}
+		if need := SpaceFor(want); need > free {
+			return 0, fmt.Errorf("%w: %s free, a %s test file needs %s (with the write file and %s to spare)", ErrNoSpace,
+				mib(free), mib(want), mib(need), mib(FreeMargin))
+		}
 		return want, nil
 	}
-	if avail >= MinFileBytes {
-		return avail &^ (16<<20 - 1), nil
+	// DefaultFileBytes, else the largest multiple of 16 MiB that fits.
+	for size := int64(DefaultFileBytes); size >= MinFileBytes; size = (size - 1) &^ (16<<20 - 1) {
+		if SpaceFor(size) <= free {
+			return size, nil
+		}
 	}
-	return 0, fmt.Errorf("%w: %s free, the test needs %s (a %s file and %s to spare)", ErrNoSpace,
-		mib(free), mib(MinFileBytes+FreeMargin), mib(MinFileBytes), mib(FreeMargin))
+	return 0, fmt.Errorf("%w: %s free, the test needs %s (a %s test file, the write file and %s to spare)", ErrNoSpace,
+		mib(free), mib(SpaceFor(MinFileBytes)), mib(MinFileBytes), mib(FreeMargin))
 }
 
 func mib(b int64) string { return fmt.Sprintf("%d MiB", b>>20) }
@@ -126,6 +158,21 @@ type target struct {
 	f      *os.File
 	direct bool
 	device bool
+}
+
+// files are the read file and the write file (on a raw device, the two
+// regions of it: the read region first, the write region after it).
+type files struct {
+	read, write *target
+	// writeBase is where the write region starts in write.f.
+	writeBase int64
+}
+
+func (fs *files) close() {
+	_ = fs.read.f.Close()
+	if fs.write != fs.read {
+		_ = fs.write.f.Close()
+	}
 }
 
 // openTarget creates and unlinks the temporary file (or opens the device).
@@ -203,20 +250,35 @@ func Run(ctx context.Context, cfg Config) (result.StorageFigures, error) {
 		}
 		maxRec = max(maxRec, r<<10)
 	}
-	t, directErr, err := openTarget(cfg)
+	rt, directErr, err := openTarget(cfg)
 	if err != nil {
 		return figs, err
 	}
-	defer t.f.Close()
-	figs.Direct, figs.DirectError = t.direct, directErr
+	fs := &files{read: rt, write: rt}
+	if rt.device {
+		fs.writeBase = cfg.FileBytes
+	} else if fs.write, _, err = openTarget(Config{Dir: cfg.Dir, NoDirect: cfg.NoDirect || !rt.direct}); err != nil {
+		_ = rt.f.Close()
+		return figs, err
+	}
+	defer fs.close()
+	figs.Direct, figs.DirectError = rt.direct, directErr
+	figs.WriteFileBytes = WriteFileBytes(cfg.FileBytes)
 	buf, free, err := alignedBuffer(maxRec)
 	if err != nil {
 		return figs, err
 	}
 	defer free()
+	if cfg.Progress != nil {
+		cfg.Progress(maxRec>>10, "fill")
+	}
+	if figs.FillSeconds, err = fill(ctx, rt, cfg.FileBytes, buf); err != nil {
+		return figs, err
+	}
+	readAt := int64(0) // where the next row's read starts
 	for _, rec := range cfg.RecordsKiB {
 		row := result.StorageRow{RecordKiB: rec}
-		cells, err := runRow(ctx, t, cfg, rec<<10, buf)
+		cells, err := runRow(ctx, fs, cfg, rec<<10, buf, &readAt)
 		for _, c := range cells {
 			figs.Cells = append(figs.Cells, c)
 			if c.Error != "" || c.Seconds <= 0 {
@@ -259,16 +321,51 @@ func rowField(r *result.StorageRow, test string) **float64 {
 	return &r.RandomWriteKBs
 }
 
-// runRow runs the six cells of one record size.
-func runRow(ctx context.Context, t *target, cfg Config, rec int, buf []byte) ([]result.StorageCell, error) {
-	var cells []result.StorageCell
-	if !t.device {
-		// A new file for the write test, as iozone writes a new file.
-		if err := t.f.Truncate(0); err != nil {
-			return nil, fmt.Errorf("truncating the test file: %w", err)
+// fill writes the whole read file once with the largest records and
+// flushes it; it returns the seconds it took.
+func fill(ctx context.Context, t *target, size int64, buf []byte) (float64, error) {
+	start := time.Now()
+	for off := int64(0); off < size; off += int64(len(buf)) {
+		if ctx.Err() != nil {
+			return 0, context.Cause(ctx)
+		}
+		n := min(int64(len(buf)), size-off)
+		if _, err := t.f.WriteAt(buf[:n], off); err != nil {
+			return 0, fmt.Errorf("writing the test file: %w", err)
 		}
 	}
-	extent := int64(0)
+	if err := unix.Fdatasync(int(t.f.Fd())); err != nil {
+		return 0, fmt.Errorf("writing the test file: fdatasync: %w", err)
+	}
+	return time.Since(start).Seconds(), nil
+}
+
+// region is what a cell addresses: Bytes from Base in a file; a
+// sequential cell starts at Start (relative to Base) and wraps at the end.
+type region struct {
+	t           *target
+	file        string
+	base, bytes int64
+	start       int64
+	// seqBytes, when set, is all a sequential cell may move (reread:
+	// what read read).
+	seqBytes int64
+}
+
+// runRow runs the six cells of one record size; readAt is where the read
+// cell starts, moved past what it read.
+func runRow(ctx context.Context, fs *files, cfg Config, rec int, buf []byte, readAt *int64) ([]result.StorageCell, error) {
+	var cells []result.StorageCell
+	if !fs.write.device {
+		// A new file for the write test, as iozone writes a new file.
+		if err := fs.write.f.Truncate(0); err != nil {
+			return nil, fmt.Errorf("truncating the write file: %w", err)
+		}
+	}
+	recs := int64(rec)
+	readRegion := region{t: fs.read, file: result.StorageReadFile, bytes: cfg.FileBytes / recs * recs}
+	readRegion.start = *readAt / recs * recs % readRegion.bytes
+	writeRegion := region{t: fs.write, file: result.StorageWriteFile, base: fs.writeBase, bytes: WriteFileBytes(cfg.FileBytes) / recs * recs}
 	for _, test := range Tests {
 		if err := context.Cause(ctx); ctx.Err() != nil {
 			return cells, err
@@ -276,9 +373,25 @@ func runRow(ctx context.Context, t *target, cfg Config, rec int, buf []byte) ([]
 		if cfg.Progress != nil {
 			cfg.Progress(rec>>10, test)
 		}
-		c := runCell(ctx, t, cfg, test, rec, buf[:rec], extent)
-		if test == TestWrite {
-			extent = c.Bytes
+		var reg region
+		switch test {
+		case TestWrite, TestRewrite:
+			reg = writeRegion
+		default:
+			reg = readRegion
+		}
+		c := runCell(ctx, reg, cfg, test, rec, buf[:rec])
+		switch test {
+		case TestWrite:
+			// rewrite writes again what write wrote.
+			writeRegion.bytes = c.Bytes
+		case TestRead:
+			// reread reads again what read read; the next row's read
+			// goes on from there.
+			*readAt = (readRegion.start + c.Bytes) % readRegion.bytes
+			readRegion.seqBytes = c.Bytes
+		case TestReread:
+			readRegion.seqBytes = 0
 		}
 		cells = append(cells, c)
 		if c.Error != "" {
@@ -299,18 +412,22 @@ func cpuTime() time.Duration {
 	return time.Duration(ru.Utime.Nano() + ru.Stime.Nano())
 }
 
-// runCell runs one test: sequential tests pass once over the extent (the
-// write test creates it, up to the file size), random tests do as many
-// operations as the extent holds records; each stops early at the time
-// limit (after at least one record; two for the write test, so that the
-// random tests have somewhere to go) or at the byte budget (after at least
-// MinCellRecords records).
-func runCell(ctx context.Context, t *target, cfg Config, test string, rec int, buf []byte, extent int64) result.StorageCell {
-	c := result.StorageCell{RecordKiB: rec >> 10, Test: test}
+// runCell runs one test over its region: sequential tests pass once over
+// it from its start (wrapping at the end), random tests do as many
+// operations as it holds records, at offsets drawn over all of it; each
+// stops early at the time limit (after at least one record; two for the
+// write test, so that rewrite has more than one) or at the byte budget
+// (after at least MinCellRecords records).
+func runCell(ctx context.Context, reg region, cfg Config, test string, rec int, buf []byte) result.StorageCell {
+	c := result.StorageCell{RecordKiB: rec >> 10, Test: test, File: reg.file, RegionBytes: reg.bytes}
 	recs := int64(rec)
-	total := extent / recs
-	if test == TestWrite {
-		total = cfg.FileBytes / recs
+	total := reg.bytes / recs
+	random := test == TestRandomRead || test == TestRandomWrite
+	if !random {
+		c.Offset = reg.start
+		if reg.seqBytes > 0 {
+			total = min(total, reg.seqBytes/recs)
+		}
 	}
 	if total < 1 {
 		c.Error = "no data written to read back"
@@ -323,7 +440,6 @@ func runCell(ctx context.Context, t *target, cfg Config, test string, rec int, b
 	minBudgetOps := min(int64(MinCellRecords), total)
 	rng := mrand.New(mrand.NewPCG(uint64(rec), uint64(len(test))))
 	writes := test == TestWrite || test == TestRewrite || test == TestRandomWrite
-	random := test == TestRandomRead || test == TestRandomWrite
 	c.StoppedBy = "bytes"
 	cpu0 := cpuTime()
 	start := time.Now()
@@ -341,16 +457,17 @@ func runCell(ctx context.Context, t *target, cfg Config, test string, rec int, b
 			c.Error, c.StoppedBy = "interrupted", "error"
 			break
 		}
-		off := i * recs
+		off := (reg.start + i*recs) % reg.bytes
 		if random {
-			off = rng.Int64N(total) * recs
+			off = rng.Int64N(reg.bytes/recs) * recs
 		}
+		off += reg.base
 		var n int
 		var err error
 		if writes {
-			n, err = t.f.WriteAt(buf, off)
+			n, err = reg.t.f.WriteAt(buf, off)
 		} else {
-			n, err = t.f.ReadAt(buf, off)
+			n, err = reg.t.f.ReadAt(buf, off)
 		}
 		if err == nil && n != rec {
 			err = fmt.Errorf("short transfer: %d of %d bytes at offset %d", n, rec, off)
@@ -363,12 +480,12 @@ func runCell(ctx context.Context, t *target, cfg Config, test string, rec int, b
 		c.Ops++
 	}
 	if c.Error == "" && writes {
-		if err := unix.Fdatasync(int(t.f.Fd())); err != nil {
+		if err := unix.Fdatasync(int(reg.t.f.Fd())); err != nil {
 			c.Error, c.StoppedBy = "fdatasync: "+err.Error(), "error"
 		}
 	}
 	if c.Error == "" && c.Ops == total && c.StoppedBy != "time" {
-		c.StoppedBy = "end of file"
+		c.StoppedBy = "end of region"
 	}
 	c.Seconds = time.Since(start).Seconds()
 	if c.Seconds > 0 {

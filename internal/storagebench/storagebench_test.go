@@ -6,6 +6,8 @@ import (
 	"os"
 	"testing"
 	"time"
+
+	"boardbench/internal/result"
 )
 
 // short is a configuration that runs in about a second.
@@ -40,14 +42,14 @@ func TestRunShort(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	if len(figs.Table) != 2 || len(figs.Cells) != 12 || len(seen) != 12 {
-		t.Fatalf("table %d rows, %d cells, %d progress calls; want 2, 12, 12", len(figs.Table), len(figs.Cells), len(seen))
+	if len(figs.Table) != 2 || len(figs.Cells) != 12 || len(seen) != 13 || seen[0] != "fill" {
+		t.Fatalf("table %d rows, %d cells, progress %q; want 2, 12, the fill and 12 cells", len(figs.Table), len(figs.Cells), seen)
 	}
 	for _, c := range figs.Cells {
 		if c.Bytes <= 0 || c.Ops <= 0 || c.Seconds <= 0 || c.Error != "" {
 			t.Errorf("cell %+v not measured", c)
 		}
-		if c.StoppedBy != "time" && c.StoppedBy != "bytes" && c.StoppedBy != "end of file" {
+		if c.StoppedBy != "time" && c.StoppedBy != "bytes" && c.StoppedBy != "end of region" {
 			t.Errorf("cell %d KiB %s stopped by %q", c.RecordKiB, c.Test, c.StoppedBy)
 		}
 		if c.Bytes > cfg.FileBytes/3+int64(c.RecordKiB)<<10 {
@@ -144,17 +146,24 @@ func TestSizeFor(t *testing.T) {
 	}{
 		{0, 10 << 30, DefaultFileBytes, false},
 		{200 * M, 10 << 30, 200 * M, false},
-		{0, 150 * M, 80 * M, false},
-		{0, MinFileBytes + FreeMargin, MinFileBytes, false},
-		{0, MinFileBytes + FreeMargin - 1, 0, true},
+		// the default shrinks to what fits: 80 MiB + 64 MiB write file + 64 MiB margin
+		{0, 210 * M, 80 * M, false},
+		{0, SpaceFor(MinFileBytes), MinFileBytes, false},
+		{0, SpaceFor(MinFileBytes) - 1, 0, true},
 		{0, 0, 0, true},
+		// a size the user asked for is never shrunk
+		{200 * M, SpaceFor(200*M) - 1, 0, true},
+		{10 << 40, 10 << 30, 0, true},
+	}
+	if _, err := SizeFor(16*M, 10<<30); err == nil || errors.Is(err, ErrNoSpace) {
+		t.Errorf("SizeFor(16 MiB) = %v, want the minimum-size error", err)
 	}
 	for _, c := range cases {
 		got, err := SizeFor(c.want, c.free)
 		if (err != nil) != c.err || got != c.size {
 			t.Errorf("SizeFor(%d, %d) = %d, %v; want %d, error %v", c.want, c.free, got, err, c.size, c.err)
 		}
-		if err != nil && !errors.Is(err, ErrNoSpace) {
+		if err != nil && !errors.Is(err, ErrNoSpace) && c.want >= MinFileBytes {
 			t.Errorf("error %v does not wrap ErrNoSpace", err)
 		}
 	}
@@ -162,7 +171,7 @@ func TestSizeFor(t *testing.T) {
 
 // TestLargeRecordsTimeSeveralTransfers checks that the byte budget does not
 // cut a large-record cell to one or two transfers: with 8 MiB records and a
-// third of a 32 MiB file as budget, every cell still moves MinCellRecords
+// quarter of a 64 MiB file as budget, every cell still moves MinCellRecords
 // records when time allows.
 func TestLargeRecordsTimeSeveralTransfers(t *testing.T) {
 	cfg := Config{Dir: t.TempDir(), FileBytes: MinFileBytes, RecordsKiB: []int{8192}, CellLimit: time.Minute}
@@ -176,6 +185,54 @@ func TestLargeRecordsTimeSeveralTransfers(t *testing.T) {
 	for _, c := range figs.Cells {
 		if c.Ops != MinCellRecords {
 			t.Errorf("%s moved %d records, want %d", c.Test, c.Ops, MinCellRecords)
+		}
+	}
+}
+
+// TestCellRegions checks the method the text states: read and the random
+// cells address the whole read file, reread re-reads what read read, each
+// row's read goes on where the previous one stopped, rewrite re-writes what
+// write wrote, and the 16 MiB row moves MinCellRecords records per cell.
+func TestCellRegions(t *testing.T) {
+	cfg := Config{Dir: t.TempDir(), FileBytes: MinFileBytes, RecordsKiB: []int{1024, 16384}, CellLimit: time.Minute}
+	figs, err := Run(context.Background(), cfg)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if figs.FillSeconds <= 0 || figs.WriteFileBytes <= 0 {
+		t.Errorf("fill %v s, write file %d bytes: not recorded", figs.FillSeconds, figs.WriteFileBytes)
+	}
+	cell := func(rec int, test string) result.StorageCell {
+		for _, c := range figs.Cells {
+			if c.RecordKiB == rec && c.Test == test {
+				return c
+			}
+		}
+		t.Fatalf("no %d KiB %s cell", rec, test)
+		return result.StorageCell{}
+	}
+	for _, rec := range cfg.RecordsKiB {
+		for _, test := range []string{TestRead, TestReread, TestRandomRead, TestRandomWrite} {
+			if c := cell(rec, test); c.File != result.StorageReadFile || c.RegionBytes != cfg.FileBytes {
+				t.Errorf("%d KiB %s: %s region %d bytes, want the read file's %d", rec, test, c.File, c.RegionBytes, cfg.FileBytes)
+			}
+		}
+		w, rw := cell(rec, TestWrite), cell(rec, TestRewrite)
+		if w.File != result.StorageWriteFile || rw.File != result.StorageWriteFile || rw.RegionBytes != w.Bytes || rw.Bytes != w.Bytes {
+			t.Errorf("%d KiB: rewrite %+v does not re-write what write %+v wrote", rec, rw, w)
+		}
+		r, rr := cell(rec, TestRead), cell(rec, TestReread)
+		if rr.Offset != r.Offset || rr.Bytes != r.Bytes {
+			t.Errorf("%d KiB: reread at %d for %d bytes, read at %d for %d", rec, rr.Offset, rr.Bytes, r.Offset, r.Bytes)
+		}
+	}
+	first, second := cell(1024, TestRead), cell(16384, TestRead)
+	if want := (first.Offset + first.Bytes) % cfg.FileBytes; second.Offset != want {
+		t.Errorf("the 16 MiB read starts at %d, want %d, where the 1 MiB read stopped", second.Offset, want)
+	}
+	for _, c := range figs.Cells {
+		if c.RecordKiB == 16384 && c.Ops < MinCellRecords {
+			t.Errorf("16 MiB %s moved %d records, fewer than %d", c.Test, c.Ops, MinCellRecords)
 		}
 	}
 }

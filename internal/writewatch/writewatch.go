@@ -14,6 +14,7 @@ import (
 	"strconv"
 	"strings"
 	"time"
+	"unicode/utf8"
 
 	"boardbench/internal/blockdev"
 	"boardbench/internal/host"
@@ -207,20 +208,48 @@ func sub(a, b uint64) uint64 {
 // date, write requests / 512-byte sectors written, and the seconds since
 // the previous line; then the top writers.
 func Line(l result.WritesLine) string {
+	return FitLine(l, 0)
+}
+
+// FitLine is Line kept within width columns (0: no limit): it names the
+// top writers without their pids, then fewer of them, saying how many it
+// left out, until the line fits. The date and the counts are never cut.
+func FitLine(l result.WritesLine, width int) string {
 	t, err := time.Parse(time.RFC3339, l.Time)
 	ts := l.Time
 	if err == nil {
 		ts = t.Local().Format("Mon Jan _2 15:04:05 MST 2006")
 	}
-	s := fmt.Sprintf("%s %d/%.0f pages written after %.0f sec", ts, l.Writes, l.KiBWritten*2, l.IntervalS)
-	var top []string
-	for _, w := range l.Writers[:min(3, len(l.Writers))] {
-		top = append(top, fmt.Sprintf("%s[%d] %s", w.Comm, w.PID, kib(w.KiB)))
+	head := fmt.Sprintf("%s %d/%.0f pages written after %.0f sec", ts, l.Writes, l.KiBWritten*2, l.IntervalS)
+	top := l.Writers[:min(3, len(l.Writers))]
+	with := func(n int, pids bool) string {
+		var parts []string
+		for _, w := range top[:n] {
+			if pids {
+				parts = append(parts, fmt.Sprintf("%s[%d] %s", w.Comm, w.PID, kib(w.KiB)))
+			} else {
+				parts = append(parts, fmt.Sprintf("%s %s", w.Comm, kib(w.KiB)))
+			}
+		}
+		if n < len(top) {
+			parts = append(parts, fmt.Sprintf("+%d more", len(l.Writers)-n))
+		}
+		if len(parts) == 0 {
+			return head
+		}
+		return head + " · " + strings.Join(parts, ", ")
 	}
-	if len(top) > 0 {
-		s += " · " + strings.Join(top, ", ")
+	if width <= 0 {
+		return with(len(top), true)
 	}
-	return s
+	for n := len(top); n >= 0; n-- {
+		for _, pids := range []bool{true, false} {
+			if s := with(n, pids); utf8.RuneCountInString(s) <= width {
+				return s
+			}
+		}
+	}
+	return head
 }
 
 func kib(v float64) string {

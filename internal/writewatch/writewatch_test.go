@@ -58,6 +58,40 @@ func TestLine(t *testing.T) {
 	}
 }
 
+func TestFitLine(t *testing.T) {
+	l := result.WritesLine{Time: "2021-11-14T14:43:14Z", Device: "mmcblk0p2", IntervalS: 5, Writes: 12, KiBWritten: 96,
+		Writers: []result.Writer{{PID: 1234, Comm: "systemd-journal", KiB: 64}, {PID: 234567, Comm: "kworker/u8:2-ev", KiB: 16},
+			{PID: 345678, Comm: "jbd2/mmcblk0p2-", KiB: 12}, {PID: 456789, Comm: "rsyslogd", KiB: 4}}}
+	full := FitLine(l, 0)
+	if len(full) <= 100 {
+		t.Fatalf("the test line is only %d columns: %q", len(full), full)
+	}
+	tests := []struct {
+		width       int
+		want, avoid []string
+	}{
+		{width: 0, want: []string{"systemd-journal[1234] 64 KiB", "jbd2/mmcblk0p2-[345678]"}, avoid: []string{"more"}},
+		{width: 100, want: []string{"12/192 pages written after 5 sec", "systemd-journal", "more"}, avoid: []string{"jbd2"}},
+		{width: 60, want: []string{"12/192 pages written after 5 sec"}, avoid: []string{"systemd-journal"}},
+	}
+	for _, tt := range tests {
+		s := FitLine(l, tt.width)
+		if tt.width > 0 && len([]rune(s)) > tt.width && strings.Contains(s, "·") {
+			t.Errorf("FitLine(%d) is %d columns: %q", tt.width, len([]rune(s)), s)
+		}
+		for _, w := range tt.want {
+			if !strings.Contains(s, w) {
+				t.Errorf("FitLine(%d) = %q, lacks %q", tt.width, s, w)
+			}
+		}
+		for _, w := range tt.avoid {
+			if strings.Contains(s, w) {
+				t.Errorf("FitLine(%d) = %q, has %q", tt.width, s, w)
+			}
+		}
+	}
+}
+
 func TestAdvise(t *testing.T) {
 	commit := 600
 	sd := &blockdev.Identity{Kind: blockdev.KindSD, Name: "mmcblk0",

@@ -73,7 +73,13 @@ func Plan(figs result.StorageFigures) ([]Job, error) {
 		if w == nil || c == nil {
 			continue
 		}
-		jobs = append(jobs, Job{Pattern: p, SizeBytes: w.Bytes, IOBytes: c.Bytes, BoardbenchKBs: float64(c.Bytes) / 1024 / c.Seconds})
+		// The region the cell addressed: the whole read file for the read
+		// and random cells (older results: what write wrote).
+		size := w.Bytes
+		if c.Test != storagebench.TestWrite && c.RegionBytes > 0 {
+			size = c.RegionBytes
+		}
+		jobs = append(jobs, Job{Pattern: p, SizeBytes: size, IOBytes: c.Bytes, BoardbenchKBs: float64(c.Bytes) / 1024 / c.Seconds})
 	}
 	if len(jobs) == 0 {
 		return nil, errors.New("the storage test measured none of the cells fio would repeat")

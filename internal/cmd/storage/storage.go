@@ -10,9 +10,12 @@ import (
 	"encoding/json"
 	"errors"
 	"fmt"
+	"io/fs"
+	"math"
 	"os"
 	"path"
 	"path/filepath"
+	"strconv"
 	"strings"
 	"time"
 
@@ -27,6 +30,7 @@ import (
 	"boardbench/internal/power"
 	"boardbench/internal/report/runtext"
 	"boardbench/internal/result"
+	"boardbench/internal/review"
 	"boardbench/internal/session"
 	"boardbench/internal/storagebench"
 	"boardbench/internal/textfmt"
@@ -36,7 +40,7 @@ import (
 )
 
 type options struct {
-	root, output, size, destructive             string
+	output, size, destructive                   string
 	asJSON, short, withFio, noRedact, noInstall bool
 	cellTime                                    time.Duration
 	power                                       power.Options
@@ -55,13 +59,16 @@ mounts, overlayfs, loop, device-mapper (dm-crypt, LVM) and md, the kind and bus
 SD/eMMC registers (CID, CSD, the classes an SD card claims) and bus mode, the
 I/O scheduler, read-ahead and TRIM.
 
-Then measure it natively with O_DIRECT in a temporary file: for record sizes
+Then measure it natively with O_DIRECT in temporary files: for record sizes
 4k, 16k, 512k, 1024k and 16384k, write, rewrite, read, reread, random read and
 random write, in kB/s (1 kB = 1024 bytes) like iozone -e -I -a -s 100M.
-Each cell stops after --cell-time or a quarter of the file (at least 4
-records), whichever comes first, so a slow card gives its figures in a
-fraction of iozone's time. --fio repeats the same cells with fio. The temporary
-file is invisible (unlinked) from the start and gone however boardbench ends.
+The read file (--size, default 100M) is written whole first; read, reread and
+the random cells use all of it (each row's read goes on where the previous
+one stopped), write and rewrite a new write file per record size. Each cell
+stops after --cell-time or a quarter of the read file, but not before 4
+records on the byte budget, so a slow card gives its figures in a fraction of
+iozone's time. --fio repeats the same cells with fio. The temporary files are
+invisible (unlinked) from the start and gone however boardbench ends.
 
 A raw block device is written only with --destructive NAME, NAME being the
 device's name typed a second time: its data is destroyed.`,
@@ -79,14 +86,13 @@ device's name typed a second time: its data is destroyed.`,
 			return run(cmd.Context(), f, p, opts)
 		},
 	}
-	cmdutil.AddRootFlag(cmd, &opts.root)
 	cmdutil.AddJSONFlag(cmd, &opts.asJSON)
 	power.AddFlags(cmd, &opts.power)
 	fl := cmd.Flags()
 	fl.StringVarP(&opts.output, "output", "o", "", "also write the result (with the monitor's evidence) to `FILE`, for `boardbench report`")
-	fl.StringVar(&opts.size, "size", "", "size of the test file (`SIZE`, e.g. 256M; default 100M, less when space is short)")
+	fl.StringVar(&opts.size, "size", "", "size of the read file (`SIZE`, at least 64M, e.g. 256M; default 100M, less when space is short)")
 	fl.DurationVar(&opts.cellTime, "cell-time", storagebench.DefaultCellLimit, "time limit of each cell of the table")
-	fl.BoolVar(&opts.short, "short", false, "a quick run: 32 MiB file, 0.2 s per cell")
+	fl.BoolVar(&opts.short, "short", false, "a quick run: 64 MiB read file, 0.2 s per cell")
 	fl.BoolVar(&opts.withFio, "fio", false, "also run fio with the same patterns (installed when missing, as root)")
 	fl.BoolVar(&opts.noInstall, "no-install", false, "never install fio; skip the fio step when it is missing")
 	fl.BoolVar(&opts.noRedact, "no-redact", false, "show serial numbers (CID serial, disk serial)")
@@ -94,20 +100,21 @@ device's name typed a second time: its data is destroyed.`,
 	return cmd
 }
 
-var errNotLive = errors.New("storage measures the machine it runs on; it cannot measure a recorded root (--root)")
+var errNotLive = errors.New("storage measures the machine it runs on; not a recorded root")
 
 // parseSize reads 100M, 1G, 65536K or a number of bytes.
 func parseSize(s string) (int64, error) {
+	typed := s
 	s = strings.TrimSpace(strings.ToUpper(s))
 	mult := int64(1)
-	for suffix, m := range map[string]int64{"K": 1 << 10, "M": 1 << 20, "G": 1 << 30} {
+	for suffix, m := range map[string]int64{"K": 1 << 10, "M": 1 << 20, "G": 1 << 30, "T": 1 << 40} {
 		if t, ok := strings.CutSuffix(strings.TrimSuffix(s, "IB"), suffix); ok {
 			s, mult = t, m
 		}
 	}
-	var n int64
-	if _, err := fmt.Sscan(s, &n); err != nil || n <= 0 {
-		return 0, fmt.Errorf("%q is not a size (e.g. 256M)", s)
+	n, err := strconv.ParseInt(s, 10, 64)
+	if err != nil || n <= 0 || n > math.MaxInt64/mult {
+		return 0, fmt.Errorf("%q is not a size (e.g. 256M)", typed)
 	}
 	return n * mult, nil
 }
@@ -116,7 +123,7 @@ func run(ctx context.Context, f *cmdutil.Factory, p string, opts options) error 
 	if ctx == nil {
 		ctx = context.Background()
 	}
-	h, err := f.NewHost(opts.root)
+	h, err := f.NewHost("/")
 	if err != nil {
 		return err
 	}
@@ -136,12 +143,18 @@ func run(ctx context.Context, f *cmdutil.Factory, p string, opts options) error 
 	if cellLimit <= 0 || cellLimit > time.Hour {
 		return cmdutil.Usagef("--cell-time: %s is out of range", cellLimit)
 	}
+	if err := refuseSpecialFile(p); err != nil {
+		return err
+	}
 	id, err := blockdev.Resolve(ctx, h, p, blockdev.Options{Redact: !opts.noRedact})
 	if err != nil {
 		if errors.Is(err, blockdev.ErrNotFound) {
 			return cmdutil.Usagef("%v", err)
 		}
 		return err
+	}
+	if !id.Raw && id.Mount != nil && blockdev.PseudoFS(id.Mount.FSType) {
+		return cmdutil.Usagef("%s is on %s (%s), a kernel pseudo filesystem: not storage", p, id.Mount.MountPoint, id.Mount.FSType)
 	}
 	cfg := storagebench.Config{CellLimit: cellLimit}
 	if id.Raw {
@@ -153,8 +166,11 @@ func run(ctx context.Context, f *cmdutil.Factory, p string, opts options) error 
 		if want > 0 {
 			cfg.FileBytes = want
 		}
-		if id.Block != nil && id.Block.SizeBytes != nil && *id.Block.SizeBytes < cfg.FileBytes {
-			return cmdutil.Usagef("%s holds %s, less than the %s the test writes", id.Path, textfmt.Bytes(*id.Block.SizeBytes), textfmt.Bytes(cfg.FileBytes))
+		if cfg.FileBytes < storagebench.MinFileBytes {
+			return cmdutil.Usagef("--size %s is below the smallest test region, %s", opts.size, textfmt.Bytes(storagebench.MinFileBytes))
+		}
+		if need := cfg.FileBytes + storagebench.WriteFileBytes(cfg.FileBytes); id.Block != nil && id.Block.SizeBytes != nil && *id.Block.SizeBytes < need {
+			return cmdutil.Usagef("%s holds %s, less than the %s the test writes", id.Path, textfmt.Bytes(*id.Block.SizeBytes), textfmt.Bytes(need))
 		}
 	} else {
 		if opts.destructive != "" {
@@ -172,6 +188,9 @@ func run(ctx context.Context, f *cmdutil.Factory, p string, opts options) error 
 			return err
 		}
 		if cfg.FileBytes, err = storagebench.SizeFor(want, free); err != nil {
+			if opts.size != "" {
+				return cmdutil.Usagef("--size %s: %s: %v", opts.size, dir, err)
+			}
 			return fmt.Errorf("%s: %w", dir, err)
 		}
 		cfg.Dir = dir
@@ -205,6 +224,10 @@ func run(ctx context.Context, f *cmdutil.Factory, p string, opts options) error 
 	cells := len(storagebench.DefaultRecordsKiB) * len(storagebench.Tests)
 	done := 0
 	cfg.Progress = func(rec int, test string) {
+		if test == "fill" {
+			status.Show(fmt.Sprintf("writing the %s read file", textfmt.Bytes(cfg.FileBytes)))
+			return
+		}
 		done++
 		status.Show(fmt.Sprintf("%d/%d %d KiB %s", done, cells, rec, strings.ReplaceAll(test, "_", " ")))
 	}
@@ -254,6 +277,28 @@ func run(ctx context.Context, f *cmdutil.Factory, p string, opts options) error 
 		return f.WriteJSON(out.Result)
 	}
 	runtext.Render(f.IO.Out, out.Result, f.IO.ColorEnabled())
+	return nil
+}
+
+// refuseSpecialFile refuses a path that is a special file other than a
+// block device (/dev/null, a FIFO, a socket): there is no storage to
+// measure behind it.
+func refuseSpecialFile(p string) error {
+	fi, err := os.Stat(p)
+	if err != nil {
+		return nil // Resolve says what is wrong with the path
+	}
+	m := fi.Mode()
+	switch {
+	case m&fs.ModeDevice != 0 && m&fs.ModeCharDevice == 0:
+		return nil // a block device
+	case m&fs.ModeCharDevice != 0:
+		return cmdutil.Usagef("%s is a character device, not storage: give a directory or a block device", p)
+	case m&fs.ModeNamedPipe != 0:
+		return cmdutil.Usagef("%s is a FIFO, not storage: give a directory or a block device", p)
+	case m&fs.ModeSocket != 0:
+		return cmdutil.Usagef("%s is a socket, not storage: give a directory or a block device", p)
+	}
 	return nil
 }
 
@@ -321,11 +366,13 @@ func destructiveAllowed(h *host.Host, id *blockdev.Identity, typed string) error
 	return nil
 }
 
-// cpufreqState returns the governor per policy and ondemand's io_is_busy.
+// cpufreqState returns the governor per policy and ondemand's io_is_busy:
+// false when any ondemand tunable directory (per policy on big.LITTLE
+// boards, or the global one) has it off, nil when ondemand is not in use or
+// does not say.
 func cpufreqState(h *host.Host) ([]string, *bool) {
 	var govs []string
 	names, _ := h.ReadDirNames("/sys/devices/system/cpu/cpufreq")
-	ondemand := false
 	for _, n := range names {
 		if !strings.HasPrefix(n, "policy") {
 			continue
@@ -334,17 +381,26 @@ func cpufreqState(h *host.Host) ([]string, *bool) {
 		if err != nil {
 			continue
 		}
-		govs = append(govs, n+": "+g)
-		ondemand = ondemand || g == "ondemand"
+		govs = append(govs, n+": "+strings.TrimSpace(g))
 	}
-	if !ondemand {
-		return govs, nil
-	}
-	for _, p := range []string{"/sys/devices/system/cpu/cpufreq/ondemand/io_is_busy"} {
-		if v, err := h.ReadString(p); err == nil {
-			b := strings.TrimSpace(v) == "1"
-			return govs, &b
+	env := review.NewEnv(h, time.Now())
+	var busy *bool
+	for _, d := range review.OndemandDirs(env) {
+		v, ok := env.Read(review.AreaCPU, d+"/io_is_busy")
+		if !ok {
+			continue
+		}
+		b := v == "1"
+		if busy == nil || !b {
+			busy = &b
+		}
+		if !b {
+			for i, g := range govs {
+				if pol, _, _ := strings.Cut(g, ":"); strings.Contains(d, "/"+pol+"/") {
+					govs[i] += " (io_is_busy=0)"
+				}
+			}
 		}
 	}
-	return govs, nil
+	return govs, busy
 }

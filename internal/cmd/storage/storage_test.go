@@ -19,6 +19,7 @@ func execute(t *testing.T, args ...string) (string, string, error) {
 	t.Helper()
 	ios, stdout, stderr := iostreams.Test()
 	cmd := NewCmd(cmdutil.NewFactory(ios))
+	cmd.SetFlagErrorFunc(cmdutil.FlagErrorFunc)
 	cmd.SetArgs(args)
 	cmd.SetOut(&bytes.Buffer{})
 	cmd.SetErr(&bytes.Buffer{})
@@ -153,12 +154,40 @@ func TestUsageErrors(t *testing.T) {
 		{"/no/such/path"},
 		{"--size", "lots", "."},
 		{"--destructive", "sda", "."},
-		{"--root", "/tmp", "."},
+		{"--root", "/tmp", "."}, // storage measures the live machine: no --root
 	} {
 		_, _, err := execute(t, args...)
 		if cmdutil.ExitCode(err) != 2 {
 			t.Errorf("storage %v: %v (exit %d), want exit 2", args, err, cmdutil.ExitCode(err))
 		}
+	}
+}
+
+// TestRefusals: what is not storage, or a size that does not fit, is
+// refused with one line and exit 2 before anything is written.
+func TestRefusals(t *testing.T) {
+	for _, tt := range []struct {
+		args []string
+		want string
+	}{
+		{[]string{"/dev/null"}, "/dev/null is a character device, not storage"},
+		{[]string{"/proc"}, "kernel pseudo filesystem: not storage"},
+		{[]string{"/sys/kernel"}, "(sysfs), a kernel pseudo filesystem"},
+		{[]string{"/dev"}, "(devtmpfs), a kernel pseudo filesystem"},
+		{[]string{"--size", "10T", t.TempDir()}, "MiB free"},
+		{[]string{"--size", "abc", "."}, `"abc" is not a size`},
+		{[]string{"--size", "1M", t.TempDir()}, "below the smallest test file"},
+	} {
+		_, _, err := execute(t, tt.args...)
+		if cmdutil.ExitCode(err) != 2 || err == nil || !strings.Contains(err.Error(), tt.want) || strings.Contains(err.Error(), "\n") {
+			t.Errorf("storage %v: %v (exit %d), want exit 2 and %q", tt.args, err, cmdutil.ExitCode(err), tt.want)
+		}
+	}
+}
+
+func TestNoRootFlag(t *testing.T) {
+	if NewCmd(cmdutil.NewFactory(nil)).Flags().Lookup("root") != nil {
+		t.Error("storage advertises --root, which it cannot honour")
 	}
 }
 

@@ -9,12 +9,15 @@ import (
 	"errors"
 	"fmt"
 	"io"
+	"math"
+	"strconv"
 	"strings"
 	"time"
 
 	"boardbench/internal/blockdev"
 	"boardbench/internal/cmdutil"
 	machine "boardbench/internal/inventory"
+	"boardbench/internal/report/runtext"
 	"boardbench/internal/result"
 	"boardbench/internal/session"
 	"boardbench/internal/textfmt"
@@ -24,10 +27,10 @@ import (
 )
 
 type options struct {
-	root, output string
-	asJSON       bool
-	interval     time.Duration
-	count        int
+	output   string
+	asJSON   bool
+	interval time.Duration
+	count    int
 }
 
 // NewCmd returns the writes command.
@@ -59,16 +62,49 @@ how often, how much and by whom, with advice that reduces writes to flash
 			return run(cmd.Context(), f, target, opts)
 		},
 	}
-	cmdutil.AddRootFlag(cmd, &opts.root)
 	cmdutil.AddJSONFlag(cmd, &opts.asJSON)
 	fl := cmd.Flags()
 	fl.StringVarP(&opts.output, "output", "o", "", "also write the result (with the monitor's evidence) to `FILE`, for `boardbench report`")
-	fl.DurationVar(&opts.interval, "interval", time.Second, "polling interval")
+	opts.interval = time.Second
+	fl.Var((*secondsFlag)(&opts.interval), "interval", "polling interval: `S` seconds (1, 0.5) or a duration (500ms, 2m)")
 	fl.IntVar(&opts.count, "count", 0, "stop after `N` lines (0: at Ctrl-C)")
 	return cmd
 }
 
-var errNotLive = errors.New("writes watches the machine it runs on; it cannot watch a recorded root (--root)")
+// secondsFlag is a duration given as seconds (a bare number) or with a
+// unit (500ms).
+type secondsFlag time.Duration
+
+func (s *secondsFlag) String() string { return time.Duration(*s).String() }
+func (s *secondsFlag) Type() string   { return "S" }
+
+func (s *secondsFlag) Set(v string) error {
+	d, err := parseSeconds(v)
+	if err != nil {
+		return err
+	}
+	*s = secondsFlag(d)
+	return nil
+}
+
+// parseSeconds reads "1" or "0.5" as seconds, "500ms" or "2m" as a
+// duration.
+func parseSeconds(v string) (time.Duration, error) {
+	v = strings.TrimSpace(v)
+	if f, err := strconv.ParseFloat(v, 64); err == nil {
+		if math.IsNaN(f) || math.IsInf(f, 0) || f > float64(math.MaxInt64)/float64(time.Second) || f < -float64(math.MaxInt64)/float64(time.Second) {
+			return 0, fmt.Errorf("%q is not a number of seconds", v)
+		}
+		return time.Duration(f * float64(time.Second)), nil
+	}
+	d, err := time.ParseDuration(v)
+	if err != nil {
+		return 0, fmt.Errorf("%q is neither seconds (1, 0.5) nor a duration (500ms)", v)
+	}
+	return d, nil
+}
+
+var errNotLive = errors.New("writes watches the machine it runs on; not a recorded root")
 
 func run(ctx context.Context, f *cmdutil.Factory, target string, opts options) error {
 	if ctx == nil {
@@ -80,7 +116,7 @@ func run(ctx context.Context, f *cmdutil.Factory, target string, opts options) e
 	if opts.count < 0 {
 		return cmdutil.Usagef("--count: %d is negative", opts.count)
 	}
-	h, err := f.NewHost(opts.root)
+	h, err := f.NewHost("/")
 	if err != nil {
 		return err
 	}
@@ -134,9 +170,21 @@ func run(ctx context.Context, f *cmdutil.Factory, target string, opts options) e
 	if !opts.asJSON {
 		fmt.Fprintf(f.IO.Out, "watching %s (%s); Ctrl-C to stop\n", dev, firstNonEmpty(id.Label(), id.Path))
 	}
+	// On a terminal a line fits in the report width (fewer writers named);
+	// piped, it is complete.
+	width := 0
+	if f.IO.IsStdoutTTY() {
+		width = textfmt.MaxWidth
+		if tw := f.IO.TerminalWidth(); tw > 0 {
+			width = min(width, tw)
+		}
+	}
 	var figs result.WritesFigures
 	sess.Step(ctx, 0, session.Step{Name: result.PhaseWrites, Title: "Writes to " + dev, Estimate: time.Duration(max(opts.count, 1)) * opts.interval,
 		Run: func(ctx context.Context, ph *result.Phase) error {
+			// Other processes' work is what this phase watches, not
+			// interference with it.
+			ph.Passive = true
 			var err error
 			figs, err = writewatch.Watch(ctx, h, writewatch.Config{Device: dev, Interval: opts.interval, Count: opts.count,
 				OnLine: func(l result.WritesLine) {
@@ -144,7 +192,7 @@ func run(ctx context.Context, f *cmdutil.Factory, target string, opts options) e
 						_ = writeJSONLine(f.IO.Out, l)
 						return
 					}
-					fmt.Fprintln(f.IO.Out, writewatch.Line(l))
+					fmt.Fprintln(f.IO.Out, writewatch.FitLine(l, width))
 				}})
 			figs.Advice = writewatch.Advise(facts, figs)
 			if ferr := ph.SetFigures(figs); ferr != nil {
@@ -159,7 +207,7 @@ func run(ctx context.Context, f *cmdutil.Factory, target string, opts options) e
 	if opts.asJSON {
 		_ = writeJSONLine(f.IO.Out, map[string]any{"summary": figs})
 	} else {
-		renderSummary(f.IO.Out, figs)
+		runtext.RenderWritesSummary(textfmt.New(f.IO.Out, false), figs)
 	}
 	out, finErr := sess.Finish(ctx, session.End{})
 	if finErr != nil {
@@ -174,35 +222,6 @@ func firstNonEmpty(a, b string) string {
 		return a
 	}
 	return b
-}
-
-// renderSummary writes how often, how much and by whom, and the advice.
-func renderSummary(w io.Writer, figs result.WritesFigures) {
-	tw := textfmt.New(w, false)
-	tw.Section("Summary")
-	every := "n/a (no writes)"
-	if figs.Events > 0 {
-		every = fmt.Sprintf("every %.1f s on average", figs.DurationS/float64(figs.Events))
-	}
-	tw.KV([2]string{"watched", fmt.Sprintf("%s for %.0f s", figs.Device, figs.DurationS)},
-		[2]string{"written", fmt.Sprintf("%d times (%s), %d requests, %.0f KiB", figs.Events, every, figs.Writes, figs.KiBWritten)})
-	if len(figs.TopWriters) > 0 {
-		t := textfmt.NewTable("process", "pid", "written")
-		t.RightAlign[1], t.RightAlign[2] = true, true
-		for _, wr := range figs.TopWriters {
-			t.Row(wr.Comm, fmt.Sprint(wr.PID), fmt.Sprintf("%.0f KiB", wr.KiB))
-		}
-		tw.Table(t)
-		tw.Line("(write_bytes of each process over all devices)")
-	}
-	if len(figs.Advice) > 0 {
-		tw.Section("Advice")
-		for _, a := range figs.Advice {
-			tw.Line("%s: %s", a.ID, a.Evidence)
-			tw.Line("  change: %s", a.Change)
-			tw.Line("  cost:   %s", a.Cost)
-		}
-	}
 }
 
 // writeJSONLine writes v as one line of JSON.

@@ -60,6 +60,10 @@ func renderFigures(w *textfmt.Writer, p result.Phase) {
 		err = decode(p.Figures, func(f result.StorageFigures) {
 			renderStorage(w, f)
 		})
+	case result.PhaseWrites:
+		err = decode(p.Figures, func(f result.WritesFigures) {
+			renderWrites(w, f)
+		})
 	case result.PhaseStorageFio:
 		err = decode(p.Figures, func(f result.StorageFioFigures) {
 			renderStorageFio(w, f)

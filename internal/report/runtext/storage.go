@@ -121,17 +121,37 @@ func renderStorage(w *textfmt.Writer, f result.StorageFigures) {
 	if !f.Direct {
 		mode = "through the page cache: " + f.DirectError
 	}
-	w.Line("measured in %s with %s; each cell stops after %.1f s or %s (at least %d records), whichever comes first; writes include fdatasync",
-		f.Dir, mode, f.CellLimitS, textfmt.Bytes(f.CellBudgetBytes), storagebench.MinCellRecords)
-	byTime := 0
+	w.Line("measured in %s with %s; writes include fdatasync", f.Dir, mode)
+	if f.WriteFileBytes > 0 {
+		fill := ""
+		if f.FillSeconds > 0 {
+			fill = fmt.Sprintf(" in %.1f s", f.FillSeconds)
+		}
+		w.Line("regions: read, reread and the random cells use the whole %s read file, written first%s; "+
+			"each row's read goes on where the previous one stopped and reread reads the same records again; "+
+			"write and rewrite use a new write file per record size (at most %s)",
+			textfmt.Bytes(f.FileBytes), fill, textfmt.Bytes(f.WriteFileBytes))
+	}
+	w.Line("each cell stops after %.1f s or %s, whichever comes first, but the byte limit only after %d records "+
+		"(or the whole region when it holds fewer)", f.CellLimitS, textfmt.Bytes(f.CellBudgetBytes), storagebench.MinCellRecords)
+	byTime, fewest := 0, map[int]int64{}
 	for _, c := range f.Cells {
 		if c.StoppedBy == "time" {
 			byTime++
 		}
+		if n, ok := fewest[c.RecordKiB]; c.Error == "" && (!ok || c.Ops < n) {
+			fewest[c.RecordKiB] = c.Ops
+		}
 	}
 	w.Line("%d of %d cells stopped at the time limit", byTime, len(f.Cells))
+	if n, ok := fewest[16384]; ok && n < storagebench.MinCellRecords {
+		w.Line("the 16384 KiB row timed as few as %d records per cell (the time limit stopped it)", n)
+	}
 	if len(f.Governors) > 0 {
 		w.Line("cpufreq: %s", strings.Join(f.Governors, "; "))
+	}
+	if f.IRQ != "" {
+		w.Line("interrupt: irq %s on %s", f.IRQ, cpuNames(f.IRQCPUs))
 	}
 }
 
@@ -164,4 +184,16 @@ func sizeOrNA(b int64) string {
 		return "n/a"
 	}
 	return textfmt.Bytes(b)
+}
+
+// cpuNames writes CPUs as "cpu1" or "cpu0, cpu3".
+func cpuNames(cpus []int) string {
+	if len(cpus) == 0 {
+		return "no CPU seen"
+	}
+	names := make([]string, len(cpus))
+	for i, c := range cpus {
+		names[i] = fmt.Sprintf("cpu%d", c)
+	}
+	return strings.Join(names, ", ")
 }
