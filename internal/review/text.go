@@ -60,8 +60,9 @@ func Render(w io.Writer, r Report, color bool) {
 	tw.Table(t)
 }
 
-// RenderChanges writes what --apply changed, one line per change.
-func RenderChanges(w io.Writer, changes []Change, statePath string) {
+// RenderChanges writes what --apply changed on root ("/" for the live
+// system), one line per change, and where the previous values are.
+func RenderChanges(w io.Writer, changes []Change, statePath, root string) {
 	if len(changes) == 0 {
 		fmt.Fprintln(w, "nothing to apply: no runtime setting of the safe subset needs a change")
 		return
@@ -74,7 +75,11 @@ func RenderChanges(w io.Writer, changes []Change, statePath string) {
 		fmt.Fprintf(w, "set %s: %s → %s (%s)\n", c.Path, oneLine(c.From), c.To, c.Finding)
 	}
 	if statePath != "" {
-		fmt.Fprintf(w, "previous values saved in %s; `boardbench review --restore` or `boardbench restore` puts them back\n", statePath)
+		rootArg := ""
+		if root != "" && root != "/" {
+			rootArg = " --root " + root
+		}
+		fmt.Fprintf(w, "previous values saved in %s; boardbench review --restore%s or boardbench restore%s puts them back\n", statePath, rootArg, rootArg)
 	}
 }
 
