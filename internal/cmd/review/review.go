@@ -79,7 +79,7 @@ SIGTERM and SIGHUP.`,
 	}
 	cmdutil.AddRootFlag(cmd, &o.root)
 	cmdutil.AddJSONFlag(cmd, &o.asJSON)
-	cmd.Flags().BoolVar(&o.apply, "apply", false, "apply the safe runtime fixes (restored by --restore, `boardbench restore`, or at the end of -- COMMAND)")
+	cmd.Flags().BoolVar(&o.apply, "apply", false, "apply the safe runtime fixes (undone by --restore, by boardbench restore, or at the end of -- COMMAND)")
 	cmd.Flags().BoolVar(&o.restore, "restore", false, "put back the values --apply changed")
 	return cmd
 }

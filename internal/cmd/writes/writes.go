@@ -62,7 +62,7 @@ how often, how much and by whom, with advice that reduces writes to flash
 	cmdutil.AddRootFlag(cmd, &opts.root)
 	cmdutil.AddJSONFlag(cmd, &opts.asJSON)
 	fl := cmd.Flags()
-	fl.StringVarP(&opts.output, "output", "o", "", "also write the result (with the monitor's evidence) to `FILE`, for `boardbench report`")
+	fl.StringVarP(&opts.output, "output", "o", "", "also write the result (with the monitor's evidence) to `FILE`, for boardbench report")
 	fl.DurationVar(&opts.interval, "interval", time.Second, "polling interval")
 	fl.IntVar(&opts.count, "count", 0, "stop after `N` lines (0: at Ctrl-C)")
 	return cmd
