@@ -90,8 +90,66 @@ func TestReviewApplyRestore(t *testing.T) {
 	}
 	if r := wait(t, cmd, out, errb); r.code != 0 {
 		t.Fatalf("review --restore: status %d, stderr %q", r.code, r.stderr)
+	} else if strings.Contains(r.stderr, "left tunables changed") {
+		t.Errorf("review --restore warned about the state file it restores: %q", r.stderr)
 	}
 	assertRestored(t, root, state)
+}
+
+// envWithoutStateDir is the environment without $BOARDBENCH_STATE_DIR.
+func envWithoutStateDir() []string {
+	var out []string
+	for _, kv := range os.Environ() {
+		if !strings.HasPrefix(kv, "BOARDBENCH_STATE_DIR=") {
+			out = append(out, kv)
+		}
+	}
+	return out
+}
+
+// TestReviewApplyRootKeepsStateInRoot: without $BOARDBENCH_STATE_DIR,
+// review --root DIR --apply keeps its state file in DIR/run/boardbench
+// (never the live /run/boardbench); a later command on that root warns
+// about it, `boardbench restore --root DIR --dry-run` finds it, and
+// review --restore restores it without the warning.
+func TestReviewApplyRootKeepsStateInRoot(t *testing.T) {
+	root := reviewRoot(t)
+	stateDir := filepath.Join(root, "run", "boardbench")
+	run := func(args ...string) result {
+		t.Helper()
+		cmd, out, errb := start(t.TempDir(), args...)
+		cmd.Env = envWithoutStateDir()
+		if err := cmd.Start(); err != nil {
+			t.Fatal(err)
+		}
+		return wait(t, cmd, out, errb)
+	}
+	r := run("review", "--apply", "--root", root)
+	if r.code != 0 {
+		t.Fatalf("review --apply: status %d, stderr %q", r.code, r.stderr)
+	}
+	left, _ := filepath.Glob(filepath.Join(stateDir, "tune-*.json"))
+	if len(left) != 1 {
+		t.Fatalf("state files in %s after --apply: %v, want one; stdout %q", stateDir, left, r.stdout)
+	}
+	if !strings.Contains(r.stdout, left[0]) {
+		t.Errorf("--apply does not name its state file %s: %q", left[0], r.stdout)
+	}
+	if r := run("review", "--root", root); !strings.Contains(r.stderr, "left tunables changed") ||
+		!strings.Contains(r.stderr, "boardbench restore --root "+root) {
+		t.Errorf("review on the tuned root: stderr %q, want the leftover warning", r.stderr)
+	}
+	if r := run("restore", "--dry-run", "--root", root); r.code != 0 || !strings.Contains(r.stdout, "would write") {
+		t.Errorf("restore --dry-run --root: status %d, stdout %q, stderr %q", r.code, r.stdout, r.stderr)
+	}
+	r = run("review", "--restore", "--root", root)
+	if r.code != 0 {
+		t.Fatalf("review --restore: status %d, stderr %q", r.code, r.stderr)
+	}
+	if strings.Contains(r.stderr, "left tunables changed") {
+		t.Errorf("review --restore warned about the state file it restores: %q", r.stderr)
+	}
+	assertRestored(t, root, stateDir)
 }
 
 // applyWithCommand starts review --apply -- sleep 30 and waits until the

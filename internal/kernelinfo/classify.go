@@ -114,3 +114,33 @@ func withConfig(kind, tree string, evidence []string, config map[string]string) 
 	}
 	return kind, tree, evidence
 }
+
+// distributions recognise a distribution kernel's maker from its release,
+// build and /proc/version strings, first match wins.
+var distributions = []struct {
+	re   *regexp.Regexp
+	name string
+}{
+	{regexp.MustCompile(`(?i)ubuntu`), "Ubuntu"},
+	{regexp.MustCompile(`(?i)debian`), "Debian"},
+	{regexp.MustCompile(`\.fc\d+\.`), "Fedora"},
+	{regexp.MustCompile(`\.el\d+`), "Red Hat Enterprise Linux (or a rebuild of it)"},
+	{regexp.MustCompile(`(?i)suse`), "SUSE"},
+	{regexp.MustCompile(`-MANJARO`), "Manjaro"},
+	{regexp.MustCompile(`-arch\d`), "Arch Linux"},
+	{regexp.MustCompile(`\.mga\d`), "Mageia"},
+}
+
+// distributionOf names the distribution of a distribution kernel from its
+// strings ("Ubuntu" for "#45-Ubuntu SMP", "Debian" for
+// "debian-kernel@lists.debian.org"), "a distribution" when they do not
+// say.
+func distributionOf(release, build, procVersion string) string {
+	all := release + " " + build + " " + procVersion
+	for _, d := range distributions {
+		if d.re.MatchString(all) {
+			return d.name
+		}
+	}
+	return "a distribution"
+}

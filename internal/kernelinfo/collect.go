@@ -85,7 +85,8 @@ func ParseConfig(data []byte) map[string]string {
 
 // Summary is the one line `info` shows, e.g. "6.1.63 (Armbian current,
 // mainline): longterm series 6.1, maintained until December 2027
-// (projected, as of July 2025); build 19 months behind its series".
+// (projected, as of July 2025); build 19 months behind the newest release
+// of its series, as of the table's date (2025-07-01)".
 func (i Info) Summary() string {
 	if i.Series == "" {
 		return "unknown kernel"
@@ -95,8 +96,8 @@ func (i Info) Summary() string {
 		kind = i.Tree + ", " + i.Kind
 	}
 	s := fmt.Sprintf("%s (%s): %s", i.Release, kind, i.Status)
-	if i.MonthsBehind != nil {
-		s += fmt.Sprintf("; build %d months behind its series", *i.MonthsBehind)
+	if age := i.Age(); age != "" {
+		s += "; build " + age
 	}
 	if i.FarBehind {
 		s += "; a vendor kernel far behind mainline"

@@ -58,6 +58,10 @@ type Info struct {
 	Kind         string   `json:"kind"`
 	Tree         string   `json:"tree,omitempty"`
 	KindEvidence []string `json:"kind_evidence"`
+	// Distribution names the distribution that builds and maintains a
+	// KindDistribution kernel ("Ubuntu", "Debian", "Fedora"...), or "a
+	// distribution" when the strings do not say which; "" for other kinds.
+	Distribution string `json:"distribution,omitempty"`
 	// Longterm is set when the series is a kernel.org longterm series.
 	Longterm bool `json:"longterm"`
 	// Maintained says whether kernel.org still maintains the series as of
@@ -148,6 +152,9 @@ func Judge(in Input) Info {
 	}
 	info.Prerelease = strings.Contains(in.Release, "-rc")
 	info.Kind, info.Tree, info.KindEvidence = classify(in.Release, series, info.BuildHost, in.Config)
+	if info.Kind == KindDistribution {
+		info.Distribution = distributionOf(in.Release, in.Build, in.ProcVersion)
+	}
 	judgeSeries(&info, series, in.Now)
 	if info.Kind == KindVendor {
 		info.FarBehind = farBehind(info)
@@ -185,6 +192,9 @@ func judgeSeries(info *Info, series string, now time.Time) {
 		f := false
 		info.Maintained = &f
 		info.Status = fmt.Sprintf("series %s is not a longterm series; kernel.org maintains such a series only until shortly after the next release, and %s was out %s", series, NewestMainline, asOf)
+		if info.Distribution != "" {
+			info.Status += fmt.Sprintf("; %s maintains this kernel itself (security and bug fixes come with its updates)", info.Distribution)
+		}
 	case cmp == 0:
 		t := true
 		info.Maintained = &t
@@ -194,6 +204,26 @@ func judgeSeries(info *Info, series string, now time.Time) {
 		info.Status = fmt.Sprintf("series %s is newer than boardbench's kernel table (%s); its maintenance is unknown", series, asOf)
 		info.Notes = append(info.Notes, "maintenance: series newer than the table")
 	}
+}
+
+// Age says how far the build is behind its series and against what:
+// "35 months behind the newest release of its series, as of the table's
+// date (2025-07-01)" for a series still maintained then, "… behind the last
+// release of its series (end of life December 2024)" for one that had
+// ended. "" when the build date is unknown.
+func (i Info) Age() string {
+	if i.MonthsBehind == nil {
+		return ""
+	}
+	n := *i.MonthsBehind
+	months := fmt.Sprintf("%d months", n)
+	if n == 1 {
+		months = "1 month"
+	}
+	if i.EOL != nil && !i.EOL.After(i.TableDate) {
+		return fmt.Sprintf("%s behind the last release of its series (end of life %s)", months, i.EOL.Format("January 2006"))
+	}
+	return fmt.Sprintf("%s behind the newest release of its series, as of the table's date (%s)", months, i.TableDate.Format("2006-01-02"))
 }
 
 // monthsBehind counts whole months from build to newest; nil when the

@@ -129,3 +129,56 @@ func deref[T any](p *T) any {
 	}
 	return *p
 }
+
+// TestDistributionMaintains: a distribution kernel is attributed to its
+// distribution from its strings, and on a series kernel.org no longer
+// maintains (not longterm) the status says the distribution maintains it.
+// Other kinds name no distribution.
+func TestDistributionMaintains(t *testing.T) {
+	tests := []struct {
+		release, build, procVersion string
+		want                        string
+	}{
+		{"6.8.0-45-generic", "#45-Ubuntu SMP PREEMPT_DYNAMIC Fri Aug 30 12:02:04 UTC 2024", "", "Ubuntu"},
+		{"6.1.0-18-amd64", "#1 SMP PREEMPT_DYNAMIC Debian 6.1.76-1 (2024-02-01)", "", "Debian"},
+		{"6.8.5-301.fc40.x86_64", "#1 SMP PREEMPT_DYNAMIC Thu Apr 11 20:00:10 UTC 2024", "", "Fedora"},
+		{"5.14.0-427.13.1.el9_4.x86_64", "#1 SMP PREEMPT_DYNAMIC Wed Apr 10 10:29:16 EDT 2024", "", "Red Hat Enterprise Linux (or a rebuild of it)"},
+		{"6.9.7-arch1-1", "#1 SMP PREEMPT_DYNAMIC Fri, 28 Jun 2024 04:32:50 +0000", "", "Arch Linux"},
+		{"5.10.66-11-rockchip-geee2b32138fd", "#rockchip SMP Mon Jul 4 02:04:48 UTC 2022",
+			"Linux version 5.10.66 (root@runner) (aarch64-linux-gnu-gcc (Ubuntu 9.4.0-1ubuntu1~20.04.1) 9.4.0)", ""},
+	}
+	for _, tc := range tests {
+		k := Judge(Input{Release: tc.release, Build: tc.build, ProcVersion: tc.procVersion, Now: at})
+		if k.Distribution != tc.want {
+			t.Errorf("%s: distribution %q, want %q (kind %s)", tc.release, k.Distribution, tc.want, k.Kind)
+		}
+		maintainedByDistro := strings.Contains(k.Status, "maintains this kernel itself")
+		if want := tc.want != "" && !k.Longterm; maintainedByDistro != want {
+			t.Errorf("%s: status %q; distribution maintenance said %v, want %v", tc.release, k.Status, maintainedByDistro, want)
+		}
+	}
+}
+
+// TestAgeSaysAgainstWhat: the age names what it is measured against: the
+// table's date for a series maintained then, the end of life for one that
+// had ended.
+func TestAgeSaysAgainstWhat(t *testing.T) {
+	tests := []struct {
+		release, build, want string
+	}{
+		{"5.10.66-11-rockchip-geee2b32138fd", "#rockchip SMP Mon Jul 4 02:04:48 UTC 2022",
+			"35 months behind the newest release of its series, as of the table's date (" + TableDate.Format("2006-01-02") + ")"},
+		{"4.4.154-rk3399", "#1 SMP Mon Jan 7 10:00:00 UTC 2019",
+			"36 months behind the last release of its series (end of life February 2022)"},
+		{"6.1.0", "", ""},
+	}
+	for _, tc := range tests {
+		k := Judge(Input{Release: tc.release, Build: tc.build, Now: at})
+		if got := k.Age(); got != tc.want {
+			t.Errorf("%s: Age() = %q, want %q", tc.release, got, tc.want)
+		}
+		if tc.want != "" && !strings.Contains(k.Summary(), tc.want) {
+			t.Errorf("%s: summary %q lacks %q", tc.release, k.Summary(), tc.want)
+		}
+	}
+}

@@ -187,23 +187,29 @@ func planDevfreq(e *Env) []Change {
 	return out
 }
 
-// planRPS spreads the receive work of physical network interfaces whose
-// queues steer nothing (rps_cpus all zero) over every online CPU.
+// planRPS answers irq_single_cpu for network receive work: for each
+// physical interface whose interrupts are among the busy lines the finding
+// names (an interrupt action equal to the interface's name, or starting
+// with it and a dash, such as "eth0-rx-0"), every receive queue that steers
+// nothing (rps_cpus all zero) is set to the CPUs IRQTargets chooses (the
+// faster cluster, without the CPU that serves every interrupt). A queue with
+// a mask someone set is left alone; with irq_single_cpu quiet, nothing is
+// planned.
 func planRPS(e *Env) []Change {
-	online, ok := e.Read(AreaNetwork, "/sys/devices/system/cpu/online")
+	busy, lines, ok := singleCPUIRQs(e)
 	if !ok {
 		return nil
 	}
-	cpus, err := cpu.ParseCPUList(online)
-	if err != nil || len(cpus) < 2 {
+	targets := IRQTargets(cpu.Collect(e.H).Clusters, cpu.OnlineCPUs(e.H), busy)
+	if len(targets) == 0 {
 		return nil
 	}
-	mask := CPUMask(cpus)
+	mask := CPUMask(targets)
 	var out []Change
 	ifaces, _ := e.H.ReadDirNames("/sys/class/net")
 	for _, n := range ifaces {
-		if !e.H.Exists("/sys/class/net/" + n + "/device") {
-			continue // virtual interfaces (lo, bridges, veth)
+		if !e.H.Exists("/sys/class/net/"+n+"/device") || !servesInterface(lines, n) {
+			continue // virtual interfaces (lo, bridges, veth), or not named by the finding
 		}
 		queues, _ := e.H.Glob("/sys/class/net/" + n + "/queues/rx-*/rps_cpus")
 		for _, q := range queues {
@@ -214,6 +220,19 @@ func planRPS(e *Env) []Change {
 		}
 	}
 	return out
+}
+
+// servesInterface reports whether one of the interrupt lines belongs to
+// network interface ifname: an action named ifname or ifname-SOMETHING.
+func servesInterface(lines []busyIRQ, ifname string) bool {
+	for _, l := range lines {
+		for _, a := range l.irq.Actions {
+			if a == ifname || strings.HasPrefix(a, ifname+"-") {
+				return true
+			}
+		}
+	}
+	return false
 }
 
 // CPUMask renders a CPU set as the kernel's hexadecimal mask with commas

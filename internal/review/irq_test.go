@@ -144,3 +144,67 @@ func TestApplyIRQAffinity(t *testing.T) {
 		})
 	}
 }
+
+// TestPlanRPSOnlyForNamedInterfaces: receive packet steering is planned
+// for the interface whose interrupt irq_single_cpu names (eth0), with the
+// mask of the faster cluster (cpu2-3: "c"), and not for another physical
+// interface (eth1) nor for a virtual one; a queue someone set is left
+// alone. Without the finding (interrupts spread), nothing is planned.
+func TestPlanRPSOnlyForNamedInterfaces(t *testing.T) {
+	nics := map[string]string{
+		"/sys/class/net/eth0/device":               "/",
+		"/sys/class/net/eth0/queues/rx-0/rps_cpus": "0\n",
+		"/sys/class/net/eth0/queues/rx-1/rps_cpus": "2\n",
+		"/sys/class/net/eth1/device":               "/",
+		"/sys/class/net/eth1/queues/rx-0/rps_cpus": "0\n",
+		"/sys/class/net/br0/queues/rx-0/rps_cpus":  "0\n",
+	}
+	root := bigLittleIRQRoot(t)
+	fixture.Add(t, root, nics)
+	got := map[string]string{}
+	for _, c := range PlanChanges(fixture.Open(t, root), time.Now()) {
+		if strings.HasSuffix(c.Path, "/rps_cpus") {
+			got[c.Path] = c.Finding + ": " + c.From + " → " + c.To
+		}
+	}
+	want := map[string]string{"/sys/class/net/eth0/queues/rx-0/rps_cpus": "irq_single_cpu: 0 → c"}
+	if !reflect.DeepEqual(got, want) {
+		t.Errorf("RPS changes %v, want %v", got, want)
+	}
+
+	spread := bigLittleIRQRoot(t)
+	fixture.Add(t, spread, nics)
+	fixture.Write(t, spread, "/proc/interrupts", "           CPU0       CPU1       CPU2       CPU3\n"+
+		" 41:     250000     250000          0          0     GICv3 260 Level     eth0\n"+
+		" 42:     120000          0     120000          0     GICv3 141 Level     xhci-hcd:usb1\n")
+	for _, c := range PlanChanges(fixture.Open(t, spread), time.Now()) {
+		t.Errorf("change planned with the interrupts spread: %+v", c)
+	}
+}
+
+// TestEveryChangeAnswersAFiredFinding plans the changes of every fixture
+// board (and of a copy of the ROCK 5B with a physical NIC whose queues
+// steer nothing): each must name a finding that fired on that board.
+func TestEveryChangeAnswersAFiredFinding(t *testing.T) {
+	entries, err := os.ReadDir(filepath.Join("..", "..", fixture.BoardsDir))
+	if err != nil {
+		t.Fatal(err)
+	}
+	for _, ent := range entries {
+		if !ent.IsDir() || strings.HasPrefix(ent.Name(), "_") {
+			continue
+		}
+		t.Run(ent.Name(), func(t *testing.T) {
+			h := fixture.Board(t, ent.Name())
+			fired := map[string]bool{}
+			for _, f := range Run(h, now).Findings {
+				fired[f.ID] = true
+			}
+			for _, c := range PlanChanges(h, now) {
+				if !fired[c.Finding] {
+					t.Errorf("change %s → %s answers %s, which did not fire", c.Path, c.To, c.Finding)
+				}
+			}
+		})
+	}
+}

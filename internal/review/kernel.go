@@ -76,6 +76,14 @@ func kernelEOL(e *Env) []Finding {
 	}
 	evidence = append(evidence, k.KindEvidence...)
 	evidence = append(evidence, "kernel table dated "+k.TableDate.Format("2006-01-02"))
+	if ended && k.Kind == kernelinfo.KindDistribution && !k.Longterm {
+		// kernel.org's short-lived series, but the distribution keeps
+		// fixing its own kernel of that series: nothing held back.
+		return []Finding{info(
+			fmt.Sprintf("kernel %s: series %s is not a kernel.org longterm series; %s maintains this kernel", k.Release, k.Series, k.Distribution),
+			"keep the distribution's kernel updated; compare results only with machines on the same kernel series",
+			"the OS's kernel package", "none", evidence...)}
+	}
 	var title string
 	switch {
 	case ended && k.Kind == kernelinfo.KindVendor:
@@ -86,11 +94,13 @@ func kernelEOL(e *Env) []Finding {
 		title = fmt.Sprintf("vendor kernel %s is far behind mainline (series %s)", k.Release, k.Series)
 	}
 	if k.MonthsBehind != nil && *k.MonthsBehind > 0 {
-		title += fmt.Sprintf("; its build is %d months behind its series' newest release", *k.MonthsBehind)
+		title += "; its build is " + k.Age()
+	}
+	cost := "a newer kernel can change results: measure again after the upgrade"
+	if k.Kind == kernelinfo.KindVendor {
+		cost = "mainline may lack drivers the vendor kernel has (NPU, video codecs, some display or PCIe support on new SoCs)"
 	}
 	return []Finding{warn(title,
 		"move to a maintained series: the distribution's current kernel, or a mainline-based branch of the board's OS (Armbian \"current\"); check `boardbench kernel` for details",
-		"the OS's kernel package",
-		"mainline may lack drivers the vendor kernel has (NPU, video codecs, some display or PCIe support on new SoCs)",
-		evidence...)}
+		"the OS's kernel package", cost, evidence...)}
 }

@@ -109,8 +109,6 @@ func (e *Env) Note(area, p, v string) {
 	shown := strings.Join(strings.Fields(v), " ")
 	if n := strings.Count(v, "\n"); n > 0 {
 		shown = fmt.Sprintf("(%d lines)", n+1)
-	} else if len(shown) > 120 {
-		shown = shown[:117] + "..."
 	}
 	e.settings = append(e.settings, Setting{Area: area, Path: p, Value: shown})
 }

@@ -6,6 +6,7 @@ import (
 	"testing"
 	"time"
 
+	"boardbench/internal/finding"
 	"boardbench/internal/testutil/fixture"
 )
 
@@ -256,6 +257,36 @@ func TestCPUMask(t *testing.T) {
 	}{{[]int{0, 1, 2, 3}, "f"}, {[]int{0, 1, 2, 3, 4, 5, 6, 7}, "ff"}, {[]int{0, 32}, "1,00000001"}} {
 		if got := CPUMask(tc.cpus); got != tc.want {
 			t.Errorf("CPUMask(%v) = %q, want %q", tc.cpus, got, tc.want)
+		}
+	}
+}
+
+// TestKernelEOLSeverityByKind: an old vendor kernel is a warning whose cost
+// speaks of the vendor's drivers; a distribution's kernel on a series that
+// is not longterm (Ubuntu's 6.8) is information that the distribution
+// maintains it, without the vendor-driver cost.
+func TestKernelEOLSeverityByKind(t *testing.T) {
+	tests := []struct {
+		name, release, version string
+		severity               finding.Severity
+		title, cost            string
+	}{
+		{"vendor", "4.4.154-rk3399\n", "#1 SMP Mon Jan 7 10:00:00 UTC 2019\n", finding.Warning, "vendor kernel", "vendor kernel has"},
+		{"Ubuntu", "6.8.0-45-generic\n", "#45-Ubuntu SMP PREEMPT_DYNAMIC Fri Aug 30 12:02:04 UTC 2024\n", finding.Info, "Ubuntu maintains this kernel", "none"},
+	}
+	for _, tc := range tests {
+		r := Run(fixture.Host(t, fixture.Merge(base, map[string]string{
+			"/proc/sys/kernel/osrelease": tc.release,
+			"/proc/sys/kernel/version":   tc.version,
+		})), now)
+		i := slices.IndexFunc(r.Findings, func(f Finding) bool { return f.ID == "kernel_eol" })
+		if i < 0 {
+			t.Errorf("%s: kernel_eol did not fire: %v", tc.name, ids(r))
+			continue
+		}
+		f := r.Findings[i]
+		if f.Severity != tc.severity || !strings.Contains(f.Title, tc.title) || !strings.Contains(f.Cost, tc.cost) {
+			t.Errorf("%s: [%s] %q, cost %q; want [%s] with %q, cost with %q", tc.name, f.Severity, f.Title, f.Cost, tc.severity, tc.title, tc.cost)
 		}
 	}
 }

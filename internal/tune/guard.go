@@ -41,6 +41,9 @@ type Guard struct {
 	// and file is what it holds.
 	stateDir  string
 	statePath string
+	// confineTo is the fixture root stateDir must stay inside without a
+	// link ("" for the live system or a directory given explicitly).
+	confineTo string
 	file      StateFile
 
 	mu       sync.Mutex
@@ -64,7 +67,8 @@ var guardSignals = []os.Signal{os.Interrupt, syscall.SIGTERM, syscall.SIGHUP, sy
 // Option configures a Guard.
 type Option func(*Guard)
 
-// WithStateDir keeps the Guard's state file in dir instead of StateDir().
+// WithStateDir keeps the Guard's state file in dir instead of
+// StateDirFor(the host's root).
 func WithStateDir(dir string) Option { return func(g *Guard) { g.stateDir = dir } }
 
 // NewGuard saves the state of every cpufreq policy and devfreq device of h
@@ -101,7 +105,10 @@ func NewGuard(parent context.Context, h *host.Host, opts ...Option) (*Guard, con
 		o(g)
 	}
 	if g.stateDir == "" {
-		g.stateDir = StateDir()
+		g.stateDir = StateDirFor(h.Root())
+		if os.Getenv(StateDirEnv) == "" && !h.Live() {
+			g.confineTo = h.Root()
+		}
 	}
 	signal.Notify(g.sigCh, guardSignals...)
 	go g.watch(parent)
@@ -300,6 +307,11 @@ func (g *Guard) record(add func(*State)) error {
 		Coalesce: slices.Clone(g.file.Saved.Coalesce),
 	}
 	add(&next.Saved)
+	if g.confineTo != "" {
+		if err := checkInsideRoot(g.confineTo, g.stateDir); err != nil {
+			return fmt.Errorf("recording the previous tunables before changing them: %w", err)
+		}
+	}
 	path := stateFilePath(g.stateDir, next.PID)
 	if err := writeStateFile(path, next); err != nil {
 		return fmt.Errorf("recording the previous tunables before changing them: %w", err)

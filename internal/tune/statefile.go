@@ -46,6 +46,55 @@ func StateDir() string {
 	return DefaultStateDir
 }
 
+// RootStateDir is where, inside a fixture root, the state files of the
+// runs that tuned that root are kept (unless StateDirEnv is set): the
+// record travels with the tree it describes, and the live machine's state
+// directory holds only the live machine's state.
+const RootStateDir = "/run/boardbench"
+
+// StateDirFor returns the directory of the state files of runs on root:
+// $BOARDBENCH_STATE_DIR when set; DefaultStateDir for the live system ("/"
+// or ""); else RootStateDir inside root (DIR/run/boardbench). Guards keep
+// their state file there, and `boardbench restore --root DIR` looks there.
+func StateDirFor(root string) string {
+	if d := os.Getenv(StateDirEnv); d != "" {
+		return d
+	}
+	if root == "" || filepath.Clean(root) == "/" {
+		return DefaultStateDir
+	}
+	return filepath.Join(root, RootStateDir)
+}
+
+// checkInsideRoot refuses a state directory under root reached through a
+// symbolic link or a non-directory: a fixture tree must not make
+// boardbench write its state file elsewhere. Missing components are fine
+// (they are created as directories).
+func checkInsideRoot(root, dir string) error {
+	rel, err := filepath.Rel(root, dir)
+	if err != nil || rel == ".." || strings.HasPrefix(rel, "../") {
+		return fmt.Errorf("state directory %s: not inside %s", dir, root)
+	}
+	p := root
+	for _, part := range strings.Split(rel, string(filepath.Separator)) {
+		if part == "." {
+			continue
+		}
+		p = filepath.Join(p, part)
+		st, err := os.Lstat(p)
+		if errors.Is(err, fs.ErrNotExist) {
+			return nil
+		}
+		if err != nil {
+			return fmt.Errorf("state directory: %w", err)
+		}
+		if !st.IsDir() {
+			return fmt.Errorf("state directory %s: %s is not a directory (a link or a file), refusing to write there", dir, p)
+		}
+	}
+	return nil
+}
+
 // StateFile is what a boardbench process records on disk before it changes
 // a tunable: who changed it and the previous value of every path it
 // changed, so that `boardbench restore` can put them back after a crash or

@@ -359,3 +359,65 @@ func TestMain(m *testing.M) {
 	os.RemoveAll(dir)
 	os.Exit(code)
 }
+
+func TestStateDirFor(t *testing.T) {
+	for _, tt := range []struct {
+		env, root, want string
+	}{
+		{"", "/", DefaultStateDir},
+		{"", "", DefaultStateDir},
+		{"", "/tmp/fixture", "/tmp/fixture/run/boardbench"},
+		{"", "/tmp/fixture/", "/tmp/fixture/run/boardbench"},
+		{"/tmp/elsewhere", "/tmp/fixture", "/tmp/elsewhere"},
+		{"/tmp/elsewhere", "/", "/tmp/elsewhere"},
+	} {
+		t.Setenv(StateDirEnv, tt.env)
+		if got := StateDirFor(tt.root); got != tt.want {
+			t.Errorf("StateDirFor(%q) with $%s=%q = %q, want %q", tt.root, StateDirEnv, tt.env, got, tt.want)
+		}
+	}
+}
+
+// TestGuardStateInsideRoot: without $BOARDBENCH_STATE_DIR, a Guard on a
+// fixture root keeps its state file in ROOT/run/boardbench, and refuses to
+// change anything when ROOT/run is a link that leads out of the root.
+func TestGuardStateInsideRoot(t *testing.T) {
+	t.Setenv(StateDirEnv, "")
+	const p = "/sys/module/pcie_aspm/parameters/policy"
+	files := map[string]string{p: "default performance [powersave]\n"}
+
+	root := fixture.Root(t, files)
+	g, _, err := NewGuard(context.Background(), fixture.Open(t, root), WithFilesOnly())
+	if err != nil {
+		t.Fatal(err)
+	}
+	if err := g.SetFile(p, "default"); err != nil {
+		t.Fatal(err)
+	}
+	if dir := filepath.Dir(g.StatePath()); dir != filepath.Join(root, "run", "boardbench") {
+		t.Errorf("state file %s, want it in ROOT/run/boardbench", g.StatePath())
+	}
+	if err := g.Close(); err != nil {
+		t.Fatal(err)
+	}
+
+	outside := t.TempDir()
+	linked := fixture.Root(t, files)
+	if err := os.Symlink(outside, filepath.Join(linked, "run")); err != nil {
+		t.Fatal(err)
+	}
+	g, _, err = NewGuard(context.Background(), fixture.Open(t, linked), WithFilesOnly())
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer g.Close()
+	if err := g.SetFile(p, "default"); err == nil {
+		t.Error("SetFile succeeded with ROOT/run a link out of the root")
+	}
+	if left, _ := filepath.Glob(filepath.Join(outside, "*", "*")); len(left) != 0 {
+		t.Errorf("files written through the link: %v", left)
+	}
+	if b, _ := os.ReadFile(filepath.Join(linked, p)); !strings.Contains(string(b), "[powersave]") {
+		t.Errorf("policy changed to %q without a record", b)
+	}
+}

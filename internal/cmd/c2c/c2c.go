@@ -70,7 +70,7 @@ neighbour, and the first CPU with every other.`,
 	}
 	cmdutil.AddRootFlag(cmd, &root)
 	cmdutil.AddJSONFlag(cmd, &asJSON)
-	cmd.Flags().StringVarP(&output, "output", "o", "", "also write the result (with the monitor's evidence) to `FILE`, for `boardbench report`")
+	cmd.Flags().StringVarP(&output, "output", "o", "", "also write the result (with the monitor's evidence) to `FILE`, for boardbench report")
 	return cmd
 }
 

@@ -100,8 +100,8 @@ restored when the walk ends, fails, or is stopped with Ctrl-C or SIGTERM.`,
 	cmdutil.AddJSONFlag(cmd, &asJSON)
 	cmd.Flags().BoolVar(&opps, "opps", false, "pin and measure every cpufreq clock of every cluster (needs root; restores all settings)")
 	cmd.Flags().IntVar(&samples, "samples", probeclock.DefaultSamples, "timed samples per measurement (about 15 ms each)")
-	cmd.Flags().StringVarP(&output, "output", "o", "", "also write the result (with the monitor's evidence) to `FILE`, for `boardbench report`")
-	cmd.Flags().StringVar(&cpuList, "cpu", "", "measure these CPUs instead of one per cluster, e.g. `0,4-5`")
+	cmd.Flags().StringVarP(&output, "output", "o", "", "also write the result (with the monitor's evidence) to `FILE`, for boardbench report")
+	cmd.Flags().StringVar(&cpuList, "cpu", "", "measure the CPUs in `LIST` (e.g. 0,4-5) instead of one per cluster")
 	return cmd
 }
 

@@ -7,7 +7,10 @@ package kernel
 
 import (
 	"fmt"
+	"io"
+	"strings"
 	"time"
+	"unicode/utf8"
 
 	"boardbench/internal/cmdutil"
 	"boardbench/internal/kernelinfo"
@@ -51,7 +54,8 @@ without a network the answer is "as of" that date.`,
 	return cmd
 }
 
-// Render writes the text view of a kernel judgement.
+// Render writes the text view of a kernel judgement: the facts, with the
+// evidence of the tree's judgement under "tree", then the longterm table.
 func Render(f *cmdutil.Factory, k kernelinfo.Info) {
 	w := textfmt.New(f.IO.Out, f.IO.ColorEnabled())
 	w.Section("Kernel")
@@ -63,27 +67,27 @@ func Render(f *cmdutil.Factory, k kernelinfo.Info) {
 	if k.Tree != "" {
 		kind += " (" + k.Tree + ")"
 	}
-	behind := "unknown"
-	if k.MonthsBehind != nil {
-		behind = textfmt.Plural(*k.MonthsBehind, "month") + " behind the newest release of its series"
+	if k.Distribution != "" {
+		kind += ", built and maintained by " + k.Distribution
 	}
-	w.KV(
-		[2]string{"release", textfmt.OrUnknown(k.Release)},
-		[2]string{"build", textfmt.OrUnknown(k.Build)},
-		[2]string{"build date", build},
-		[2]string{"compiler", textfmt.OrUnknown(k.Compiler)},
-		[2]string{"build host", textfmt.OrUnknown(k.BuildHost)},
-		[2]string{"tree", kind},
-		[2]string{"series", textfmt.OrUnknown(k.Series)},
-		[2]string{"maintenance", k.Status},
-		[2]string{"age", behind},
-	)
 	if k.FarBehind {
-		w.Line("a vendor kernel far behind mainline")
+		kind += "; a vendor kernel far behind mainline"
 	}
+	var because []string
 	for _, e := range k.KindEvidence {
-		w.Line("%s", textfmt.Indent(e, "  because ", "          ", textfmt.MaxWidth))
+		because = append(because, "because "+e)
 	}
+	kv(f.IO.Out, []kvLine{
+		{"release", textfmt.OrUnknown(k.Release), nil},
+		{"build", textfmt.OrUnknown(k.Build), nil},
+		{"build date", build, nil},
+		{"compiler", textfmt.OrUnknown(k.Compiler), nil},
+		{"build host", textfmt.OrUnknown(k.BuildHost), nil},
+		{"tree", kind, because},
+		{"series", textfmt.OrUnknown(k.Series), nil},
+		{"maintenance", k.Status, nil},
+		{"age", textfmt.OrUnknown(k.Age()), nil},
+	})
 	for _, n := range k.Notes {
 		w.Line("note: %s", n)
 	}
@@ -97,4 +101,28 @@ func Render(f *cmdutil.Factory, k kernelinfo.Info) {
 		t.Row(s.Version, s.Released.Format("2006-01-02"), s.EOL.Format("Jan 2006"), mark)
 	}
 	w.Table(t)
+}
+
+// kvLine is one "key: value" line of the kernel view, with further
+// paragraphs shown under the value.
+type kvLine struct {
+	key, value string
+	more       []string
+}
+
+// kv writes aligned "key: value" lines within textfmt.MaxWidth, each
+// further paragraph starting on its own line under the value.
+func kv(out io.Writer, lines []kvLine) {
+	width := 0
+	for _, l := range lines {
+		width = max(width, utf8.RuneCountInString(l.key))
+	}
+	hang := strings.Repeat(" ", width+4)
+	for _, l := range lines {
+		first := "  " + l.key + ":" + strings.Repeat(" ", width-utf8.RuneCountInString(l.key)) + " "
+		fmt.Fprint(out, textfmt.Indent(l.value, first, hang, textfmt.MaxWidth))
+		for _, m := range l.more {
+			fmt.Fprint(out, textfmt.Indent(m, hang, hang+"  ", textfmt.MaxWidth))
+		}
+	}
 }

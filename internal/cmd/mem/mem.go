@@ -55,7 +55,7 @@ quarter of MemAvailable. A run takes about 10 s per core type (--quick: 4 s).`,
 	cmdutil.AddJSONFlag(cmd, &opts.asJSON)
 	cmd.Flags().StringVar(&opts.cpuList, "cpu", "", "measure these CPUs (`LIST`, e.g. 0,4-5) instead of one per core type")
 	cmd.Flags().BoolVar(&opts.quick, "quick", false, "fewer and shorter samples, latency blocks up to 64 MiB")
-	cmd.Flags().StringVarP(&opts.output, "output", "o", "", "also write the result (with the monitor's evidence) to `FILE`, for `boardbench report`")
+	cmd.Flags().StringVarP(&opts.output, "output", "o", "", "also write the result (with the monitor's evidence) to `FILE`, for boardbench report")
 	cmd.Flags().StringVar(&opts.maxSize, "max-size", "", "largest bandwidth buffer and latency block (`SIZE`, e.g. 64M)")
 	return cmd
 }

@@ -85,7 +85,7 @@ Ctrl-C and on SIGTERM, unless --keep is given.`,
 	fl.BoolVar(&o.apply, "apply", false, "apply the suggested interrupt affinity, RPS masks and coalescing for the run (needs root)")
 	fl.BoolVar(&o.keep, "keep", false, "with --apply: keep the changes instead of restoring them at the end")
 	fl.BoolVar(&o.noInstall, "no-install", false, "never install iperf3; fail instead when it is missing")
-	fl.StringVarP(&o.output, "output", "o", "", "also write the result (with the monitor's evidence) to `FILE`, for `boardbench report`")
+	fl.StringVarP(&o.output, "output", "o", "", "also write the result (with the monitor's evidence) to `FILE`, for boardbench report")
 	cmdutil.AddJSONFlag(cmd, &o.asJSON)
 	return cmd
 }

@@ -26,7 +26,8 @@ func NewCmd(f *cmdutil.Factory) *cobra.Command {
 		Short: "Put back the tunables a crashed or killed boardbench left changed",
 		Long: `Before boardbench changes a cpufreq governor or limit or a devfreq governor,
 it writes the previous values to a state file in ` + tune.DefaultStateDir + `
-(or $` + tune.StateDirEnv + `), and removes the file once it has put them back.
+(DIR` + tune.RootStateDir + ` for a run with --root DIR; $` + tune.StateDirEnv + `
+overrides both), and removes the file once it has put them back.
 A run that crashed or was killed with SIGKILL leaves its state file behind;
 every boardbench command then says so in one line, and run refuses to start
 without --force.
@@ -46,7 +47,7 @@ still run are left alone. With nothing to restore it says so and exits 0.`,
 			if err != nil {
 				return err
 			}
-			rep, err := Run(h, tune.StateDir(), dryRun)
+			rep, err := Run(h, tune.StateDirFor(h.Root()), dryRun)
 			if rep == nil {
 				return err
 			}

@@ -79,7 +79,7 @@ SIGTERM and SIGHUP.`,
 	}
 	cmdutil.AddRootFlag(cmd, &o.root)
 	cmdutil.AddJSONFlag(cmd, &o.asJSON)
-	cmd.Flags().BoolVar(&o.apply, "apply", false, "apply the safe runtime fixes (restored by --restore, `boardbench restore`, or at the end of -- COMMAND)")
+	cmd.Flags().BoolVar(&o.apply, "apply", false, "apply the safe runtime fixes (undone by --restore, by boardbench restore, or at the end of -- COMMAND)")
 	cmd.Flags().BoolVar(&o.restore, "restore", false, "put back the values --apply changed")
 	return cmd
 }
@@ -108,7 +108,7 @@ func parseArgs(cmd *cobra.Command, args []string, o *options) error {
 // runRestore puts back the values of every leftover state file of this
 // root (review's and those of crashed runs alike).
 func runRestore(f *cmdutil.Factory, h *host.Host, o options) error {
-	rep, err := restorecmd.Run(h, tune.StateDir(), false)
+	rep, err := restorecmd.Run(h, tune.StateDirFor(h.Root()), false)
 	if rep == nil {
 		return err
 	}
@@ -162,7 +162,7 @@ func runApply(ctx context.Context, f *cmdutil.Factory, h *host.Host, o options) 
 			return err
 		}
 	} else {
-		review.RenderChanges(f.IO.Out, changes, rep.StateFile)
+		review.RenderChanges(f.IO.Out, changes, rep.StateFile, h.Root())
 		for _, l := range rep.BootLines {
 			fmt.Fprintln(f.IO.Out, "not applied (boot file): "+l)
 		}
@@ -181,7 +181,7 @@ func runApply(ctx context.Context, f *cmdutil.Factory, h *host.Host, o options) 
 	runErr := runCommand(gctx, f, h, o)
 	closeErr := g.Close()
 	if closeErr != nil {
-		fmt.Fprintf(f.IO.ErrOut, "boardbench: restoring the values review --apply changed: %v (run `boardbench restore`)\n", closeErr)
+		fmt.Fprintf(f.IO.ErrOut, "boardbench: restoring the values review --apply changed: %v (run boardbench restore%s)\n", closeErr, rootArg(h))
 	} else if rep.StateFile != "" {
 		fmt.Fprintln(f.IO.ErrOut, "restored the values review --apply changed")
 	}
@@ -239,6 +239,14 @@ func bootLines(h *host.Host) []string {
 		}
 	}
 	return out
+}
+
+// rootArg is " --root DIR" for a fixture root, "" for the live system.
+func rootArg(h *host.Host) string {
+	if h.Live() {
+		return ""
+	}
+	return " --root " + h.Root()
 }
 
 // exitError carries the command's exit status.

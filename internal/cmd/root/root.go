@@ -105,14 +105,22 @@ memory, storage, buses) and measures it with figures that carry their evidence.`
 }
 
 // warnLeftovers says in one line on stderr that a previous boardbench
-// process left tunables changed (its state file is still there). run and
-// restore handle leftovers themselves; an unreadable or missing state
-// directory says nothing.
+// process left tunables changed (its state file is still there), looking
+// in the state directory of the command's --root (tune.StateDirFor). run,
+// restore and `review --restore` handle leftovers themselves; an
+// unreadable or missing state directory says nothing.
 func warnLeftovers(f *cmdutil.Factory, c *cobra.Command) {
 	if c.Name() == "run" || c.Name() == "restore" {
 		return
 	}
-	if left, err := tune.Leftovers(tune.StateDir()); err == nil && len(left) > 0 {
+	if fl := c.Flags().Lookup("restore"); fl != nil && fl.Changed && fl.Value.String() == "true" {
+		return
+	}
+	root := "/"
+	if fl := c.Flags().Lookup("root"); fl != nil {
+		root = fl.Value.String()
+	}
+	if left, err := tune.Leftovers(tune.StateDirFor(root)); err == nil && len(left) > 0 {
 		fmt.Fprintf(f.IO.ErrOut, "boardbench: %s\n", tune.LeftoverLine(left))
 	}
 }

@@ -89,7 +89,7 @@ device's name typed a second time: its data is destroyed.`,
 	cmdutil.AddJSONFlag(cmd, &opts.asJSON)
 	power.AddFlags(cmd, &opts.power)
 	fl := cmd.Flags()
-	fl.StringVarP(&opts.output, "output", "o", "", "also write the result (with the monitor's evidence) to `FILE`, for `boardbench report`")
+	fl.StringVarP(&opts.output, "output", "o", "", "also write the result (with the monitor's evidence) to `FILE`, for boardbench report")
 	fl.StringVar(&opts.size, "size", "", "size of the read file (`SIZE`, at least 64M, e.g. 256M; default 100M, less when space is short)")
 	fl.DurationVar(&opts.cellTime, "cell-time", storagebench.DefaultCellLimit, "time limit of each cell of the table")
 	fl.BoolVar(&opts.short, "short", false, "a quick run: 64 MiB read file, 0.2 s per cell")

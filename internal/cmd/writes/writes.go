@@ -64,7 +64,7 @@ how often, how much and by whom, with advice that reduces writes to flash
 	}
 	cmdutil.AddJSONFlag(cmd, &opts.asJSON)
 	fl := cmd.Flags()
-	fl.StringVarP(&opts.output, "output", "o", "", "also write the result (with the monitor's evidence) to `FILE`, for `boardbench report`")
+	fl.StringVarP(&opts.output, "output", "o", "", "also write the result (with the monitor's evidence) to `FILE`, for boardbench report")
 	opts.interval = time.Second
 	fl.Var((*secondsFlag)(&opts.interval), "interval", "polling interval: `S` seconds (1, 0.5) or a duration (500ms, 2m)")
 	fl.IntVar(&opts.count, "count", 0, "stop after `N` lines (0: at Ctrl-C)")
