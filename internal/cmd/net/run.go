@@ -199,7 +199,9 @@ func (r *runner) session(ctx context.Context, tool *tools.Tool) error {
 		Host: r.h, Info: r.info, Command: "net", Path: r.o.output, Warn: r.f.IO.ErrOut, Options: opts,
 		Summarize: result.BuildNetSummary,
 		Findings: func(res *result.Result) []finding.Finding {
-			return check.NetFindings(r.facts, res.Phases)
+			facts := r.facts
+			facts.Policies = res.Monitor.Policies
+			return check.NetFindings(facts, res.Phases)
 		},
 	})
 	if err != nil {
