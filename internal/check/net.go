@@ -10,6 +10,7 @@ import (
 
 	"boardbench/internal/finding"
 	"boardbench/internal/inventory/netif"
+	"boardbench/internal/monitor"
 	"boardbench/internal/result"
 )
 
@@ -54,6 +55,9 @@ type NetFacts struct {
 	Clusters []NetCluster
 	// Governors maps a CPU to its cpufreq governor ("" when none).
 	Governors map[int]string
+	// Policies are the monitor's cpufreq policies, in the order of each
+	// sample's ClockMHz (the result's Monitor.Policies).
+	Policies []monitor.Policy
 }
 
 // PreferredCPUs returns the CPUs network work should be spread over: those
@@ -341,19 +345,97 @@ func bestCommonMode(ours, peer []string) int64 {
 	return best
 }
 
-// netGovernor flags a cpufreq governor that keeps the clock low on the
-// CPUs that handle the network interrupts.
+// netIRQBusyPct is the share of a CPU's time in hard and soft interrupt
+// context from which it counts as handling the network traffic of a step.
+const netIRQBusyPct = 10.0
+
+// netGovernor judges the clock of the clusters whose CPUs handle the
+// network interrupts: in the monitor samples of the traffic steps where
+// those CPUs spent at least netIRQBusyPct of their time in interrupt
+// context, a median clock below LowClockPct of the cluster's maximum (over
+// at least LowClockMinSamples samples) means the governor holds the
+// traffic back, whatever its name. Without enough clock samples (no
+// cpufreq in the monitor) only the powersave governor, which by definition
+// keeps the lowest clock, is reported.
 func netGovernor(f NetFacts, phases []result.Phase) []finding.Finding {
-	busy := map[int]bool{}
-	for _, p := range netPhases(phases) {
-		for _, l := range p.figs.CPULoad {
-			if l.IRQ+l.Softirq >= 10 {
-				busy[l.CPU] = true
+	type judged struct {
+		busy   []int
+		steps  []string
+		clocks []float64
+	}
+	per := make([]judged, len(f.Policies))
+	busyAll := map[int]bool{}
+	var steps []string
+	for _, p := range phases {
+		var fig result.NetFigures
+		if !isNetPhase(p.Name) || len(p.Figures) == 0 || json.Unmarshal(p.Figures, &fig) != nil {
+			continue
+		}
+		var busy []int
+		for _, l := range fig.CPULoad {
+			if l.IRQ+l.Softirq >= netIRQBusyPct {
+				busy = append(busy, l.CPU)
+				busyAll[l.CPU] = true
+			}
+		}
+		if len(busy) == 0 {
+			continue
+		}
+		steps = append(steps, p.Name)
+		for i, pol := range f.Policies {
+			hit := slices.DeleteFunc(slices.Clone(busy), func(c int) bool { return !slices.Contains(pol.CPUs, c) })
+			if len(hit) == 0 {
+				continue
+			}
+			j := &per[i]
+			for _, c := range hit {
+				if !slices.Contains(j.busy, c) {
+					j.busy = append(j.busy, c)
+				}
+			}
+			j.steps = append(j.steps, p.Name)
+			for _, smp := range p.Samples {
+				if i < len(smp.ClockMHz) && smp.ClockMHz[i] != nil {
+					j.clocks = append(j.clocks, *smp.ClockMHz[i])
+				}
 			}
 		}
 	}
+	var ev, govs, judgedCPUs []string
+	var low []int
+	for i, pol := range f.Policies {
+		j := per[i]
+		top := f.maxMHzOf(pol.CPUs)
+		if len(j.clocks) < LowClockMinSamples || top <= 0 {
+			continue
+		}
+		judgedCPUs = append(judgedCPUs, pol.Label)
+		med := median(j.clocks)
+		if med >= top*LowClockPct/100 {
+			continue
+		}
+		slices.Sort(j.busy)
+		low = append(low, j.busy...)
+		gov := f.Governors[pol.CPUs[0]]
+		govs = append(govs, fmt.Sprintf("cluster %s: %s", pol.Label, textOr(gov, "governor unknown")))
+		ev = append(ev, fmt.Sprintf("cluster %s (cpu %s in interrupt context during %s): median clock %.0f MHz, %.0f%% of its %.0f MHz maximum, in %d samples; governor %s",
+			pol.Label, cpuList(j.busy), strings.Join(j.steps, ", "), med, med/top*100, top, len(j.clocks), textOr(gov, "unknown")))
+	}
+	advice := "Interrupt work comes in short bursts that sampling governors (ondemand, conservative) see poorly and powersave never clocks up for: " +
+		"use schedutil or performance while the board moves traffic (`echo schedutil > /sys/devices/system/cpu/cpufreq/policyN/scaling_governor`)."
+	if len(ev) > 0 {
+		slices.Sort(low)
+		return []finding.Finding{{
+			ID: IDNetGovernorLow, Severity: finding.Warning,
+			Title:    fmt.Sprintf("The clock of cpu %s stayed low while it handled network traffic (%s)", cpuList(slices.Compact(low)), strings.Join(govs, "; ")),
+			Evidence: ev, Advice: advice, Phases: steps,
+		}}
+	}
+	if len(judgedCPUs) > 0 {
+		return nil // the samples show the clock was not held low
+	}
 	var cpus []int
-	for cpu := range busy {
+	for cpu := range busyAll {
 		if f.Governors[cpu] == netLowGovernorNames {
 			cpus = append(cpus, cpu)
 		}
@@ -365,9 +447,38 @@ func netGovernor(f NetFacts, phases []result.Phase) []finding.Finding {
 	return []finding.Finding{{
 		ID: IDNetGovernorLow, Severity: finding.Warning,
 		Title:    fmt.Sprintf("The powersave governor keeps cpu %s at its lowest clock while it handles network traffic", cpuList(cpus)),
-		Evidence: []string{fmt.Sprintf("cpu %s: governor powersave, at least 10%% of the time in interrupt context", cpuList(cpus))},
-		Advice:   "Interrupt work is short bursts that ondemand-style governors see poorly and powersave never clocks up for: use schedutil or performance (`echo schedutil > /sys/devices/system/cpu/cpufreq/policyN/scaling_governor`).",
+		Evidence: []string{fmt.Sprintf("cpu %s: governor powersave, at least %.0f%% of the time in interrupt context; the monitor recorded too few clock samples to measure the clock", cpuList(cpus), netIRQBusyPct)},
+		Advice:   advice, Phases: steps,
 	}}
+}
+
+// maxMHzOf returns the highest clock of the clusters holding any of cpus;
+// 0 when unknown.
+func (f NetFacts) maxMHzOf(cpus []int) float64 {
+	top := 0.0
+	for _, c := range f.Clusters {
+		if c.MaxMHz != nil && slices.ContainsFunc(c.CPUs, func(x int) bool { return slices.Contains(cpus, x) }) {
+			top = max(top, *c.MaxMHz)
+		}
+	}
+	return top
+}
+
+// median returns the median of vs (not empty); vs is sorted in place.
+func median(vs []float64) float64 {
+	slices.Sort(vs)
+	m := vs[len(vs)/2]
+	if len(vs)%2 == 0 {
+		m = (vs[len(vs)/2-1] + m) / 2
+	}
+	return m
+}
+
+func textOr(s, alt string) string {
+	if s == "" {
+		return alt
+	}
+	return s
 }
 
 // isNetPhase reports whether a phase is a traffic step of `boardbench net`.

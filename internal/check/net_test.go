@@ -12,6 +12,7 @@ import (
 	"boardbench/internal/host"
 	"boardbench/internal/inventory/netif"
 	"boardbench/internal/inventory/network"
+	"boardbench/internal/monitor"
 	"boardbench/internal/result"
 	"boardbench/internal/testutil/fixture"
 )
@@ -210,4 +211,64 @@ func TestCPUMask(t *testing.T) {
 func ifaceNamed(name string) (i network.Interface) {
 	i.Name = name
 	return i
+}
+
+// TestNetGovernorFromSamples judges the clock in the monitor samples of
+// recorded traffic steps on a big.LITTLE board (cpu0-3 up to 1800 MHz,
+// cpu4-5 up to 2400 MHz).
+func TestNetGovernorFromSamples(t *testing.T) {
+	big, little := 2400.0, 1800.0
+	samples := func(n int, littleMHz, bigMHz float64) []monitor.Sample {
+		var out []monitor.Sample
+		for range n {
+			out = append(out, monitor.Sample{ClockMHz: []*float64{&littleMHz, &bigMHz}})
+		}
+		return out
+	}
+	// cpu0 handles the interrupts (softirq 70%), the others idle.
+	onCPU0 := [][4]float64{{0, 2, 20, 70}, {0, 0, 0, 0}, {0, 0, 0, 0}, {0, 0, 0, 0}, {0, 1, 0, 0}, {0, 0, 0, 0}}
+	onCPU4 := [][4]float64{{0, 0, 0, 0}, {0, 0, 0, 0}, {0, 0, 0, 0}, {0, 0, 0, 0}, {0, 5, 10, 40}, {0, 0, 0, 0}}
+	quiet := [][4]float64{{5, 2, 1, 3}, {0, 0, 0, 0}, {0, 0, 0, 0}, {0, 0, 0, 0}, {0, 1, 0, 0}, {0, 0, 0, 0}}
+	tests := []struct {
+		name     string
+		governor string
+		load     [][4]float64
+		samples  []monitor.Sample
+		want     bool
+		evidence string
+	}{
+		{"ondemand holds the interrupt CPU's cluster at 600 of 1800 MHz", "ondemand", onCPU0, samples(8, 600, 2400), true,
+			"cluster cpu0-3 (cpu 0 in interrupt context during net-tcp-rx): median clock 600 MHz, 33% of its 1800 MHz maximum, in 8 samples; governor ondemand"},
+		{"schedutil at full clock: quiet", "schedutil", onCPU0, samples(8, 1800, 600), false, ""},
+		{"the big cluster is low but handles no interrupt: quiet", "schedutil", onCPU0, samples(8, 1700, 600), false, ""},
+		{"the big cluster handles them and stays low", "schedutil", onCPU4, samples(5, 1800, 1200), true, "cluster cpu4-5 (cpu 4 in interrupt context"},
+		{"clock at 70% of the maximum: quiet", "ondemand", onCPU0, samples(8, 1260, 2400), false, ""},
+		{"too few samples, governor not powersave: quiet", "ondemand", onCPU0, samples(2, 600, 600), false, ""},
+		{"too few samples, powersave: named from the governor", "powersave", onCPU0, samples(2, 600, 600), true, "too few clock samples"},
+		{"powersave but the samples show a high clock: quiet", "powersave", onCPU0, samples(8, 1800, 2400), false, ""},
+		{"no CPU in interrupt context: quiet", "ondemand", quiet, samples(8, 600, 600), false, ""},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			facts := NetFacts{CPUs: []int{0, 1, 2, 3, 4, 5},
+				Clusters:  []NetCluster{{CPUs: []int{4, 5}, Core: "Cortex-A76", MaxMHz: &big}, {CPUs: []int{0, 1, 2, 3}, Core: "Cortex-A55", MaxMHz: &little}},
+				Governors: map[int]string{0: tt.governor, 1: tt.governor, 2: tt.governor, 3: tt.governor, 4: tt.governor, 5: tt.governor},
+				Policies:  []monitor.Policy{{Label: "cpu0-3", ID: 0, CPUs: []int{0, 1, 2, 3}}, {Label: "cpu4-5", ID: 4, CPUs: []int{4, 5}}}}
+			p := netStep(t, result.PhaseNetTCPReverse, tt.load, nil)
+			p.Samples = tt.samples
+			g := findingByID(NetFindings(facts, []result.Phase{p}), IDNetGovernorLow)
+			if (g != nil) != tt.want {
+				t.Fatalf("net-governor-low fired: %v, want %v (%+v)", g != nil, tt.want, g)
+			}
+			if g == nil {
+				return
+			}
+			if ev := strings.Join(g.Evidence, "\n"); !strings.Contains(ev, tt.evidence) {
+				t.Errorf("evidence %q lacks %q", ev, tt.evidence)
+			}
+			if !strings.Contains(g.Title, tt.governor) {
+				t.Errorf("title %q does not name the governor %s", g.Title, tt.governor)
+			}
+		})
+	}
 }

@@ -42,6 +42,17 @@ type NetFigures struct {
 	// (/sys/class/net/IF/statistics) during the step.
 	RxPPS *float64 `json:"rx_pps"`
 	TxPPS *float64 `json:"tx_pps"`
+	// MSS is the TCP maximum segment size the step asked for (iperf3 -M);
+	// 0 for the default.
+	MSS int `json:"mss,omitempty"`
+	// MergedSegments is true when the interface counted far more bytes per
+	// packet than the largest packet the link carries: segmentation
+	// offload (GSO, TSO, GRO) handed it merged segments, so RxPPS and
+	// TxPPS count merged segments, not packets on the wire. Notes say
+	// how many bytes per packet were counted.
+	MergedSegments bool `json:"merged_segments,omitempty"`
+	// Notes are caveats of the step's figures.
+	Notes []string `json:"notes,omitempty"`
 	// Counters are the interface counters' deltas over the step.
 	Counters []NetCounters `json:"counters,omitempty"`
 	// Interfaces are the watched interfaces' rates (net --watch).
@@ -116,6 +127,10 @@ type NetSummary struct {
 	TCPBidirTxMbitS *float64 `json:"tcp_bidir_tx_mbit_s"`
 	TCPBidirRxMbitS *float64 `json:"tcp_bidir_rx_mbit_s"`
 	SmallPacketsPPS *float64 `json:"small_packets_pps"`
+	// SmallPacketsMerged is true when SmallPacketsPPS counts segments that
+	// segmentation offload merged (see NetFigures.MergedSegments), not
+	// packets on the wire.
+	SmallPacketsMerged bool `json:"small_packets_merged_segments,omitempty"`
 	// Interfaces are the watched interfaces' averages (net --watch).
 	Interfaces []NetInterfaceRate `json:"interfaces,omitempty"`
 }
@@ -138,7 +153,7 @@ func BuildNetSummary(phases []Phase) Summary {
 		case PhaseNetTCPBidir:
 			n.TCPBidirTxMbitS, n.TCPBidirRxMbitS = f.TxMbitS, f.RxMbitS
 		case PhaseNetSmallPackets:
-			n.SmallPacketsPPS = f.TxPPS
+			n.SmallPacketsPPS, n.SmallPacketsMerged = f.TxPPS, f.MergedSegments
 		case PhaseNetWatch:
 			n.Interfaces = f.Interfaces
 		}

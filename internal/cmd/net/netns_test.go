@@ -8,6 +8,7 @@ import (
 	"os"
 	"os/exec"
 	"path/filepath"
+	"slices"
 	"strconv"
 	"strings"
 	"sync"
@@ -146,7 +147,8 @@ func (l *lab) boardbench(ns string, env []string, args ...string) (string, strin
 	l.t.Helper()
 	ctx, cancel := context.WithTimeout(context.Background(), 3*time.Minute)
 	defer cancel()
-	cmd := exec.CommandContext(ctx, "ip", append([]string{"netns", "exec", ns, boardbenchBinary(l.t)}, args...)...)
+	// --no-store: the tests never write to the developer's results store.
+	cmd := exec.CommandContext(ctx, "ip", append(append([]string{"netns", "exec", ns, boardbenchBinary(l.t)}, args...), "--no-store")...)
 	cmd.Env = append(os.Environ(), env...)
 	var stdout, stderr bytes.Buffer
 	cmd.Stdout, cmd.Stderr = &stdout, &stderr
@@ -270,6 +272,23 @@ func TestPeerTwoNamespaces(t *testing.T) {
 			t.Errorf("%s: tx_pps %v over %.2fs does not match %d packets", name, f.TxPPS, f.Seconds, ctr.TxPackets)
 		}
 	}
+	// The interface as the ethtool interface names it.
+	for _, p := range r.Phases {
+		if p.Name == result.PhaseNetInterfacesBefore {
+			var d result.NetInterfaceFigures
+			if err := json.Unmarshal(p.Figures, &d); err != nil || len(d.Interfaces) != 1 {
+				t.Fatalf("interfaces before: %v %s", err, p.Figures)
+			}
+			if i := d.Interfaces[0]; i.Driver != "veth" || i.Bus != "virtual" || i.DriverInfo == nil {
+				t.Errorf("driver %q bus %q info %+v, want veth, virtual", i.Driver, i.Bus, i.DriverInfo)
+			}
+		}
+	}
+	// veth hands the counters merged segments: the small-packet step says
+	// so.
+	if _, f := phaseFigures(t, r, result.PhaseNetSmallPackets); f.MSS != 88 || (f.MergedSegments != s.SmallPacketsMerged) {
+		t.Errorf("small packets: mss %d merged %v, summary merged %v", f.MSS, f.MergedSegments, s.SmallPacketsMerged)
+	}
 	if *s.SmallPacketsPPS <= 0 {
 		t.Errorf("small packets PPS = %v", *s.SmallPacketsPPS)
 	}
@@ -298,7 +317,7 @@ func TestPeerErrors(t *testing.T) {
 		code int
 		want string
 	}{
-		{"no server", []string{"--peer", "10.202.0.2", "--duration", "1s"}, 1, "did not answer"},
+		{"no server", []string{"--peer", "10.202.0.2", "--duration", "1s"}, 1, "refused the connection"},
 		{"missing interface", []string{"--peer", "10.202.0.2", "--interface", "nope0"}, 1, "no such interface"},
 		{"no carrier", []string{"--peer", "10.202.0.2", "--interface", l.prefix + "x"}, 1, "no carrier"},
 		{"no mode", []string{}, 2, "give --peer"},
@@ -316,6 +335,61 @@ func TestPeerErrors(t *testing.T) {
 			}
 		})
 	}
+}
+
+// A peer that cannot be used is one line on standard error, no table, a
+// non-zero exit, and a result file whose other steps are skipped with the
+// cause.
+func TestPeerUnusableOneLine(t *testing.T) {
+	needNetns(t)
+	l := newLab(t, "u")
+	client, server := l.ns("c"), l.ns("s")
+	l.link(client, l.prefix+"a", "10.205.0.1/24", server, l.prefix+"b", "10.205.0.2/24")
+	check := func(t *testing.T, want string, args ...string) {
+		file := filepath.Join(t.TempDir(), "net.json")
+		stdout, stderr, code := l.boardbench(client, nil, append([]string{"net", "--no-install", "--peer", "10.205.0.2", "--duration", "1s", "-o", file}, args...)...)
+		if code != 1 {
+			t.Errorf("exit %d, want 1", code)
+		}
+		if stdout != "" {
+			t.Errorf("standard output is not empty:\n%s", stdout)
+		}
+		var lines []string
+		for _, ln := range strings.Split(strings.TrimSpace(stderr), "\n") {
+			if !strings.Contains(ln, "result written to") {
+				lines = append(lines, ln)
+			}
+		}
+		if len(lines) != 1 || !strings.Contains(lines[0], want) || len(lines[0]) > 100 {
+			t.Errorf("standard error %q: want one line of at most 100 columns saying %q", stderr, want)
+		}
+		b, err := os.ReadFile(file)
+		if err != nil {
+			t.Fatal(err)
+		}
+		r := decodeResult(t, string(b))
+		for _, name := range []string{result.PhaseNetTCPReverse, result.PhaseNetTCPBidir, result.PhaseNetSmallPackets} {
+			i := slices.IndexFunc(r.Phases, func(p result.Phase) bool { return p.Name == name })
+			if i < 0 {
+				t.Fatalf("no phase %s", name)
+			}
+			if p := r.Phases[i]; p.Status != result.PhaseSkipped || !strings.Contains(p.Reason, want) {
+				t.Errorf("%s: %s %q, want skipped saying %q", name, p.Status, p.Reason, want)
+			}
+		}
+	}
+	t.Run("refused", func(t *testing.T) { check(t, "refused the connection") })
+	t.Run("busy", func(t *testing.T) {
+		l.iperfServer(server, "10.205.0.2")
+		// Another client holds the server for the whole run.
+		other := exec.Command("ip", "netns", "exec", client, "iperf3", "-c", "10.205.0.2", "-t", "60", "-b", "1M")
+		if err := other.Start(); err != nil {
+			t.Fatal(err)
+		}
+		t.Cleanup(func() { other.Process.Kill(); other.Wait() })
+		time.Sleep(time.Second)
+		check(t, "is busy with another client's test")
+	})
 }
 
 func jsonUnmarshal(b []byte, v any) error { return json.Unmarshal(b, v) }

@@ -24,8 +24,18 @@ import (
 	"boardbench/internal/tune"
 )
 
-// errPeerSilent marks a test that could not reach the iperf3 server.
-var errPeerSilent = errors.New("the peer did not answer")
+// errPeerUnusable marks a failure that applies to every test against the
+// peer (connection refused, host unreachable, server busy, no answer in
+// time): the remaining tests are skipped with it as their reason.
+var errPeerUnusable = errors.New("the peer cannot be used")
+
+// peerError is a failure of the peer as a whole: one line saying why.
+type peerError struct{ msg string }
+
+func (e *peerError) Error() string { return e.msg }
+
+// Is makes every peerError an errPeerUnusable.
+func (e *peerError) Is(target error) bool { return target == errPeerUnusable }
 
 // runner holds one run of the command.
 type runner struct {
@@ -39,6 +49,12 @@ type runner struct {
 	sampler *netstat.Sampler
 	facts   check.NetFacts
 	applied []string
+	// undo are the commands that put back what --apply changed (printed
+	// with --keep).
+	undo []string
+	// unusable is the first failure that applies to every test against
+	// the peer; nil while the peer answers.
+	unusable error
 }
 
 func run(ctx context.Context, f *cmdutil.Factory, o options) error {
@@ -183,7 +199,9 @@ func (r *runner) session(ctx context.Context, tool *tools.Tool) error {
 		Host: r.h, Info: r.info, Command: "net", Path: r.o.output, Warn: r.f.IO.ErrOut, Options: opts,
 		Summarize: result.BuildNetSummary,
 		Findings: func(res *result.Result) []finding.Finding {
-			return check.NetFindings(r.facts, res.Phases)
+			facts := r.facts
+			facts.Policies = res.Monitor.Policies
+			return check.NetFindings(facts, res.Phases)
 		},
 	})
 	if err != nil {
@@ -209,6 +227,7 @@ func (r *runner) session(ctx context.Context, tool *tools.Tool) error {
 		}
 		r.applyPlan(guard)
 		res.Tuning.Changed = append(res.Tuning.Changed, r.applied...)
+		r.sayApplied()
 	}
 
 	steps := []session.Step{{Name: result.PhaseNetInterfacesBefore, Title: "The interfaces before the measurement", Estimate: time.Second,
@@ -253,15 +272,22 @@ func (r *runner) session(ctx context.Context, tool *tools.Tool) error {
 		return finErr
 	}
 	out.Announce(r.f.IO.ErrOut, "net")
+	// A peer that cannot be used is one line: no table of steps that
+	// never ran (the result file records them as skipped, with the reason).
+	peerDown := end.Failed && r.unusable != nil
 	if r.o.asJSON {
 		if err := r.f.WriteJSON(out.Result); err != nil {
 			return err
 		}
-	} else {
+	} else if !peerDown {
 		runtext.RenderNet(r.f.IO.Out, out.Result, r.f.IO.ColorEnabled())
 	}
+	r.sayRestored(res)
 	if finErr != nil {
 		return finErr
+	}
+	if peerDown {
+		return r.unusable
 	}
 	if end.Failed {
 		return errors.Join(failures...)
@@ -273,6 +299,8 @@ func (r *runner) session(ctx context.Context, tool *tools.Tool) error {
 // (restored at the end) or, with --keep, directly.
 func (r *runner) applyPlan(g *tune.Guard) {
 	for _, s := range check.SpreadPlan(r.facts) {
+		prev, perr := r.h.ReadString(s.Path)
+		prev = strings.TrimSpace(prev)
 		var err error
 		if g != nil {
 			err = g.SetFile(s.Path, s.Value)
@@ -282,6 +310,8 @@ func (r *runner) applyPlan(g *tune.Guard) {
 		line := fmt.Sprintf("echo %s > %s", s.Value, s.Path)
 		if err != nil {
 			line += " (failed: " + err.Error() + ")"
+		} else if perr == nil && prev != "" {
+			r.undo = append(r.undo, fmt.Sprintf("echo %s > %s", prev, s.Path))
 		}
 		r.applied = append(r.applied, line)
 	}
@@ -300,8 +330,53 @@ func (r *runner) applyPlan(g *tune.Guard) {
 		line := fmt.Sprintf("ethtool -C %s rx-usecs %d rx-frames %d", d.Name, c.RxUsecs, c.RxFrames)
 		if err != nil {
 			line += " (failed: " + err.Error() + ")"
+		} else {
+			r.undo = append(r.undo, fmt.Sprintf("ethtool -C %s rx-usecs %d rx-frames %d", d.Name, d.Coalesce.RxUsecs, d.Coalesce.RxFrames))
 		}
 		r.applied = append(r.applied, line)
+	}
+}
+
+// sayApplied tells on standard error what --apply changed.
+func (r *runner) sayApplied() {
+	w := r.f.IO.ErrOut
+	if len(r.applied) == 0 {
+		fmt.Fprintln(w, "boardbench net: --apply: nothing to change (no interrupt, queue or coalescing to spread)")
+		return
+	}
+	when := "for the run"
+	if r.o.keep {
+		when = "and keeps it (--keep)"
+	}
+	fmt.Fprintf(w, "boardbench net: --apply changes %s:\n", when)
+	for _, a := range r.applied {
+		fmt.Fprintf(w, "  %s\n", a)
+	}
+}
+
+// sayRestored tells on standard error, at the end, that --apply's changes
+// were restored, or with --keep the commands that undo them.
+func (r *runner) sayRestored(res *result.Result) {
+	if !r.o.apply || len(r.applied) == 0 {
+		return
+	}
+	w := r.f.IO.ErrOut
+	switch {
+	case r.o.keep && len(r.undo) > 0:
+		fmt.Fprintln(w, "boardbench net: the changes are kept (--keep); to undo them, as root:")
+		for _, u := range r.undo {
+			fmt.Fprintf(w, "  %s\n", u)
+		}
+	case r.o.keep:
+		fmt.Fprintln(w, "boardbench net: the changes are kept (--keep); their previous values could not be read")
+	case res.Tuning.Restored:
+		n := 0
+		for _, a := range r.applied {
+			if !strings.Contains(a, "(failed: ") {
+				n++
+			}
+		}
+		fmt.Fprintf(w, "boardbench net: restored the %d setting(s) --apply changed\n", n)
 	}
 }
 
@@ -335,7 +410,6 @@ func (r *runner) peerSteps(tool *tools.Tool, failures *[]error) []session.Step {
 		rate, _ := parseRate(r.o.udpRate)
 		tests = append(tests, test{result.PhaseNetUDP, "UDP from this machine at " + r.o.udpRate + "bit/s", iperf3.UDP, 0, rate})
 	}
-	silent := false
 	var steps []session.Step
 	for _, t := range tests {
 		it := iperf3.Test{Command: tool.Command(), Peer: r.o.peer, Port: r.o.port, Mode: t.mode, Duration: r.o.duration,
@@ -345,23 +419,23 @@ func (r *runner) peerSteps(tool *tools.Tool, failures *[]error) []session.Step {
 		}
 		steps = append(steps, session.Step{Name: t.name, Title: t.title, Kind: "iperf3", Estimate: r.o.duration + time.Second,
 			Run: func(ctx context.Context, p *result.Phase) error {
-				if silent {
-					p.Status, p.Reason = result.PhaseSkipped, fmt.Sprintf("the iperf3 server on %s did not answer the first test", r.o.peer)
+				if r.unusable != nil {
+					p.Status, p.Reason = result.PhaseSkipped, "not run: "+r.unusable.Error()
 					return nil
 				}
-				figs := result.NetFigures{Interface: ifname}
+				figs := result.NetFigures{Interface: ifname, MSS: t.mss}
 				var rep iperf3.Report
 				var raw []byte
 				w, err := r.measure(&figs, func() error {
 					var e error
-					rep, raw, e = iperf3.Run(ctx, it)
+					rep, raw, e = runRetryingBusy(ctx, it)
 					return e
 				})
 				p.RawOutput = string(raw)
 				if err != nil {
 					err = explain(err, r.o.peer, r.o.port)
-					if errors.Is(err, errPeerSilent) {
-						silent = true
+					if errors.Is(err, errPeerUnusable) && r.unusable == nil {
+						r.unusable = err
 					}
 					*failures = append(*failures, fmt.Errorf("%s: %w", t.name, err))
 					return err
@@ -370,24 +444,83 @@ func (r *runner) peerSteps(tool *tools.Tool, failures *[]error) []session.Step {
 				if rate := w.Rate(ifname); rate != nil {
 					figs.RxPPS, figs.TxPPS = &rate.RxPPS, &rate.TxPPS
 				}
+				markMergedSegments(&figs, r.mtu(ifname))
 				return p.SetFigures(figs)
 			}})
 	}
 	return steps
 }
 
-// explain turns an iperf3 failure into one clear sentence.
+// busyRetries are the pauses before trying again a server that said it is
+// busy: iperf3 -s takes a moment after one test before it accepts the next.
+var busyRetries = []time.Duration{time.Second, 2 * time.Second, 3 * time.Second}
+
+// runRetryingBusy runs the test, trying again after a pause while the
+// server says it is busy.
+func runRetryingBusy(ctx context.Context, t iperf3.Test) (iperf3.Report, []byte, error) {
+	rep, raw, err := iperf3.Run(ctx, t)
+	for _, pause := range busyRetries {
+		var se *iperf3.ServerError
+		if !errors.As(err, &se) || !se.Busy() {
+			break
+		}
+		select {
+		case <-ctx.Done():
+			return rep, raw, err
+		case <-time.After(pause):
+		}
+		rep, raw, err = iperf3.Run(ctx, t)
+	}
+	return rep, raw, err
+}
+
+// mtu returns the MTU of a measured interface as described before the
+// steps; 0 when unknown.
+func (r *runner) mtu(ifname string) int64 {
+	for _, d := range r.facts.Interfaces {
+		if d.Name == ifname && d.MTU != nil {
+			return *d.MTU
+		}
+	}
+	return 0
+}
+
+// explain turns an iperf3 failure into one clear sentence. A failure that
+// applies to every test against the peer (refused, unreachable, busy, no
+// answer in time) is a *peerError, kept short enough for one line.
 func explain(err error, peer string, port int) error {
+	addr := stdnet.JoinHostPort(peer, strconv.Itoa(port))
 	var se *iperf3.ServerError
 	switch {
 	case errors.As(err, &se) && se.Busy():
-		return fmt.Errorf("the iperf3 server on %s:%d is busy with another client's test; try again later", peer, port)
+		return &peerError{fmt.Sprintf("the iperf3 server on %s is busy with another client's test; try again later", addr)}
 	case errors.As(err, &se) && strings.Contains(se.Message, "unable to connect"):
-		return fmt.Errorf("%w: %s:%d: %s (is `iperf3 -s` running there?)", errPeerSilent, peer, port, strings.TrimPrefix(se.Message, "unable to connect to server: "))
+		return &peerError{connectFailure(addr, se.Message)}
 	case errors.Is(err, iperf3.ErrTimeout):
-		return fmt.Errorf("%w in time: %v", errPeerSilent, err)
+		return &peerError{fmt.Sprintf("the iperf3 server on %s did not answer in time (%v)", addr, err)}
 	}
 	return err
+}
+
+// connectFailure says in one short line why iperf3 could not connect to
+// addr, from its message ("unable to connect to server - server may have
+// stopped running or use a different port, firewall issue, etc.:
+// Connection refused").
+func connectFailure(addr, msg string) string {
+	cause := msg
+	if i := strings.LastIndex(msg, ": "); i >= 0 {
+		cause = msg[i+2:]
+	}
+	lc := strings.ToLower(cause)
+	switch {
+	case strings.Contains(lc, "refused"):
+		return fmt.Sprintf("the peer %s refused the connection: is `iperf3 -s` running there?", addr)
+	case strings.Contains(lc, "no route"), strings.Contains(lc, "unreachable"):
+		return fmt.Sprintf("the peer %s is unreachable (%s)", addr, lc)
+	case strings.Contains(lc, "timed out"), strings.Contains(lc, "in progress"):
+		return fmt.Sprintf("the peer %s did not answer within %s", addr, iperf3.ConnectTimeout)
+	}
+	return fmt.Sprintf("cannot connect to the iperf3 server on %s: %s", addr, cause)
 }
 
 // watchStep samples the interfaces until the duration ends or Ctrl-C.

@@ -179,6 +179,11 @@ func TestApplyRestoresOnVeth(t *testing.T) {
 	if !r.Tuning.Restored {
 		t.Errorf("tuning = %+v", r.Tuning)
 	}
+	// Standard error tells what was changed, then that it was restored.
+	if !strings.Contains(stderr, "--apply changes for the run:\n  echo ") || !strings.Contains(stderr, "/queues/rx-0/rps_cpus\n") ||
+		!strings.Contains(stderr, "boardbench net: restored the ") {
+		t.Errorf("standard error does not tell the changes and their restoring:\n%s", stderr)
+	}
 	// The mask during the run is in the description after the steps.
 	var after result.NetInterfaceFigures
 	for _, p := range r.Phases {
@@ -230,5 +235,14 @@ func TestApplyRestoresOnVeth(t *testing.T) {
 	}
 	if got := rps(); got == before {
 		t.Errorf("--keep: rps_cpus back to %s", got)
+	}
+	// --keep prints the commands that undo it; they work.
+	undo := "echo " + before + " > /sys/class/net/" + ifc + "/queues/rx-0/rps_cpus"
+	if !strings.Contains(stderr, "to undo them, as root:\n") || !strings.Contains(stderr, "  "+undo+"\n") {
+		t.Fatalf("--keep: standard error lacks %q:\n%s", undo, stderr)
+	}
+	l.sh("ip", "netns", "exec", client, "sh", "-c", undo)
+	if got := rps(); got != before {
+		t.Errorf("the undo command left rps_cpus at %s, want %s", got, before)
 	}
 }

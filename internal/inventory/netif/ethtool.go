@@ -1,8 +1,10 @@
 package netif
 
 import (
+	"bytes"
 	"errors"
 	"fmt"
+	"strings"
 	"unsafe"
 
 	"github.com/mdlayher/ethtool"
@@ -18,6 +20,21 @@ type Ethtool interface {
 	Coalesce(ifname string) (*Coalesce, error)
 	SetCoalesce(ifname string, c Coalesce) error
 	Channels(ifname string) (*Channels, error)
+	DriverInfo(ifname string) (*DriverInfo, error)
+}
+
+// DriverInfo is what the driver says about itself (ETHTOOL_GDRVINFO, what
+// `ethtool -i` prints).
+type DriverInfo struct {
+	// Driver is the driver's name ("r8169", "veth", "bcmgenet").
+	Driver string `json:"driver"`
+	// Version is the driver's version; often the kernel's.
+	Version string `json:"version,omitempty"`
+	// Firmware is the NIC's firmware version; "" when none.
+	Firmware string `json:"firmware,omitempty"`
+	// BusInfo is the device's bus address ("0000:01:00.0", "usb-xhci-
+	// hcd.0-1"); "" for a virtual interface.
+	BusInfo string `json:"bus_info,omitempty"`
 }
 
 // Live is the kernel's ethtool interface of the network namespace
@@ -74,6 +91,16 @@ type ethtoolCoalesce struct {
 	PktRateLow, RxUsecsLow, RxFramesLow, TxUsecsLow     uint32
 	TxFramesLow, PktRateHigh, RxUsecsHigh, RxFramesHigh uint32
 	TxUsecsHigh, TxFramesHigh, RateSampleInterval       uint32
+}
+
+// ethtoolDrvinfo is the kernel's struct ethtool_drvinfo.
+type ethtoolDrvinfo struct {
+	Cmd                                 uint32
+	Driver, Version, FwVersion, BusInfo [32]byte
+	EromVersion                         [32]byte
+	Reserved2                           [12]byte
+	NPrivFlags, NStats, TestinfoLen     uint32
+	EedumpLen, RegdumpLen               uint32
 }
 
 // ethtoolChannels is the kernel's struct ethtool_channels.
@@ -155,6 +182,31 @@ func (Live) Channels(ifname string) (*Channels, error) {
 		return nil, err
 	}
 	return &Channels{Rx: v.Rx, Tx: v.Tx, Combined: v.Combined, MaxRx: v.MaxRx, MaxTx: v.MaxTx, MaxCombined: v.MaxCombined}, nil
+}
+
+// DriverInfo returns the driver's name and version, the firmware version
+// and the bus address (the library has no driver information, so this is
+// the SIOCETHTOOL ioctl).
+func (Live) DriverInfo(ifname string) (*DriverInfo, error) {
+	v := ethtoolDrvinfo{Cmd: unix.ETHTOOL_GDRVINFO}
+	if err := ioctl(ifname, unsafe.Pointer(&v)); err != nil {
+		return nil, err
+	}
+	return &DriverInfo{Driver: cString(v.Driver[:]), Version: cString(v.Version[:]), Firmware: cString(v.FwVersion[:]), BusInfo: cString(v.BusInfo[:])}, nil
+}
+
+// cString returns the text of a NUL-terminated kernel buffer, printable
+// ASCII only.
+func cString(b []byte) string {
+	if i := bytes.IndexByte(b, 0); i >= 0 {
+		b = b[:i]
+	}
+	return strings.Map(func(r rune) rune {
+		if r < 0x20 || r > 0x7e {
+			return -1
+		}
+		return r
+	}, string(b))
 }
 
 func b2u(b bool) uint32 {

@@ -33,6 +33,9 @@ type Details struct {
 	EEE      *EEE      `json:"eee"`
 	Coalesce *Coalesce `json:"coalesce"`
 	Channels *Channels `json:"channels"`
+	// DriverInfo is what the driver says about itself through the ethtool
+	// interface; null when it could not be read (Notes tells why).
+	DriverInfo *DriverInfo `json:"driver_info,omitempty"`
 	// Notes say what could not be read.
 	Notes []string `json:"notes,omitempty"`
 }
@@ -117,6 +120,11 @@ func Describe(h *host.Host, ifname string, eth Ethtool) Details {
 		d.Notes = append(d.Notes, "interface not found under /sys/class/net")
 		return d
 	}
+	if d.Virtual && d.Bus == "" {
+		// No device behind it (veth, bridge, tunnel): say so rather than
+		// "unknown".
+		d.Bus = "virtual"
+	}
 	qdir := path.Join("/sys/class/net", ifname, "queues")
 	names, _ := h.ReadDirNames(qdir)
 	slices.SortFunc(names, compareQueues)
@@ -149,6 +157,9 @@ func Describe(h *host.Host, ifname string, eth Ethtool) Details {
 		}
 	}
 	var err error
+	d.DriverInfo, err = eth.DriverInfo(ifname)
+	note("driver information", err)
+	useDriverInfo(&d)
 	d.Link, err = eth.Link(ifname)
 	note("link modes", err)
 	d.EEE, err = eth.EEE(ifname)
@@ -160,6 +171,15 @@ func Describe(h *host.Host, ifname string, eth Ethtool) Details {
 	d.Channels, err = eth.Channels(ifname)
 	note("channels", err)
 	return d
+}
+
+// useDriverInfo takes the driver's name from the ethtool interface, which
+// also answers for virtual interfaces (veth, bridge, tun) that sysfs shows
+// without a driver; sysfs stays the fallback.
+func useDriverInfo(d *Details) {
+	if d.DriverInfo != nil && d.DriverInfo.Driver != "" {
+		d.Driver = d.DriverInfo.Driver
+	}
 }
 
 // readIRQ reads the affinity of one interrupt.

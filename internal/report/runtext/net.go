@@ -70,7 +70,7 @@ func renderNetTable(w *textfmt.Writer, phases []result.Phase) {
 	}
 	slices.Sort(cpus)
 	w.Section("Network throughput and CPU load (usr+sys+irq+softirq)")
-	headers := []string{"direction", "Mbit/s", "PPS"}
+	headers := []string{"direction", "Mbit/s", "PPS", "retr"}
 	for _, c := range cpus {
 		headers = append(headers, fmt.Sprintf("CPU%d %%", c))
 	}
@@ -78,41 +78,68 @@ func renderNetTable(w *textfmt.Writer, phases []result.Phase) {
 	for i := 1; i < len(headers); i++ {
 		t.RightAlign[i] = true
 	}
+	merged, bidir := false, false
 	for _, r := range rows {
 		if r.phase.Name == result.PhaseNetWatch {
 			for _, rate := range r.figs.Interfaces {
-				row := []string{rate.Name + " rx/tx", fmt.Sprintf("%.0f/%.0f", rate.RxMbitS, rate.TxMbitS), fmt.Sprintf("%.0f/%.0f", rate.RxPPS, rate.TxPPS)}
+				row := []string{rate.Name + " rx/tx", fmt.Sprintf("%.0f/%.0f", rate.RxMbitS, rate.TxMbitS), fmt.Sprintf("%.0f/%.0f", rate.RxPPS, rate.TxPPS), "-"}
 				t.Row(append(row, loadCells(r.figs, cpus)...)...)
 			}
 			if len(r.figs.Interfaces) > 0 {
 				continue
 			}
 		}
-		row := []string{netDirection[r.phase.Name], netMbit(r.figs), netPPS(r.figs)}
+		row := []string{netDirection[r.phase.Name], netMbit(r.figs), netPPS(r.figs), netRetransmits(r.figs)}
+		if r.figs.MergedSegments {
+			row[2] += "*"
+			merged = true
+		}
+		if r.figs.TxMbitS != nil && r.figs.RxMbitS != nil {
+			bidir = true
+		}
 		if r.phase.Status != result.PhaseOK {
-			row[1] = r.phase.Status
-			row[2] = "-"
+			row[1], row[2], row[3] = r.phase.Status, "-", "-"
 		}
 		t.Row(append(row, loadCells(r.figs, cpus)...)...)
 	}
 	w.Table(t)
+	if bidir {
+		w.Line("Both ways: sent/received. retr: TCP retransmits of the senders.")
+	}
+	if merged {
+		w.Line("* not packets on the wire: segmentation offload (GSO/TSO/GRO) merged them into bigger " +
+			"segments before the interface counted them.")
+		for _, r := range rows {
+			for _, n := range r.figs.Notes {
+				w.Line("  %s: %s", netDirection[r.phase.Name], n)
+			}
+		}
+	}
 	for _, r := range rows {
 		if r.phase.Status != result.PhaseOK && r.phase.Reason != "" {
 			w.Line("%s: %s: %s", netDirection[r.phase.Name], r.phase.Status, r.phase.Reason)
 		}
 	}
-	w.Line("irq and softirq per CPU, in %%:")
+	// Per-CPU and per-interrupt lines only for the steps that measured.
+	var measured []netRow
 	for _, r := range rows {
+		if len(r.figs.CPULoad) > 0 {
+			measured = append(measured, r)
+		}
+	}
+	if len(measured) == 0 {
+		return
+	}
+	w.Line("irq and softirq per CPU, in %%:")
+	for _, r := range measured {
 		var cells []string
 		for _, l := range r.figs.CPULoad {
 			cells = append(cells, fmt.Sprintf("cpu%d %.0f/%.0f", l.CPU, l.IRQ, l.Softirq))
 		}
-		if len(cells) > 0 {
-			w.Line("  %-14s %s", netDirection[r.phase.Name], strings.Join(cells, "  "))
-		}
+		w.Line("  %-14s %s", netDirection[r.phase.Name], strings.Join(cells, "  "))
 	}
 	w.Section("Interrupts and network soft interrupts per CPU")
-	for _, r := range rows {
+	for _, r := range measured {
 		var parts []string
 		for _, i := range r.figs.Interrupts {
 			parts = append(parts, fmt.Sprintf("irq %s (%s) cpu%d %d", i.IRQ, i.Name, i.CPU, i.Count))
@@ -157,14 +184,26 @@ func netMbit(f result.NetFigures) string {
 	return "n/a"
 }
 
+// netPPS is the packets per second of the direction(s) the step measured:
+// sent/received both ways, else the one direction's.
 func netPPS(f result.NetFigures) string {
 	switch {
-	case f.TxPPS != nil && f.RxPPS != nil && *f.TxPPS >= *f.RxPPS:
-		return fmt.Sprintf("%.0f", *f.TxPPS)
-	case f.RxPPS != nil:
+	case f.TxPPS == nil || f.RxPPS == nil:
+		return "n/a"
+	case f.TxMbitS != nil && f.RxMbitS != nil:
+		return fmt.Sprintf("%.0f/%.0f", *f.TxPPS, *f.RxPPS)
+	case f.RxMbitS != nil:
 		return fmt.Sprintf("%.0f", *f.RxPPS)
 	}
-	return "n/a"
+	return fmt.Sprintf("%.0f", *f.TxPPS)
+}
+
+// netRetransmits is the TCP retransmit count, "-" when not reported.
+func netRetransmits(f result.NetFigures) string {
+	if f.Retransmits == nil {
+		return "-"
+	}
+	return strconv.FormatInt(*f.Retransmits, 10)
 }
 
 // renderNet is the text view of one net phase's figures (report FILE).

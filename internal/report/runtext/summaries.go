@@ -20,6 +20,7 @@ var summaryFigures = map[string]func(*result.Result) [][2]string{
 	"sweep":   toolsAndTuning,
 	"thermal": toolsAndTuning,
 	"storage": storagePairs,
+	"net":     netPairs,
 	// writes' figures are its phase's: no headline.
 	"writes": func(*result.Result) [][2]string { return nil },
 }
@@ -62,4 +63,39 @@ func renderRunSummary(w *textfmt.Writer, r *result.Result, pairs [][2]string) {
 	pairs = append(pairs, [2]string{"tuning", tuningLine(r.Tuning)})
 	w.KV(pairs...)
 	renderPerCoreType(w, r)
+}
+
+// netPairs are the headline of `boardbench net`: TCP each way and both
+// ways, small-packet PPS, or with --watch each interface's average rates.
+func netPairs(r *result.Result) [][2]string {
+	s := r.Summary.NetSummary
+	if s == nil {
+		return append([][2]string{{"net", "n/a (the network test recorded no figures)"}}, toolsAndTuning(r)...)
+	}
+	mbit := func(v *float64) string {
+		if v == nil {
+			return "n/a"
+		}
+		return fmt.Sprintf("%.0f Mbit/s", *v)
+	}
+	var pairs [][2]string
+	if len(s.Interfaces) > 0 {
+		for _, i := range s.Interfaces {
+			pairs = append(pairs, [2]string{i.Name, fmt.Sprintf("rx %.0f Mbit/s %.0f PPS, tx %.0f Mbit/s %.0f PPS (average over the watch)",
+				i.RxMbitS, i.RxPPS, i.TxMbitS, i.TxPPS)})
+		}
+	} else {
+		pps := "n/a"
+		if s.SmallPacketsPPS != nil {
+			pps = fmt.Sprintf("%.0f PPS", *s.SmallPacketsPPS)
+			if s.SmallPacketsMerged {
+				pps += " (segments merged by segmentation offload, not packets on the wire)"
+			}
+		}
+		pairs = append(pairs,
+			[2]string{"TCP", fmt.Sprintf("send %s, receive %s", mbit(s.TCPTxMbitS), mbit(s.TCPRxMbitS))},
+			[2]string{"TCP both ways", fmt.Sprintf("send %s, receive %s", mbit(s.TCPBidirTxMbitS), mbit(s.TCPBidirRxMbitS))},
+			[2]string{"TCP MSS 88", pps})
+	}
+	return append(pairs, toolsAndTuning(r)...)
 }
