@@ -10,6 +10,7 @@ package chart
 import (
 	"bytes"
 	"fmt"
+	"image/color"
 	"math"
 	"strings"
 
@@ -17,6 +18,9 @@ import (
 
 	"gonum.org/v1/plot"
 	"gonum.org/v1/plot/vg"
+	"gonum.org/v1/plot/vg/draw"
+	"gonum.org/v1/plot/vg/vgimg"
+	"gonum.org/v1/plot/vg/vgsvg"
 )
 
 // Chart is one drawn chart: Name is a file-name stem ("sweep-mips"), Title
@@ -65,25 +69,51 @@ func plots(r *result.Result) ([]named, error) {
 	}
 	board := Board(r)
 	var out []named
-	for _, build := range []func(*result.Result, string) ([]named, error){sweepPlots, monitorPlots, latencyPlots} {
+	for _, build := range []func(*result.Result, string) ([]named, error){sweepPlots, monitorPlots, importedPlots, latencyPlots} {
 		ps, err := build(r, board)
 		if err != nil {
 			return nil, err
 		}
 		out = append(out, ps...)
 	}
+	// One file per chart: a name already taken gets a number.
+	seen := map[string]int{}
+	for i := range out {
+		base := out[i].name
+		for seen[out[i].name] > 0 {
+			seen[base]++
+			out[i].name = fmt.Sprintf("%s-%d", base, seen[base])
+		}
+		seen[out[i].name]++
+	}
 	return out, nil
 }
 
-// encode writes p in format ("svg", "png").
+// Margin is the blank border around every chart, so that the title and
+// the tick labels are never clipped at the edge.
+const Margin = vg.Length(12) // points
+
+// encode writes p in format ("svg", "png") with a Margin all round.
 func encode(p *plot.Plot, format string) ([]byte, error) {
-	wt, err := p.WriterTo(Width, Height, format)
-	if err != nil {
-		return nil, err
-	}
 	var b bytes.Buffer
-	if _, err := wt.WriteTo(&b); err != nil {
-		return nil, err
+	switch format {
+	case "svg":
+		c := vgsvg.New(Width, Height)
+		p.Draw(draw.Crop(draw.New(c), Margin, -Margin, Margin, -Margin))
+		if _, err := c.WriteTo(&b); err != nil {
+			return nil, err
+		}
+	case "png":
+		c := vgimg.New(Width, Height)
+		dc := draw.New(c)
+		dc.SetColor(color.White)
+		dc.Fill(dc.Rectangle.Path())
+		p.Draw(draw.Crop(dc, Margin, -Margin, Margin, -Margin))
+		if _, err := (vgimg.PngCanvas{Canvas: c}).WriteTo(&b); err != nil {
+			return nil, err
+		}
+	default:
+		return nil, fmt.Errorf("unknown chart format %q", format)
 	}
 	return b.Bytes(), nil
 }
@@ -115,9 +145,30 @@ func newPlot(title, x, y string) *plot.Plot {
 	p.Title.Text = title
 	p.X.Label.Text = x
 	p.Y.Label.Text = y
+	p.Title.Padding = vg.Points(8)
 	p.Legend.Top = true
+	// Inside the frame, clear of its right and top edges.
+	p.Legend.XOffs, p.Legend.YOffs = -vg.Points(8), -vg.Points(4)
+	p.Legend.Padding = vg.Points(2)
+	p.X.Tick.Marker, p.Y.Tick.Marker = niceTicks{}, niceTicks{}
 	p.Add(gridLines())
 	return p
 }
 
 func finite(v float64) bool { return !math.IsNaN(v) && !math.IsInf(v, 0) }
+
+// NoneReason says why ForResult drew no chart for r, in words for a
+// "no charts: ..." line.
+func NoneReason(r *result.Result) string {
+	if r == nil {
+		return "there is no result"
+	}
+	samples := 0
+	for _, ph := range r.Phases {
+		samples += len(ph.Samples)
+	}
+	if samples > 0 {
+		return "its monitor samples carry no clock, temperature or power, and it has no sweep or memory latency curve"
+	}
+	return "it has no sweep, no monitor samples, no imported monitor lines and no memory latency curve"
+}

@@ -4,6 +4,10 @@ import (
 	"encoding/json"
 	"fmt"
 	"image/color"
+	"math"
+	"sort"
+	"strconv"
+	"strings"
 
 	"boardbench/internal/result"
 
@@ -72,12 +76,16 @@ func sweepPlots(r *result.Result, board string) ([]named, error) {
 		name, title, y string
 		value          func(result.SweepRow) *float64
 	}{
-		{"sweep-mips", "7-Zip MIPS against clock", "7-Zip total rating (MIPS)", func(r result.SweepRow) *float64 { return r.MIPS }},
-		{"sweep-watts", "Power against clock", "power (W)", func(r result.SweepRow) *float64 { return r.PowerW }},
-		{"sweep-mips-per-watt", "Efficiency against clock", "efficiency (MIPS/W)", func(r result.SweepRow) *float64 { return r.MIPSPerW }},
+		{"sweep-mips", "7-Zip MIPS", "7-Zip total rating (MIPS)", func(r result.SweepRow) *float64 { return r.MIPS }},
+		{"sweep-watts", "Power", "power (W)", func(r result.SweepRow) *float64 { return r.PowerW }},
+		{"sweep-mips-per-watt", "Efficiency", "efficiency (MIPS/W)", func(r result.SweepRow) *float64 { return r.MIPSPerW }},
+	}
+	if clock, ok := oneClock(r.Summary.Sweep); ok {
+		return oneClockPlots(r.Summary.Sweep, clock, board, charts)
 	}
 	var out []named
 	for _, c := range charts {
+		c.title += " against clock"
 		var ss []series
 		for _, k := range order {
 			s := series{label: fmt.Sprintf("%d threads", k.threads)}
@@ -110,8 +118,86 @@ func sweepPlots(r *result.Result, board string) ([]named, error) {
 	return out, nil
 }
 
+// oneClockPlots draws a sweep that ran at one clock only (no cpufreq, or
+// one OPP): one point per thread count, as a measured clock that varies
+// with noise must not look like several clocks. clock is the requested or
+// reported clock, "" when unknown.
+func oneClockPlots(rows []result.SweepRow, clock, board string, charts []struct {
+	name, title, y string
+	value          func(result.SweepRow) *float64
+}) ([]named, error) {
+	at := "at one clock"
+	if clock != "" {
+		at += " (" + clock + ")"
+	}
+	var out []named
+	for _, c := range charts {
+		s := series{label: "measured " + at}
+		for _, row := range rows {
+			if v := c.value(row); v != nil && finite(*v) && row.Threads > 0 {
+				s.xys = append(s.xys, plotter.XY{X: float64(row.Threads), Y: *v})
+			}
+		}
+		if len(s.xys) == 0 {
+			continue
+		}
+		sort.Slice(s.xys, func(i, j int) bool { return s.xys[i].X < s.xys[j].X })
+		title := c.title + " by thread count, " + at + " — " + board
+		p, err := linePlot(title, "threads", c.y, []series{s})
+		if err != nil {
+			return nil, err
+		}
+		p.Y.Min = 0
+		p.X.Min, p.X.Max = s.xys[0].X-0.5, s.xys[len(s.xys)-1].X+0.5
+		p.X.Tick.Marker = threadTicks{}
+		out = append(out, named{c.name, title, p})
+	}
+	return out, nil
+}
+
+// threadTicks labels whole thread counts only.
+type threadTicks struct{}
+
+// Ticks implements plot.Ticker.
+func (threadTicks) Ticks(lo, hi float64) []plot.Tick {
+	var ts []plot.Tick
+	step := max(1, math.Ceil((hi-lo)/maxLabels))
+	for v := max(1, math.Ceil(lo)); v <= hi; v += step {
+		ts = append(ts, plot.Tick{Value: v, Label: strconv.Itoa(int(v))})
+	}
+	return ts
+}
+
+// oneClock reports whether the sweep ran at a single clock: no row names
+// a requested clock (no cpufreq) or all name the same one. clock is that
+// clock, or the reported one, as text; "" when neither is known.
+func oneClock(rows []result.SweepRow) (clock string, ok bool) {
+	req, rep := map[float64]bool{}, map[float64]bool{}
+	for _, row := range rows {
+		if row.RequestedMHz != nil {
+			req[math.Round(*row.RequestedMHz)] = true
+		}
+		if row.ReportedMHz != nil {
+			rep[math.Round(*row.ReportedMHz)] = true
+		}
+	}
+	if len(req) > 1 {
+		return "", false
+	}
+	for _, m := range []map[float64]bool{req, rep} {
+		if len(m) == 1 {
+			for v := range m {
+				return fmt.Sprintf("%.0f MHz", v), true
+			}
+		}
+	}
+	return "", true
+}
+
+// clockOf is the clock a sweep row is drawn at: the one requested, else
+// the one reported, else the one measured.
 func clockOf(r result.SweepRow) *float64 {
-	for _, v := range []*float64{r.MeasuredMHz, r.RequestedMHz, r.ReportedMHz} {
+	for _, v := range []*float64{r.RequestedMHz, r.ReportedMHz, r.MeasuredMHz} {
 		if v != nil {
 			return v
 		}
@@ -227,11 +313,8 @@ func latencyPlots(r *result.Result, board string) ([]named, error) {
 		if !hasPoints([]series{s, sh}) {
 			continue
 		}
-		core := f.Core
-		if core == "" {
-			core = "CPU"
-		}
-		title := fmt.Sprintf("Memory latency on cpu%d (%s) — %s", f.CPU, core, board)
+		where, name := latencyPlace(f, n)
+		title := fmt.Sprintf("Memory latency on %s — %s", where, board)
 		p, err := linePlot(title, "block size (KiB, log scale)", "latency (ns)", []series{s, sh})
 		if err != nil {
 			return nil, err
@@ -264,10 +347,38 @@ func latencyPlots(r *result.Result, board string) ([]named, error) {
 		}
 		p.Y.Min = 0
 		n++
-		out = append(out, named{fmt.Sprintf("memory-latency-cpu%d", f.CPU), title, p})
+		out = append(out, named{name, title, p})
 	}
-	_ = n
 	return out, nil
+}
+
+// latencyPlace names where the n-th latency curve was measured, for its
+// title ("cpu4 (Cortex-A76)", "the little core (CPU number unknown)",
+// "an unknown CPU") and its file name ("memory-latency-cpu4",
+// "memory-latency-little-core", "memory-latency-2").
+func latencyPlace(f result.MemFigures, n int) (where, name string) {
+	core := strings.TrimSpace(f.Core)
+	switch {
+	case f.CPU >= 0 && core != "":
+		return fmt.Sprintf("cpu%d (%s)", f.CPU, core), fmt.Sprintf("memory-latency-cpu%d", f.CPU)
+	case f.CPU >= 0:
+		return fmt.Sprintf("cpu%d", f.CPU), fmt.Sprintf("memory-latency-cpu%d", f.CPU)
+	case core != "":
+		return fmt.Sprintf("the %s (CPU number unknown)", core), "memory-latency-" + slug(core)
+	}
+	return "an unknown CPU", fmt.Sprintf("memory-latency-%d", n+1)
+}
+
+// slug makes s a file-name part: lower case letters and digits joined by
+// dashes.
+func slug(s string) string {
+	f := strings.FieldsFunc(strings.ToLower(s), func(r rune) bool {
+		return !('a' <= r && r <= 'z' || '0' <= r && r <= '9')
+	})
+	if len(f) == 0 {
+		return "unknown"
+	}
+	return strings.Join(f, "-")
 }
 
 func maxY(ss ...series) float64 {

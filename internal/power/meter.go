@@ -157,7 +157,8 @@ func (m *Meter) Stats() Stats {
 }
 
 // Baseline waits d (or until ctx is done) and returns the Span of that
-// time: the idle power before the first phase.
+// time: the idle power before the first phase. Without a good reading
+// taken during it, the span has no power figure (its Note says why).
 func (m *Meter) Baseline(ctx context.Context, d time.Duration) Span {
 	from := time.Now()
 	t := time.NewTimer(d)
@@ -166,7 +167,13 @@ func (m *Meter) Baseline(ctx context.Context, d time.Duration) Span {
 	case <-t.C:
 	case <-ctx.Done():
 	}
-	return m.Span(from, time.Now())
+	sp := m.Span(from, time.Now())
+	if sp.Readings == 0 {
+		// Nothing was read during the baseline: a reading from before it
+		// does not make an idle figure.
+		sp.PowerW, sp.EnergyWh, sp.Basis, sp.Around = nil, nil, "", false
+	}
+	return sp
 }
 
 // history returns a copy of the readings from just before from (the last

@@ -40,6 +40,10 @@ type Span struct {
 	CoveredS float64
 	// Errors are the distinct reasons of the missing reads.
 	Errors []string
+	// Around is true when no good reading fell inside the span and the
+	// figure comes from the readings around it (a span shorter than the
+	// meter's interval).
+	Around bool
 }
 
 // DurationS is the span's length in seconds.
@@ -61,6 +65,8 @@ func (s Span) Note() string {
 	switch {
 	case s.PowerW == nil:
 		parts = append(parts, "no power figure: the meter gave no usable reading in this time")
+	case s.Around:
+		parts = append(parts, "no meter reading fell inside this time; the readings around it stand for it")
 	case s.Basis == BasisReadings && d > 0 && s.CoveredS < 0.9*d:
 		parts = append(parts, fmt.Sprintf("power readings cover %.0f%% of the time; the mean stands for the rest", 100*s.CoveredS/d))
 	}
@@ -71,7 +77,10 @@ func (s Span) Note() string {
 }
 
 // Span returns the power between from and to, from the readings the meter
-// kept. With an energy counter of fine enough resolution that advanced by
+// kept. Only readings taken inside the span count (a reading from before
+// it, such as the previous phase's draw, is not carried into it); only
+// when none fell inside do the readings around the span stand for it
+// (Span.Around). With an energy counter of fine enough resolution that advanced by
 // at least MinCounterSteps steps over most of the span, the counter gives
 // the mean; otherwise the readings do, joined linearly where they are no
 // further apart than MaxGap, the last one held for at most MaxGap.
@@ -97,6 +106,11 @@ func spanOf(hist []Reading, from, to time.Time, maxGap time.Duration, resWh floa
 			sp.Readings++
 		}
 	}
+	if inside := readingsIn(hist, from, to); len(inside) > 0 {
+		hist = inside
+	} else {
+		sp.Around = true
+	}
 	integral, covered := integrate(hist, from, to, maxGap)
 	sp.CoveredS = round(covered, 2)
 	if covered > 0 {
@@ -110,8 +124,28 @@ func spanOf(hist []Reading, from, to time.Time, maxGap time.Duration, resWh floa
 	}
 	if sp.PowerW != nil {
 		sp.EnergyWh = ptr(*sp.PowerW * hours)
+	} else {
+		sp.Around = false
 	}
 	return sp
+}
+
+// readingsIn returns the readings of hist taken within [from, to]; nil
+// when no good reading is among them.
+func readingsIn(hist []Reading, from, to time.Time) []Reading {
+	var in []Reading
+	good := false
+	for _, r := range hist {
+		if r.Time.Before(from) || r.Time.After(to) {
+			continue
+		}
+		in = append(in, r)
+		good = good || r.OK()
+	}
+	if !good {
+		return nil
+	}
+	return in
 }
 
 // integrate returns the integral of power over [from, to] in watt-seconds

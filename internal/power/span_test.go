@@ -1,7 +1,9 @@
 package power
 
 import (
+	"context"
 	"math"
+	"strings"
 	"testing"
 	"time"
 )
@@ -19,6 +21,7 @@ func TestSpan(t *testing.T) {
 		wantW     float64
 		wantBasis string
 		noFigure  bool
+		around    bool
 	}{
 		{name: "constant readings", hist: []Reading{good(0, 2), good(1, 2), good(2, 2), good(3, 2)}, from: 0.5, to: 2.5, wantW: 2, wantBasis: BasisReadings},
 		{name: "ramp is time weighted", hist: []Reading{good(0, 1), good(2, 3)}, from: 0, to: 2, wantW: 2, wantBasis: BasisReadings},
@@ -32,7 +35,13 @@ func TestSpan(t *testing.T) {
 		// A stale reading before the span (older than MaxGap) stands for nothing.
 		{name: "stale", hist: []Reading{good(0, 9)}, from: 100, to: 110, noFigure: true},
 		// A short span between two readings gets their interpolation.
-		{name: "short span", hist: []Reading{good(0, 2), good(2, 4)}, from: 0.9, to: 1.1, wantW: 3, wantBasis: BasisReadings},
+		{name: "short span", hist: []Reading{good(0, 2), good(2, 4)}, from: 0.9, to: 1.1, wantW: 3, wantBasis: BasisReadings, around: true},
+		// The previous phase drew 5 W until just before this span: its
+		// reading is not carried into the span, whose readings say 1 W.
+		{name: "previous phase not carried", hist: []Reading{good(0, 5), good(0.9, 5), good(1.2, 1), good(1.7, 1), good(2.2, 1)}, from: 1, to: 2.5, wantW: 1, wantBasis: BasisReadings},
+		// The same with an energy counter: its start is the first reading
+		// inside the span (60 W before, 6 W inside).
+		{name: "counter starts inside", hist: []Reading{withE(0, 60, 0), withE(10, 6, 60.0/360), withE(70, 6, 60.0/360+0.1)}, from: 9, to: 70, resWh: 1e-6, wantW: 6, wantBasis: BasisCounter},
 	}
 	for _, tc := range tests {
 		t.Run(tc.name, func(t *testing.T) {
@@ -45,6 +54,9 @@ func TestSpan(t *testing.T) {
 					t.Error("no note for a span without a figure")
 				}
 				return
+			}
+			if sp.Around != tc.around || (tc.around && sp.Note() == "") {
+				t.Errorf("Around %v note %q, want %v", sp.Around, sp.Note(), tc.around)
 			}
 			if sp.PowerW == nil || math.Abs(*sp.PowerW-tc.wantW) > 1e-9 || sp.Basis != tc.wantBasis {
 				t.Fatalf("PowerW %v basis %q, want %v %q", sp.PowerW, sp.Basis, tc.wantW, tc.wantBasis)
@@ -78,5 +90,64 @@ func TestMIPSPerWattSeed(t *testing.T) {
 	}
 	if _, ok := MIPSPerWatt(100, 0); ok {
 		t.Error("MIPS/W without power")
+	}
+}
+
+// onceSource gives one reading when started, then every interval (none
+// when interval is 0), like a program that prints one number and exits.
+type onceSource struct {
+	w        float64
+	interval time.Duration
+}
+
+func (s onceSource) Info() Info {
+	return Info{Kind: KindCmd, Measures: MeasuresWall, Interval: 50 * time.Millisecond}
+}
+
+func (s onceSource) Run(ctx context.Context, emit func(Reading)) {
+	emit(Reading{Time: time.Now(), W: ptr(s.w)})
+	if s.interval <= 0 {
+		<-ctx.Done()
+		return
+	}
+	t := time.NewTicker(s.interval)
+	defer t.Stop()
+	for {
+		select {
+		case <-ctx.Done():
+			return
+		case now := <-t.C:
+			emit(Reading{Time: now, W: ptr(s.w)})
+		}
+	}
+}
+
+// TestBaselineNeedsReadings: an idle baseline during which the meter gave
+// no reading has no power figure and says why, even though a reading
+// from before it exists; with readings during it, it has their mean.
+func TestBaselineNeedsReadings(t *testing.T) {
+	for _, tc := range []struct {
+		name     string
+		interval time.Duration
+		wantW    bool
+	}{{"no reading during the baseline", 0, false}, {"readings during the baseline", 20 * time.Millisecond, true}} {
+		t.Run(tc.name, func(t *testing.T) {
+			m := NewMeter(onceSource{w: 3.5, interval: tc.interval})
+			m.Start(context.Background())
+			defer m.Stop()
+			if err := m.WaitFirst(context.Background(), time.Second); err != nil {
+				t.Fatal(err)
+			}
+			sp := m.Baseline(context.Background(), 150*time.Millisecond)
+			if !tc.wantW {
+				if sp.PowerW != nil || sp.EnergyWh != nil || sp.Readings != 0 || !strings.Contains(sp.Note(), "no usable reading") {
+					t.Errorf("power %v energy %v readings %d note %q", sp.PowerW, sp.EnergyWh, sp.Readings, sp.Note())
+				}
+				return
+			}
+			if sp.PowerW == nil || *sp.PowerW != 3.5 || sp.Readings == 0 {
+				t.Errorf("power %v readings %d", sp.PowerW, sp.Readings)
+			}
+		})
 	}
 }

@@ -28,7 +28,7 @@ func TestSessionPower(t *testing.T) {
 	var warn bytes.Buffer
 	s, err := Start(context.Background(), Config{Host: h, Info: inventory.Collect(h, inventory.Options{Redact: true}),
 		Command: "test", Path: filepath.Join(t.TempDir(), "r.json"), Warn: &warn, Interval: 100 * time.Millisecond,
-		Power: power.Options{IdleBaseline: 300 * time.Millisecond}})
+		Power: power.Options{IdleBaseline: 1200 * time.Millisecond}}) // more than two readings of the 500 ms sensor
 	if err != nil {
 		t.Fatal(err)
 	}

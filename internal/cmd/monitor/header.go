@@ -141,15 +141,11 @@ func writeHeader(w io.Writer, color bool, c Config, in *inventory.Info) {
 	if c.Firmware {
 		fw = "ARM clock and core voltage from vcgencmd on every sample (a process each)"
 	}
-	power := "none exposed"
-	if len(c.Power) > 0 {
-		power = textfmt.Plural(len(c.Power), "sensor") + ":"
-	}
 	tw.KV(
 		[2]string{"interval", fmt.Sprintf("%s s", trimFloat(c.IntervalS))},
 		[2]string{"temperature", temp},
 		[2]string{"firmware", fw},
-		[2]string{"power", power},
+		[2]string{"power", powerText(c)},
 	)
 	if len(c.Power) > 0 {
 		names := map[string]string{}
@@ -229,4 +225,20 @@ func socTempNote(in *inventory.Info) string {
 		}
 	}
 	return "no valid thermal sensor"
+}
+
+// powerText says what power is sampled: the configured source (--power)
+// first, then the power sensors read as columns.
+func powerText(c Config) string {
+	var parts []string
+	if p := c.PowerSource; p != nil {
+		parts = append(parts, fmt.Sprintf("%s (%s; column power_w)", p.Description, measuresText(p.Measures)))
+	}
+	if len(c.Power) > 0 {
+		parts = append(parts, textfmt.Plural(len(c.Power), "sensor")+":")
+	}
+	if len(parts) == 0 {
+		return "none: no --power source and no power sensor exposed"
+	}
+	return strings.Join(parts, "; ")
 }

@@ -72,9 +72,6 @@ func runLive(ctx context.Context, f *cmdutil.Factory, opts options) error {
 		emit = func(s monitor.Sample) error { return enc.Encode(s) }
 	} else {
 		writeHeader(out, f.IO.ColorEnabled(), conf, in)
-		if p := conf.PowerSource; p != nil {
-			fmt.Fprintf(out, "Power: %s (%s)\n", p.Description, measuresText(p.Measures))
-		}
 		if opts.count == 0 && f.IO.IsStderrTTY() {
 			fmt.Fprintln(f.IO.ErrOut, "Ctrl-C stops.")
 		}

@@ -163,7 +163,7 @@ func TestLiveTextOnFixture(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	for _, want := range []string{"Rockchip RK3588", "cpu4-5", "Cortex-A76", "policy4", "soc-thermal", "none exposed"} {
+	for _, want := range []string{"Rockchip RK3588", "cpu4-5", "Cortex-A76", "policy4", "soc-thermal", "power:       none: no --power source and no power sensor exposed"} {
 		if !strings.Contains(out, want) {
 			t.Errorf("header lacks %q:\n%s", want, out)
 		}

@@ -17,14 +17,19 @@ func writeCharts(r *result.Result, dir string, list func(string)) error {
 		return err
 	}
 	if len(charts) == 0 {
-		list("no charts: the result has no sweep, monitor samples or memory latency to draw")
+		list("no charts: " + chart.NoneReason(r))
 		return nil
 	}
 	if err := os.MkdirAll(dir, 0o755); err != nil {
 		return fmt.Errorf("--charts %s: %v", dir, err)
 	}
+	written := map[string]bool{}
 	for _, c := range charts {
 		p := filepath.Join(dir, c.Name+".svg")
+		if written[p] {
+			return fmt.Errorf("chart %s drawn twice: not overwriting %s", c.Name, p)
+		}
+		written[p] = true
 		if err := outfile.WriteFile(p, c.SVG); err != nil {
 			return fmt.Errorf("writing %s: %v", p, err)
 		}

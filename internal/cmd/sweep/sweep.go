@@ -102,7 +102,9 @@ every cpufreq setting at the end, on error, Ctrl-C and SIGTERM.`,
 	fl.BoolVar(&opt.NoInstall, "no-install", false, "never install 7-Zip")
 	fl.BoolVar(&opt.Quick, "quick", false, "one short 7-Zip pass per measurement (figures not comparable with full runs)")
 	fl.BoolVar(&opt.AllCores, "all-cores", false, "run the multi-threaded measurement on all CPUs instead of the cluster's")
-	fl.DurationVar(&opt.Settle, "settle", DefaultSettle, "pause `DURATION` before each 7-Zip run (default 1s with --quick)")
+	fl.DurationVar(&opt.Settle, "settle", DefaultSettle, "pause `DURATION` before each 7-Zip run")
+	// One default text for both cases, shown once by --help.
+	fl.Lookup("settle").DefValue = fmt.Sprintf("%s, %s with --quick", DefaultSettle, QuickSettle)
 	fl.DurationVar(&opt.IdleTimeout, "idle-timeout", DefaultIdleTimeout, "wait at most `DURATION` for a quiet machine, then start anyway with a finding")
 	power.AddFlags(cmd, &opt.Power)
 	cmdutil.AddRootFlag(cmd, &root)

@@ -121,8 +121,8 @@ func Run(ctx context.Context, cfg Config, opt Options) (*session.Outcome, error)
 	noSensor := ""
 	if start.TempC == nil {
 		noSensor = "no SoC temperature sensor is readable, so there is nothing to heat to or cool to"
-		findings = append(findings, finding.Finding{ID: "thermal_no_sensor", Severity: finding.Warning,
-			Title: "No temperature sensor: the thermal test was skipped", Evidence: []string{noSensor},
+		findings = append(findings, finding.Finding{ID: "thermal_no_sensor", Severity: finding.Invalidates,
+			Title: "No temperature sensor: nothing was measured", Evidence: []string{noSensor},
 			Advice: "Load the board's thermal driver (a thermal_zone or hwmon temperature) and run again."})
 	}
 	if both && start.TempC != nil {
@@ -181,12 +181,19 @@ func Run(ctx context.Context, cfg Config, opt Options) (*session.Outcome, error)
 			}})
 	}
 	if opt.CoolTo != nil || both {
-		target := 0.0
+		// Without a target (no start temperature to add the margin to) the
+		// phase is skipped: its title says the target is unknown, never 0 °C.
+		title := fmt.Sprintf("Idle until the SoC cools (target unknown: no temperature; at most %s)", opt.Limit)
+		skip := noSensor
+		var target float64
 		if opt.CoolTo != nil {
 			target = *opt.CoolTo
+			title = fmt.Sprintf("Idle until %.1f °C (at most %s)", target, opt.Limit)
+		} else if skip == "" {
+			skip = "the start temperature is unknown, so there is no target to cool to"
 		}
-		steps = append(steps, session.Step{Name: result.PhaseThermalCool, Kind: "cool", Estimate: opt.Limit, Skip: noSensor,
-			Title: fmt.Sprintf("Idle until %.1f °C (at most %s)", target, opt.Limit),
+		steps = append(steps, session.Step{Name: result.PhaseThermalCool, Kind: "cool", Estimate: opt.Limit, Skip: skip,
+			Title: title,
 			Run: func(ctx context.Context, p *result.Phase) error {
 				return cool(ctx, p, target, opt.Limit, opt.Interval, temp)
 			}})
@@ -195,8 +202,18 @@ func Run(ctx context.Context, cfg Config, opt Options) (*session.Outcome, error)
 		sess.Save()
 		sess.Run(ctx, steps)
 	}
-	return sess.Finish(ctx, session.End{})
+	out, err := sess.Finish(ctx, session.End{})
+	if err == nil && noSensor != "" {
+		err = &NothingMeasuredError{Reason: noSensor}
+	}
+	return out, err
 }
+
+// NothingMeasuredError is returned with the saved result when no phase
+// could run: the result records why, and the command ends with an error.
+type NothingMeasuredError struct{ Reason string }
+
+func (e *NothingMeasuredError) Error() string { return "nothing was measured: " + e.Reason }
 
 func idleTimeout(opt Options) time.Duration {
 	if opt.IdleTimeout <= 0 {

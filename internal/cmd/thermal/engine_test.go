@@ -3,6 +3,7 @@ package thermal
 import (
 	"context"
 	"encoding/json"
+	"errors"
 	"fmt"
 	"math"
 	"os"
@@ -15,8 +16,10 @@ import (
 	"testing"
 	"time"
 
+	"boardbench/internal/cmdutil"
 	"boardbench/internal/finding"
 	"boardbench/internal/host"
+	"boardbench/internal/iostreams"
 	"boardbench/internal/proc"
 	"boardbench/internal/result"
 	"boardbench/internal/testutil/fixture"
@@ -275,6 +278,56 @@ func TestThermalLoadChoice(t *testing.T) {
 		o, err := Run(context.Background(), cfg, Options{Force: true, Limit: time.Second, Load: load})
 		if o != nil || err == nil || !strings.Contains(err.Error(), want) {
 			t.Errorf("--load %s: %v, want an error saying %q", load, err, want)
+		}
+	}
+}
+
+// TestThermalNoSensor: without a temperature sensor nothing is measured:
+// the result is saved but not valid, the cool phase's target is unknown
+// (never 0 °C), and Run returns a NothingMeasuredError.
+func TestThermalNoSensor(t *testing.T) {
+	root := fixture.Root(t, map[string]string{
+		"/proc/cpuinfo":                  "processor\t: 0\nmodel name\t: Test CPU\n\n",
+		"/proc/loadavg":                  "0.01 0.02 0.00 1/80 999\n",
+		"/proc/meminfo":                  "MemTotal:         500000 kB\nMemAvailable:     400000 kB\n",
+		"/sys/devices/system/cpu/online": "0\n", "/sys/devices/system/cpu/possible": "0\n", "/sys/devices/system/cpu/present": "0\n",
+	})
+	out := filepath.Join(t.TempDir(), "thermal.json")
+	cfg := Config{Host: fixture.Open(t, root), Allowed: []int{0}, Exec: &board{}, FindSevenZip: fakeTool}
+	_, err := Run(context.Background(), cfg, Options{Force: true, Interval: 50 * time.Millisecond, Limit: time.Second, Output: out})
+	var nm *NothingMeasuredError
+	if !errors.As(err, &nm) {
+		t.Fatalf("err %v, want a NothingMeasuredError", err)
+	}
+	r, lerr := result.Load(out)
+	if lerr != nil {
+		t.Fatal(lerr)
+	}
+	if r.Summary.Valid || finding.Worst(r.Findings) != finding.Invalidates {
+		t.Errorf("valid %v, findings %+v", r.Summary.Valid, r.Findings)
+	}
+	for _, p := range r.Phases {
+		if strings.Contains(p.Title, "0.0 °C") || p.Status != result.PhaseSkipped {
+			t.Errorf("phase %s %q status %s", p.Name, p.Title, p.Status)
+		}
+	}
+}
+
+// TestThermalFlags: contradictory targets and a sampling interval that is
+// not positive are usage errors (exit 2), found before anything runs.
+func TestThermalFlags(t *testing.T) {
+	for _, args := range [][]string{
+		{"--heat-to", "60", "--cool-to", "60"},
+		{"--heat-to", "50", "--cool-to", "70"},
+		{"--interval", "0s"},
+		{"--interval", "-1s"},
+	} {
+		ios, _, _ := iostreams.Test()
+		cmd := NewCmd(cmdutil.NewFactory(ios))
+		cmd.SetArgs(args)
+		cmd.SilenceErrors, cmd.SilenceUsage = true, true
+		if err := cmd.Execute(); cmdutil.ExitCode(err) != 2 {
+			t.Errorf("%q: err %v (exit %d), want a usage error", args, err, cmdutil.ExitCode(err))
 		}
 	}
 }

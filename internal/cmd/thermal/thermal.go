@@ -65,6 +65,12 @@ phases are skipped with that reason.`,
 				v := fl.v
 				*fl.dst = &v
 			}
+			if opt.HeatTo != nil && opt.CoolTo != nil && *opt.CoolTo >= *opt.HeatTo {
+				return cmdutil.Usagef("--cool-to %g must be below --heat-to %g", *opt.CoolTo, *opt.HeatTo)
+			}
+			if opt.Interval <= 0 {
+				return cmdutil.Usagef("--interval %s: must be positive", opt.Interval)
+			}
 			if opt.Limit <= 0 {
 				return cmdutil.Usagef("--limit %s: must be positive", opt.Limit)
 			}
