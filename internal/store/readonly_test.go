@@ -44,7 +44,10 @@ func TestOpenReadOnlySQLite(t *testing.T) {
 		t.Fatalf("List on the read-only store: %v, %d records", err, total)
 	}
 	writes := map[string]func() error{
-		"Put":    func() error { _, _, err := st.Put(ctx, mustJSON(t, testResult("bbbb0002", "X", "Y", "6.1", 1, t0))); return err },
+		"Put": func() error {
+			_, _, err := st.Put(ctx, mustJSON(t, testResult("bbbb0002", "X", "Y", "6.1", 1, t0)))
+			return err
+		},
 		"Tag":    func() error { return st.Tag(ctx, "aaaa0001", "x") },
 		"Remove": func() error { return st.Remove(ctx, "aaaa0001") },
 	}
