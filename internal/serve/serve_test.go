@@ -78,6 +78,10 @@ func TestStatusCodes(t *testing.T) {
 		{"/?valid=maybe", 400},
 		{"/?unknown=1", 400},
 		{"/?q=a&q=b", 400},
+		{"/?sort=device;DROP%20TABLE", 400}, // Go's URL.Query would drop the pair and serve the default table
+		{"/?soc=x;y", 400},
+		{"/?q=%zz", 400},
+		{"/compare?id=00000000000000000000000000000001;id=00000000000000000000000000000002", 400},
 		{"/?q=%27+OR+1%3D1+--", 200},
 		{"/?page=9999", 200}, // past the end: an empty page
 		{"/results/00000000000000000000000000000001", 200},
@@ -153,7 +157,7 @@ func TestEscaping(t *testing.T) {
 // FuzzHandlers: no query string or path makes a handler panic or answer
 // 5xx.
 func FuzzHandlers(f *testing.F) {
-	for _, s := range []string{"/?sort=aes&dir=asc", "/?q=x&soc=y&page=2", "/results/00000000000000000000000000000001", "/compare?id=1&id=2", "/?per=%ff", "/results/%00"} {
+	for _, s := range []string{"/?sort=aes&dir=asc", "/?q=x&soc=y&page=2", "/results/00000000000000000000000000000001", "/compare?id=1&id=2", "/?per=%ff", "/results/%00", "/?sort=device;DROP%20TABLE", "/compare?id=1;id=2", "/?q=%zz"} {
 		f.Add(s)
 	}
 	h := newTestServer(10)
@@ -168,4 +172,20 @@ func FuzzHandlers(f *testing.F) {
 			t.Errorf("GET %q = %d", target, rec.Code)
 		}
 	})
+}
+
+// TestTableHeaderMatchesRows checks that the header has a cell for every
+// cell of a row (the tags column included), and that the tags header,
+// which cannot sort, says so instead of linking.
+func TestTableHeaderMatchesRows(t *testing.T) {
+	body := get(t, newTestServer(3), "/").Body.String()
+	thead := body[strings.Index(body, "<thead>"):strings.Index(body, "</thead>")]
+	tbody := body[strings.Index(body, "<tbody>"):strings.Index(body, "</tbody>")]
+	firstRow := tbody[:strings.Index(tbody, "</tr>")]
+	if h, c := strings.Count(thead, "<th>")+strings.Count(thead, "<th "), strings.Count(firstRow, "<td"); h != c || h != len(Columns)+2 {
+		t.Errorf("%d header cells, %d cells in a row, want %d of each", h, c, len(Columns)+2)
+	}
+	if !strings.Contains(thead, `<th data-key="tags" title="`+TagsNotSortable+`">Tags</th>`) {
+		t.Errorf("no unsortable Tags header:\n%s", thead)
+	}
 }
