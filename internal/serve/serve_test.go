@@ -1,6 +1,8 @@
 package serve
 
 import (
+	"context"
+	"encoding/json"
 	"flag"
 	"net/http"
 	"net/http/httptest"
@@ -11,6 +13,7 @@ import (
 	"testing"
 
 	"boardbench/internal/serve/servetest"
+	"boardbench/internal/store"
 )
 
 var update = flag.Bool("update", false, "rewrite the golden pages")
@@ -187,5 +190,42 @@ func TestTableHeaderMatchesRows(t *testing.T) {
 	}
 	if !strings.Contains(thead, `<th data-key="tags" title="`+TagsNotSortable+`">Tags</th>`) {
 		t.Errorf("no unsortable Tags header:\n%s", thead)
+	}
+}
+
+// TestSubstringFiltersOnSQLite checks, on the SQLite store, that the
+// kernel, core type and SoC filters match what the field contains,
+// ignoring case: "6.6" selects the 6.6.x kernels.
+func TestSubstringFiltersOnSQLite(t *testing.T) {
+	ctx := context.Background()
+	st, err := store.Open(ctx, filepath.Join(t.TempDir(), "results.db"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer st.Close()
+	for i := range 15 {
+		r, _ := servetest.Result(i)
+		doc, _ := json.Marshal(r)
+		if _, _, err := st.Put(ctx, doc); err != nil {
+			t.Fatal(err)
+		}
+	}
+	h := New(Config{Store: st}).Handler()
+	for _, c := range []struct {
+		query, want string
+		rows        int
+	}{
+		{"kernel=6.6", "<td>6.6.51", 5},
+		{"core=cortex-a72", "×Cortex-A72</td>", 3},
+		{"soc=bcm27", "<td>Broadcom BCM27", 6},
+	} {
+		body := get(t, h, "/?per=100&"+c.query).Body.String()
+		rows := rowRE.FindAllString(body, -1)
+		if len(rows) != c.rows {
+			t.Errorf("%s: %d rows, want %d", c.query, len(rows), c.rows)
+		}
+		if n := strings.Count(body, c.want); n < c.rows {
+			t.Errorf("%s: %q in %d rows, want %d", c.query, c.want, n, c.rows)
+		}
 	}
 }

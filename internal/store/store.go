@@ -54,6 +54,9 @@ type Record struct {
 
 // Query selects and orders records. Zero fields do not filter.
 type Query struct {
+	// Board, SoC, CoreType and Kernel match any record whose field
+	// contains them, ignoring case ("raspberry" selects every Raspberry
+	// Pi, "6.6" every 6.6.x kernel); Kind and Tag must be equal.
 	Board, SoC, CoreType, Kernel, Kind, Tag string
 	// IDPrefix selects the results whose id starts with it (the short ids
 	// that lists show).
