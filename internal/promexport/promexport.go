@@ -1,7 +1,7 @@
 // Package promexport exposes the monitor's live samples to Prometheus on
 // /metrics through the official Go client library. A scrape reads the
-// sampler's latest sample (monitor.Monitor.Last) and the counters taken
-// with it; it never reads /proc or /sys itself, so scraping costs no more
+// sampler's latest sample (monitor.Monitor.Last), its latest /proc/stat
+// times (monitor.Monitor.LastCPUTimes) and the counters taken with it; it never reads /proc or /sys itself, so scraping costs no more
 // machine reads however often Prometheus asks. docs/prometheus.md lists
 // every metric.
 package promexport
@@ -18,6 +18,7 @@ import (
 	"time"
 
 	"boardbench/internal/inventory"
+	"boardbench/internal/kernelfile"
 	"boardbench/internal/monitor"
 
 	"github.com/prometheus/client_golang/prometheus"
@@ -57,7 +58,7 @@ type Exporter struct {
 
 type descs struct {
 	clock, fwClock, temp, load, busy, mode, cpuBusy, volts, power, sensor, swapUsed, stamp *prometheus.Desc
-	tis, swapIn, swapOut, throttled, throttledBits                                         *prometheus.Desc
+	tis, swapIn, swapOut, throttled, throttledBits, cpuSeconds                             *prometheus.Desc
 }
 
 // New returns an exporter of src's samples, taken with configuration cfg
@@ -65,9 +66,9 @@ type descs struct {
 // counters may be nil: time-in-state, swap activity and throttling flags
 // are then left out.
 func New(src Source, cfg monitor.Config, in *inventory.Info, counters *Counters) *Exporter {
-	board, soc := "", ""
-	if in != nil {
-		board, soc = in.Board.Model, in.SoC.Guess
+	board, soc := BoardLabel(in), Unknown
+	if in != nil && in.SoC.Guess != "" {
+		soc = in.SoC.Guess
 	}
 	constLabels := prometheus.Labels{"board": board, "soc": soc}
 	d := func(name, help string, labels ...string) *prometheus.Desc {
@@ -93,6 +94,7 @@ func New(src Source, cfg monitor.Config, in *inventory.Info, counters *Counters)
 		swapOut:       d("swap_out_pages_total", "Pages swapped out since boot (pswpout)."),
 		throttled:     d("throttled", "Raspberry Pi firmware throttling flag (get_throttled): 1 set, 0 clear.", "flag"),
 		throttledBits: d("throttled_bits", "Raspberry Pi firmware get_throttled bit field."),
+		cpuSeconds:    d("cpu_seconds_total", "Time a CPU has spent in a mode since boot (/proc/stat, as the sampler last read it).", "cpu", "mode"),
 	}
 	return e
 }
@@ -123,7 +125,7 @@ func Clusters(cfg monitor.Config, in *inventory.Info) []Cluster {
 func (e *Exporter) Describe(ch chan<- *prometheus.Desc) {
 	d := e.descs
 	for _, x := range []*prometheus.Desc{d.clock, d.fwClock, d.temp, d.load, d.busy, d.mode, d.cpuBusy, d.volts,
-		d.power, d.sensor, d.swapUsed, d.stamp, d.tis, d.swapIn, d.swapOut, d.throttled, d.throttledBits} {
+		d.power, d.sensor, d.swapUsed, d.stamp, d.tis, d.swapIn, d.swapOut, d.throttled, d.throttledBits, d.cpuSeconds} {
 		ch <- x
 	}
 }
@@ -180,9 +182,65 @@ func (e *Exporter) Collect(ch chan<- prometheus.Metric) {
 		}
 		gauge(d.stamp, float64(s.Time.UnixNano())/1e9)
 	}
+	if ts, ok := e.src.(CPUTimesSource); ok {
+		if per, ok := ts.LastCPUTimes(); ok {
+			for _, cpu := range slices.Sorted(maps.Keys(per)) {
+				t := per[cpu]
+				for _, m := range []struct {
+					mode  string
+					ticks uint64
+				}{{"user", t.User}, {"nice", t.Nice}, {"system", t.System}, {"idle", t.Idle}, {"iowait", t.Iowait},
+					{"irq", t.IRQ}, {"softirq", t.SoftIRQ}, {"steal", t.Steal}} {
+					ch <- prometheus.MustNewConstMetric(d.cpuSeconds, prometheus.CounterValue, float64(m.ticks)/UserHZ, fmt.Sprint(cpu), m.mode)
+				}
+			}
+		}
+	}
 	if e.counters != nil {
 		e.collectCounters(ch)
 	}
+}
+
+// UserHZ is the unit of /proc/stat's CPU times: ticks per second, 100 on
+// every Linux architecture.
+const UserHZ = 100
+
+// CPUTimesSource is a Source that also keeps the per-CPU times of its
+// latest /proc/stat reading (*monitor.Monitor is one): they become the
+// boardbench_cpu_seconds_total counters without any read per scrape.
+type CPUTimesSource interface {
+	LastCPUTimes() (perCPU map[int]kernelfile.CPUTimes, ok bool)
+}
+
+// The monitor keeps its latest /proc/stat times for the exporter.
+var _ CPUTimesSource = (*monitor.Monitor)(nil)
+
+// Unknown is the board or soc label's value when the inventory does not
+// name it (an empty label value would be the same as no label).
+const Unknown = "unknown"
+
+// BoardLabel returns the board label's value: the inventory's board model
+// (device tree, DMI product, /proc/cpuinfo Model or the Raspberry Pi
+// revision), else the DMI vendor and product, else /proc/cpuinfo's
+// Hardware line, else Unknown. It never uses the host name, which the
+// inventory redacts and Prometheus's own instance label already gives.
+func BoardLabel(in *inventory.Info) string {
+	if in == nil {
+		return Unknown
+	}
+	b := in.Board
+	if m := strings.TrimSpace(b.Model); m != "" {
+		return m
+	}
+	if b.DMI != nil {
+		if v := strings.TrimSpace(strings.TrimSpace(b.DMI.SysVendor) + " " + strings.TrimSpace(b.DMI.ProductName)); v != "" {
+			return v
+		}
+	}
+	if hw := strings.TrimSpace(b.CPUInfoHardware); hw != "" {
+		return hw
+	}
+	return Unknown
 }
 
 func (e *Exporter) collectCounters(ch chan<- prometheus.Metric) {

@@ -217,7 +217,7 @@ func TestPromtoolAcceptsTheOutput(t *testing.T) {
 		return
 	}
 	cfg, in := testConfig()
-	e := New(&fakeSource{s: fullSample()}, cfg, in, nil)
+	e := New(withTimes(fullSample()), cfg, in, nil)
 	cmd := exec.Command(promtool, "check", "metrics")
 	cmd.Stdin = strings.NewReader(scrape(t, e))
 	out, err := cmd.CombinedOutput()
@@ -236,7 +236,7 @@ func TestRealPrometheusScrapes(t *testing.T) {
 		return
 	}
 	cfg, in := testConfig()
-	e := New(&fakeSource{s: fullSample()}, cfg, in, nil)
+	e := New(withTimes(fullSample()), cfg, in, nil)
 	ln, err := Listen("127.0.0.1:0")
 	if err != nil {
 		t.Fatal(err)
@@ -295,6 +295,7 @@ func TestRealPrometheusScrapes(t *testing.T) {
 		{`boardbench_temperature_celsius`, 45.5},
 		{`boardbench_power_watts`, 6.25},
 		{`boardbench_cpu_busy_ratio`, 0.5},
+		{`boardbench_cpu_seconds_total{cpu="1",mode="user"}`, 12.5},
 		{`up{job="boardbench"}`, 1},
 	} {
 		v, ok := queryValue(api, q.query)
@@ -356,7 +357,7 @@ func TestIsLoopback(t *testing.T) {
 // BenchmarkScrape measures one /metrics request over a full sample.
 func BenchmarkScrape(b *testing.B) {
 	cfg, in := testConfig()
-	e := New(&fakeSource{s: fullSample()}, cfg, in, nil)
+	e := New(withTimes(fullSample()), cfg, in, nil)
 	h, err := Handler(e)
 	if err != nil {
 		b.Fatal(err)

@@ -35,7 +35,12 @@ func parseCompare(v map[string][]string) ([]string, error) {
 }
 
 func (s *Server) compare(w http.ResponseWriter, r *http.Request) {
-	ids, err := parseCompare(r.URL.Query())
+	v, err := queryValues(r)
+	if err != nil {
+		s.badRequest(w, err.Error())
+		return
+	}
+	ids, err := parseCompare(v)
 	if err != nil {
 		s.badRequest(w, err.Error())
 		return

@@ -13,6 +13,7 @@ import (
 	"fmt"
 	"log"
 	"net/http"
+	"net/url"
 	"slices"
 	"strings"
 	"sync"
@@ -177,6 +178,18 @@ func (s *Server) result(w http.ResponseWriter, r *http.Request) {
 	p.ID = id
 	p.RawJSON = "/results/" + id + ".json"
 	s.render(w, r, func(b *bytes.Buffer) error { return page.WriteResult(b, p) })
+}
+
+// queryValues parses the request's query string strictly: Go's
+// r.URL.Query() silently drops a malformed pair (a ';' separator, a bad
+// %-escape), which would serve a page for a query other than the one sent.
+// The error says what is wrong, for a 400.
+func queryValues(r *http.Request) (url.Values, error) {
+	v, err := url.ParseQuery(r.URL.RawQuery)
+	if err != nil {
+		return nil, fmt.Errorf("malformed query string: %v", err)
+	}
+	return v, nil
 }
 
 // ValidID reports whether id can be a result id: 8 to 64 lowercase hex digits.

@@ -1,6 +1,8 @@
 package serve
 
 import (
+	"context"
+	"encoding/json"
 	"flag"
 	"net/http"
 	"net/http/httptest"
@@ -11,6 +13,7 @@ import (
 	"testing"
 
 	"boardbench/internal/serve/servetest"
+	"boardbench/internal/store"
 )
 
 var update = flag.Bool("update", false, "rewrite the golden pages")
@@ -78,6 +81,10 @@ func TestStatusCodes(t *testing.T) {
 		{"/?valid=maybe", 400},
 		{"/?unknown=1", 400},
 		{"/?q=a&q=b", 400},
+		{"/?sort=device;DROP%20TABLE", 400}, // Go's URL.Query would drop the pair and serve the default table
+		{"/?soc=x;y", 400},
+		{"/?q=%zz", 400},
+		{"/compare?id=00000000000000000000000000000001;id=00000000000000000000000000000002", 400},
 		{"/?q=%27+OR+1%3D1+--", 200},
 		{"/?page=9999", 200}, // past the end: an empty page
 		{"/results/00000000000000000000000000000001", 200},
@@ -153,7 +160,7 @@ func TestEscaping(t *testing.T) {
 // FuzzHandlers: no query string or path makes a handler panic or answer
 // 5xx.
 func FuzzHandlers(f *testing.F) {
-	for _, s := range []string{"/?sort=aes&dir=asc", "/?q=x&soc=y&page=2", "/results/00000000000000000000000000000001", "/compare?id=1&id=2", "/?per=%ff", "/results/%00"} {
+	for _, s := range []string{"/?sort=aes&dir=asc", "/?q=x&soc=y&page=2", "/results/00000000000000000000000000000001", "/compare?id=1&id=2", "/?per=%ff", "/results/%00", "/?sort=device;DROP%20TABLE", "/compare?id=1;id=2", "/?q=%zz"} {
 		f.Add(s)
 	}
 	h := newTestServer(10)
@@ -168,4 +175,57 @@ func FuzzHandlers(f *testing.F) {
 			t.Errorf("GET %q = %d", target, rec.Code)
 		}
 	})
+}
+
+// TestTableHeaderMatchesRows checks that the header has a cell for every
+// cell of a row (the tags column included), and that the tags header,
+// which cannot sort, says so instead of linking.
+func TestTableHeaderMatchesRows(t *testing.T) {
+	body := get(t, newTestServer(3), "/").Body.String()
+	thead := body[strings.Index(body, "<thead>"):strings.Index(body, "</thead>")]
+	tbody := body[strings.Index(body, "<tbody>"):strings.Index(body, "</tbody>")]
+	firstRow := tbody[:strings.Index(tbody, "</tr>")]
+	if h, c := strings.Count(thead, "<th>")+strings.Count(thead, "<th "), strings.Count(firstRow, "<td"); h != c || h != len(Columns)+2 {
+		t.Errorf("%d header cells, %d cells in a row, want %d of each", h, c, len(Columns)+2)
+	}
+	if !strings.Contains(thead, `<th data-key="tags" title="`+TagsNotSortable+`">Tags</th>`) {
+		t.Errorf("no unsortable Tags header:\n%s", thead)
+	}
+}
+
+// TestSubstringFiltersOnSQLite checks, on the SQLite store, that the
+// kernel, core type and SoC filters match what the field contains,
+// ignoring case: "6.6" selects the 6.6.x kernels.
+func TestSubstringFiltersOnSQLite(t *testing.T) {
+	ctx := context.Background()
+	st, err := store.Open(ctx, filepath.Join(t.TempDir(), "results.db"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer st.Close()
+	for i := range 15 {
+		r, _ := servetest.Result(i)
+		doc, _ := json.Marshal(r)
+		if _, _, err := st.Put(ctx, doc); err != nil {
+			t.Fatal(err)
+		}
+	}
+	h := New(Config{Store: st}).Handler()
+	for _, c := range []struct {
+		query, want string
+		rows        int
+	}{
+		{"kernel=6.6", "<td>6.6.51", 5},
+		{"core=cortex-a72", "×Cortex-A72</td>", 3},
+		{"soc=bcm27", "<td>Broadcom BCM27", 6},
+	} {
+		body := get(t, h, "/?per=100&"+c.query).Body.String()
+		rows := rowRE.FindAllString(body, -1)
+		if len(rows) != c.rows {
+			t.Errorf("%s: %d rows, want %d", c.query, len(rows), c.rows)
+		}
+		if n := strings.Count(body, c.want); n < c.rows {
+			t.Errorf("%s: %q in %d rows, want %d", c.query, c.want, n, c.rows)
+		}
+	}
 }

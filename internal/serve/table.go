@@ -27,7 +27,8 @@ type Column struct {
 }
 
 // Columns are the results table's sortable columns, in order: the
-// published table's, then SoC, core types, date and validity.
+// published table's, then SoC, core types, date and validity. The table
+// ends with the tags, which are not sortable.
 var Columns = []Column{
 	{"device", "Device", "board", false},
 	{"clock", "Clock (MHz)", "clock_mhz.max", true},
@@ -43,6 +44,10 @@ var Columns = []Column{
 	{"date", "Date", "created_at", false},
 	{"valid", "Validity", "valid", false},
 }
+
+// TagsNotSortable is the title of the Tags column's header: the last
+// column, which the store cannot sort by (a result has any number of tags).
+const TagsNotSortable = "not sortable: a result has any number of tags; filter by one with the tag field"
 
 func columnByKey(key string) (Column, bool) {
 	for _, c := range Columns {
@@ -194,7 +199,12 @@ func (p tableParams) link(edit func(*tableParams)) template.URL {
 }
 
 func (s *Server) table(w http.ResponseWriter, r *http.Request) {
-	p, err := parseTable(r.URL.Query())
+	v, err := queryValues(r)
+	if err != nil {
+		s.badRequest(w, err.Error())
+		return
+	}
+	p, err := parseTable(v)
 	if err != nil {
 		s.badRequest(w, err.Error())
 		return
@@ -225,6 +235,7 @@ func (s *Server) table(w http.ResponseWriter, r *http.Request) {
 		col.Link = p.link(func(q *tableParams) { q.sort, q.dir, q.page = c.Key, dir, 1 })
 		t.Columns = append(t.Columns, col)
 	}
+	t.Columns = append(t.Columns, page.Column{Key: "tags", Title: "Tags", Note: TagsNotSortable})
 	for _, rc := range recs {
 		t.Rows = append(t.Rows, rowOf(rc))
 	}

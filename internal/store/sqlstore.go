@@ -423,14 +423,17 @@ func (s *sqlStore) List(ctx context.Context, q Query) ([]Record, int, error) {
 			args = append(args, v)
 		}
 	}
-	eq("r.board", q.Board)
-	eq("r.soc", q.SoC)
-	eq("r.kernel", q.Kernel)
-	eq("r.kind", q.Kind)
-	if q.CoreType != "" {
-		where = append(where, `r.core_types LIKE ? ESCAPE '\'`)
-		args = append(args, "%"+likeEscape(q.CoreType)+"%")
+	contains := func(col, v string) { // case-insensitive substring, as typed in a filter
+		if v != "" {
+			where = append(where, `LOWER(`+col+`) LIKE ? ESCAPE '\'`)
+			args = append(args, "%"+likeEscape(strings.ToLower(v))+"%")
+		}
 	}
+	contains("r.board", q.Board)
+	contains("r.soc", q.SoC)
+	contains("r.kernel", q.Kernel)
+	eq("r.kind", q.Kind)
+	contains("r.core_types", q.CoreType)
 	if q.IDPrefix != "" {
 		where = append(where, `r.id LIKE ? ESCAPE '\'`)
 		args = append(args, likeEscape(q.IDPrefix)+"%")

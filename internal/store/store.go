@@ -19,6 +19,10 @@ import (
 // ErrNotFound is returned (wrapped) for an ID the store does not hold.
 var ErrNotFound = errors.New("no such result")
 
+// ErrAmbiguous is returned (wrapped, by Lookup) for a short id that is
+// the start of several result ids; the error's text says how many.
+var ErrAmbiguous = errors.New("ambiguous result id")
+
 // Record is one stored result's indexed columns: what `results list`,
 // `serve`'s table and filters show without decoding the document.
 type Record struct {
@@ -50,6 +54,9 @@ type Record struct {
 
 // Query selects and orders records. Zero fields do not filter.
 type Query struct {
+	// Board, SoC, CoreType and Kernel match any record whose field
+	// contains them, ignoring case ("raspberry" selects every Raspberry
+	// Pi, "6.6" every 6.6.x kernel); Kind and Tag must be equal.
 	Board, SoC, CoreType, Kernel, Kind, Tag string
 	// IDPrefix selects the results whose id starts with it (the short ids
 	// that lists show).
@@ -90,8 +97,8 @@ type Store interface {
 }
 
 // Lookup returns the full id of the result whose id is idOrPrefix, or
-// starts with it when no id equals it: ErrNotFound when none does, an
-// error naming the count when several do.
+// starts with it when no id equals it: ErrNotFound when none does,
+// ErrAmbiguous (its text naming the count) when several do.
 func Lookup(ctx context.Context, st Store, idOrPrefix string) (string, error) {
 	if idOrPrefix == "" {
 		return "", fmt.Errorf("empty result id")
@@ -108,7 +115,7 @@ func Lookup(ctx context.Context, st Store, idOrPrefix string) (string, error) {
 	case total == 0:
 		return "", fmt.Errorf("%s: %w", quoteID(idOrPrefix), ErrNotFound)
 	case total > 1:
-		return "", fmt.Errorf("%s is the start of %d result ids: give more of the id", quoteID(idOrPrefix), total)
+		return "", &ambiguousError{prefix: idOrPrefix, count: total}
 	}
 	return recs[0].ID, nil
 }

@@ -109,9 +109,12 @@ func loadInputs(ctx context.Context, f *cmdutil.Factory, args []string) ([]compa
 			}
 		}
 		id, err := store.Lookup(ctx, st, a)
-		if errors.Is(err, store.ErrNotFound) {
+		switch {
+		case errors.Is(err, store.ErrNotFound):
 			return nil, cmdutil.Usagef("%s: no such file, nor a result id in the store %s", a, store.Where(st))
-		} else if err != nil {
+		case errors.Is(err, store.ErrAmbiguous):
+			return nil, cmdutil.Usagef("%s: no such file, and %v (in the store %s)", a, err, store.Where(st))
+		case err != nil:
 			return nil, err
 		}
 		doc, err := st.Get(ctx, id)

@@ -43,17 +43,21 @@ func TestFileAgainstStoreID(t *testing.T) {
 		t.Fatal(err)
 	}
 	st.Put(context.Background(), doc(t, "bbbb0000000000000000000000000002", "6.8.0", 14000))
+	st.Put(context.Background(), doc(t, "bbbc0000000000000000000000000003", "6.8.0", 14100))
 	st.Close()
 	for _, tc := range []struct {
 		args []string
 		want []string
 		code int
+		// errWant is in the error's text.
+		errWant string
 	}{
-		{[]string{file, "bbbb"}, []string{"Conditions that differ", "kernel", "6.8.0", "(-12.5%)"}, 0},
-		{[]string{file, "bbbb", "--markdown"}, []string{"| **kernel** | 6.1.0 | 6.8.0 |"}, 0},
-		{[]string{file, "bbbb", "--json"}, []string{`"differs": true`, `"change_pct"`}, 0},
-		{[]string{file, "cccc"}, nil, 2},
-		{[]string{file}, nil, 2},
+		{[]string{file, "bbbb"}, []string{"Conditions that differ", "kernel", "6.8.0", "(-12.5%)"}, 0, ""},
+		{[]string{file, "bbbb", "--markdown"}, []string{"| **kernel** | 6.1.0 | 6.8.0 |"}, 0, ""},
+		{[]string{file, "bbbb", "--json"}, []string{`"differs": true`, `"change_pct"`}, 0, ""},
+		{[]string{file, "cccc"}, nil, 2, "no such file, nor a result id"},
+		{[]string{file, "bbb"}, nil, 2, `"bbb" is the start of 2 result ids`},
+		{[]string{file}, nil, 2, ""},
 	} {
 		ios, out, _ := iostreams.Test()
 		f := &cmdutil.Factory{IO: ios, Store: cmdutil.StoreOptions{Spec: dbPath}}
@@ -63,6 +67,9 @@ func TestFileAgainstStoreID(t *testing.T) {
 		err := cmd.ExecuteContext(context.Background())
 		if code := cmdutil.ExitCode(err); code != tc.code {
 			t.Errorf("%q: exit %d (%v), want %d", tc.args, code, err, tc.code)
+		}
+		if tc.errWant != "" && (err == nil || !strings.Contains(err.Error(), tc.errWant)) {
+			t.Errorf("%q: error %v, want %q in it", tc.args, err, tc.errWant)
 		}
 		for _, w := range tc.want {
 			if !strings.Contains(out.String(), w) {

@@ -8,10 +8,10 @@ import (
 	"boardbench/internal/serve/page"
 )
 
-// writeHTML writes the result in path as one self-contained HTML file to
-// out ("-" or "" for standard output).
-func writeHTML(f *cmdutil.Factory, path, out string) error {
-	r, err := load(path)
+// writeHTML writes the result arg names (a file or a store id) as one
+// self-contained HTML file to out ("-" or "" for standard output).
+func writeHTML(f *cmdutil.Factory, src *sources, arg, out string) error {
+	r, err := src.load(arg)
 	if err != nil {
 		return err
 	}

@@ -27,7 +27,7 @@ func NewCmd(f *cmdutil.Factory) *cobra.Command {
 	var htmlOut string
 	var chartsDir string
 	cmd := &cobra.Command{
-		Use:   "report FILE...",
+		Use:   "report FILE|ID...",
 		Short: "Show a saved run result as a text report or a results-table row",
 		Long: `Render a result file written by 'boardbench run' or 'boardbench monitor --
 COMMAND': a summary (status, verdict, measured clock per cluster, kernel,
@@ -52,23 +52,31 @@ or an issue.
 --json checks that FILE is a result this boardbench reads and prints it
 again as indented JSON.
 
-A FILE that does not exist, cannot be read or is not a boardbench result is
-bad input: one line on standard error and exit status 2.`,
+Instead of a FILE, an argument may be the id of a result in the results
+store (--store, see 'boardbench results'), or the start of one that names a
+single result; a file of that name wins when it exists.
+
+A FILE that does not exist, cannot be read or is not a boardbench result,
+and an id the store does not hold (or that starts several ids), are bad
+input: one line on standard error and exit status 2.`,
 		Example: `  boardbench report boardbench-rk3588-20250301-1000.json
   boardbench report --markdown-row result.json
+  boardbench report --markdown-row --header 42d29a42 9c1e07b3
   boardbench report --markdown-row --header a.json
   boardbench report --json result.json | jq .summary
   boardbench report --html result.json -o result.html`,
 		Args: func(cmd *cobra.Command, args []string) error {
 			switch {
 			case len(args) == 0:
-				return cmdutil.Usagef("report takes one result FILE (several with --markdown-row)")
+				return cmdutil.Usagef("report takes one result FILE or store ID (several with --markdown-row)")
 			case len(args) > 1 && !markdownRow:
-				return cmdutil.Usagef("report takes one result FILE (got %d arguments); several only with --markdown-row", len(args))
+				return cmdutil.Usagef("report takes one result FILE or store ID (got %d arguments); several only with --markdown-row", len(args))
 			}
 			return nil
 		},
 		RunE: func(cmd *cobra.Command, args []string) error {
+			src := newSources(cmd.Context(), f)
+			defer src.close()
 			if asJSON && markdownRow {
 				return cmdutil.Usagef("--json and --markdown-row cannot be combined")
 			}
@@ -79,12 +87,12 @@ bad input: one line on standard error and exit status 2.`,
 				if !asHTML || asJSON || markdownRow {
 					return cmdutil.Usagef("-o applies to --html, which cannot be combined with --json or --markdown-row")
 				}
-				return writeHTML(f, args[0], htmlOut)
+				return writeHTML(f, src, args[0], htmlOut)
 			}
 			if markdownRow {
-				return markdownTable(f, args, header)
+				return markdownTable(f, src, args, header)
 			}
-			r, err := load(args[0])
+			r, err := src.load(args[0])
 			if err != nil {
 				return err
 			}
@@ -116,10 +124,10 @@ bad input: one line on standard error and exit status 2.`,
 // the header lines first when header is set. Every file is read before
 // anything is printed, so a bad one gives its error line and no partial
 // table. Warnings name the file when there are several.
-func markdownTable(f *cmdutil.Factory, paths []string, header bool) error {
+func markdownTable(f *cmdutil.Factory, src *sources, paths []string, header bool) error {
 	results := make([]*result.Result, 0, len(paths))
 	for _, p := range paths {
-		r, err := load(p)
+		r, err := src.load(p)
 		if err != nil {
 			return err
 		}

@@ -98,8 +98,8 @@ valid, summary}, summary holding every headline figure by name.`,
 		},
 		PostRunE: func(cmd *cobra.Command, args []string) error { return f.IO.OutErr() },
 	}
-	cmd.Flags().StringVar(&q.Board, "board", "", "only results of the board `NAME` (as the list shows it)")
-	cmd.Flags().StringVar(&q.SoC, "soc", "", "only results of the `SOC`")
+	cmd.Flags().StringVar(&q.Board, "board", "", "only results whose board name contains `TEXT` (any case)")
+	cmd.Flags().StringVar(&q.SoC, "soc", "", "only results whose SoC contains `TEXT` (any case)")
 	cmd.Flags().StringVar(&since, "since", "", "only results made on or after `DATE` (YYYY-MM-DD)")
 	cmd.Flags().BoolVar(&q.ValidOnly, "valid", false, "only results whose figures are valid")
 	cmd.Flags().StringVar(&q.Tag, "tag", "", "only results tagged `TAG`")

@@ -8,7 +8,6 @@ import (
 	"errors"
 	"fmt"
 	"os"
-	"strings"
 	"time"
 
 	"boardbench/internal/cmdutil"
@@ -52,18 +51,17 @@ func open(ctx context.Context, f *cmdutil.Factory) (store.Store, error) {
 	return f.Store.OpenStore(ctx)
 }
 
-// lookup resolves an id or its start; an unknown id is bad input.
+// lookup resolves an id or its start; an unknown id, or a start that
+// several ids share, is bad input, and its message is the store's own.
 func lookup(ctx context.Context, st store.Store, id string) (string, error) {
 	full, err := store.Lookup(ctx, st, id)
-	if err != nil && !isStoreFailure(err) {
+	switch {
+	case errors.Is(err, store.ErrAmbiguous):
+		return "", &cmdutil.UsageError{Err: fmt.Errorf("%v (in the store %s)", err, whereOf(st))}
+	case errors.Is(err, store.ErrNotFound):
 		return "", &cmdutil.UsageError{Err: fmt.Errorf("no result %s in the store %s", id, whereOf(st))}
 	}
 	return full, err
-}
-
-// isStoreFailure tells an error of the store itself from an unknown id.
-func isStoreFailure(err error) bool {
-	return !errors.Is(err, store.ErrNotFound) && !strings.Contains(err.Error(), "is the start of")
 }
 
 func whereOf(st store.Store) string {

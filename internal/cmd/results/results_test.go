@@ -89,6 +89,10 @@ func TestListJSON(t *testing.T) {
 	if !strings.Contains(out, "aaaa00000000") || strings.Contains(out, "bbbb") || !strings.Contains(out, "16000") {
 		t.Errorf("list --board:\n%s", out)
 	}
+	out, _, _ = run(t, path, false, "", "list", "--board", "radxa", "--soc", "rk35")
+	if !strings.Contains(out, "aaaa00000000") || strings.Contains(out, "bbbb") {
+		t.Errorf("list --board/--soc match a part of the name, in any case:\n%s", out)
+	}
 	if _, _, err := run(t, path, false, "", "list", "--since", "yesterday"); cmdutil.ExitCode(err) != 2 {
 		t.Errorf("bad --since: %v, want a usage error", err)
 	}

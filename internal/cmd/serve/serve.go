@@ -62,17 +62,27 @@ on /metrics (see docs/prometheus.md). Ctrl-C stops the server.`,
 }
 
 func run(ctx context.Context, f *cmdutil.Factory, listen string, metrics bool) error {
-	if _, _, err := net.SplitHostPort(listen); err != nil {
-		return cmdutil.Usagef("--listen %q: %v (e.g. 127.0.0.1:8080)", listen, err)
+	if err := checkListen(listen); err != nil {
+		return err
 	}
-	// --store (the root command's) names the store.
-	st, err := f.Store.OpenStore(ctx)
-	if err != nil {
+	if f.Store.Off {
+		return &cmdutil.UsageError{Err: cmdutil.ErrNoStore}
+	}
+	// --store (the root command's) names the store; serve only reads it,
+	// and never creates one.
+	st, err := store.OpenReadOnly(ctx, f.Store.Spec)
+	if errors.Is(err, store.ErrNoSuchStore) {
+		return cmdutil.Usagef("%v (serve shows an existing store; results are saved to it by the measuring commands or 'boardbench import')", err)
+	} else if err != nil {
 		return err
 	}
 	defer st.Close()
 	ln, err := net.Listen("tcp", listen)
 	if err != nil {
+		var dnsErr *net.DNSError
+		if errors.As(err, &dnsErr) {
+			return cmdutil.Usagef("--listen %s: %v", listen, err)
+		}
 		return fmt.Errorf("--listen %s: %v", listen, err)
 	}
 	cfg := serve.Config{Store: st, ErrorLog: log.New(f.IO.ErrOut, "boardbench: serve: ", 0), Charts: page.Charts}
@@ -87,7 +97,7 @@ func run(ctx context.Context, f *cmdutil.Factory, listen string, metrics bool) e
 	if !promexport.IsLoopback(listen) {
 		fmt.Fprintf(f.IO.ErrOut, "boardbench: warning: --listen %s: the results are open to other machines (read-only)\n", listen)
 	}
-	fmt.Fprintf(f.IO.ErrOut, "boardbench: serving %s on http://%s/ (Ctrl-C stops)\n", store.Where(st), ln.Addr())
+	fmt.Fprintf(f.IO.ErrOut, "boardbench: serving %s on http://%s/ (Ctrl-C stops)\n", store.Where(st), shownAddr(listen, ln.Addr()))
 	srv := serve.NewHTTPServer(listen, serve.New(cfg).Handler())
 	done := make(chan struct{})
 	go func() {
@@ -126,4 +136,33 @@ func startMetrics(ctx context.Context, f *cmdutil.Factory) (http.Handler, error)
 	counters.Update(ctx)
 	go m.Run(ctx, func(monitor.Sample) { counters.Update(ctx) })
 	return promexport.Handler(promexport.New(m, mcfg, in, counters))
+}
+
+// checkListen checks --listen before anything is opened: HOST:PORT with a
+// port from 0 to 65535 (or a service name); anything else is bad input.
+func checkListen(listen string) error {
+	_, port, err := net.SplitHostPort(listen)
+	if err != nil {
+		return cmdutil.Usagef("--listen %q: %v (e.g. 127.0.0.1:8080)", listen, err)
+	}
+	if _, err := net.LookupPort("tcp", port); err != nil {
+		return cmdutil.Usagef("--listen %q: port %q: want a number from 0 to 65535 (e.g. 127.0.0.1:8080)", listen, port)
+	}
+	return nil
+}
+
+// shownAddr is the address to print for --listen: the host as the user
+// gave it (0.0.0.0 stays 0.0.0.0, not Go's "[::]"), with the port the
+// listener got (which differs for port 0); the listener's own host when
+// none was given.
+func shownAddr(listen string, got net.Addr) string {
+	host, _, _ := net.SplitHostPort(listen)
+	gotHost, gotPort, err := net.SplitHostPort(got.String())
+	if err != nil {
+		return got.String()
+	}
+	if host == "" {
+		host = gotHost
+	}
+	return net.JoinHostPort(host, gotPort)
 }

@@ -2,14 +2,47 @@ package serve
 
 import (
 	"context"
+	"errors"
+	"os"
+	"path/filepath"
+	"regexp"
+	"strings"
 	"testing"
 
 	"boardbench/internal/cmdutil"
 	"boardbench/internal/iostreams"
+	"boardbench/internal/store"
 )
 
+// newStore makes an empty store and returns its path.
+func newStore(t *testing.T) string {
+	t.Helper()
+	path := filepath.Join(t.TempDir(), "results.db")
+	st, err := store.Open(context.Background(), path)
+	if err != nil {
+		t.Fatal(err)
+	}
+	st.Close()
+	return path
+}
+
+// TestMissingStoreIsRefusedNotCreated checks that serve, which only
+// reads, never creates a store: a path that does not exist is bad input.
+func TestMissingStoreIsRefusedNotCreated(t *testing.T) {
+	ios, _, _ := iostreams.Test()
+	f := cmdutil.NewFactory(ios)
+	f.Store.Spec = filepath.Join(t.TempDir(), "nonexist.db")
+	err := run(context.Background(), f, "127.0.0.1:0", false)
+	if cmdutil.ExitCode(err) != 2 || !strings.Contains(err.Error(), "no results store there") {
+		t.Errorf("missing store: %v (exit %d), want exit 2", err, cmdutil.ExitCode(err))
+	}
+	if _, err := os.Stat(f.Store.Spec); !errors.Is(err, os.ErrNotExist) {
+		t.Errorf("serve created %s", f.Store.Spec)
+	}
+}
+
 func TestBadListenIsAUsageError(t *testing.T) {
-	for _, addr := range []string{"nonsense", "127.0.0.1", ""} {
+	for _, addr := range []string{"nonsense", "127.0.0.1", "", "127.0.0.1:99999", "127.0.0.1:-1", "127.0.0.1:nosuchservice"} {
 		ios, _, _ := iostreams.Test()
 		f := cmdutil.NewFactory(ios)
 		f.Store.Spec = t.TempDir() + "/results.db"
@@ -24,12 +57,14 @@ func TestServesUntilCancelledAndWarnsOffLocalhost(t *testing.T) {
 	for _, c := range []struct {
 		addr string
 		warn bool
-	}{{"127.0.0.1:0", false}, {"0.0.0.0:0", true}} {
+		// shown is how the address starts in the "serving" line.
+		shown string
+	}{{"127.0.0.1:0", false, "127.0.0.1:"}, {"0.0.0.0:0", true, "0.0.0.0:"}} {
 		ios, _, _ := iostreams.Test()
 		stderr := &lockedBuffer{}
 		ios.ErrOut = stderr
 		f := cmdutil.NewFactory(ios)
-		f.Store.Spec = t.TempDir() + "/results.db"
+		f.Store.Spec = newStore(t)
 		ctx, cancel := context.WithCancel(context.Background())
 		done := make(chan error, 1)
 		go func() { done <- run(ctx, f, c.addr, true) }()
@@ -41,7 +76,10 @@ func TestServesUntilCancelledAndWarnsOffLocalhost(t *testing.T) {
 		if err := <-done; err != nil {
 			t.Errorf("%s: %v", c.addr, err)
 		}
-		if got := containsLine(stderr.String(), "warning: --listen"); got != c.warn {
+		if !regexp.MustCompile(`serving \S+ on http://` + regexp.QuoteMeta(c.shown) + `[0-9]+/`).MatchString(stderr.String()) {
+			t.Errorf("%s: the address is not shown as given: %q", c.addr, stderr.String())
+		}
+		if got := containsLine(stderr.String(), "warning: --listen "+c.addr+": "); got != c.warn {
 			t.Errorf("%s: warning %v, want %v: %q", c.addr, got, c.warn, stderr.String())
 		}
 	}

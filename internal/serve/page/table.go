@@ -27,8 +27,11 @@ type Table struct {
 // Column is a sortable column header.
 type Column struct {
 	Key, Title, Arrow string
-	Link              template.URL
-	Sorted            bool
+	// Link sorts by the column; "" for a column that cannot be sorted,
+	// whose Note (its header's title) says why.
+	Link   template.URL
+	Note   string
+	Sorted bool
 }
 
 // Row is one result in the table.

@@ -22,7 +22,8 @@ import (
 )
 
 // MemStore is an in-memory store.Store with the SQL store's filter and
-// sort semantics (exact SoC and kernel, core type and text as substrings).
+// sort semantics (board, SoC, kernel, core type and text as
+// case-insensitive substrings; tag exact).
 type MemStore struct {
 	mu   sync.Mutex
 	recs []store.Record
@@ -74,8 +75,8 @@ func (m *MemStore) List(ctx context.Context, q store.Query) ([]store.Record, int
 	defer m.mu.Unlock()
 	var out []store.Record
 	for _, r := range m.recs {
-		if q.SoC != "" && r.SoC != q.SoC || q.Kernel != "" && r.Kernel != q.Kernel || q.Board != "" && r.Board != q.Board ||
-			q.CoreType != "" && !strings.Contains(r.CoreTypes, q.CoreType) || q.ValidOnly && !r.Valid ||
+		if !contains(r.SoC, q.SoC) || !contains(r.Kernel, q.Kernel) || !contains(r.Board, q.Board) ||
+			!contains(r.CoreTypes, q.CoreType) || q.ValidOnly && !r.Valid ||
 			q.Tag != "" && !slices.Contains(r.Tags, q.Tag) {
 			continue
 		}
@@ -250,4 +251,9 @@ func Fill(n int) *MemStore {
 		m.Add(rec, doc)
 	}
 	return m
+}
+
+// contains reports whether field contains the filter text, ignoring case.
+func contains(field, filter string) bool {
+	return strings.Contains(strings.ToLower(field), strings.ToLower(filter))
 }

@@ -1,0 +1,137 @@
+package store
+
+import (
+	"context"
+	"database/sql"
+	"errors"
+	"fmt"
+	"io/fs"
+	"net/url"
+	"os"
+	"path/filepath"
+	"strings"
+)
+
+// ErrNoSuchStore is returned (wrapped) by OpenReadOnly for a SQLite store
+// file that does not exist: a reader never creates one.
+var ErrNoSuchStore = errors.New("no results store there")
+
+// OpenReadOnly opens the store spec names (resolved as by Open) for
+// reading only, for the commands that must never write (serve, report).
+// A SQLite file must exist; it is opened with SQLite's mode=ro and
+// query_only, so no statement through the returned Store can change it.
+// The one exception is a store of an older schema version, which is
+// migrated first (through Open, as any command would) and then reopened
+// read-only. A PostgreSQL store is migrated the same way if needed, then
+// used through sessions whose transactions are read-only
+// (default_transaction_read_only).
+func OpenReadOnly(ctx context.Context, spec string) (Store, error) {
+	spec, err := Resolve(spec)
+	if err != nil {
+		return nil, err
+	}
+	if IsPostgres(spec) {
+		return openPostgresReadOnly(ctx, spec)
+	}
+	if strings.Contains(spec, "://") {
+		return nil, fmt.Errorf("store %q: not a postgres:// URL nor a file path", redactURL(spec))
+	}
+	path := strings.TrimPrefix(spec, "sqlite:")
+	fi, err := os.Stat(path)
+	switch {
+	case errors.Is(err, fs.ErrNotExist):
+		return nil, fmt.Errorf("store %s: %w", path, ErrNoSuchStore)
+	case err != nil:
+		return nil, fmt.Errorf("store %s: %v", path, err)
+	case !fi.Mode().IsRegular():
+		return nil, fmt.Errorf("store %s: not a regular file", path)
+	}
+	s, version, err := openSQLiteReadOnly(ctx, path)
+	if err != nil {
+		return nil, err
+	}
+	switch {
+	case version == SchemaVersion():
+		return s, nil
+	case version > SchemaVersion():
+		s.Close()
+		return nil, fmt.Errorf("store %s has schema version %d; this boardbench knows versions up to %d: %w (upgrade boardbench; the store was not changed)",
+			path, version, SchemaVersion(), ErrNewerSchema)
+	}
+	s.Close()
+	rw, err := openSQLite(ctx, path) // migrates
+	if err != nil {
+		return nil, err
+	}
+	if err := rw.Close(); err != nil {
+		return nil, fmt.Errorf("store %s: %v", path, err)
+	}
+	s, _, err = openSQLiteReadOnly(ctx, path)
+	return s, err
+}
+
+// openSQLiteReadOnly opens the SQLite file at path read-only and returns
+// its schema version.
+func openSQLiteReadOnly(ctx context.Context, path string) (*sqlStore, int, error) {
+	abs, err := filepath.Abs(path)
+	if err != nil {
+		return nil, 0, fmt.Errorf("store %s: %v", path, err)
+	}
+	// A "file:" URI, so that SQLite itself applies mode=ro; the path is
+	// escaped so that '?', '#' and '%' in it stay part of the name.
+	dsn := "file:" + (&url.URL{Path: abs}).EscapedPath() + "?mode=ro&_query_only=1" +
+		fmt.Sprintf("&_pragma=busy_timeout(%d)", BusyTimeout.Milliseconds())
+	db, err := sql.Open("sqlite", dsn)
+	if err != nil {
+		return nil, 0, fmt.Errorf("store %s: %v", path, err)
+	}
+	s := &sqlStore{db: db, d: dialect{name: "sqlite"}, where: path}
+	version, err := s.schemaVersion(ctx)
+	if err != nil {
+		db.Close()
+		return nil, 0, sqliteError(path, err)
+	}
+	return s, version, nil
+}
+
+// schemaVersion reads the store's schema version without changing
+// anything: an error for a database that is not a boardbench store.
+func (s *sqlStore) schemaVersion(ctx context.Context) (int, error) {
+	var version sql.NullInt64
+	if err := s.db.QueryRowContext(ctx, `SELECT MAX(version) FROM schema_migrations`).Scan(&version); err != nil {
+		if strings.Contains(err.Error(), "no such table") || strings.Contains(err.Error(), "does not exist") {
+			return 0, fmt.Errorf("store %s: not a boardbench store (no schema_migrations table)", s.where)
+		}
+		return 0, fmt.Errorf("store %s: %w", s.where, err)
+	}
+	return int(version.Int64), nil
+}
+
+// openPostgresReadOnly migrates the PostgreSQL store at u if it needs it
+// (through the ordinary open), then opens it again with read-only
+// transactions by default.
+func openPostgresReadOnly(ctx context.Context, u string) (Store, error) {
+	rw, err := openPostgres(ctx, u)
+	if err != nil {
+		return nil, err
+	}
+	rw.Close()
+	pu, err := url.Parse(u)
+	if err != nil {
+		return nil, fmt.Errorf("store %s: %v", redactURL(u), err)
+	}
+	q := pu.Query()
+	q.Set("default_transaction_read_only", "on")
+	pu.RawQuery = q.Encode()
+	db, err := sql.Open("pgx", pu.String())
+	if err != nil {
+		return nil, fmt.Errorf("store %s: %v", redactURL(u), err)
+	}
+	db.SetMaxOpenConns(4)
+	s := &sqlStore{db: db, d: dialect{name: "postgres", postgres: true}, where: redactURL(u)}
+	if _, err := s.schemaVersion(ctx); err != nil {
+		db.Close()
+		return nil, err
+	}
+	return s, nil
+}
