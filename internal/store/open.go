@@ -89,7 +89,13 @@ func openSQLite(ctx context.Context, path string) (Store, error) {
 	if err := os.MkdirAll(filepath.Dir(path), 0o755); err != nil {
 		return nil, fmt.Errorf("store %s: %v", path, err)
 	}
-	dsn := "file:" + path + "?_txlock=immediate" +
+	abs, err := filepath.Abs(path)
+	if err != nil {
+		return nil, fmt.Errorf("store %s: %v", path, err)
+	}
+	// A "file:" URI with the path escaped, so that '%' (and any '?' or
+	// '#') in a directory name stays part of the name.
+	dsn := "file:" + (&url.URL{Path: abs}).EscapedPath() + "?_txlock=immediate" +
 		fmt.Sprintf("&_pragma=busy_timeout(%d)", BusyTimeout.Milliseconds()) +
 		"&_pragma=journal_mode(WAL)&_pragma=synchronous(NORMAL)"
 	db, err := sql.Open("sqlite", dsn)

@@ -87,3 +87,17 @@ func TestOpenReadOnlyPostgres(t *testing.T) {
 		t.Errorf("List: %v", err)
 	}
 }
+
+// TestOpenPathWithPercent opens (and creates) a store in a directory whose
+// name holds a '%', which a "file:" URI would otherwise decode.
+func TestOpenPathWithPercent(t *testing.T) {
+	path := filepath.Join(t.TempDir(), "100%25 done", "results.db")
+	st, err := Open(context.Background(), path)
+	if err != nil {
+		t.Fatal(err)
+	}
+	st.Close()
+	if _, err := os.Stat(path); err != nil {
+		t.Errorf("the store is not at %s: %v", path, err)
+	}
+}
