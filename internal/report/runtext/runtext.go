@@ -248,7 +248,12 @@ func osPairs(r *result.Result) [][2]string {
 		return [][2]string{{"kernel", na}, {"distro", na}, {"userland", na}}
 	}
 	o := r.Info.OS
-	kernel := orNA(o.Kernel.Release, "not exposed")
+	kernelNA, distroNA, userNA := "not exposed", "os-release not readable", "no readable executable"
+	if r.Command == result.CommandImport {
+		// the log did not say, and nothing was read on this machine
+		kernelNA, distroNA, userNA = notRecorded, notRecorded, notRecorded
+	}
+	kernel := orNA(o.Kernel.Release, kernelNA)
 	if o.Kernel.Arch != "" || o.Kernel.Machine != "" {
 		kernel += " (" + firstNonEmpty(o.Kernel.Arch, o.Kernel.Machine) + ")"
 	}
@@ -262,7 +267,7 @@ func osPairs(r *result.Result) [][2]string {
 	if rp := o.RaspberryPiOS; rp != nil && rp.ImageDate != "" {
 		distro = strings.TrimSpace(distro + ", Raspberry Pi OS image " + rp.ImageDate)
 	}
-	user := orNA(o.Userland.Arch, "no readable executable")
+	user := orNA(o.Userland.Arch, userNA)
 	if o.Userland.Bits != nil {
 		user += fmt.Sprintf(" (%d-bit)", *o.Userland.Bits)
 	}
@@ -271,7 +276,7 @@ func osPairs(r *result.Result) [][2]string {
 	}
 	return [][2]string{
 		{"kernel", kernel},
-		{"distro", orNA(distro, "os-release not readable")},
+		{"distro", orNA(distro, distroNA)},
 		{"userland", user},
 	}
 }
