@@ -279,7 +279,7 @@ func renderMemory(w *textfmt.Writer, f result.MemFigures) {
 	if f.BufferBytes > 0 {
 		buf = textfmt.Bytes(f.BufferBytes)
 	}
-	w.Line("bandwidth on cpu%d%s, buffers of %s, MB/s = 10^6 bytes per second:", f.CPU, core, buf)
+	w.Line("bandwidth on %s%s, buffers of %s, MB/s = 10^6 bytes per second:", cpuName(f.CPU), core, buf)
 	w.Table(bandwidthTable(f.MemBandwidth))
 	renderLatency(w, f)
 	fmt.Fprintln(w.W)
