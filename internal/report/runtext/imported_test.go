@@ -61,6 +61,7 @@ func TestImportedNotRecorded(t *testing.T) {
 	never := []string{
 		"did not end", "no readable executable", "os-release not readable",
 		"none: no throttling, swapping", // a local run's wording
+		"cpu-1",                         // the importer's number for a CPU the log does not name
 	}
 	reZeroRun := regexp.MustCompile(`\s0\.0 s(\s|$)`)
 	var noValidation, validated int
@@ -112,5 +113,34 @@ func TestImportedNotRecorded(t *testing.T) {
 	}
 	if noValidation == 0 || validated == 0 {
 		t.Errorf("logs without a validation section: %d, validated without problem: %d; want both", noValidation, validated)
+	}
+}
+
+// TestImportedUnknownCPU: figures of CPUs a log does not name are shown as
+// "unknown CPU" with the core the log names, one row each unless the same
+// core lines them up, never merged into one made-up CPU; the cpuminer
+// rate has a line of its own.
+func TestImportedUnknownCPU(t *testing.T) {
+	l, err := sbcimport.Parse([]byte(shareddata.ReadLog(t, "1BsF.txt"))) // ODROID-N2, sbc-bench 0.6.2
+	if err != nil {
+		t.Fatal(err)
+	}
+	var b bytes.Buffer
+	Render(&b, l.Result("1BsF.txt"), false)
+	out := b.String()
+	for _, want := range []string{
+		"cpuminer:          11.39 kH/s",
+		`unknown CPU +- +- +1187 MIPS +- +- +-\n`, // the two single-threaded runs: a row each
+		`unknown CPU +- +- +1669 MIPS +- +- +-\n`,
+		`unknown CPU +little core +- +- +- +1929 MB/s +6833 MB/s\n`,
+		`unknown CPU +big core +- +- +- +4118 MB/s +8606 MB/s\n`,
+		`bandwidth on unknown CPU \(little core\)`,
+	} {
+		if !regexp.MustCompile(want).MatchString(out) {
+			t.Errorf("report lacks %q", want)
+		}
+	}
+	if t.Failed() {
+		t.Log(out)
 	}
 }
