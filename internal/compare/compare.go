@@ -136,6 +136,13 @@ var conditionFuncs = []struct {
 	{"boardbench", func(r *result.Result) string { return r.Tool.Version }},
 }
 
+// sameCondition tells, for the conditions whose values may read
+// differently while being the same, whether two results' are; the other
+// conditions are the same when their values are equal.
+var sameCondition = map[string]func(a, b *result.Result) bool{
+	"clocks measured": sameClocks,
+}
+
 func conditions(in []Input) []Condition {
 	var diff, same []Condition
 	for _, cf := range conditionFuncs {
@@ -144,6 +151,14 @@ func conditions(in []Input) []Condition {
 			c.Values = append(c.Values, cf.of(x.Result))
 		}
 		c.Differs = differs(c.Values)
+		if eq := sameCondition[cf.name]; eq != nil && c.Differs && c.Values[0] != "" {
+			c.Differs = false
+			for _, x := range in[1:] {
+				if !eq(in[0].Result, x.Result) {
+					c.Differs = true
+				}
+			}
+		}
 		if c.Differs {
 			diff = append(diff, c)
 		} else {
@@ -224,11 +239,92 @@ func clocks(r *result.Result) string {
 	return strings.Join(parts, ", ")
 }
 
-func coreName(core string, cpu int) string {
-	if core == "" {
-		return "cpu" + strconv.Itoa(cpu)
+// ClockToleranceMHz and ClockTolerancePct: two measured clocks closer
+// than the larger of the two are the same condition (measurement noise,
+// not a different clock).
+const (
+	ClockToleranceMHz = 10.0
+	ClockTolerancePct = 1.0
+)
+
+// sameClocks reports whether a and b measured the same clocks: the same
+// CPUs or core types, in the same order, each within the tolerance.
+func sameClocks(a, b *result.Result) bool {
+	ca, cb := a.Summary.ClockMHz, b.Summary.ClockMHz
+	if len(ca) != len(cb) || len(ca) == 0 {
+		return len(ca) == len(cb) && clocks(a) == clocks(b)
 	}
-	return core
+	for i := range ca {
+		if coreName(ca[i].Core, ca[i].CPU) != coreName(cb[i].Core, cb[i].CPU) || !SameClock(ca[i].Value, cb[i].Value) {
+			return false
+		}
+	}
+	return true
+}
+
+// SameClock reports whether two measured clocks (MHz) differ by less than
+// ClockToleranceMHz or ClockTolerancePct of the larger.
+func SameClock(a, b float64) bool {
+	tol := max(ClockToleranceMHz, max(a, b)*ClockTolerancePct/100)
+	return math.Abs(a-b) < tol
+}
+
+// coreName names the CPU of a figure: its core type or the source's own
+// label ("big core"), else "cpu4", else "unknown CPU" for a CPU the
+// source did not name (a negative number: an imported log's).
+func coreName(core string, cpu int) string {
+	switch {
+	case core != "":
+		return core
+	case cpu < 0:
+		return "unknown CPU"
+	}
+	return "cpu" + strconv.Itoa(cpu)
+}
+
+// relativeCores are labels an imported log gives a CPU that say where it
+// stands in its own machine, not its core type: one board's "little core"
+// may be another's big one.
+var relativeCores = []string{"big core", "little core", "middle core"}
+
+// coreType returns the core type v was measured on: its own when it names
+// one, else that of its CPU in r's machine description, else the only core
+// type r's machine has; "" when not known.
+func coreType(r *result.Result, v result.Value) string {
+	if v.Core != "" && !slices.Contains(relativeCores, strings.ToLower(v.Core)) {
+		return v.Core
+	}
+	if r.Info == nil {
+		return ""
+	}
+	var types []string
+	for _, cl := range r.Info.CPU.Clusters {
+		if v.CPU >= 0 && slices.Contains(cl.CPUs, v.CPU) {
+			return cl.Core
+		}
+		if !slices.Contains(types, cl.Core) {
+			types = append(types, cl.Core)
+		}
+	}
+	if len(types) == 1 {
+		return types[0] // "" when that one is unknown
+	}
+	return ""
+}
+
+// valueLabel is the label of v's row: its core type when known, else
+// coreName.
+func valueLabel(r *result.Result, v result.Value) string {
+	if c := coreType(r, v); c != "" {
+		return c
+	}
+	return coreName(v.Core, v.CPU)
+}
+
+// otherLabels name the headline figures of other commands that have no
+// self-explaining name.
+var otherLabels = map[string]struct{ name, unit string }{
+	"cpuminer_khs": {"cpuminer scrypt hash rate", "kH/s"},
 }
 
 func throttling(r *result.Result) string {
@@ -289,25 +385,34 @@ func figures(in []Input) []Figure {
 	for _, pc := range perCore {
 		keys := []string{}
 		vals := map[string][]*float64{}
+		labels := map[string]string{}
 		for i, x := range in {
 			seen := map[string]int{}
 			for _, v := range pc.of(x.Result.Summary) {
-				core := coreName(v.Core, v.CPU)
-				seen[core]++
-				label := core
-				if seen[core] > 1 {
-					label = core + " #" + strconv.Itoa(seen[core])
+				core, label := coreType(x.Result, v), valueLabel(x.Result, v)
+				// Match by core type, then by position within it; a
+				// figure of unknown core type is this result's alone.
+				match := core
+				if core == "" {
+					match = label + "@" + strconv.Itoa(i+1)
 				}
-				if vals[label] == nil {
-					vals[label] = make([]*float64, n)
-					keys = append(keys, label)
+				seen[match]++
+				key := match
+				if seen[match] > 1 {
+					key += " #" + strconv.Itoa(seen[match])
+					label += " #" + strconv.Itoa(seen[match])
+				}
+				if vals[key] == nil {
+					vals[key] = make([]*float64, n)
+					keys = append(keys, key)
+					labels[key] = label
 				}
 				val := v.Value
-				vals[label][i] = &val
+				vals[key][i] = &val
 			}
 		}
 		for _, k := range keys {
-			out = append(out, Figure{Key: pc.key + "/" + k, Name: pc.name, Core: k, Unit: pc.unit, Values: vals[k], SpreadPct: make([]*float64, n)})
+			out = append(out, Figure{Key: pc.key + "/" + k, Name: pc.name, Core: labels[k], Unit: pc.unit, Values: vals[k], SpreadPct: make([]*float64, n)})
 		}
 	}
 	// Every other headline figure of any command, by name.
@@ -329,7 +434,11 @@ func figures(in []Input) []Figure {
 		}
 	}
 	for _, name := range slices.Sorted(maps.Keys(other)) {
-		out = append(out, Figure{Key: name, Name: name, Values: other[name], SpreadPct: make([]*float64, n)})
+		f := Figure{Key: name, Name: name, Values: other[name], SpreadPct: make([]*float64, n)}
+		if l, ok := otherLabels[name]; ok {
+			f.Name, f.Unit = l.name, l.unit
+		}
+		out = append(out, f)
 	}
 	for i := range out {
 		changes(&out[i])

@@ -25,9 +25,11 @@ type ImportedSummary struct {
 	// "" when the log does not say).
 	ImportedFormat        string `json:"imported_format,omitempty"`
 	ImportedFormatVersion string `json:"imported_format_version,omitempty"`
-	// ImportedRow is the results-table row the log printed at its end, its
-	// cells trimmed, in the log's own column order; empty when it printed
-	// none. `report --markdown-row` reproduces it.
+	// ImportedRow is the results-table row the log printed at its end, in
+	// the log's own column order: each cell as printed less the one space
+	// of padding on each side (a row without a device name keeps the
+	// space before " / CPU"), so that `report --markdown-row` reproduces
+	// the row exactly; empty when it printed none.
 	ImportedRow []string `json:"imported_row,omitempty"`
 	// CPUMinerKHs is cpuminer's scrypt hash rate (kH/s) as the log's row
 	// takes it from the total scores it lists: the second highest; nil

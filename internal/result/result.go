@@ -116,6 +116,11 @@ type Phase struct {
 	StartedAt time.Time  `json:"started_at"`
 	EndedAt   *time.Time `json:"ended_at"`
 	DurationS float64    `json:"duration_s"`
+	// TimingNotRecorded is true when the phase's source did not record
+	// when it ran or for how long (a phase of an imported log):
+	// StartedAt, EndedAt and DurationS, and the durations of its runs,
+	// are then unknown, not zero. Views print "not recorded".
+	TimingNotRecorded bool `json:"timing_not_recorded,omitempty"`
 	// Figures are the phase's typed measurements (see docs/result.md).
 	Figures json.RawMessage `json:"figures,omitempty"`
 	// RawOutput is the external tool's output, unchanged.

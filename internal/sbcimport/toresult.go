@@ -305,7 +305,12 @@ func (l *Log) phases(in *inventory.Info, file string) []result.Phase {
 	}
 	imp := result.Phase{Name: result.PhaseImportedLog, Title: "The imported " + result.ImportedFormat, Status: result.PhaseOK, RawOutput: l.Text}
 	_ = imp.SetFigures(l.importedFigures(file))
-	return append(out, imp)
+	out = append(out, imp)
+	// The log does not record when each benchmark ran or for how long.
+	for i := range out {
+		out[i].TimingNotRecorded = true
+	}
+	return out
 }
 
 func where(id *int, core string) string {

@@ -21,16 +21,20 @@ type Writer struct {
 // New returns a Writer on w.
 func New(w io.Writer, color bool) *Writer { return &Writer{W: w, Color: color} }
 
-// Section writes a heading, separated from the previous block by a blank line.
+// Section writes a heading, separated from the previous block by a blank
+// line. A heading longer than MaxWidth is wrapped, continuation lines
+// indented by two spaces.
 func (w *Writer) Section(title string) {
 	if w.started {
 		fmt.Fprintln(w.W)
 	}
 	w.started = true
-	if w.Color {
-		fmt.Fprintf(w.W, "\x1b[1m%s\x1b[0m\n", title)
-	} else {
-		fmt.Fprintln(w.W, title)
+	for _, l := range strings.Split(strings.TrimSuffix(Indent(title, "", "  ", MaxWidth), "\n"), "\n") {
+		if w.Color {
+			fmt.Fprintf(w.W, "\x1b[1m%s\x1b[0m\n", l)
+		} else {
+			fmt.Fprintln(w.W, l)
+		}
 	}
 }
 

@@ -8,6 +8,7 @@ import (
 
 	"boardbench/internal/monitor"
 	"boardbench/internal/result"
+	"boardbench/internal/textfmt"
 )
 
 // writeSummary prints how the command ended, the range of what was
@@ -21,7 +22,11 @@ func writeSummary(w io.Writer, res *result.Result, p result.Phase, cfg monitor.C
 	case p.Reason != "":
 		how = p.Reason
 	}
-	fmt.Fprintf(w, "\nboardbench: %s %s after %.1f s; %d samples\n", p.Title, how, p.DurationS, len(p.Samples))
+	// Every line is wrapped to textfmt.MaxWidth; continuation lines are
+	// indented under the text they continue.
+	line := func(first, rest, text string) { fmt.Fprint(w, textfmt.Indent(text, first, rest, textfmt.MaxWidth)) }
+	fmt.Fprintln(w)
+	line("", "  ", fmt.Sprintf("boardbench: %s %s after %.1f s; %d samples", p.Title, how, p.DurationS, len(p.Samples)))
 	var ranges []string
 	for i, pol := range cfg.Policies {
 		ranges = append(ranges, rangeOf(pol.Label, "MHz", "%.0f", p.Samples, func(s monitor.Sample) *float64 {
@@ -44,34 +49,34 @@ func writeSummary(w io.Writer, res *result.Result, p result.Phase, cfg monitor.C
 		}
 	}
 	if len(kept) > 0 {
-		fmt.Fprintf(w, "  %s\n", strings.Join(kept, "; "))
+		line("  ", "    ", strings.Join(kept, "; "))
 	}
 	for _, n := range p.Notes {
-		fmt.Fprintf(w, "  note: %s\n", n)
+		line("  ", "        ", "note: "+n)
 	}
 	if l := figuresLine(res, path); l != "" {
-		fmt.Fprintf(w, "  %s\n", l)
+		line("  ", "    ", l)
 	}
 	if len(res.Findings) == 0 {
 		fmt.Fprintln(w, "Findings: none")
 	} else {
 		fmt.Fprintln(w, "Findings:")
 		for _, f := range res.Findings {
-			fmt.Fprintf(w, "  [%s] %s: %s\n", f.Severity, f.ID, f.Title)
+			line("  ", "    ", fmt.Sprintf("[%s] %s: %s", f.Severity, f.ID, f.Title))
 			for _, e := range f.Evidence {
-				fmt.Fprintf(w, "      %s\n", e)
+				line("      ", "        ", e)
 			}
 			if f.Advice != "" {
-				fmt.Fprintf(w, "      → %s\n", f.Advice)
+				line("      ", "        ", "→ "+f.Advice)
 			}
 		}
 	}
-	fmt.Fprintf(w, "Verdict: %s\n", res.Summary.Verdict)
+	line("", "  ", "Verdict: "+res.Summary.Verdict)
 	if path == "" {
-		fmt.Fprintf(w, "Result: not written to any file (%s); the JSON follows on standard output\n", res.Status)
+		line("", "  ", fmt.Sprintf("Result: not written to any file (%s); the JSON follows on standard output", res.Status))
 		return
 	}
-	fmt.Fprintf(w, "Result: %s (%s)\n", path, res.Status)
+	line("", "  ", fmt.Sprintf("Result: %s (%s)", path, res.Status))
 }
 
 // rangeOf formats the smallest and largest value of a sampled quantity,

@@ -34,7 +34,12 @@ func fillFromImported(c *Columns, r *result.Result) {
 // for an imported result, the row its log printed when the log printed one
 // in this format, else the row derived from its figures (Compute). Unlike
 // Row, an imported log's row of an older format is not reproduced.
-func CurrentRow(r *result.Result) string { return Compute(r).String() }
+func CurrentRow(r *result.Result) string {
+	if cells := ImportedRow(r); len(cells) == len(Columns{}.Cells()) {
+		return Row(r) // as printed, to the space
+	}
+	return Compute(r).String()
+}
 
 // CurrentTable is Table with every row in the current format (CurrentRow):
 // the form `results export --format markdown` prints.

@@ -74,7 +74,7 @@ func renderFigures(w *textfmt.Writer, p result.Phase) {
 		})
 	case result.PhaseSevenZipSingle, result.PhaseSevenZipMulti, result.PhaseSevenZipCluster, result.PhaseSustained:
 		err = decode(p.Figures, func(f result.SevenZipFigures) {
-			renderSevenZip(w, f)
+			renderSevenZip(w, f, !p.TimingNotRecorded)
 		})
 	case result.PhaseSweepSingle, result.PhaseSweepMulti:
 		err = decode(p.Figures, func(f result.SweepFigures) {
@@ -283,7 +283,7 @@ func renderMemory(w *textfmt.Writer, f result.MemFigures) {
 	if f.BufferBytes > 0 {
 		buf = textfmt.Bytes(f.BufferBytes)
 	}
-	w.Line("bandwidth on cpu%d%s, buffers of %s, MB/s = 10^6 bytes per second:", f.CPU, core, buf)
+	w.Line("bandwidth on %s%s, buffers of %s, MB/s = 10^6 bytes per second:", cpuName(f.CPU), core, buf)
 	w.Table(bandwidthTable(f.MemBandwidth))
 	renderLatency(w, f)
 	fmt.Fprintln(w.W)
@@ -538,8 +538,9 @@ func renderCryptsetup(w *textfmt.Writer, f result.CryptsetupFigures) {
 	renderUserland(w, f.Userland)
 }
 
-// renderSevenZip writes each 7-Zip run, their mean and drift.
-func renderSevenZip(w *textfmt.Writer, f result.SevenZipFigures) {
+// renderSevenZip writes each 7-Zip run, their mean and drift. timed is
+// false when the runs' durations were not recorded (an imported log).
+func renderSevenZip(w *textfmt.Writer, f result.SevenZipFigures, timed bool) {
 	fmt.Fprintln(w.W)
 	where := cpusLabel(f.CPUs, f.Core)
 	ver := orNA(f.Version, "version unknown")
@@ -573,7 +574,11 @@ func renderSevenZip(w *textfmt.Writer, f result.SevenZipFigures) {
 				status += ": " + run.Error
 			}
 		}
-		t.Row(fmt.Sprint(i+1), mips(run.TotMIPS), mips(run.CompressMIPS), mips(run.DecompressMIPS), usage, ram, duration(run.DurationS), status)
+		took := notRecorded
+		if timed {
+			took = duration(run.DurationS)
+		}
+		t.Row(fmt.Sprint(i+1), mips(run.TotMIPS), mips(run.CompressMIPS), mips(run.DecompressMIPS), usage, ram, took, status)
 	}
 	if len(f.Runs) > 0 {
 		w.Table(t)

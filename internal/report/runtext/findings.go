@@ -16,9 +16,16 @@ import (
 func renderFindings(w *textfmt.Writer, r *result.Result) {
 	w.Section("Validation findings")
 	if len(r.Findings) == 0 {
-		if r.Status == result.StatusComplete {
+		switch {
+		// An import is valid only when its log's validation section
+		// reported no problem; each problem it reported is a finding.
+		case r.Command == result.CommandImport && !r.Summary.Valid:
+			w.Line("none recorded: the imported log has no validation section")
+		case r.Command == result.CommandImport:
+			w.Line("none: the imported log's validation reports no problem")
+		case r.Status == result.StatusComplete:
 			w.Line("none: no throttling, swapping, background activity or other problem seen")
-		} else {
+		default:
 			w.Line("none recorded (the run did not finish; validation may not have run)")
 		}
 		return

@@ -129,3 +129,13 @@ func joinFloats(vs []float64) string {
 	}
 	return strings.Join(parts, ", ")
 }
+
+// importedPairs are the headline lines only an imported result has: the
+// cpuminer hash rate its log's row takes.
+func importedPairs(r *result.Result) [][2]string {
+	imp := r.Summary.ImportedSummary
+	if imp == nil || imp.CPUMinerKHs == nil {
+		return nil
+	}
+	return [][2]string{{"cpuminer", fmt.Sprintf("%.2f kH/s, scrypt hash rate (the second highest total score the log lists)", *imp.CPUMinerKHs)}}
+}

@@ -2,6 +2,7 @@ package runtext
 
 import (
 	"bytes"
+	"regexp"
 	"strings"
 	"testing"
 
@@ -49,5 +50,97 @@ func TestImportedRendering(t *testing.T) {
 				t.Log(out)
 			}
 		})
+	}
+}
+
+// TestImportedNotRecorded renders every imported log: what a log does not
+// record (when a benchmark ran and for how long, the userland, a
+// validation section) is said to be not recorded, never shown as a
+// made-up value (0.0 s, "did not end", "no problem seen").
+func TestImportedNotRecorded(t *testing.T) {
+	never := []string{
+		"did not end", "no readable executable", "os-release not readable",
+		"none: no throttling, swapping", // a local run's wording
+		"cpu-1",                         // the importer's number for a CPU the log does not name
+	}
+	reZeroRun := regexp.MustCompile(`\s0\.0 s(\s|$)`)
+	var noValidation, validated int
+	for _, lg := range shareddata.Logs(t) {
+		l, err := sbcimport.Parse([]byte(lg.Text))
+		if err != nil {
+			continue // not a log: the importer's tests cover it
+		}
+		r := l.Result(lg.Name)
+		var b bytes.Buffer
+		Render(&b, r, false)
+		out := b.String()
+		for _, s := range never {
+			if strings.Contains(out, s) {
+				t.Errorf("%s: report says %q", lg.Name, s)
+			}
+		}
+		if m := reZeroRun.FindString(out); m != "" {
+			t.Errorf("%s: report shows a duration of 0.0 s", lg.Name)
+		}
+		if !strings.Contains(out, "duration: n/a (not recorded)") {
+			t.Errorf("%s: phase durations not said to be unrecorded", lg.Name)
+		}
+		if strings.Contains(out, "7-Zip ") && strings.Contains(out, "MIPS") && !strings.Contains(out, "not recorded\n") &&
+			!strings.Contains(out, "not recorded ") {
+			t.Errorf("%s: 7-Zip run durations not said to be unrecorded", lg.Name)
+		}
+		switch {
+		case !l.HasValidation:
+			noValidation++
+			if !strings.Contains(out, "Validation findings\n  none recorded: the imported log has no validation section") {
+				t.Errorf("%s: findings do not say the log has no validation section", lg.Name)
+			}
+		case len(r.Findings) == 0:
+			validated++
+			if !strings.Contains(out, "none: the imported log's validation reports no problem") {
+				t.Errorf("%s: findings do not say the log's validation reported no problem", lg.Name)
+			}
+		}
+		for _, p := range r.Phases {
+			if !p.TimingNotRecorded {
+				t.Errorf("%s: phase %s has timing_not_recorded unset", lg.Name, p.Name)
+			}
+		}
+		if t.Failed() {
+			t.Log(out)
+			return
+		}
+	}
+	if noValidation == 0 || validated == 0 {
+		t.Errorf("logs without a validation section: %d, validated without problem: %d; want both", noValidation, validated)
+	}
+}
+
+// TestImportedUnknownCPU: figures of CPUs a log does not name are shown as
+// "unknown CPU" with the core the log names, one row each unless the same
+// core lines them up, never merged into one made-up CPU; the cpuminer
+// rate has a line of its own.
+func TestImportedUnknownCPU(t *testing.T) {
+	l, err := sbcimport.Parse([]byte(shareddata.ReadLog(t, "1BsF.txt"))) // ODROID-N2, sbc-bench 0.6.2
+	if err != nil {
+		t.Fatal(err)
+	}
+	var b bytes.Buffer
+	Render(&b, l.Result("1BsF.txt"), false)
+	out := b.String()
+	for _, want := range []string{
+		"cpuminer:          11.39 kH/s",
+		`unknown CPU +- +- +1187 MIPS +- +- +-\n`, // the two single-threaded runs: a row each
+		`unknown CPU +- +- +1669 MIPS +- +- +-\n`,
+		`unknown CPU +little core +- +- +- +1929 MB/s +6833 MB/s\n`,
+		`unknown CPU +big core +- +- +- +4118 MB/s +8606 MB/s\n`,
+		`bandwidth on unknown CPU \(little core\)`,
+	} {
+		if !regexp.MustCompile(want).MatchString(out) {
+			t.Errorf("report lacks %q", want)
+		}
+	}
+	if t.Failed() {
+		t.Log(out)
 	}
 }

@@ -53,6 +53,10 @@ func renderPhases(w *textfmt.Writer, r *result.Result) {
 	}
 }
 
+// notRecorded stands for a time or duration the result's source did not
+// record (Phase.TimingNotRecorded).
+const notRecorded = "not recorded"
+
 func renderPhaseHead(w *textfmt.Writer, p result.Phase) {
 	cpus := "n/a (not recorded)"
 	if len(p.CPUs) > 0 {
@@ -73,6 +77,8 @@ func renderPhaseHead(w *textfmt.Writer, p result.Phase) {
 	}
 	end := "n/a (did not end)"
 	switch {
+	case p.TimingNotRecorded:
+		end = "n/a (" + notRecorded + ")"
 	case p.EndedAt != nil:
 		end = duration(p.DurationS)
 	case p.Status == result.PhaseSkipped:

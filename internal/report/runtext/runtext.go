@@ -10,6 +10,7 @@ import (
 	"io"
 	"slices"
 	"sort"
+	"strconv"
 	"strings"
 	"time"
 
@@ -248,7 +249,12 @@ func osPairs(r *result.Result) [][2]string {
 		return [][2]string{{"kernel", na}, {"distro", na}, {"userland", na}}
 	}
 	o := r.Info.OS
-	kernel := orNA(o.Kernel.Release, "not exposed")
+	kernelNA, distroNA, userNA := "not exposed", "os-release not readable", "no readable executable"
+	if r.Command == result.CommandImport {
+		// the log did not say, and nothing was read on this machine
+		kernelNA, distroNA, userNA = notRecorded, notRecorded, notRecorded
+	}
+	kernel := orNA(o.Kernel.Release, kernelNA)
 	if o.Kernel.Arch != "" || o.Kernel.Machine != "" {
 		kernel += " (" + firstNonEmpty(o.Kernel.Arch, o.Kernel.Machine) + ")"
 	}
@@ -262,7 +268,7 @@ func osPairs(r *result.Result) [][2]string {
 	if rp := o.RaspberryPiOS; rp != nil && rp.ImageDate != "" {
 		distro = strings.TrimSpace(distro + ", Raspberry Pi OS image " + rp.ImageDate)
 	}
-	user := orNA(o.Userland.Arch, "no readable executable")
+	user := orNA(o.Userland.Arch, userNA)
 	if o.Userland.Bits != nil {
 		user += fmt.Sprintf(" (%d-bit)", *o.Userland.Bits)
 	}
@@ -271,7 +277,7 @@ func osPairs(r *result.Result) [][2]string {
 	}
 	return [][2]string{
 		{"kernel", kernel},
-		{"distro", orNA(distro, "os-release not readable")},
+		{"distro", orNA(distro, distroNA)},
 		{"userland", user},
 	}
 }
@@ -389,6 +395,23 @@ func tuningLine(t result.Tuning) string {
 	return s + "; NOT all restored"
 }
 
+// perCoreTypeKey identifies a row of the per-core-type table: a CPU, or
+// for figures of a CPU not named (cpu < 0) their core type and position.
+type perCoreTypeKey struct {
+	cpu  int
+	core string
+	n    int
+}
+
+// cpuName is "cpu4", or "unknown CPU" for a CPU the source did not name
+// (a negative number, sbcimport.UnknownCPU).
+func cpuName(id int) string {
+	if id < 0 {
+		return "unknown CPU"
+	}
+	return "cpu" + strconv.Itoa(id)
+}
+
 // perCoreTypeRow is one CPU of the per-core-type table.
 type perCoreTypeRow struct {
 	cpu   int
@@ -412,7 +435,8 @@ func renderPerCoreType(w *textfmt.Writer, r *result.Result) {
 		{"memcpy", s.MemcpyMBs, "%.0f MB/s", result.PhaseMemory},
 		{"memset", s.MemsetMBs, "%.0f MB/s", result.PhaseMemory},
 	}
-	rows := map[int]*perCoreTypeRow{}
+	rows := map[perCoreTypeKey]*perCoreTypeRow{}
+	var unknownOrder []perCoreTypeKey
 	// Figures that are not figures (a clock whose samples were all
 	// disturbed) or that were disturbed are marked in their cell.
 	marks := map[[2]int]string{}
@@ -424,19 +448,38 @@ func renderPerCoreType(w *textfmt.Writer, r *result.Result) {
 	}
 	cols[0].values = append(append([]result.Value(nil), s.ClockMHz...), s.ClockAllDisturbed...)
 	for ci, c := range cols {
-		for _, v := range c.values {
-			row, ok := rows[v.CPU]
+		seen := map[string]int{}
+		for vi, v := range c.values {
+			key := perCoreTypeKey{cpu: v.CPU}
+			if v.CPU < 0 {
+				// A figure of a CPU the source did not name (an imported
+				// log) lines up with the others of its core type by
+				// position; without a core type it has a row of its own.
+				key = perCoreTypeKey{cpu: -1, core: v.Core, n: seen[v.Core]}
+				seen[v.Core]++
+				if v.Core == "" {
+					key.n = ci*1000 + vi
+				}
+			}
+			row, ok := rows[key]
 			if !ok {
 				row = &perCoreTypeRow{cpu: v.CPU, core: v.Core}
 				for i := range row.cells {
 					row.cells[i] = "-"
 				}
-				rows[v.CPU] = row
+				rows[key] = row
+				if v.CPU < 0 {
+					unknownOrder = append(unknownOrder, key)
+				}
 			}
 			if row.core == "" {
 				row.core = v.Core
 			}
-			switch mark := marks[[2]int{ci, v.CPU}]; mark {
+			mark := ""
+			if v.CPU >= 0 {
+				mark = marks[[2]int{ci, v.CPU}]
+			}
+			switch mark {
 			case "":
 				row.cells[ci] = fmt.Sprintf(c.format, v.Value)
 			case "*":
@@ -460,18 +503,20 @@ func renderPerCoreType(w *textfmt.Writer, r *result.Result) {
 	if len(rows) == 0 {
 		w.Line("per core type: n/a (no per-CPU figure was measured)")
 	} else {
-		ids := make([]int, 0, len(rows))
-		for id := range rows {
-			ids = append(ids, id)
+		var keys []perCoreTypeKey
+		for k := range rows {
+			if k.cpu >= 0 {
+				keys = append(keys, k)
+			}
 		}
-		sort.Ints(ids)
+		sort.Slice(keys, func(i, j int) bool { return keys[i].cpu < keys[j].cpu })
 		t := textfmt.NewTable("CPU", "core", "clock", "7-Zip single", "AES-256 16 KiB", "memcpy", "memset")
 		for i := 2; i <= 6; i++ {
 			t.RightAlign[i] = true
 		}
-		for _, id := range ids {
-			row := rows[id]
-			t.Row(append([]string{fmt.Sprintf("cpu%d", id), orDash(row.core)}, row.cells[:]...)...)
+		for _, k := range append(keys, unknownOrder...) {
+			row := rows[k]
+			t.Row(append([]string{cpuName(row.cpu), orDash(row.core)}, row.cells[:]...)...)
 		}
 		w.Table(t)
 		w.Line("clock: measured, one CPU per cluster; the other figures: one CPU per core type (- = not run on that CPU)")

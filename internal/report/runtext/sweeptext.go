@@ -51,7 +51,7 @@ func renderSweepFigures(w *textfmt.Writer, f result.SweepFigures) {
 	for _, n := range f.Notes {
 		w.Line("note: %s", n)
 	}
-	renderSevenZip(w, f.SevenZip)
+	renderSevenZip(w, f.SevenZip, true)
 }
 
 // sweepGroup is the rows of one policy and thread count.

@@ -83,6 +83,8 @@ type Result struct {
 type PhaseRow struct {
 	Name, Title, CPUs, Status, Reason string
 	DurationS                         float64
+	// DurationNotRecorded: see result.Phase.TimingNotRecorded.
+	DurationNotRecorded bool
 }
 
 // BuildResult returns the page content of r. charts may be nil; a chart
@@ -102,7 +104,8 @@ func BuildResult(r *result.Result, charts ChartFunc) Result {
 		}
 	}
 	for _, ph := range r.Phases {
-		p.Phases = append(p.Phases, PhaseRow{Name: ph.Name, Title: ph.Title, CPUs: cpu.FormatCPUList(ph.CPUs), Status: ph.Status, Reason: ph.Reason, DurationS: ph.DurationS})
+		p.Phases = append(p.Phases, PhaseRow{Name: ph.Name, Title: ph.Title, CPUs: cpu.FormatCPUList(ph.CPUs), Status: ph.Status, Reason: ph.Reason, DurationS: ph.DurationS,
+			DurationNotRecorded: ph.TimingNotRecorded})
 	}
 	var text bytes.Buffer
 	runtext.Render(&text, r, false)

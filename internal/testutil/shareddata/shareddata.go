@@ -119,3 +119,17 @@ func SummaryRow(log string) []string {
 	}
 	return nil
 }
+
+// SummaryRowLine returns a log's last one-line summary table row (see
+// SummaryRow) as printed, without the line's surrounding white space; ""
+// when it has none.
+func SummaryRowLine(log string) string {
+	lines := strings.Split(log, "\n")
+	for i := len(lines) - 1; i >= 0; i-- {
+		l := strings.TrimSpace(lines[i])
+		if strings.HasPrefix(l, "| ") && strings.Count(l, "|") >= 10 {
+			return l
+		}
+	}
+	return ""
+}
