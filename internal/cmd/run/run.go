@@ -70,12 +70,8 @@ It ends with the text report on standard output.`,
 			if out == nil {
 				return runErr
 			}
-			if asJSON {
-				if err := f.WriteJSON(out.Result); err != nil {
-					return err
-				}
-			} else {
-				render(f.IO.Out, out, f.IO.ColorEnabled())
+			if err := sessioncmd.Print(f, asJSON, out.Result, func() { render(f.IO.Out, out, f.IO.ColorEnabled()) }); err != nil {
+				return err
 			}
 			switch {
 			case out.SaveErr == nil:

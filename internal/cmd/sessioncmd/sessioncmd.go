@@ -59,16 +59,22 @@ func Finish(f *cmdutil.Factory, out *session.Outcome, runErr error, asJSON bool,
 	if out == nil {
 		return runErr
 	}
-	if asJSON {
-		if err := f.WriteJSON(out.Result); err != nil {
-			return err
-		}
-	} else {
-		runtext.Render(f.IO.Out, out.Result, f.IO.ColorEnabled())
+	if err := Print(f, asJSON, out.Result, func() { runtext.Render(f.IO.Out, out.Result, f.IO.ColorEnabled()) }); err != nil {
+		return err
 	}
 	var se *session.ErrSave
 	if !errors.As(runErr, &se) {
 		out.Announce(f.IO.ErrOut, command)
 	}
 	return ExitError(runErr)
+}
+
+// Print writes res to standard output as JSON with asJSON, else calls
+// render to write the text report.
+func Print(f *cmdutil.Factory, asJSON bool, res any, render func()) error {
+	if asJSON {
+		return f.WriteJSON(res)
+	}
+	render()
+	return nil
 }
