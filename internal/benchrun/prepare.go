@@ -10,7 +10,7 @@ import (
 	"boardbench/internal/finding"
 	"boardbench/internal/host"
 	"boardbench/internal/idle"
-	"boardbench/internal/kernelfile"
+	"boardbench/internal/prepare"
 	"boardbench/internal/result"
 	"boardbench/internal/tools"
 	"boardbench/internal/tune"
@@ -89,22 +89,12 @@ func (r *runner) findTools(ctx context.Context) {
 // idleGate waits until the machine is quiet, up to the idle timeout, or
 // records that the gate was skipped or timed out.
 func (r *runner) idleGate(ctx context.Context) {
-	load1, haveLoad := readLoad1(r.h)
 	if r.opt.Force {
-		f := finding.Finding{ID: "idle_gate_skipped", Severity: finding.Info,
-			Title:  "The idle check was skipped (--force)",
-			Advice: "Run without --force so that boardbench waits for a quiet machine; background activity lowers every figure."}
-		if haveLoad {
-			f.Evidence = []string{fmt.Sprintf("1-minute load average %.2f at the start", load1)}
-			if load1 >= idle.MaxLoad1 {
-				f.Severity = finding.Warning
-			}
-		}
-		r.runFindings = append(r.runFindings, f)
+		r.runFindings = append(r.runFindings, prepare.SkippedIdleGate(r.h))
 		return
 	}
 	// A low load average is quiet enough: no need to watch.
-	if haveLoad && load1 < idle.MaxLoad1 {
+	if prepare.LowLoad(r.h) {
 		return
 	}
 	var lastLine time.Time
@@ -148,15 +138,6 @@ func (r *runner) idleGate(ctx context.Context) {
 		Title:    fmt.Sprintf("The machine was not quiet after waiting %.0f s", r.opt.IdleTimeout.Seconds()),
 		Evidence: ev,
 		Advice:   "Stop what keeps the machine busy (updates, indexers, desktop, containers) and run again; the figures may be low."})
-}
-
-// readLoad1 reads the 1-minute load average.
-func readLoad1(h *host.Host) (float64, bool) {
-	data, err := h.ReadFile("/proc/loadavg")
-	if err != nil {
-		return 0, false
-	}
-	return kernelfile.ParseLoadavg(data)
 }
 
 // tune switches cpufreq governors (and memory devfreq governors) to

@@ -26,20 +26,11 @@ import (
 // impossible; nil when the machine was quiet. status, when set, receives a
 // line per look while waiting.
 func IdleGate(ctx context.Context, h *host.Host, force bool, limit time.Duration, status func(string)) *finding.Finding {
-	load1, haveLoad := loadAverage(h)
 	if force {
-		f := &finding.Finding{ID: "idle_gate_skipped", Severity: finding.Info,
-			Title:  "The idle check was skipped (--force)",
-			Advice: "Run without --force so that boardbench waits for a quiet machine; background activity lowers every figure."}
-		if haveLoad {
-			f.Evidence = []string{fmt.Sprintf("1-minute load average %.2f at the start", load1)}
-			if load1 >= idle.MaxLoad1 {
-				f.Severity = finding.Warning
-			}
-		}
-		return f
+		f := SkippedIdleGate(h)
+		return &f
 	}
-	if haveLoad && load1 < idle.MaxLoad1 {
+	if LowLoad(h) {
 		return nil
 	}
 	report := func(st idle.State, left time.Duration) {
@@ -66,12 +57,48 @@ func IdleGate(ctx context.Context, h *host.Host, force bool, limit time.Duration
 		Advice:   "Stop what keeps the machine busy and run again; the figures may be low."}
 }
 
+// SkippedIdleGate is the finding that records an idle check skipped by
+// --force, with the load average at the start as evidence (a warning when
+// that load was high).
+func SkippedIdleGate(h *host.Host) finding.Finding {
+	f := finding.Finding{ID: "idle_gate_skipped", Severity: finding.Info,
+		Title:  "The idle check was skipped (--force)",
+		Advice: "Run without --force so that boardbench waits for a quiet machine; background activity lowers every figure."}
+	if load1, ok := loadAverage(h); ok {
+		f.Evidence = []string{fmt.Sprintf("1-minute load average %.2f at the start", load1)}
+		if load1 >= idle.MaxLoad1 {
+			f.Severity = finding.Warning
+		}
+	}
+	return f
+}
+
+// LowLoad reports whether the 1-minute load average is low enough to call
+// the machine quiet without watching it; false when it is unreadable.
+func LowLoad(h *host.Host) bool {
+	load1, ok := loadAverage(h)
+	return ok && load1 < idle.MaxLoad1
+}
+
 func loadAverage(h *host.Host) (float64, bool) {
 	data, err := h.ReadFile("/proc/loadavg")
 	if err != nil {
 		return 0, false
 	}
 	return kernelfile.ParseLoadavg(data)
+}
+
+// AllowedCPUs returns given when it is set (tests pin the CPUs), else the
+// CPUs this process may run on.
+func AllowedCPUs(given []int) ([]int, error) {
+	if given != nil {
+		return given, nil
+	}
+	a, err := host.AllowedCPUs()
+	if err != nil {
+		return nil, fmt.Errorf("reading the CPUs this process may use: %v", err)
+	}
+	return a, nil
 }
 
 // SevenZip finds 7-Zip (a comparable 16.02 binary first, else the first

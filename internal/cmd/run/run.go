@@ -10,9 +10,9 @@ import (
 	"time"
 
 	"boardbench/internal/benchrun"
+	"boardbench/internal/cmd/sessioncmd"
 	"boardbench/internal/cmdutil"
 	"boardbench/internal/power"
-	"boardbench/internal/tune"
 
 	"github.com/spf13/cobra"
 )
@@ -48,14 +48,11 @@ It ends with the text report on standard output.`,
   boardbench report myboard.json`,
 		Args: cmdutil.NoArgs,
 		RunE: func(cmd *cobra.Command, args []string) error {
-			if left, _ := tune.Leftovers(tune.StateDir()); len(left) > 0 {
-				if !opt.Force {
-					return fmt.Errorf("%s first, or pass --force to run anyway", tune.LeftoverLine(left))
-				}
-				fmt.Fprintf(f.IO.ErrOut, "boardbench: %s (going on because of --force)\n", tune.LeftoverLine(left))
+			if err := sessioncmd.CheckLeftovers(f.IO.ErrOut, opt.Force, "run"); err != nil {
+				return err
 			}
-			if opt.IdleTimeout < 0 {
-				return cmdutil.Usagef("--idle-timeout %s: must not be negative", opt.IdleTimeout)
+			if err := sessioncmd.CheckIdleTimeout(opt.IdleTimeout); err != nil {
+				return err
 			}
 			if opt.IdleTimeout == 0 {
 				opt.IdleTimeout = time.Millisecond // check once, do not wait
@@ -73,12 +70,8 @@ It ends with the text report on standard output.`,
 			if out == nil {
 				return runErr
 			}
-			if asJSON {
-				if err := f.WriteJSON(out.Result); err != nil {
-					return err
-				}
-			} else {
-				render(f.IO.Out, out, f.IO.ColorEnabled())
+			if err := sessioncmd.Print(f, asJSON, out.Result, func() { render(f.IO.Out, out, f.IO.ColorEnabled()) }); err != nil {
+				return err
 			}
 			switch {
 			case out.SaveErr == nil:
@@ -91,11 +84,7 @@ It ends with the text report on standard output.`,
 					return err
 				}
 			}
-			var ie *benchrun.InterruptedError
-			if errors.As(runErr, &ie) {
-				return &cmdutil.InterruptedError{Signal: ie.Signal}
-			}
-			return runErr
+			return sessioncmd.ExitError(runErr)
 		},
 	}
 	fl := cmd.Flags()

@@ -122,13 +122,9 @@ func Run(ctx context.Context, cfg Config, opt Options) (*session.Outcome, error)
 		isRoot = *cfg.IsRoot
 	}
 	s.info = inventory.Collect(s.h, inventory.Options{Redact: true})
-	allowed := cfg.Allowed
-	if allowed == nil {
-		a, err := host.AllowedCPUs()
-		if err != nil {
-			return nil, fmt.Errorf("reading the CPUs this process may use: %v", err)
-		}
-		allowed = a
+	allowed, err := prepare.AllowedCPUs(cfg.Allowed)
+	if err != nil {
+		return nil, err
 	}
 	points, cpufreq := s.plan(allowed)
 	if len(points) == 0 {

@@ -9,16 +9,13 @@
 package sweep
 
 import (
-	"errors"
 	"fmt"
 
+	"boardbench/internal/cmd/sessioncmd"
 	"boardbench/internal/cmdutil"
 	"boardbench/internal/iostreams"
 	"boardbench/internal/power"
 	"boardbench/internal/prepare"
-	"boardbench/internal/report/runtext"
-	"boardbench/internal/session"
-	"boardbench/internal/tune"
 
 	"github.com/spf13/cobra"
 )
@@ -56,17 +53,14 @@ every cpufreq setting at the end, on error, Ctrl-C and SIGTERM.`,
 			if opt.Settle < 0 {
 				return cmdutil.Usagef("--settle %s: must not be negative", opt.Settle)
 			}
-			if opt.IdleTimeout < 0 {
-				return cmdutil.Usagef("--idle-timeout %s: must not be negative", opt.IdleTimeout)
+			if err := sessioncmd.CheckIdleTimeout(opt.IdleTimeout); err != nil {
+				return err
 			}
 			if !cmd.Flags().Changed("settle") && opt.Quick {
 				opt.Settle = QuickSettle
 			}
-			if left, _ := tune.Leftovers(tune.StateDir()); len(left) > 0 {
-				if !opt.Force {
-					return fmt.Errorf("%s first, or pass --force to sweep anyway", tune.LeftoverLine(left))
-				}
-				fmt.Fprintf(f.IO.ErrOut, "boardbench: %s (going on because of --force)\n", tune.LeftoverLine(left))
+			if err := sessioncmd.CheckLeftovers(f.IO.ErrOut, opt.Force, "sweep"); err != nil {
+				return err
 			}
 			h, err := f.NewHost(root)
 			if err != nil {
@@ -75,25 +69,7 @@ every cpufreq setting at the end, on error, Ctrl-C and SIGTERM.`,
 			st := f.IO.NewStatus(iostreams.StatusOptions{Prefix: "boardbench sweep", TTY: f.IO.IsStderrTTY(), Width: f.IO.StderrWidth()})
 			cfg := Config{Host: h, Progress: prepare.Progress{St: st}, Warn: f.IO.ErrOut, Status: st.Show}
 			out, runErr := Run(cmd.Context(), cfg, opt)
-			if out == nil {
-				return runErr
-			}
-			if asJSON {
-				if err := f.WriteJSON(out.Result); err != nil {
-					return err
-				}
-			} else {
-				runtext.Render(f.IO.Out, out.Result, f.IO.ColorEnabled())
-			}
-			var se *session.ErrSave
-			if !errors.As(runErr, &se) {
-				out.Announce(f.IO.ErrOut, "sweep")
-			}
-			var ie *session.InterruptedError
-			if errors.As(runErr, &ie) {
-				return &cmdutil.InterruptedError{Signal: ie.Signal}
-			}
-			return runErr
+			return sessioncmd.Finish(f, out, runErr, asJSON, "sweep")
 		},
 	}
 	fl := cmd.Flags()

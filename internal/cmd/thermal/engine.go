@@ -97,13 +97,9 @@ func Run(ctx context.Context, cfg Config, opt Options) (*session.Outcome, error)
 		v := DefaultHeatTo
 		opt.HeatTo = &v
 	}
-	allowed := cfg.Allowed
-	if allowed == nil {
-		a, err := host.AllowedCPUs()
-		if err != nil {
-			return nil, fmt.Errorf("reading the CPUs this process may use: %v", err)
-		}
-		allowed = a
+	allowed, err := prepare.AllowedCPUs(cfg.Allowed)
+	if err != nil {
+		return nil, err
 	}
 	info := inventory.Collect(h, inventory.Options{Redact: true})
 	var findings []finding.Finding
@@ -230,6 +226,27 @@ func heat(ctx context.Context, p *result.Phase, ex proc.Executor, tool tools.Too
 	figs := result.ThermalHeatFigures{Load: "7-Zip " + strings.Join(sevenzip.Args(opts), " "), CPUs: cpus, TargetC: &target,
 		LimitS: limit.Seconds(), Runs: []result.ThermalLoadRun{}, Scored: true}
 	p.CPUs = cpus
+	return loadUntil(ctx, p, figs, target, limit, temp, func(lctx context.Context, run *result.ThermalLoadRun) error {
+		m, err := sevenzip.Run(lctx, ex, tool, opts)
+		switch {
+		case err == nil && m != nil && m.Result != nil:
+			v := float64(m.Result.Total.RatingMIPS)
+			run.MIPS = &v
+		case lctx.Err() == nil && err != nil:
+			run.Error = err.Error()
+			return fmt.Errorf("7-Zip failed: %v", err)
+		}
+		return nil
+	})
+}
+
+// loadUntil runs once again and again, each run recorded in figs, until
+// the temperature reaches target, limit has passed or a run fails (once
+// returns an error); it stores figs with the reason it stopped in p. once
+// gets a context that ends at the target or the limit, and fills in the
+// run's outcome.
+func loadUntil(ctx context.Context, p *result.Phase, figs result.ThermalHeatFigures, target float64, limit time.Duration,
+	temp func() *float64, once func(lctx context.Context, run *result.ThermalLoadRun) error) error {
 	start := time.Now()
 	lctx, cancel := context.WithTimeout(ctx, limit)
 	defer cancel()
@@ -237,16 +254,9 @@ func heat(ctx context.Context, p *result.Phase, ex proc.Executor, tool tools.Too
 	var runErr error
 	for lctx.Err() == nil {
 		rs := time.Now()
-		m, err := sevenzip.Run(lctx, ex, tool, opts)
-		run := result.ThermalLoadRun{StartS: rs.Sub(start).Seconds(), DurationS: time.Since(rs).Seconds()}
-		switch {
-		case err == nil && m != nil && m.Result != nil:
-			v := float64(m.Result.Total.RatingMIPS)
-			run.MIPS = &v
-		case lctx.Err() == nil && err != nil:
-			run.Error = err.Error()
-			runErr = fmt.Errorf("7-Zip failed: %v", err)
-		}
+		var run result.ThermalLoadRun
+		runErr = once(lctx, &run)
+		run.StartS, run.DurationS = rs.Sub(start).Seconds(), time.Since(rs).Seconds()
 		figs.Runs = append(figs.Runs, run)
 		if runErr != nil {
 			break
@@ -278,42 +288,17 @@ func heatStressNG(ctx context.Context, p *result.Phase, ex proc.Executor, cpus [
 	figs := result.ThermalHeatFigures{Load: "stress-ng " + strings.Join(args, " "), CPUs: cpus, TargetC: &target,
 		LimitS: limit.Seconds(), Runs: []result.ThermalLoadRun{}}
 	p.CPUs = cpus
-	start := time.Now()
-	lctx, cancel := context.WithTimeout(ctx, limit)
-	defer cancel()
-	reached := watchTarget(lctx, cancel, target, temp)
-	var runErr error
-	for lctx.Err() == nil {
-		rs := time.Now()
+	return loadUntil(ctx, p, figs, target, limit, temp, func(lctx context.Context, run *result.ThermalLoadRun) error {
 		res, err := ex.Exec(lctx, proc.Command{Name: "stress-ng", Args: args, CPUs: cpus})
-		run := result.ThermalLoadRun{StartS: rs.Sub(start).Seconds(), DurationS: time.Since(rs).Seconds()}
 		if lctx.Err() == nil && (err != nil || res.Code != 0) {
 			if err == nil {
 				err = fmt.Errorf("exit status %d", res.Code)
 			}
 			run.Error = err.Error()
-			runErr = fmt.Errorf("stress-ng failed: %v", err)
+			return fmt.Errorf("stress-ng failed: %v", err)
 		}
-		figs.Runs = append(figs.Runs, run)
-		if runErr != nil {
-			break
-		}
-	}
-	select {
-	case <-reached:
-		figs.Stop = "target reached"
-	default:
-		if ctx.Err() == nil && runErr == nil {
-			figs.Stop = "time limit"
-		}
-	}
-	if err := p.SetFigures(figs); err != nil {
-		return err
-	}
-	if runErr != nil {
-		return runErr
-	}
-	return ctx.Err()
+		return nil
+	})
 }
 
 // watchTarget closes the returned channel and cancels the load once the

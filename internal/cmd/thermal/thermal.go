@@ -7,15 +7,11 @@
 package thermal
 
 import (
-	"errors"
-	"fmt"
-
+	"boardbench/internal/cmd/sessioncmd"
 	"boardbench/internal/cmdutil"
 	"boardbench/internal/iostreams"
 	"boardbench/internal/power"
 	"boardbench/internal/prepare"
-	"boardbench/internal/report/runtext"
-	"boardbench/internal/session"
 
 	"github.com/spf13/cobra"
 )
@@ -77,8 +73,8 @@ phases are skipped with that reason.`,
 			if opt.Load != "7zip" && opt.Load != "stress-ng" {
 				return cmdutil.Usagef("--load %q: 7zip or stress-ng", opt.Load)
 			}
-			if opt.IdleTimeout < 0 {
-				return cmdutil.Usagef("--idle-timeout %s: must not be negative", opt.IdleTimeout)
+			if err := sessioncmd.CheckIdleTimeout(opt.IdleTimeout); err != nil {
+				return err
 			}
 			h, err := f.NewHost(root)
 			if err != nil {
@@ -90,25 +86,7 @@ phases are skipped with that reason.`,
 			st := f.IO.NewStatus(iostreams.StatusOptions{Prefix: "boardbench thermal"})
 			cfg := Config{Host: h, Progress: prepare.Progress{St: st}, Warn: f.IO.ErrOut, Status: st.Show}
 			out, runErr := Run(cmd.Context(), cfg, opt)
-			if out == nil {
-				return runErr
-			}
-			if asJSON {
-				if err := f.WriteJSON(out.Result); err != nil {
-					return err
-				}
-			} else {
-				runtext.Render(f.IO.Out, out.Result, f.IO.ColorEnabled())
-			}
-			var se *session.ErrSave
-			if !errors.As(runErr, &se) {
-				out.Announce(f.IO.ErrOut, "thermal")
-			}
-			var ie *session.InterruptedError
-			if errors.As(runErr, &ie) {
-				return &cmdutil.InterruptedError{Signal: ie.Signal}
-			}
-			return runErr
+			return sessioncmd.Finish(f, out, runErr, asJSON, "thermal")
 		},
 	}
 	fl := cmd.Flags()
@@ -124,6 +102,5 @@ phases are skipped with that reason.`,
 	power.AddFlags(cmd, &opt.Power)
 	cmdutil.AddRootFlag(cmd, &root)
 	cmdutil.AddJSONFlag(cmd, &asJSON)
-	_ = fmt.Sprint
 	return cmd
 }
