@@ -15,7 +15,6 @@ import (
 	"slices"
 	"strconv"
 	"strings"
-	"time"
 
 	"boardbench/internal/inventory"
 	"boardbench/internal/result"
@@ -47,14 +46,8 @@ type Comparison struct {
 
 // Column names one compared result.
 type Column struct {
-	Label     string    `json:"label"`
-	ID        string    `json:"id"`
-	Kind      string    `json:"kind"`
-	Board     string    `json:"board"`
-	SoC       string    `json:"soc"`
-	CreatedAt time.Time `json:"created_at"`
-	Status    string    `json:"status"`
-	Valid     bool      `json:"valid"`
+	Label string `json:"label"`
+	store.Heading
 }
 
 // Condition is one condition of the measurement in each result.
@@ -100,9 +93,9 @@ func Compare(in []Input) (*Comparison, error) {
 		if x.Result == nil {
 			return nil, fmt.Errorf("%s: no result", x.Label)
 		}
-		rec := store.RecordOf(x.Result)
-		c.Results = append(c.Results, Column{Label: x.Label, ID: x.Result.ID, Kind: x.Result.Command, Board: rec.Board, SoC: rec.SoC,
-			CreatedAt: x.Result.StartedAt, Status: x.Result.Status, Valid: x.Result.Summary.Valid})
+		h := store.RecordOf(x.Result).Heading()
+		h.CreatedAt = x.Result.StartedAt // as the result says, not in UTC as indexed
+		c.Results = append(c.Results, Column{Label: x.Label, Heading: h})
 	}
 	c.Conditions = conditions(in)
 	c.Figures = figures(in)

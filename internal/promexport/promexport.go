@@ -310,17 +310,24 @@ func Serve(ctx context.Context, ln net.Listener, e *Exporter) error {
 	})
 	srv := &http.Server{Handler: mux, ReadHeaderTimeout: 5 * time.Second, ReadTimeout: 10 * time.Second,
 		WriteTimeout: 15 * time.Second, IdleTimeout: 60 * time.Second}
+	return ServeUntil(ctx, srv, ln, 2*time.Second)
+}
+
+// ServeUntil serves srv on ln until ctx is done, then shuts srv down,
+// letting requests in flight finish for up to grace. The end that ctx
+// asks for is a normal one (nil); any other failure to serve is returned.
+func ServeUntil(ctx context.Context, srv *http.Server, ln net.Listener, grace time.Duration) error {
 	done := make(chan struct{})
 	go func() {
 		select {
 		case <-ctx.Done():
-			sctx, cancel := context.WithTimeout(context.Background(), 2*time.Second)
+			sctx, cancel := context.WithTimeout(context.Background(), grace)
 			defer cancel()
 			_ = srv.Shutdown(sctx)
 		case <-done:
 		}
 	}()
-	err = srv.Serve(ln)
+	err := srv.Serve(ln)
 	close(done)
 	if errors.Is(err, http.ErrServerClosed) {
 		return nil

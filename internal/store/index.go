@@ -2,6 +2,7 @@ package store
 
 import (
 	"bytes"
+	"context"
 	"crypto/sha256"
 	"encoding/hex"
 	"encoding/json"
@@ -230,4 +231,22 @@ func formatTime(t time.Time) string { return t.UTC().Format(timeFormat) }
 func parseTime(s string) time.Time {
 	t, _ := time.Parse(timeFormat, s)
 	return t
+}
+
+// LoadResult returns the result st holds under the full id, both decoded
+// and as the stored document; a result without an id of its own is given
+// the id it is stored under.
+func LoadResult(ctx context.Context, st Store, id string) (*result.Result, []byte, error) {
+	doc, err := st.Get(ctx, id)
+	if err != nil {
+		return nil, nil, err
+	}
+	r, err := result.Parse(doc)
+	if err != nil {
+		return nil, nil, fmt.Errorf("stored result %s: %v", id, err)
+	}
+	if r.ID == "" {
+		r.ID = id
+	}
+	return r, doc, nil
 }

@@ -62,17 +62,31 @@ func IsPostgres(spec string) bool {
 // schema is migrated to this boardbench's version; a store of a newer
 // version is refused unchanged (ErrNewerSchema).
 func Open(ctx context.Context, spec string) (Store, error) {
-	spec, err := Resolve(spec)
-	if err != nil {
+	url, path, err := locate(spec)
+	switch {
+	case err != nil:
 		return nil, err
+	case url != "":
+		return openPostgres(ctx, url)
+	}
+	return openSQLite(ctx, path)
+}
+
+// locate resolves spec (as Resolve does) and says where the store is:
+// the postgres:// URL of a PostgreSQL store, else the path of a SQLite
+// file. Any other URL is refused.
+func locate(spec string) (url, path string, err error) {
+	spec, err = Resolve(spec)
+	if err != nil {
+		return "", "", err
 	}
 	if IsPostgres(spec) {
-		return openPostgres(ctx, spec)
+		return spec, "", nil
 	}
 	if strings.Contains(spec, "://") {
-		return nil, fmt.Errorf("store %q: not a postgres:// URL nor a file path", redactURL(spec))
+		return "", "", fmt.Errorf("store %q: not a postgres:// URL nor a file path", redactURL(spec))
 	}
-	return openSQLite(ctx, strings.TrimPrefix(spec, "sqlite:"))
+	return "", strings.TrimPrefix(spec, "sqlite:"), nil
 }
 
 // openSQLite opens (creating) a SQLite store in WAL mode with a busy

@@ -26,17 +26,13 @@ var ErrNoSuchStore = errors.New("no results store there")
 // used through sessions whose transactions are read-only
 // (default_transaction_read_only).
 func OpenReadOnly(ctx context.Context, spec string) (Store, error) {
-	spec, err := Resolve(spec)
-	if err != nil {
+	url, path, err := locate(spec)
+	switch {
+	case err != nil:
 		return nil, err
+	case url != "":
+		return openPostgresReadOnly(ctx, url)
 	}
-	if IsPostgres(spec) {
-		return openPostgresReadOnly(ctx, spec)
-	}
-	if strings.Contains(spec, "://") {
-		return nil, fmt.Errorf("store %q: not a postgres:// URL nor a file path", redactURL(spec))
-	}
-	path := strings.TrimPrefix(spec, "sqlite:")
 	fi, err := os.Stat(path)
 	switch {
 	case errors.Is(err, fs.ErrNotExist):

@@ -119,3 +119,20 @@ func Lookup(ctx context.Context, st Store, idOrPrefix string) (string, error) {
 	}
 	return recs[0].ID, nil
 }
+
+// Heading is what names one result in a listing or a comparison: its id,
+// kind, board, SoC, date, status and validity, with a Record's JSON names.
+type Heading struct {
+	ID        string    `json:"id"`
+	Kind      string    `json:"kind"`
+	Board     string    `json:"board"`
+	SoC       string    `json:"soc"`
+	CreatedAt time.Time `json:"created_at"`
+	Status    string    `json:"status"`
+	Valid     bool      `json:"valid"`
+}
+
+// Heading returns the record's Heading.
+func (r Record) Heading() Heading {
+	return Heading{ID: r.ID, Kind: r.Kind, Board: r.Board, SoC: r.SoC, CreatedAt: r.CreatedAt, Status: r.Status, Valid: r.Valid}
+}

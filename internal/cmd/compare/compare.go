@@ -117,16 +117,9 @@ func loadInputs(ctx context.Context, f *cmdutil.Factory, args []string) ([]compa
 		case err != nil:
 			return nil, err
 		}
-		doc, err := st.Get(ctx, id)
+		r, doc, err := store.LoadResult(ctx, st, id)
 		if err != nil {
 			return nil, err
-		}
-		r, err := result.Parse(doc)
-		if err != nil {
-			return nil, fmt.Errorf("stored result %s: %v", id, err)
-		}
-		if r.ID == "" {
-			r.ID = id
 		}
 		label := id
 		if len(label) > 12 {

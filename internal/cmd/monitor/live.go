@@ -21,9 +21,10 @@ import (
 // column headers.
 const headerEvery = 20
 
-// describe collects the parts of the machine description the live view
-// needs: CPUs, board and SoC, sensors and the Raspberry Pi firmware.
-func describe(h *host.Host) *inventory.Info {
+// Describe collects the parts of the machine description the live view
+// and serve's /metrics need: CPUs, board and SoC, sensors and the
+// Raspberry Pi firmware.
+func Describe(h *host.Host) *inventory.Info {
 	in := &inventory.Info{Root: h.Root(), Redacted: true}
 	in.CPU = cpu.Collect(h)
 	in.Board, in.SoC = soc.Collect(h, in.CPU, true)
@@ -43,7 +44,7 @@ func runLive(ctx context.Context, f *cmdutil.Factory, opts options) error {
 	if err != nil {
 		return err
 	}
-	in := describe(h)
+	in := Describe(h)
 	cfg := monitor.ConfigFor(h, in)
 	cfg.Interval = opts.interval
 	meter, err := power.Start(ctx, h, in, opts.power.Spec, f.IO.ErrOut)

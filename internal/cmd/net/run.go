@@ -57,16 +57,17 @@ type runner struct {
 	unusable error
 }
 
+// errNotLive is the usage error for a --root or fixture host: net measures
+// only the live machine.
+var errNotLive = errors.New("net measures the machine it runs on; it needs the live system")
+
 func run(ctx context.Context, f *cmdutil.Factory, o options) error {
 	if ctx == nil {
 		ctx = context.Background()
 	}
-	h, err := f.NewHost("/")
+	h, err := f.LiveHost(errNotLive)
 	if err != nil {
 		return err
-	}
-	if !h.Live() {
-		return cmdutil.Usagef("net measures the machine it runs on; it needs the live system")
 	}
 	if o.apply && !h.IsRoot() {
 		return errors.New("--apply needs root: it writes interrupt affinity, RPS masks and coalescing (run it with sudo, or leave --apply out)")

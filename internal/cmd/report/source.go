@@ -55,18 +55,8 @@ func (s *sources) load(arg string) (*result.Result, error) {
 	case err != nil:
 		return nil, err
 	}
-	doc, err := s.store.Get(s.ctx, id)
-	if err != nil {
-		return nil, err
-	}
-	r, err := result.Parse(doc)
-	if err != nil {
-		return nil, fmt.Errorf("stored result %s: %v", id, err)
-	}
-	if r.ID == "" {
-		r.ID = id
-	}
-	return r, nil
+	r, _, err := store.LoadResult(s.ctx, s.store, id)
+	return r, err
 }
 
 // close releases the store if one was opened.

@@ -4,7 +4,6 @@ import (
 	"bufio"
 	"fmt"
 	"strconv"
-	"time"
 
 	"boardbench/internal/cmdutil"
 	"boardbench/internal/store"
@@ -15,14 +14,8 @@ import (
 
 // ListItem is one element of `results list --json`.
 type ListItem struct {
-	ID        string             `json:"id"`
-	Kind      string             `json:"kind"`
-	Board     string             `json:"board"`
-	SoC       string             `json:"soc"`
-	CreatedAt time.Time          `json:"created_at"`
-	Status    string             `json:"status"`
-	Valid     bool               `json:"valid"`
-	Summary   map[string]float64 `json:"summary"`
+	store.Heading
+	Summary map[string]float64 `json:"summary"`
 }
 
 // ShortID is how many digits of an id the table shows.
@@ -64,8 +57,7 @@ valid, summary}, summary holding every headline figure by name.`,
 			if asJSON {
 				items := make([]ListItem, 0, len(recs))
 				for _, r := range recs {
-					items = append(items, ListItem{ID: r.ID, Kind: r.Kind, Board: r.Board, SoC: r.SoC, CreatedAt: r.CreatedAt,
-						Status: r.Status, Valid: r.Valid, Summary: r.Figures})
+					items = append(items, ListItem{Heading: r.Heading(), Summary: r.Figures})
 				}
 				return f.WriteJSON(items)
 			}

@@ -11,7 +11,6 @@ import (
 	"time"
 
 	"boardbench/internal/cmdutil"
-	"boardbench/internal/result"
 	"boardbench/internal/store"
 
 	"github.com/spf13/cobra"
@@ -71,20 +70,20 @@ func whereOf(st store.Store) string {
 	return "(unnamed)"
 }
 
-// loadStored returns the stored result id (full id).
-func loadStored(ctx context.Context, st store.Store, id string) (*result.Result, []byte, error) {
-	doc, err := st.Get(ctx, id)
+// withStored opens the store, resolves ref (an id or its start, see
+// lookup) and calls fn with the store and the full id; the store is
+// closed when fn returns.
+func withStored(ctx context.Context, f *cmdutil.Factory, ref string, fn func(st store.Store, id string) error) error {
+	st, err := open(ctx, f)
 	if err != nil {
-		return nil, nil, err
+		return err
 	}
-	r, err := result.Parse(doc)
+	defer st.Close()
+	id, err := lookup(ctx, st, ref)
 	if err != nil {
-		return nil, nil, fmt.Errorf("stored result %s: %v", id, err)
+		return err
 	}
-	if r.ID == "" {
-		r.ID = id
-	}
-	return r, doc, nil
+	return fn(st, id)
 }
 
 // parseDate reads --since: a date (YYYY-MM-DD, midnight UTC) or an RFC 3339 time.

@@ -33,25 +33,18 @@ func newShowCmd(f *cmdutil.Factory) *cobra.Command {
 		},
 		RunE: func(cmd *cobra.Command, args []string) error {
 			ctx := cmd.Context()
-			st, err := open(ctx, f)
-			if err != nil {
-				return err
-			}
-			defer st.Close()
-			id, err := lookup(ctx, st, args[0])
-			if err != nil {
-				return err
-			}
-			r, doc, err := loadStored(ctx, st, id)
-			if err != nil {
-				return err
-			}
-			if asJSON {
-				_, err := f.IO.Out.Write(doc)
-				return err
-			}
-			runtext.Render(f.IO.Out, r, f.IO.ColorEnabled())
-			return nil
+			return withStored(ctx, f, args[0], func(st store.Store, id string) error {
+				r, doc, err := store.LoadResult(ctx, st, id)
+				if err != nil {
+					return err
+				}
+				if asJSON {
+					_, err := f.IO.Out.Write(doc)
+					return err
+				}
+				runtext.Render(f.IO.Out, r, f.IO.ColorEnabled())
+				return nil
+			})
 		},
 		PostRunE: func(cmd *cobra.Command, args []string) error { return f.IO.OutErr() },
 	}
@@ -229,7 +222,7 @@ func exportCSV(ctx context.Context, w io.Writer, st store.Store, ids []string) e
 func exportMarkdown(ctx context.Context, w io.Writer, st store.Store, ids []string, header bool) error {
 	rs := make([]*result.Result, 0, len(ids))
 	for _, id := range ids {
-		r, _, err := loadStored(ctx, st, id)
+		r, _, err := store.LoadResult(ctx, st, id)
 		if err != nil {
 			return err
 		}
@@ -253,16 +246,9 @@ func newTagCmd(f *cmdutil.Factory) *cobra.Command {
 		},
 		RunE: func(cmd *cobra.Command, args []string) error {
 			ctx := cmd.Context()
-			st, err := open(ctx, f)
-			if err != nil {
-				return err
-			}
-			defer st.Close()
-			id, err := lookup(ctx, st, args[0])
-			if err != nil {
-				return err
-			}
-			return st.Tag(ctx, id, args[1])
+			return withStored(ctx, f, args[0], func(st store.Store, id string) error {
+				return st.Tag(ctx, id, args[1])
+			})
 		},
 	}
 }

@@ -12,12 +12,8 @@ import (
 	"net/http"
 	"time"
 
+	monitorcmd "boardbench/internal/cmd/monitor"
 	"boardbench/internal/cmdutil"
-	"boardbench/internal/inventory"
-	"boardbench/internal/inventory/cpu"
-	"boardbench/internal/inventory/rpi"
-	"boardbench/internal/inventory/sensors"
-	"boardbench/internal/inventory/soc"
 	"boardbench/internal/monitor"
 	"boardbench/internal/promexport"
 	"boardbench/internal/serve"
@@ -99,22 +95,7 @@ func run(ctx context.Context, f *cmdutil.Factory, listen string, metrics bool) e
 	}
 	fmt.Fprintf(f.IO.ErrOut, "boardbench: serving %s on http://%s/ (Ctrl-C stops)\n", store.Where(st), shownAddr(listen, ln.Addr()))
 	srv := serve.NewHTTPServer(listen, serve.New(cfg).Handler())
-	done := make(chan struct{})
-	go func() {
-		select {
-		case <-ctx.Done():
-			sctx, cancel := context.WithTimeout(context.Background(), 5*time.Second)
-			defer cancel()
-			_ = srv.Shutdown(sctx)
-		case <-done:
-		}
-	}()
-	err = srv.Serve(ln)
-	close(done)
-	if errors.Is(err, http.ErrServerClosed) {
-		return nil // Ctrl-C: the normal end
-	}
-	return err
+	return promexport.ServeUntil(ctx, srv, ln, 5*time.Second) // Ctrl-C: the normal end
 }
 
 // startMetrics samples the live machine in the background and returns
@@ -124,11 +105,7 @@ func startMetrics(ctx context.Context, f *cmdutil.Factory) (http.Handler, error)
 	if err != nil {
 		return nil, err
 	}
-	in := &inventory.Info{Root: h.Root(), Redacted: true}
-	in.CPU = cpu.Collect(h)
-	in.Board, in.SoC = soc.Collect(h, in.CPU, true)
-	in.Sensors = sensors.Collect(h)
-	in.RaspberryPi = rpi.Collect(h)
+	in := monitorcmd.Describe(h)
 	mcfg := monitor.ConfigFor(h, in)
 	mcfg.Interval = 5 * time.Second
 	m := monitor.New(h, mcfg)

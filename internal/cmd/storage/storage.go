@@ -123,12 +123,9 @@ func run(ctx context.Context, f *cmdutil.Factory, p string, opts options) error 
 	if ctx == nil {
 		ctx = context.Background()
 	}
-	h, err := f.NewHost("/")
+	h, err := f.LiveHost(errNotLive)
 	if err != nil {
 		return err
-	}
-	if !h.Live() {
-		return &cmdutil.UsageError{Err: errNotLive}
 	}
 	want := int64(0)
 	if opts.size != "" {
