@@ -6,12 +6,7 @@ import (
 	"fmt"
 
 	"boardbench/internal/cmdutil"
-	"boardbench/internal/host"
 	"boardbench/internal/inventory"
-	"boardbench/internal/inventory/cpu"
-	"boardbench/internal/inventory/rpi"
-	"boardbench/internal/inventory/sensors"
-	"boardbench/internal/inventory/soc"
 	"boardbench/internal/monitor"
 	"boardbench/internal/power"
 	"boardbench/internal/session"
@@ -20,18 +15,6 @@ import (
 // headerEvery is how many sample lines a terminal gets between repeated
 // column headers.
 const headerEvery = 20
-
-// Describe collects the parts of the machine description the live view
-// and serve's /metrics need: CPUs, board and SoC, sensors and the
-// Raspberry Pi firmware.
-func Describe(h *host.Host) *inventory.Info {
-	in := &inventory.Info{Root: h.Root(), Redacted: true}
-	in.CPU = cpu.Collect(h)
-	in.Board, in.SoC = soc.Collect(h, in.CPU, true)
-	in.Sensors = sensors.Collect(h)
-	in.RaspberryPi = rpi.Collect(h)
-	return in
-}
 
 // runLive prints the header and one sample per interval until ctx is done
 // (Ctrl-C: the normal end, exit status 0) or opts.count lines are out.
@@ -44,7 +27,7 @@ func runLive(ctx context.Context, f *cmdutil.Factory, opts options) error {
 	if err != nil {
 		return err
 	}
-	in := Describe(h)
+	in := inventory.ForMonitoring(h)
 	cfg := monitor.ConfigFor(h, in)
 	cfg.Interval = opts.interval
 	meter, err := power.Start(ctx, h, in, opts.power.Spec, f.IO.ErrOut)

@@ -12,8 +12,8 @@ import (
 	"net/http"
 	"time"
 
-	monitorcmd "boardbench/internal/cmd/monitor"
 	"boardbench/internal/cmdutil"
+	"boardbench/internal/inventory"
 	"boardbench/internal/monitor"
 	"boardbench/internal/promexport"
 	"boardbench/internal/serve"
@@ -105,7 +105,7 @@ func startMetrics(ctx context.Context, f *cmdutil.Factory) (http.Handler, error)
 	if err != nil {
 		return nil, err
 	}
-	in := monitorcmd.Describe(h)
+	in := inventory.ForMonitoring(h)
 	mcfg := monitor.ConfigFor(h, in)
 	mcfg.Interval = 5 * time.Second
 	m := monitor.New(h, mcfg)
