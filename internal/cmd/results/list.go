@@ -2,6 +2,9 @@ package results
 
 import (
 	"bufio"
+	"bytes"
+	"encoding/json"
+	"io"
 	"fmt"
 	"strconv"
 
@@ -55,11 +58,7 @@ valid, summary}, summary holding every headline figure by name.`,
 				return err
 			}
 			if asJSON {
-				items := make([]ListItem, 0, len(recs))
-				for _, r := range recs {
-					items = append(items, ListItem{Heading: r.Heading(), Summary: r.Figures})
-				}
-				return f.WriteJSON(items)
+				return writeListJSON(f.IO.Out, recs)
 			}
 			if len(recs) == 0 {
 				fmt.Fprintf(f.IO.ErrOut, "boardbench: no results in the store %s match\n", whereOf(st))
@@ -99,4 +98,36 @@ valid, summary}, summary holding every headline figure by name.`,
 	cmd.Flags().IntVar(&q.Limit, "limit", 0, "at most `N` results (0: all)")
 	cmdutil.AddJSONFlag(cmd, &asJSON)
 	return cmd
+}
+
+// writeListJSON writes recs as the JSON array of ListItem that
+// cmdutil.Factory.WriteJSON would print (two-space indent, HTML left
+// unescaped, a final newline), byte for byte, but one item at a time into
+// a buffered writer: the whole array is never held encoded in memory.
+func writeListJSON(w io.Writer, recs []store.Record) error {
+	bw := bufio.NewWriterSize(w, 64<<10)
+	if len(recs) == 0 {
+		bw.WriteString("[]\n")
+		return bw.Flush()
+	}
+	var item bytes.Buffer
+	enc := json.NewEncoder(&item)
+	// Items sit one level deep in the array: every line after an item's
+	// first is prefixed with the array's indent.
+	enc.SetIndent("  ", "  ")
+	enc.SetEscapeHTML(false)
+	bw.WriteByte('[')
+	for i, r := range recs {
+		if i > 0 {
+			bw.WriteByte(',')
+		}
+		bw.WriteString("\n  ")
+		item.Reset()
+		if err := enc.Encode(ListItem{Heading: r.Heading(), Summary: r.Figures}); err != nil {
+			return err
+		}
+		bw.Write(bytes.TrimSuffix(item.Bytes(), []byte("\n")))
+	}
+	bw.WriteString("\n]\n")
+	return bw.Flush()
 }
