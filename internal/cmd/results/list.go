@@ -4,8 +4,8 @@ import (
 	"bufio"
 	"bytes"
 	"encoding/json"
-	"io"
 	"fmt"
+	"io"
 	"strconv"
 
 	"boardbench/internal/cmdutil"
