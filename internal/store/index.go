@@ -92,7 +92,8 @@ func RecordOf(r *result.Result) Record {
 
 // CoreTypes describes the CPU's core types with their counts in cluster
 // order, e.g. "4×Cortex-A55 + 4×Cortex-A76"; "" when the result has no CPU
-// description. CPUs of unknown type count as "unknown".
+// description. CPUs whose core type is not named (an imported log whose
+// topology names no core) count as UnknownCore: "32×unknown core".
 func CoreTypes(r *result.Result) string {
 	if r.Info == nil {
 		return ""
@@ -100,9 +101,9 @@ func CoreTypes(r *result.Result) string {
 	var order []string
 	count := map[string]int{}
 	for _, c := range r.Info.CPU.Clusters {
-		name := c.Core
-		if name == "" {
-			name = "unknown"
+		name := strings.TrimSpace(c.Core)
+		if name == "" || name == "-" {
+			name = UnknownCore
 		}
 		if count[name] == 0 {
 			order = append(order, name)
@@ -115,6 +116,9 @@ func CoreTypes(r *result.Result) string {
 	}
 	return strings.Join(parts, " + ")
 }
+
+// UnknownCore is the core-types label of CPUs whose core type is not named.
+const UnknownCore = "unknown core"
 
 // Figures flattens the numeric fields of a result document's summary into
 // named figures, so that the headline figures of every command (including
