@@ -7,6 +7,7 @@ import (
 	"strings"
 
 	"boardbench/internal/host"
+	"boardbench/internal/inventory/netif"
 )
 
 // What RestoreStateFile did, or would do, to one path.
@@ -30,6 +31,44 @@ type PathOutcome struct {
 	Found    string `json:"found"`
 	Outcome  string `json:"outcome"`
 	Error    string `json:"error,omitempty"`
+	// Interface is set for the interrupt coalescing of a network
+	// interface (Path is then "IFNAME coalescing", not a file).
+	Interface string `json:"interface,omitempty"`
+}
+
+// FormatCoalesce renders interrupt coalescing settings as a restore lists
+// them: "rx-usecs 3, rx-frames 0, tx-usecs 0, tx-frames 0, adaptive-rx
+// off, adaptive-tx off".
+func FormatCoalesce(c netif.Coalesce) string {
+	onOff := func(b bool) string {
+		if b {
+			return "on"
+		}
+		return "off"
+	}
+	return fmt.Sprintf("rx-usecs %d, rx-frames %d, tx-usecs %d, tx-frames %d, adaptive-rx %s, adaptive-tx %s",
+		c.RxUsecs, c.RxFrames, c.TxUsecs, c.TxFrames, onOff(c.AdaptiveRx), onOff(c.AdaptiveTx))
+}
+
+// coalesceOutcomes lists the saved coalescing of st with the current one
+// (read on the live machine only; elsewhere it is unknown and would be
+// written).
+func coalesceOutcomes(h *host.Host, st State) []PathOutcome {
+	var out []PathOutcome
+	for _, c := range st.Coalesce {
+		o := PathOutcome{Path: c.Interface + " coalescing", Interface: c.Interface,
+			Previous: FormatCoalesce(c.Previous), Outcome: OutcomeWouldWrite}
+		if h.Live() {
+			if cur, err := (netif.Live{}).Coalesce(c.Interface); err == nil {
+				o.Found = FormatCoalesce(*cur)
+				if *cur == c.Previous {
+					o.Outcome = OutcomeUnchanged
+				}
+			}
+		}
+		out = append(out, o)
+	}
+	return out
 }
 
 // ErrOtherRoot is returned by RestoreStateFile for a state file recorded for
@@ -60,6 +99,7 @@ func RestoreStateFile(h *host.Host, sf StateFile, dryRun bool) ([]PathOutcome, e
 			out[i].Outcome = OutcomeWouldWrite
 		}
 	}
+	out = append(out, coalesceOutcomes(h, sf.Saved)...)
 	if dryRun {
 		return out, nil
 	}
@@ -74,6 +114,12 @@ func RestoreStateFile(h *host.Host, sf StateFile, dryRun bool) ([]PathOutcome, e
 					out[i].Outcome, out[i].Error = OutcomeFailed, unwrapPath(e).Error()
 					matched = true
 				}
+			}
+		}
+		for i := range out {
+			if !matched && out[i].Interface != "" && strings.HasPrefix(e.Error(), "coalescing of "+out[i].Interface+":") {
+				out[i].Outcome, out[i].Error = OutcomeFailed, strings.TrimPrefix(e.Error(), "coalescing of "+out[i].Interface+": ")
+				matched = true
 			}
 		}
 		if !matched {

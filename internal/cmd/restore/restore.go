@@ -145,8 +145,16 @@ func (r *Report) render(w io.Writer) {
 		for _, o := range f.Outcomes {
 			switch o.Outcome {
 			case tune.OutcomeRestored:
+				if o.Interface != "" {
+					fmt.Fprintf(w, "restored %s: %s\n", o.Path, o.Previous)
+					continue
+				}
 				fmt.Fprintf(w, "restored %s: %s → %s\n", o.Path, shown(o.Found), o.Previous)
 			case tune.OutcomeWouldWrite:
+				if o.Interface != "" {
+					fmt.Fprintf(w, "would restore %s: %s (now %s)\n", o.Path, o.Previous, shown(o.Found))
+					continue
+				}
 				fmt.Fprintf(w, "would write %s to %s (now %s)\n", o.Previous, o.Path, shown(o.Found))
 			case tune.OutcomeFailed:
 				fmt.Fprintf(w, "could not restore %s to %s: %s\n", o.Path, o.Previous, o.Error)

@@ -209,6 +209,28 @@ func leftover(t *testing.T, stateDir, root string) string {
 	return path
 }
 
+// withCoalesce adds saved interrupt coalescing of eth0 to the state file
+// at path.
+func withCoalesce(t *testing.T, path string) {
+	t.Helper()
+	data, err := os.ReadFile(path)
+	if err != nil {
+		t.Fatal(err)
+	}
+	var sf map[string]any
+	if err := json.Unmarshal(data, &sf); err != nil {
+		t.Fatal(err)
+	}
+	sf["saved"].(map[string]any)["coalesce"] = []map[string]any{{"interface": "eth0",
+		"previous": map[string]any{"rx_usecs": 3, "rx_frames": 0, "tx_usecs": 48, "tx_frames": 1, "adaptive_rx": true}}}
+	if data, err = json.Marshal(sf); err != nil {
+		t.Fatal(err)
+	}
+	if err := os.WriteFile(path, data, 0o600); err != nil {
+		t.Fatal(err)
+	}
+}
+
 func TestRestoreCases(t *testing.T) {
 	const gov = "sys/devices/system/cpu/cpufreq/policy0/scaling_governor"
 	tests := []struct {
@@ -231,6 +253,29 @@ func TestRestoreCases(t *testing.T) {
 			},
 			wantOut:  []string{"would write schedutil to /sys/devices/system/cpu/cpufreq/policy0/scaling_governor (now performance)", "would remove state file"},
 			wantKept: true, wantGov: "performance\n",
+		},
+		{
+			name: "dry run lists saved interrupt coalescing",
+			setup: func(t *testing.T, root, stateDir string) []string {
+				fixture.Write(t, root, gov, "performance\n")
+				withCoalesce(t, leftover(t, stateDir, root))
+				return []string{"--dry-run"}
+			},
+			wantOut: []string{"would write schedutil to /sys/devices/system/cpu/cpufreq/policy0/scaling_governor (now performance)",
+				"would restore eth0 coalescing: rx-usecs 3, rx-frames 0, tx-usecs 48, tx-frames 1, adaptive-rx on, adaptive-tx off (now (unreadable))",
+				"would remove state file"},
+			wantKept: true, wantGov: "performance\n",
+		},
+		{
+			name: "coalescing cannot be restored on a fixture root: the state file is kept",
+			setup: func(t *testing.T, root, stateDir string) []string {
+				fixture.Write(t, root, gov, "performance\n")
+				withCoalesce(t, leftover(t, stateDir, root))
+				return nil
+			},
+			wantCode: 1,
+			wantOut:  []string{"restored /sys/devices/system/cpu/cpufreq/policy0/scaling_governor", "could not restore eth0 coalescing to rx-usecs 3,", "kept state file"},
+			wantKept: true, wantGov: "schedutil\n",
 		},
 		{
 			name: "a path that cannot be written keeps the state file",
