@@ -30,6 +30,7 @@ type options struct {
 	peer, ifname, watch string
 	port                int
 	duration            time.Duration
+	interval            time.Duration
 	udpRate             string
 	streams             int
 	apply, keep         bool
@@ -49,7 +50,10 @@ With --peer, iperf3 runs against an "iperf3 -s" on HOST: TCP send, receive and
 both ways at once, then TCP with a 88-byte MSS for packets per second, and with
 --udp-rate UDP at that rate. With --watch, boardbench measures traffic that
 others generate through the interfaces (a router, a NAS) until Ctrl-C or
---duration.
+--duration, and shows the last --interval's rates and CPU load as it goes: a
+table redrawn in place on a terminal, one line per interval on a pipe, and with
+--json one line per interval on standard error. The final table is the average
+over the whole time watched.
 
 During every step boardbench samples the load of every CPU (user, system,
 interrupt and soft interrupt time), the interface's interrupts per CPU, the
@@ -80,6 +84,7 @@ Ctrl-C and on SIGTERM, unless --keep is given.`,
 	fl.StringVar(&o.watch, "watch", "", "watch the traffic of these interfaces (`IF[,IF...]`) instead of generating it")
 	fl.IntVar(&o.port, "port", 5201, "the iperf3 server's TCP port")
 	fl.DurationVar(&o.duration, "duration", 0, "length of each iperf3 test (default 10s), or of the watch (default until Ctrl-C)")
+	fl.DurationVar(&o.interval, "interval", defaultLiveInterval, "with --watch: refresh the live view of the last interval this often")
 	fl.StringVar(&o.udpRate, "udp-rate", "", "also send UDP at this rate in bit/s (`RATE`, e.g. 100M or 1G)")
 	fl.IntVar(&o.streams, "streams", 1, "parallel TCP streams per test")
 	fl.BoolVar(&o.apply, "apply", false, "apply the suggested interrupt affinity, RPS masks and coalescing for the run (needs root)")
@@ -101,6 +106,10 @@ func (o *options) validate(cmd *cobra.Command) error {
 		return cmdutil.Usagef("--interface goes with --peer; --watch names its interfaces itself")
 	case o.watch != "" && (o.udpRate != "" || cmd.Flags().Changed("streams") || cmd.Flags().Changed("port")):
 		return cmdutil.Usagef("--udp-rate, --streams and --port go with --peer")
+	case o.watch == "" && cmd.Flags().Changed("interval"):
+		return cmdutil.Usagef("--interval goes with --watch")
+	case o.interval < minLiveInterval || o.interval > maxLiveInterval:
+		return cmdutil.Usagef("--interval %s: must be between %s and %s", o.interval, minLiveInterval, maxLiveInterval)
 	case o.keep && !o.apply:
 		return cmdutil.Usagef("--keep goes with --apply")
 	case o.port < 1 || o.port > 65535:

@@ -534,19 +534,51 @@ func (r *runner) watchStep() session.Step {
 		Run: func(ctx context.Context, p *result.Phase) error {
 			figs := result.NetFigures{}
 			w, _ := r.measure(&figs, func() error {
-				if r.o.duration == 0 {
-					<-ctx.Done()
-					return nil
-				}
-				t := time.NewTimer(r.o.duration)
-				defer t.Stop()
-				select {
-				case <-ctx.Done():
-				case <-t.C:
-				}
+				r.watchLive(ctx)
 				return nil
 			})
 			figs.Interfaces = w.Rates
 			return p.SetFigures(figs)
 		}}
+}
+
+// watchLive waits until the duration ends or ctx is done, showing the
+// figures of every interval as it goes (see liveView). The snapshots it
+// takes are its own: the step's figures span the whole watch.
+func (r *runner) watchLive(ctx context.Context) {
+	view := r.liveView()
+	var end <-chan time.Time
+	if r.o.duration > 0 {
+		t := time.NewTimer(r.o.duration)
+		defer t.Stop()
+		end = t.C
+	}
+	tick := time.NewTicker(r.o.interval)
+	defer tick.Stop()
+	defer view.clear()
+	start := r.sampler.Take()
+	prev := start
+	for {
+		select {
+		case <-ctx.Done():
+			return
+		case <-end:
+			return
+		case <-tick.C:
+			cur := r.sampler.Take()
+			view.show(cur.Time.Sub(start.Time), netstat.Between(prev, cur, r.sampler.IRQs))
+			prev = cur
+		}
+	}
+}
+
+// liveView returns where the live figures go: a table redrawn on a
+// terminal's standard output, plain lines on a piped one, and with --json
+// plain lines on standard error (standard output carries only the JSON).
+func (r *runner) liveView() *liveView {
+	io := r.f.IO
+	if r.o.asJSON {
+		return &liveView{w: io.ErrOut, prefix: "boardbench net: "}
+	}
+	return &liveView{w: io.Out, tty: io.IsStdoutTTY()}
 }
