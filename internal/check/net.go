@@ -3,12 +3,12 @@ package check
 import (
 	"encoding/json"
 	"fmt"
-	"math/big"
 	"slices"
 	"strconv"
 	"strings"
 
 	"boardbench/internal/finding"
+	"boardbench/internal/inventory/cpu"
 	"boardbench/internal/inventory/netif"
 	"boardbench/internal/monitor"
 	"boardbench/internal/result"
@@ -210,9 +210,9 @@ func SpreadPlan(f NetFacts) []Spread {
 	for _, d := range f.Interfaces {
 		var irqCPUs []int
 		for i, irq := range d.IRQs {
-			cpu := pref[(i+1)%len(pref)]
-			irqCPUs = append(irqCPUs, cpu)
-			out = append(out, Spread{Path: "/proc/irq/" + irq.IRQ + "/smp_affinity", Value: CPUMask([]int{cpu})})
+			target := pref[(i+1)%len(pref)]
+			irqCPUs = append(irqCPUs, target)
+			out = append(out, Spread{Path: "/proc/irq/" + irq.IRQ + "/smp_affinity", Value: cpu.FormatCPUMask([]int{target})})
 		}
 		rps := slices.DeleteFunc(slices.Clone(pref), func(c int) bool { return slices.Contains(irqCPUs, c) })
 		if len(rps) == 0 && len(irqCPUs) > 0 {
@@ -223,7 +223,7 @@ func SpreadPlan(f NetFacts) []Spread {
 		}
 		for _, q := range d.Queues {
 			if strings.HasPrefix(q.Name, "rx-") {
-				out = append(out, Spread{Path: "/sys/class/net/" + d.Name + "/queues/" + q.Name + "/rps_cpus", Value: CPUMask(rps)})
+				out = append(out, Spread{Path: "/sys/class/net/" + d.Name + "/queues/" + q.Name + "/rps_cpus", Value: cpu.FormatCPUMask(rps)})
 			}
 		}
 	}
@@ -237,25 +237,6 @@ func SpreadCommands(f NetFacts) []string {
 		out = append(out, fmt.Sprintf("echo %s > %s", s.Value, s.Path))
 	}
 	return out
-}
-
-// CPUMask writes CPUs as the hexadecimal mask the kernel reads in
-// smp_affinity and rps_cpus ("3" for CPUs 0 and 1, "c" for 2 and 3), with
-// a comma every 32 bits.
-func CPUMask(cpus []int) string {
-	var m big.Int
-	for _, c := range cpus {
-		if c >= 0 {
-			m.SetBit(&m, c, 1)
-		}
-	}
-	hex := m.Text(16)
-	var groups []string
-	for len(hex) > 8 {
-		groups = append([]string{hex[len(hex)-8:]}, groups...)
-		hex = hex[:len(hex)-8]
-	}
-	return strings.Join(append([]string{hex}, groups...), ",")
 }
 
 func cpuList(cpus []int) string {

@@ -189,25 +189,6 @@ func TestNetGovernorAndPreferredCluster(t *testing.T) {
 	}
 }
 
-func TestCPUMask(t *testing.T) {
-	tests := []struct {
-		cpus []int
-		want string
-	}{
-		{[]int{0}, "1"},
-		{[]int{1, 2, 3}, "e"},
-		{[]int{4, 5}, "30"},
-		{[]int{32}, "1,00000000"},
-		{[]int{0, 1, 2, 3, 4, 5, 6, 7, 32, 33, 34, 35}, "f,000000ff"},
-		{nil, "0"},
-	}
-	for _, tt := range tests {
-		if got := CPUMask(tt.cpus); got != tt.want {
-			t.Errorf("CPUMask(%v) = %q, want %q", tt.cpus, got, tt.want)
-		}
-	}
-}
-
 func ifaceNamed(name string) (i network.Interface) {
 	i.Name = name
 	return i

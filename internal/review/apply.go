@@ -2,7 +2,6 @@ package review
 
 import (
 	"cmp"
-	"fmt"
 	"slices"
 	"strconv"
 	"strings"
@@ -83,7 +82,7 @@ func planIRQAffinity(e *Env) []Change {
 		if !ok {
 			continue
 		}
-		to := CPUMask([]int{targets[i%len(targets)]})
+		to := cpu.FormatCPUMask([]int{targets[i%len(targets)]})
 		if sameMask(cur, to) {
 			continue
 		}
@@ -204,7 +203,7 @@ func planRPS(e *Env) []Change {
 	if len(targets) == 0 {
 		return nil
 	}
-	mask := CPUMask(targets)
+	mask := cpu.FormatCPUMask(targets)
 	var out []Change
 	ifaces, _ := e.H.ReadDirNames("/sys/class/net")
 	for _, n := range ifaces {
@@ -233,30 +232,6 @@ func servesInterface(lines []busyIRQ, ifname string) bool {
 		}
 	}
 	return false
-}
-
-// CPUMask renders a CPU set as the kernel's hexadecimal mask with commas
-// between 32-bit groups ("f" for CPUs 0-3, "1,00000000" for CPU 32).
-func CPUMask(cpus []int) string {
-	top := 0
-	for _, c := range cpus {
-		top = max(top, c)
-	}
-	words := make([]uint32, top/32+1)
-	for _, c := range cpus {
-		if c >= 0 {
-			words[c/32] |= 1 << (c % 32)
-		}
-	}
-	var b strings.Builder
-	for i := len(words) - 1; i >= 0; i-- {
-		if b.Len() == 0 {
-			fmt.Fprintf(&b, "%x", words[i])
-		} else {
-			fmt.Fprintf(&b, ",%08x", words[i])
-		}
-	}
-	return b.String()
 }
 
 // Apply makes the changes through s, in order, and returns them with the

@@ -250,17 +250,6 @@ func TestRock5BSeed(t *testing.T) {
 	}
 }
 
-func TestCPUMask(t *testing.T) {
-	for _, tc := range []struct {
-		cpus []int
-		want string
-	}{{[]int{0, 1, 2, 3}, "f"}, {[]int{0, 1, 2, 3, 4, 5, 6, 7}, "ff"}, {[]int{0, 32}, "1,00000001"}} {
-		if got := CPUMask(tc.cpus); got != tc.want {
-			t.Errorf("CPUMask(%v) = %q, want %q", tc.cpus, got, tc.want)
-		}
-	}
-}
-
 // TestKernelEOLSeverityByKind: an old vendor kernel is a warning whose cost
 // speaks of the vendor's drivers; a distribution's kernel on a series that
 // is not longterm (Ubuntu's 6.8) is information that the distribution

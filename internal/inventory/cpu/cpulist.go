@@ -4,6 +4,7 @@ import (
 	"errors"
 	"fmt"
 	"maps"
+	"math/big"
 	"slices"
 	"strconv"
 	"strings"
@@ -155,4 +156,24 @@ func FormatCPUList(ids []int) string {
 		i = j + 1
 	}
 	return b.String()
+}
+
+// FormatCPUMask writes CPUs as the hexadecimal mask the kernel reads in
+// smp_affinity and rps_cpus ("3" for CPUs 0 and 1, "f" for 0-3), with a
+// comma between 32-bit groups ("1,00000000" for CPU 32); negative numbers
+// are left out and an empty set is "0".
+func FormatCPUMask(cpus []int) string {
+	var m big.Int
+	for _, c := range cpus {
+		if c >= 0 {
+			m.SetBit(&m, c, 1)
+		}
+	}
+	hex := m.Text(16)
+	var groups []string
+	for len(hex) > 8 {
+		groups = append([]string{hex[len(hex)-8:]}, groups...)
+		hex = hex[:len(hex)-8]
+	}
+	return strings.Join(append([]string{hex}, groups...), ",")
 }

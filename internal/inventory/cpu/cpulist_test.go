@@ -131,3 +131,26 @@ func FuzzParseCPUList(f *testing.F) {
 		}
 	})
 }
+
+func TestFormatCPUMask(t *testing.T) {
+	tests := []struct {
+		cpus []int
+		want string
+	}{
+		{[]int{0}, "1"},
+		{[]int{1, 2, 3}, "e"},
+		{[]int{0, 1, 2, 3}, "f"},
+		{[]int{4, 5}, "30"},
+		{[]int{0, 1, 2, 3, 4, 5, 6, 7}, "ff"},
+		{[]int{32}, "1,00000000"},
+		{[]int{0, 32}, "1,00000001"},
+		{[]int{0, 1, 2, 3, 4, 5, 6, 7, 32, 33, 34, 35}, "f,000000ff"},
+		{[]int{-1, 2}, "4"},
+		{nil, "0"},
+	}
+	for _, tt := range tests {
+		if got := FormatCPUMask(tt.cpus); got != tt.want {
+			t.Errorf("FormatCPUMask(%v) = %q, want %q", tt.cpus, got, tt.want)
+		}
+	}
+}
