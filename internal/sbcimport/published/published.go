@@ -9,6 +9,7 @@ package published
 
 import (
 	"bufio"
+	"cmp"
 	"fmt"
 	"io"
 	"math"
@@ -131,9 +132,10 @@ type Outcome struct {
 	Figure string
 	// Table is the table's cell, Imported what boardbench imported,
 	// formatted alike; Agrees whether they agree; Compared false when the
-	// table or the import has no value (then Agrees is false too).
-	Table, Imported string
-	Compared, Agrees  bool
+	// table has no figure (then Agrees is false too). A figure the table
+	// has and the import has not is compared and disagrees.
+	Table, Imported  string
+	Compared, Agrees bool
 	// Note says how the figure was compared or why not.
 	Note string
 }
@@ -152,8 +154,37 @@ func Compare(row Row, r *result.Result) []Outcome {
 	out = append(out, compareNumber("AES", row.Cells[colAES], maxValue(s.AES256At16K)))
 	out = append(out, compareNumber("memcpy", row.Cells[colMemcpy], maxValue(s.MemcpyMBs)))
 	out = append(out, compareNumber("memset", row.Cells[colMemset], maxValue(s.MemsetMBs)))
-	out = append(out, compareClock(row.Cells[colClock], mdrow.Derive(r).Clockspeed))
+	out = append(out, compareClock(row.Cells[colClock], measuredClocks(s.ClockMHz)))
 	return out
+}
+
+// measuredClocks formats the measured clock of each cluster, highest first
+// ("2352/1800 MHz"), as the table lists the clusters of a big.LITTLE
+// machine: clusters within 2% of a faster one's clock are listed once, as
+// the table does; "" when none was measured. The table shows either the cpufreq
+// maxima or, where they differ by more than 2% or by hand, the measured
+// clocks: within 2%, the measured clock agrees with both.
+func measuredClocks(vs []result.Value) string {
+	var mhz []float64
+	for _, v := range vs {
+		if v.Value > 0 {
+			mhz = append(mhz, math.Round(v.Value))
+		}
+	}
+	if len(mhz) == 0 {
+		return ""
+	}
+	slices.SortFunc(mhz, func(a, b float64) int { return cmp.Compare(b, a) })
+	var parts []string
+	last := math.Inf(1)
+	for _, v := range mhz {
+		if !math.IsInf(last, 1) && last-v <= ClockTolerance*last {
+			continue // another cluster at the same clock (RK3588's two A76 clusters)
+		}
+		parts = append(parts, strconv.FormatFloat(v, 'f', -1, 64))
+		last = v
+	}
+	return strings.Join(parts, "/") + " MHz"
 }
 
 // multiMean is the mean of the multi-threaded 7-Zip runs the table shows
@@ -222,11 +253,12 @@ func compareNumber(name, cell string, imported *float64) Outcome {
 	case !ok:
 		o.Note = "no figure in the table"
 		return o
-	case imported == nil:
+	}
+	o.Compared = true // the table has a figure: one not imported disagrees
+	if imported == nil {
 		o.Note = "not imported"
 		return o
 	}
-	o.Compared = true
 	rounded := math.Round(*imported/step) * step
 	truncated := math.Trunc(*imported/step) * step
 	o.Agrees = rounded == t || truncated == t
@@ -258,9 +290,9 @@ func clockNumbers(cell string) []float64 {
 	return out
 }
 
-// compareClock: the clocks agree when both list as many clusters and each
-// lies within ClockTolerance of the table's (a "?" in the table matches
-// anything).
+// compareClock: the clocks agree when both list as many clusters and,
+// highest first, each lies within ClockTolerance of the table's (a "?" in
+// the table matches anything).
 func compareClock(cell, imported string) Outcome {
 	o := Outcome{Figure: "clock", Table: cell, Imported: imported}
 	t, got := clockNumbers(cell), clockNumbers(imported)
@@ -268,15 +300,22 @@ func compareClock(cell, imported string) Outcome {
 	case len(t) == 0:
 		o.Note = "no clock in the table"
 		return o
-	case len(got) == 0:
+	}
+	o.Compared = true
+	if len(got) == 0 {
 		o.Note = "not imported"
 		return o
 	}
-	o.Compared = true
 	if len(t) != len(got) {
 		o.Note = fmt.Sprintf("%d clock(s) in the table, %d imported", len(t), len(got))
 		return o
 	}
+	slices.SortFunc(t, func(a, b float64) int {
+		if math.IsNaN(a) || math.IsNaN(b) {
+			return 0
+		}
+		return cmp.Compare(b, a)
+	})
 	for i := range t {
 		if math.IsNaN(t[i]) {
 			continue
