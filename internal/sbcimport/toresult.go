@@ -405,6 +405,9 @@ func (l *Log) summary(phases []result.Phase) result.Summary {
 	s.AES256At16K = []result.Value{}
 	runCPUs := l.opensslCPUs()
 	for k, o := range l.OpenSSL.Runs {
+		if o.Core == ParallelCore {
+			continue // all CPUs at once: not a single-threaded figure
+		}
 		if v := o.KBs("aes-256-cbc", 16384); v != nil {
 			id := UnknownCPU
 			if len(runCPUs[k]) > 0 {
