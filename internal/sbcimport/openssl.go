@@ -1,8 +1,8 @@
 package sbcimport
 
 import (
-	"slices"
 	"regexp"
+	"slices"
 	"strconv"
 	"strings"
 
