@@ -10,6 +10,7 @@ import (
 	"boardbench/internal/finding"
 	"boardbench/internal/inventory"
 	"boardbench/internal/inventory/cpu"
+	"boardbench/internal/report/mdrow"
 	"boardbench/internal/result"
 	"boardbench/internal/schema"
 	"boardbench/internal/textfmt"
@@ -425,6 +426,9 @@ func (l *Log) summary(phases []result.Phase) result.Summary {
 		s.SevenZipMultiBasis = result.BasisAllRuns
 	}
 	imp := &result.ImportedSummary{ImportedFormat: result.ImportedFormat, ImportedFormatVersion: l.Version, ImportedRow: l.RowCells}
+	if len(l.RowCells) > 0 {
+		imp.ImportedRowColumns = mdrow.PrintedLayout(l.Version, l.Date)
+	}
 	imp.CPUMinerKHs = cpuminerFigure(l.CPUMiner)
 	s.ImportedSummary = imp
 	var warnings int
