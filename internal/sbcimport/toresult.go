@@ -398,6 +398,17 @@ func (l *Log) importedFigures(file string) result.ImportedFigures {
 // memcpy and memset per tinymembench run.
 func (l *Log) summary(phases []result.Phase) result.Summary {
 	s := result.BuildSummary(phases)
+	if len(s.ClockMHz) == 0 {
+		// no clock measured before the benchmarks ("Measured on cpu1: 0
+		// MHz"): the check repeated under load is the log's measurement
+		seen := map[int]bool{}
+		for _, c := range l.ClockAfterLoad {
+			if m := c.OPPs[0].MeasuredMHz; m > 0 && !seen[c.CPU] {
+				seen[c.CPU] = true
+				s.ClockMHz = append(s.ClockMHz, result.Value{CPU: c.CPU, Core: c.Core, Value: m})
+			}
+		}
+	}
 	for _, b := range l.SevenZip {
 		if b.Mode == "single" && b.CPU == nil && b.Run.TotMIPS != nil {
 			s.SevenZipSingleMIPS = append(s.SevenZipSingleMIPS, result.Value{CPU: UnknownCPU, Value: *b.Run.TotMIPS})
