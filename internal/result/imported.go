@@ -31,6 +31,11 @@ type ImportedSummary struct {
 	// space before " / CPU"), so that `report --markdown-row` reproduces
 	// the row exactly; empty when it printed none.
 	ImportedRow []string `json:"imported_row,omitempty"`
+	// ImportedRowColumns names the columns of ImportedRow, by the layout
+	// the log's version printed (versions 0.9.0 to 0.9.8 print as many
+	// cells as today's rows, with AES-128 where 7-zip single stands now);
+	// empty when the layout is not known.
+	ImportedRowColumns []string `json:"imported_row_columns,omitempty"`
 	// CPUMinerKHs is cpuminer's scrypt hash rate (kH/s) as the log's row
 	// takes it from the total scores it lists: the second highest; nil
 	// when it lists none.

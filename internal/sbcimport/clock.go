@@ -1,6 +1,7 @@
 package sbcimport
 
 import (
+	"cmp"
 	"regexp"
 	"slices"
 	"strconv"
@@ -8,8 +9,10 @@ import (
 )
 
 // ClusterCheck is one "Checking cpufreq OPP" block: the clock measured at
-// each cpufreq OPP of a group of CPUs, highest first; or the clock measured
-// without cpufreq (NoCpufreq).
+// each cpufreq OPP of a group of CPUs, highest OPP first (whatever the order
+// the log lists them in: versions 0.4 and 0.5 list the lowest first); or
+// the clock measured without cpufreq (NoCpufreq). A check that measured
+// nothing (no OPP lines, "0 MHz") is not kept; the log's notes say so.
 type ClusterCheck struct {
 	// CPUs as the heading names them; CPU is the one measured (the first,
 	// or cpu0 when the heading names none: the script then checks cpu0).
@@ -57,6 +60,11 @@ func (p *parser) clock(i int) int {
 			p.log.note("clock without cpufreq on cpu%d: %q not understood", c.CPU, strings.TrimSpace(m[2]))
 			return i
 		}
+		if o.MeasuredMHz <= 0 {
+			// "Measured on cpu1: 0 MHz ()": the measurement failed
+			p.log.note("clock without cpufreq on cpu%d: the log shows no measured clock (%q)", c.CPU, strings.TrimSpace(m[2]))
+			return i
+		}
 		c.OPPs = []OPPCheck{o}
 		p.addCheck(c)
 		return i
@@ -98,6 +106,8 @@ func (p *parser) clock(i int) int {
 		p.log.note("clock check of cpu%d: no OPP lines", c.CPU)
 		return j - 1
 	}
+	// the oldest versions list the OPPs lowest first
+	slices.SortStableFunc(c.OPPs, func(a, b OPPCheck) int { return cmp.Compare(b.OPPMHz, a.OPPMHz) })
 	p.addCheck(c)
 	return j - 1
 }

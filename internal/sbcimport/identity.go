@@ -236,10 +236,13 @@ func (l *Log) boardModel() (model, source string) {
 // clustersWithoutTopology describes the CPUs of a log that printed no
 // topology table, from what it states instead: the core type each cpufreq
 // check names with its CPUs ("Checking cpufreq OPP for cpu4-cpu7
-// (Cortex-A15)"), else lscpu's one model name when the cpufreq checks show
-// at most one group of CPUs (older lscpu versions print the first CPU's
-// name only, so a log with several groups says nothing of the others). It
-// returns nil when the log states neither.
+// (Cortex-A15)"); else, with several checks that name their CPUs but no
+// core type ("for cpu0-cpu3", the 0.4 to 0.6 logs), one cluster of unknown
+// core type per check; else lscpu's one model name when the cpufreq checks
+// show at most one group of CPUs (older lscpu versions print the first
+// CPU's name only, so a log with several groups says nothing of the
+// others). Each cluster's maximum clock is the highest OPP its check lists.
+// It returns nil when the log states none of these.
 func (l *Log) clustersWithoutTopology() ([]cpu.Cluster, string) {
 	var groups []ClusterCheck
 	for _, c := range l.Clock {
@@ -247,14 +250,18 @@ func (l *Log) clustersWithoutTopology() ([]cpu.Cluster, string) {
 			groups = append(groups, c)
 		}
 	}
-	named := len(groups) > 0
+	named, listed := len(groups) > 0, len(groups) > 1
 	for _, g := range groups {
 		named = named && g.Core != "" && len(g.CPUs) > 0
+		listed = listed && len(g.CPUs) > 0
 	}
-	if named {
+	if named || listed {
 		var out []cpu.Cluster
 		for k, g := range groups {
-			out = append(out, cpu.Cluster{ID: k, CPUs: slices.Clone(g.CPUs), Core: g.Core, CoreName: g.Core})
+			out = append(out, cpu.Cluster{ID: k, CPUs: slices.Clone(g.CPUs), Core: g.Core, CoreName: g.Core, MaxMHz: topOPP(g)})
+		}
+		if !named {
+			return out, "the CPUs of the log's cpufreq checks (which name no core type)"
 		}
 		return out, "the core types the log's cpufreq checks name"
 	}
@@ -267,5 +274,18 @@ func (l *Log) clustersWithoutTopology() ([]cpu.Cluster, string) {
 	for i := range ids {
 		ids[i] = i
 	}
-	return []cpu.Cluster{{ID: 0, CPUs: ids, Core: names[0], CoreName: names[0]}}, "lscpu's model name, the one the log prints for all CPUs"
+	cl := cpu.Cluster{ID: 0, CPUs: ids, Core: names[0], CoreName: names[0]}
+	if len(groups) == 1 {
+		cl.MaxMHz = topOPP(groups[0])
+	}
+	return []cpu.Cluster{cl}, "lscpu's model name, the one the log prints for all CPUs"
+}
+
+// topOPP is the highest cpufreq OPP a check lists; nil without cpufreq.
+func topOPP(c ClusterCheck) *float64 {
+	if c.NoCpufreq || len(c.OPPs) == 0 || c.OPPs[0].OPPMHz <= 0 {
+		return nil
+	}
+	v := c.OPPs[0].OPPMHz
+	return &v
 }

@@ -5,6 +5,7 @@ import (
 	"strconv"
 	"strings"
 	"testing"
+	"time"
 
 	"boardbench/internal/inventory/soc"
 	"boardbench/internal/report/mdrow"
@@ -216,10 +217,14 @@ func TestIdentityCases(t *testing.T) {
 // TestCurrentRowOfEveryLog checks the rows of every imported log: the
 // current-format row (results export --format markdown) has the ten
 // columns, and is the log's own row where the log printed one in that
-// format; Row (report --markdown-row) is the log's row as printed.
+// layout (by the test's own reading of the first line: 0.9.10 and later,
+// 0.9.9 from 23 October 2022), its clock in MHz where printed in kHz; the
+// rows of 0.9.0 to 0.9.8 have as many cells in the older layout (AES-128
+// where 7-zip single stands now) and are derived from the figures instead.
+// Row (report --markdown-row) is the log's row as printed.
 func TestCurrentRowOfEveryLog(t *testing.T) {
 	results := importAll(t)
-	current, converted := 0, 0
+	current, converted, kHz := 0, 0, 0
 	for name, r := range results {
 		row := mdrow.CurrentRow(r)
 		cells := strings.Split(strings.Trim(row, "| "), " | ")
@@ -233,16 +238,55 @@ func TestCurrentRowOfEveryLog(t *testing.T) {
 		if got := mdrow.Row(r); got != printed {
 			t.Errorf("%s: Row %q, log printed %q", name, got, printed)
 		}
-		if len(r.Summary.ImportedRow) == 10 {
+		pc := r.Summary.ImportedRow
+		switch {
+		case len(pc) == 10 && printsCurrentLayout(r.Phases[len(r.Phases)-1].RawOutput):
 			current++
-			if row != printed {
+			want := printed
+			if clock := pc[1]; reKHz.MatchString(clock) {
+				kHz++
+				want = strings.Replace(printed, clock, mdrow.ClockCellMHz(clock), 1)
+				if strings.TrimSpace(row) != strings.Join(strings.Fields(want), " ") {
+					t.Errorf("%s: current row %q, want the printed one in MHz %q", name, row, want)
+				}
+				continue
+			}
+			if row != want {
 				t.Errorf("%s: current row %q, the log printed %q", name, row, printed)
 			}
-		} else {
+		default:
 			converted++
+			if want := mdrow.Derive(r).String(); row != want {
+				t.Errorf("%s: current row %q, want the derived %q", name, row, want)
+			}
+			if len(pc) >= 6 && pc[5] != "-" && cells[5] == pc[5] {
+				t.Errorf("%s: the older layout's AES-128 cell %q stands as 7-zip single", name, pc[5])
+			}
 		}
 	}
-	if current == 0 || converted == 0 {
-		t.Errorf("%d logs with a current-format row, %d with an older one: want both", current, converted)
+	if current == 0 || converted == 0 || kHz == 0 {
+		t.Errorf("%d logs with a current-layout row (%d in kHz), %d with an older one: want all", current, kHz, converted)
 	}
+	t.Logf("%d current-layout rows (%d with the clock in kHz), %d older ones derived", current, kHz, converted)
+}
+
+var (
+	reKHz         = regexp.MustCompile(`\d{6,}\S* MHz`)
+	reFirstLine99 = regexp.MustCompile(`^sbc-bench v0\.9\.(\d+) .*\((.*)\)\s*$`)
+)
+
+// printsCurrentLayout reads a log's first line: 0.9.10 and later print the
+// current layout, 0.9.9 from its build of 23 October 2022 on.
+func printsCurrentLayout(text string) bool {
+	first, _, _ := strings.Cut(text, "\n")
+	m := reFirstLine99.FindStringSubmatch(first)
+	if m == nil {
+		return false
+	}
+	minor, _ := strconv.Atoi(m[1])
+	if minor != 9 {
+		return minor > 9
+	}
+	date, err := time.Parse(time.RFC1123Z, m[2])
+	return err == nil && !date.Before(time.Date(2022, 10, 23, 0, 0, 0, 0, time.UTC))
 }

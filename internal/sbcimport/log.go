@@ -230,4 +230,5 @@ func (p *parser) run() {
 		}
 	}
 	p.resolveSevenZip()
+	l.resolveOpenSSL()
 }

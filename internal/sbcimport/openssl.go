@@ -2,6 +2,7 @@ package sbcimport
 
 import (
 	"regexp"
+	"slices"
 	"strconv"
 	"strings"
 
@@ -15,7 +16,10 @@ import (
 type OpenSSLRun struct {
 	// Version is the version line as printed.
 	Version string
-	// Twice is set when the log ran the benchmark twice on one cluster.
+	// Twice is set when the log ran the benchmark twice on one cluster:
+	// it says so ("Executing benchmark twice on cluster"), or, in the logs
+	// before 0.9 that name no core type, it shows two runs and checked the
+	// clock of one group of CPUs only (see resolveOpenSSL).
 	Twice bool
 	Runs  []result.OpenSSLFigures
 	Raw   []string
@@ -90,4 +94,42 @@ func (l *Log) opensslCPUs() [][]int {
 		out[k] = []int{l.Clock[k].CPU}
 	}
 	return out
+}
+
+// ParallelCore is what the extensive mode's openssl runs on all CPUs at
+// once print in place of a core type: they are not single-threaded
+// figures.
+const ParallelCore = "fully parallel"
+
+// resolveOpenSSL decides whether a log that does not say so ran openssl
+// twice on one cluster: two single-threaded runs naming no core type, in a
+// log that checked the clock of one group of CPUs (the script ran openssl
+// once per cluster, twice when there was one).
+func (l *Log) resolveOpenSSL() {
+	o := &l.OpenSSL
+	if o.Twice {
+		return
+	}
+	var single []result.OpenSSLFigures
+	for _, r := range o.Runs {
+		if r.Core != ParallelCore {
+			single = append(single, r)
+		}
+	}
+	if len(single) != 2 || single[0].Core != "" || single[1].Core != "" {
+		return
+	}
+	groups := 0
+	for k, c := range l.Clock {
+		if k == 0 || !slices.Equal(c.CPUs, l.Clock[0].CPUs) {
+			groups++
+		}
+	}
+	clusters := map[int]bool{}
+	for _, t := range l.Topology {
+		clusters[t.Cluster] = true
+	}
+	if groups <= 1 && len(clusters) <= 1 {
+		o.Twice = true
+	}
 }

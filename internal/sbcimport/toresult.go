@@ -10,6 +10,7 @@ import (
 	"boardbench/internal/finding"
 	"boardbench/internal/inventory"
 	"boardbench/internal/inventory/cpu"
+	"boardbench/internal/report/mdrow"
 	"boardbench/internal/result"
 	"boardbench/internal/schema"
 	"boardbench/internal/textfmt"
@@ -397,6 +398,17 @@ func (l *Log) importedFigures(file string) result.ImportedFigures {
 // memcpy and memset per tinymembench run.
 func (l *Log) summary(phases []result.Phase) result.Summary {
 	s := result.BuildSummary(phases)
+	if len(s.ClockMHz) == 0 {
+		// no clock measured before the benchmarks ("Measured on cpu1: 0
+		// MHz"): the check repeated under load is the log's measurement
+		seen := map[int]bool{}
+		for _, c := range l.ClockAfterLoad {
+			if m := c.OPPs[0].MeasuredMHz; m > 0 && !seen[c.CPU] {
+				seen[c.CPU] = true
+				s.ClockMHz = append(s.ClockMHz, result.Value{CPU: c.CPU, Core: c.Core, Value: m})
+			}
+		}
+	}
 	for _, b := range l.SevenZip {
 		if b.Mode == "single" && b.CPU == nil && b.Run.TotMIPS != nil {
 			s.SevenZipSingleMIPS = append(s.SevenZipSingleMIPS, result.Value{CPU: UnknownCPU, Value: *b.Run.TotMIPS})
@@ -405,6 +417,9 @@ func (l *Log) summary(phases []result.Phase) result.Summary {
 	s.AES256At16K = []result.Value{}
 	runCPUs := l.opensslCPUs()
 	for k, o := range l.OpenSSL.Runs {
+		if o.Core == ParallelCore {
+			continue // all CPUs at once: not a single-threaded figure
+		}
 		if v := o.KBs("aes-256-cbc", 16384); v != nil {
 			id := UnknownCPU
 			if len(runCPUs[k]) > 0 {
@@ -422,6 +437,9 @@ func (l *Log) summary(phases []result.Phase) result.Summary {
 		s.SevenZipMultiBasis = result.BasisAllRuns
 	}
 	imp := &result.ImportedSummary{ImportedFormat: result.ImportedFormat, ImportedFormatVersion: l.Version, ImportedRow: l.RowCells}
+	if len(l.RowCells) > 0 {
+		imp.ImportedRowColumns = mdrow.PrintedLayout(l.Version, l.Date)
+	}
 	imp.CPUMinerKHs = cpuminerFigure(l.CPUMiner)
 	s.ImportedSummary = imp
 	var warnings int

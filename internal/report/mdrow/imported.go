@@ -32,10 +32,11 @@ func fillFromImported(c *Columns, r *result.Result) {
 
 // CurrentRow returns r's row in this table's current (ten-column) format:
 // for an imported result, the row its log printed when the log printed one
-// in this format, else the row derived from its figures (Compute). Unlike
-// Row, an imported log's row of an older format is not reproduced.
+// in this layout (see PrintedLayout), else the row derived from its figures
+// (Compute). Unlike Row, an imported log's row of an older layout is not
+// reproduced, and a clock printed in kHz is given in MHz.
 func CurrentRow(r *result.Result) string {
-	if cells := ImportedRow(r); len(cells) == len(Columns{}.Cells()) {
+	if cells := currentCells(r); cells != nil && ClockCellMHz(cells[1]) == cells[1] {
 		return Row(r) // as printed, to the space
 	}
 	return Compute(r).String()

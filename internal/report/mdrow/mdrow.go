@@ -83,10 +83,13 @@ func Row(r *result.Result) string {
 }
 
 // Compute returns every column of r: the cells of the row an imported log
-// printed in this table's format, else the columns Derive derives.
+// printed in this table's current layout (by the layout its version
+// printed, see PrintedLayout: the rows of 0.9.0 to 0.9.8 have as many
+// cells in another layout), its clock turned into MHz where it was printed
+// in kHz (ClockCellMHz); else the columns Derive derives.
 func Compute(r *result.Result) Columns {
-	if cells := ImportedRow(r); len(cells) == len(Columns{}.Cells()) {
-		return Columns{cells[0], cells[1], cells[2], cells[3], cells[4], cells[5], cells[6], cells[7], cells[8], cells[9]}
+	if cells := currentCells(r); cells != nil {
+		return Columns{cells[0], ClockCellMHz(cells[1]), cells[2], cells[3], cells[4], cells[5], cells[6], cells[7], cells[8], cells[9]}
 	}
 	return Derive(r)
 }
