@@ -2,6 +2,7 @@ package soc
 
 import (
 	"fmt"
+	"slices"
 	"strings"
 )
 
@@ -51,7 +52,7 @@ func riscvGuess(ci cpuinfoFacts) (SoC, bool) {
 			continue
 		}
 		for _, n := range r.names {
-			if !contains(names, n) {
+			if !slices.Contains(names, n) {
 				names = append(names, n)
 			}
 		}
