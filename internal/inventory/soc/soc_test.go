@@ -328,3 +328,32 @@ func FuzzCPUInfo(f *testing.F) {
 		}
 	})
 }
+
+// TestLoongArch612 names a Loongson 3C6000 from the 6.12 kernel's
+// capitalised "Model Name" line.
+func TestLoongArch612(t *testing.T) {
+	cpuinfo := `system type		: Generic Loongson64 System
+
+processor		: 0
+package			: 0
+core			: 0
+global_id		: 0
+CPU Family		: Loongson-64bit
+Model Name		: Loongson-3C6000/S
+CPU Revision		: 0x10
+FPU Revision		: 0x01
+CPU MHz			: 2200.00
+BogoMIPS		: 4400.00
+ISA			: loongarch32r loongarch32s loongarch64
+Features		: cpucfg lam ual fpu lsx lasx crc32 complex crypto lvz
+`
+	h := fixture.Host(t, map[string]string{"/proc/cpuinfo": cpuinfo})
+	c := cpu.Collect(h)
+	_, s := Collect(h, c, true)
+	if s.Guess != "Loongson-3C6000/S" || s.Confidence != ConfidenceCPUModel {
+		t.Errorf("got %q (%s): %s", s.Guess, s.Confidence, s.Reason)
+	}
+	if len(c.CPUs) != 1 || c.CPUs[0].CoreName != "Loongson-3C6000/S" {
+		t.Errorf("core not named: %+v", c.CPUs)
+	}
+}
