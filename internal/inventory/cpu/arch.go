@@ -68,7 +68,8 @@ func ArchFromCPUInfo(f *kernelfile.CPUInfo) string {
 		}
 		return "arm"
 	}
-	isa := strings.ToLower(get("isa"))
+	// LoongArch kernels from 6.x capitalise "ISA" and "CPU Family".
+	isa := strings.ToLower(get("isa") + " " + get("ISA"))
 	switch {
 	case strings.HasPrefix(isa, "rv64"):
 		return "riscv64"
@@ -81,7 +82,7 @@ func ArchFromCPUInfo(f *kernelfile.CPUInfo) string {
 	case strings.Contains(isa, "mips"):
 		return "mips"
 	}
-	if strings.Contains(get("cpu family"), "Loongson-64bit") {
+	if strings.Contains(get("cpu family")+get("CPU Family"), "Loongson-64bit") {
 		return "loongarch64"
 	}
 	if get("cpu model") != "" {

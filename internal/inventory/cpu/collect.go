@@ -187,7 +187,8 @@ func (c *collector) identify(id int) CPU {
 	}
 	get := func(k string) string { return c.file.Get(e, k) }
 
-	cpu.ModelName = firstNonEmpty(get("model name"), nonNumeric(get("Processor")), get("Processor name"))
+	// "Model Name": LoongArch kernels from 6.x capitalise their fields.
+	cpu.ModelName = firstNonEmpty(get("model name"), get("Model Name"), nonNumeric(get("Processor")), get("Processor name"))
 	if !printableASCII(cpu.ModelName) {
 		cpu.ModelName = ""
 	}
@@ -197,7 +198,7 @@ func (c *collector) identify(id int) CPU {
 	if v, ok := parseFloatField(firstNonEmpty(get("cpu MHz"), get("CPU MHz"))); ok {
 		cpu.CPUInfoMHz = &v
 	}
-	cpu.ISA = printable(get("isa"))
+	cpu.ISA = printable(firstNonEmpty(get("isa"), get("ISA")))
 	c.features[id] = cpuFeatures(c.info.Arch, get)
 
 	switch {

@@ -3,6 +3,7 @@ package cpu
 import (
 	"os"
 	"path/filepath"
+	"slices"
 	"testing"
 
 	"boardbench/internal/testutil/fixture"
@@ -71,4 +72,65 @@ func FuzzCPUInfo(f *testing.F) {
 			}
 		}
 	})
+}
+
+// loongson3C6000 is /proc/cpuinfo of a LoongArch machine in the layout of
+// the 6.12 kernel (arch/loongarch/kernel/proc.c), whose field names are
+// capitalised ("CPU Family", "Model Name", "ISA", "Features"); two CPUs
+// of a Loongson 3C6000 shown.
+const loongson3C6000 = `system type		: Generic Loongson64 System
+
+processor		: 0
+package			: 0
+core			: 0
+global_id		: 0
+CPU Family		: Loongson-64bit
+Model Name		: Loongson-3C6000/S
+PRID			: LA664 (0014d010)
+CPU Revision		: 0x10
+FPU Revision		: 0x01
+CPU MHz			: 2200.00
+BogoMIPS		: 4400.00
+TLB Entries		: 2112
+Address Sizes		: 48 bits physical, 48 bits virtual
+ISA			: loongarch32r loongarch32s loongarch64
+Features		: cpucfg lam ual fpu lsx lasx crc32 complex crypto lvz lbt_x86 lbt_arm lbt_mips
+Hardware Watchpoint	: yes, iwatch count: 8, dwatch count: 8
+
+processor		: 1
+package			: 0
+core			: 1
+global_id		: 1
+CPU Family		: Loongson-64bit
+Model Name		: Loongson-3C6000/S
+PRID			: LA664 (0014d010)
+CPU Revision		: 0x10
+FPU Revision		: 0x01
+CPU MHz			: 2200.00
+BogoMIPS		: 4400.00
+TLB Entries		: 2112
+Address Sizes		: 48 bits physical, 48 bits virtual
+ISA			: loongarch32r loongarch32s loongarch64
+Features		: cpucfg lam ual fpu lsx lasx crc32 complex crypto lvz lbt_x86 lbt_arm lbt_mips
+Hardware Watchpoint	: yes, iwatch count: 8, dwatch count: 8
+`
+
+// TestLoongArchCapitalisedFields reads the 6.12 kernel's LoongArch layout:
+// every core is named, the architecture and features are found.
+func TestLoongArchCapitalisedFields(t *testing.T) {
+	in := collectCPUInfo(t, []byte(loongson3C6000))
+	if in.Arch != "loongarch64" {
+		t.Errorf("arch %q, want loongarch64", in.Arch)
+	}
+	if len(in.CPUs) != 2 {
+		t.Fatalf("%d CPUs, want 2", len(in.CPUs))
+	}
+	for _, c := range in.CPUs {
+		if c.CoreName != "Loongson-3C6000/S" || c.ISA == "" {
+			t.Errorf("cpu%d: core %q, ISA %q", c.ID, c.CoreName, c.ISA)
+		}
+	}
+	if !slices.Contains(in.Features.Common, "lasx") {
+		t.Errorf("features %v lack lasx", in.Features.Common)
+	}
 }

@@ -75,6 +75,9 @@ func cpuFeatures(arch string, get func(string) string) []string {
 		return RISCVExtensions(get("isa"))
 	case "mips", "mips64":
 		return uniqueSorted(append(strings.Fields(get("isa")), strings.Fields(get("ASEs implemented"))...))
+	case "loongarch64":
+		// Kernels from 6.x print "Features", older ones "features".
+		return uniqueSorted(strings.Fields(firstNonEmpty(get("features"), get("Features"))))
 	}
 	src := featureSource(arch)
 	if src == "" {

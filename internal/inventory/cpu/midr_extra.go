@@ -80,6 +80,11 @@ var extraParts = map[midrKey]string{
 	// TaiShan v110.
 	{0x48, 0xd01, anyField, anyField}: "TaiShan v110",
 
+	// Applied Micro X-Gene: the data set swaps the first two. X-Gene 1
+	// (e.g. the Mustang board) reports r0p1, X-Gene 2 r1p0.
+	{0x50, 0x000, 0, 1}: "X-Gene 1",
+	{0x50, 0x000, 1, 0}: "X-Gene 2",
+
 	// NVIDIA.
 	{0x4e, 0x010, anyField, anyField}: "Olympus",
 

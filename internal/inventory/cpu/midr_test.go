@@ -61,6 +61,9 @@ func TestCoreNameForMIDRRevision(t *testing.T) {
 		{0x53, 0x001, 1, 1, "Exynos M1"},
 		{0x41, 0xd0b, 4, 0, "Cortex-A76"},
 		{0x41, 0xd0b, 99, 0, "Cortex-A76"}, // out-of-range variant falls back
+		{0x50, 0x000, 0, 1, "X-Gene 1"},    // the Mustang board
+		{0x50, 0x000, 1, 0, "X-Gene 2"},
+		{0x50, 0x000, 2, 3, "X-Gene 3"},
 	}
 	for _, tt := range tests {
 		if _, n, ok := CoreNameForMIDRRevision(tt.impl, tt.part, tt.variant, tt.rev); !ok || n != tt.name {

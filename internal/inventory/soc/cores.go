@@ -103,6 +103,9 @@ type coreMatch struct {
 	// ByFeatures tells whether the best candidates also agree with the
 	// machine on crypto extensions.
 	ByFeatures bool
+	// ByCounts tells whether the best candidates have the machine's core
+	// counts.
+	ByCounts bool
 	// SameRevisions lists the candidates whose listed core revisions
 	// equal the machine's. The table records one sample per SoC, so this
 	// orders candidates but never excludes one.
@@ -110,43 +113,93 @@ type coreMatch struct {
 }
 
 // matchCoreCombination finds the SoCs whose set of core types equals the
-// machine's. Real chips rank before the table's QEMU CPU models; then
-// candidates whose crypto extensions (the "aes" feature) agree with the
-// machine's; among equals, those whose recorded core revisions match. A non-empty vendor restricts the candidates to
-// that vendor.
-func matchCoreCombination(types []coreType, features []string, vendor string, table []knownSoC) coreMatch {
+// machine's, from the generated table and boardbench's own (socfacts.go).
+// A SoC whose core counts are known and smaller than the machine's is left
+// out (a kernel may hide offline CPUs, never add some). Real chips rank
+// before the table's QEMU CPU models; then SoCs whose core counts equal the
+// machine's; then candidates whose crypto extensions (the "aes" feature)
+// do not contradict the machine's (boardbench's own table records them
+// for a few SoCs only); among equals, those whose recorded core
+// revisions match. A non-empty vendor restricts the candidates to that
+// vendor.
+//
+// span is the number of CPUs the machine has at least (highest CPU number
+// plus one); when it exceeds the CPUs whose core type is known, some are
+// hidden (offline): no count is exact then, a SoC with more core types
+// than the machine shows fits as well, and a SoC with fewer cores in all
+// than span is left out. only, when not nil, keeps only the SoCs it
+// accepts (the members of a family the Hardware line names).
+func matchCoreCombination(types []coreType, span int, features []string, vendor string, only func(vendor, name string) bool, table []knownSoC) coreMatch {
 	var m coreMatch
 	if len(types) == 0 {
 		return m
 	}
+	shown := 0
+	for _, t := range types {
+		shown += t.Count
+	}
+	hidden := span > shown
 	// features == nil: /proc/cpuinfo printed no Features line.
 	knownAES, machineAES := features != nil, slices.Contains(features, "aes")
 	type scored struct {
-		name             string
-		rev, feats, qemu bool
+		name              string
+		rev, qemu, counts bool
+		// feats is false when the SoC's crypto extensions are known
+		// and differ from the machine's.
+		feats bool
 	}
 	var cands []scored
-	for _, k := range table {
+	consider := func(k knownSoC, counts []coreCount, aes int8) {
 		if vendor != "" && !strings.EqualFold(k.Vendor, vendor) {
-			continue
+			return
 		}
-		if !sameCoreSet(types, k.Cores) {
-			continue
+		if only != nil && !only(k.Vendor, k.Name) {
+			return
 		}
-		s := scored{name: k.fullName(), rev: revisionsMatch(types, k.Cores), qemu: k.Vendor == "QEMU"}
-		if knownAES {
-			s.feats = slices.Contains(strings.Fields(k.Features), "aes") == machineAES
+		if !sameCoreSet(types, k.Cores) && !(hidden && coreSuperset(types, k.Cores)) {
+			return
+		}
+		exact, fits := countsFit(types, counts)
+		if !fits || (counts != nil && totalCores(counts) < span) {
+			return
+		}
+		exact = exact && !hidden
+		s := scored{name: k.fullName(), rev: revisionsMatch(types, k.Cores), qemu: k.Vendor == "QEMU", counts: exact, feats: true}
+		if knownAES && aes != 0 {
+			s.feats = (aes > 0) == machineAES
 		}
 		cands = append(cands, s)
+	}
+	for _, k := range table {
+		aes := int8(-1)
+		if slices.Contains(strings.Fields(k.Features), "aes") {
+			aes = 1
+		}
+		consider(k, factCores(k.Vendor, k.Name), aes)
+	}
+	for i := range socFacts {
+		f := &socFacts[i]
+		if inTable(table, f.Vendor, f.Name) {
+			continue
+		}
+		k := knownSoC{Vendor: f.Vendor, Name: f.Name, Cores: make([]coreID, len(f.Cores))}
+		for j, c := range f.Cores {
+			k.Cores[j] = coreID{Implementer: c.Implementer, Part: c.Part, Variant: -1, Revision: -1}
+		}
+		consider(k, f.Cores, f.AES)
 	}
 	if len(cands) == 0 {
 		return m
 	}
-	// Real chips before QEMU's emulated CPU models, then agreement on
-	// crypto extensions, then matching recorded revisions.
+	// Real chips before QEMU's emulated CPU models, then equal core
+	// counts, then agreement on crypto extensions, then matching recorded
+	// revisions.
 	sort.SliceStable(cands, func(i, j int) bool {
 		if cands[i].qemu != cands[j].qemu {
 			return !cands[i].qemu
+		}
+		if cands[i].counts != cands[j].counts {
+			return cands[i].counts
 		}
 		if cands[i].feats != cands[j].feats {
 			return cands[i].feats
@@ -154,21 +207,90 @@ func matchCoreCombination(types []coreType, features []string, vendor string, ta
 		return cands[i].rev && !cands[j].rev
 	})
 	seen := map[string]bool{}
+	top := cands[0]
 	for _, c := range cands {
 		if seen[c.name] {
 			continue
 		}
 		seen[c.name] = true
 		m.All = append(m.All, c.name)
-		if c.feats == cands[0].feats && c.qemu == cands[0].qemu {
+		if c.feats == top.feats && c.qemu == top.qemu && c.counts == top.counts {
 			m.Best = append(m.Best, c.name)
 		}
 		if c.rev {
 			m.SameRevisions = append(m.SameRevisions, c.name)
 		}
 	}
-	m.ByFeatures = cands[0].feats
+	m.ByFeatures = knownAES && top.feats
+	m.ByCounts = top.counts
 	return m
+}
+
+// countsFit compares the machine's core counts with a SoC's: exact when
+// every type has the SoC's count; fits unless the machine has more cores
+// of a type than the SoC. Without counts (nil) the SoC fits, not exactly.
+func countsFit(types []coreType, counts []coreCount) (exact, fits bool) {
+	if counts == nil {
+		return false, true
+	}
+	exact = true
+	for _, t := range types {
+		n := 0
+		for _, c := range counts {
+			if c.Implementer == t.Implementer && c.Part == t.Part {
+				n = c.Count
+			}
+		}
+		if t.Count > n {
+			return false, false
+		}
+		exact = exact && t.Count == n
+	}
+	return exact, true
+}
+
+// coreSuperset reports whether a table entry has every core type of the
+// machine (and maybe more).
+func coreSuperset(types []coreType, cores []coreID) bool {
+	for _, t := range types {
+		if !slices.ContainsFunc(cores, func(c coreID) bool { return c.Implementer == t.Implementer && c.Part == t.Part }) {
+			return false
+		}
+	}
+	return true
+}
+
+// totalCores adds up a SoC's cores.
+func totalCores(counts []coreCount) int {
+	n := 0
+	for _, c := range counts {
+		n += c.Count
+	}
+	return n
+}
+
+// cpuSpan is the highest CPU number the machine shows, plus one: the
+// number of CPUs it has at least.
+func cpuSpan(c cpu.Info, ci cpuinfoFacts) int {
+	span := 0
+	for _, p := range c.CPUs {
+		span = max(span, p.ID+1)
+	}
+	for id := range ci.Cores {
+		span = max(span, id+1)
+	}
+	return span
+}
+
+// inTable reports whether the generated table has a SoC of that vendor and
+// name.
+func inTable(table []knownSoC, vendor, name string) bool {
+	for i := range table {
+		if table[i].Vendor == vendor && table[i].Name == name {
+			return true
+		}
+	}
+	return false
 }
 
 // sameCoreSet reports whether the machine's core types (implementer, part)

@@ -13,13 +13,32 @@ type cpuinfoFacts struct {
 	// kernels ("Hardware : BCM2835", "Revision : c03114",
 	// "Model : Raspberry Pi 4 Model B Rev 1.4").
 	Hardware, Revision, Model string
-	// ModelName and VendorID are the first "model name" and "vendor_id"
-	// lines (x86, LoongArch, some RISC-V).
+	// ModelName and VendorID are the first "model name" (LoongArch on
+	// kernel 6.x: "Model Name") and "vendor_id" lines (x86, LoongArch,
+	// some ARM and RISC-V kernels).
 	ModelName, VendorID string
+	// SystemType and Machine are the MIPS "system type" (often the chip)
+	// and "machine" (a device-tree compatible string) lines.
+	SystemType, Machine string
+	// Uarch, MVendorID and MArchID are the first RISC-V "uarch",
+	// "mvendorid" and "marchid" lines.
+	Uarch, MVendorID, MArchID string
 	// Features is the first "Features" (ARM) line split into words.
 	Features []string
 	// Cores has the MIDR fields of each "processor" block that has them.
 	Cores map[int]midr
+	// Harts is the number of CPU records (RISC-V harts).
+	Harts int
+}
+
+// firstOf returns the value of the first of keys that is set.
+func firstOf(m map[string]string, keys ...string) string {
+	for _, k := range keys {
+		if v, ok := m[k]; ok {
+			return v
+		}
+	}
+	return ""
 }
 
 // midr holds the MIDR fields /proc/cpuinfo prints per processor on ARM.
@@ -38,12 +57,18 @@ type midr struct {
 func parseCPUInfo(text string) cpuinfoFacts {
 	f := kernelfile.ParseCPUInfo([]byte(text))
 	ci := cpuinfoFacts{
-		Hardware:  f.First["Hardware"],
-		Revision:  f.First["Revision"],
-		Model:     f.First["Model"],
-		ModelName: f.First["model name"],
-		VendorID:  f.First["vendor_id"],
-		Cores:     map[int]midr{},
+		Hardware:   f.First["Hardware"],
+		Revision:   f.First["Revision"],
+		Model:      f.First["Model"],
+		ModelName:  firstOf(f.First, "model name", "Model Name"),
+		VendorID:   f.First["vendor_id"],
+		SystemType: f.First["system type"],
+		Machine:    f.First["machine"],
+		Uarch:      f.First["uarch"],
+		MVendorID:  f.First["mvendorid"],
+		MArchID:    f.First["marchid"],
+		Harts:      len(f.Entries),
+		Cores:      map[int]midr{},
 	}
 	if v, ok := f.First["Features"]; ok {
 		ci.Features = strings.Fields(v)

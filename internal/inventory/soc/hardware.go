@@ -3,6 +3,7 @@ package soc
 import (
 	"fmt"
 	"regexp"
+	"slices"
 	"strings"
 )
 
@@ -15,6 +16,21 @@ type hardwareGuess struct {
 	Vendor string
 	// RaspberryPi marks the Broadcom names Raspberry Pi kernels print.
 	RaspberryPi bool
+	// Members lists the SoCs (names as in the core tables) of the family
+	// a Hardware line names, for the core combination to choose among;
+	// nil when the line names one SoC or only a vendor.
+	Members []string
+}
+
+// member reports whether a SoC of the tables belongs to the family; it is
+// nil (no restriction) when the line names no family.
+func (g hardwareGuess) memberFilter() func(vendor, name string) bool {
+	if g.Members == nil {
+		return nil
+	}
+	return func(vendor, name string) bool {
+		return strings.EqualFold(vendor, g.Vendor) && slices.Contains(g.Members, name)
+	}
 }
 
 // hardwareRule maps a Hardware line to a SoC. Name may use $1 and $2 for the
@@ -25,6 +41,8 @@ type hardwareRule struct {
 	vendor string
 	upper  bool
 	rpi    bool
+	// members lists a family's SoCs (see hardwareGuess.Members).
+	members []string
 }
 
 // qualcommCodenames maps the platform names Qualcomm vendor kernels print in
@@ -63,13 +81,14 @@ var hardwareRules = []hardwareRule{
 	{re: regexp.MustCompile(`(?i)sun6i \(A31\)`), name: "Allwinner A31", vendor: "Allwinner"},
 	{re: regexp.MustCompile(`(?i)\bsun7i\b`), name: "Allwinner A20", vendor: "Allwinner"},
 	{re: regexp.MustCompile(`(?i)\bAllwinner\s+([AHRVT]\d+[A-Z]?)\b`), name: "Allwinner $1", vendor: "Allwinner", upper: true},
-	{re: regexp.MustCompile(`(?i)\bsun8i\b`), name: "Allwinner sun8i family (H2+/H3/A33/A83T/R40/V3s…)", vendor: "Allwinner"},
+	{re: regexp.MustCompile(`(?i)\bsun8i\b`), name: "Allwinner sun8i family (H2+/H3/A33/A83T/R40/V3s…)", vendor: "Allwinner",
+		members: []string{"A23", "A33", "A83T", "H2+", "H3", "R40", "V3s", "T113"}},
 	{re: regexp.MustCompile(`(?i)\b(rk\d{4}[a-z]?|px30|rv\d{4})\b`), name: "Rockchip $1", vendor: "Rockchip", upper: true},
 	{re: regexp.MustCompile(`(?i)^(Rockchip\b|RK30board$)`), vendor: "Rockchip"},
 	{re: regexp.MustCompile(`(?i)^Amlogic`), vendor: "Amlogic"},
 	{re: regexp.MustCompile(`(?i)^Qualcomm?\s+(MSM|APQ)\s*(\d{4})`), name: "Qualcomm $1$2", vendor: "Qualcomm", upper: true},
-	{re: regexp.MustCompile(`(?i)\b((?:MSM|APQ|SDM|SM|QCS|QCM)\d{3,4}[A-Z]?)`), name: "Qualcomm $1", vendor: "Qualcomm", upper: true},
-	{re: regexp.MustCompile(`(?i)^(?:MediaTek\s+)?(MT\d{4}[A-Z]?)`), name: "MediaTek $1", vendor: "MediaTek", upper: true},
+	{re: regexp.MustCompile(`(?i)\b((?:MSM|APQ|SDM|SM|QCS|QCM)\d{3,4}(?:PRO(?:-[A-Z]{2})?|[A-Z]{1,2}(?:-[A-Z]{2})?)?)(?:[^A-Za-z]|$)`), name: "Qualcomm $1", vendor: "Qualcomm", upper: true},
+	{re: regexp.MustCompile(`(?i)^(?:MediaTek\s+)?(MT\d{4}[A-Z]{0,2}(?:/[A-Z]{1,3})?)`), name: "MediaTek $1", vendor: "MediaTek", upper: true},
 	{re: regexp.MustCompile(`(?i)^MediaTek\b`), vendor: "MediaTek"},
 	{re: regexp.MustCompile(`(?i)\bKirin\s?(\d+[A-Z]?)`), name: "HiSilicon Kirin $1", vendor: "HiSilicon", upper: true},
 	{re: regexp.MustCompile(`(?i)^hi(\d{4}[a-z0-9]*)$`), name: "HiSilicon Hi$1", vendor: "HiSilicon", upper: true},
@@ -89,7 +108,7 @@ var hardwareRules = []hardwareRule{
 }
 
 // qualcommLine matches the "Qualcomm Technologies, Inc SM8250" style.
-var qualcommLine = regexp.MustCompile(`(?i)^Qualcomm?\s+Technologies,?\s+Inc\.?\s+([A-Za-z0-9_]+)`)
+var qualcommLine = regexp.MustCompile(`(?i)^Qualcomm?\s+Technologies,?\s+Inc\.?\s+([A-Za-z0-9_]+(?:-[A-Za-z]{2}\b)?)`)
 
 // guessFromHardware interprets the Hardware line; ok is false when the line
 // names neither a SoC nor a vendor.
@@ -121,7 +140,19 @@ func guessFromHardware(hw string) (g hardwareGuess, ok bool) {
 		if r.vendor == "Qualcomm" {
 			name = qualcommName(strings.TrimPrefix(name, "Qualcomm "))
 		}
-		return hardwareGuess{Name: name, Vendor: r.vendor, RaspberryPi: r.rpi}, true
+		return hardwareGuess{Name: name, Vendor: r.vendor, RaspberryPi: r.rpi, Members: r.members}, true
+	}
+	if g, ok := guessFromBoardName(hw); ok {
+		return g, true
+	}
+	for _, r := range chipRules() {
+		if m := r.re.FindStringSubmatch(hw); m != nil {
+			name := r.name
+			for i := len(m) - 1; i >= 1; i-- {
+				name = strings.ReplaceAll(name, fmt.Sprintf("$%d", i), strings.ToUpper(m[i]))
+			}
+			return hardwareGuess{Name: name, Vendor: r.vendor, Members: r.members}, true
+		}
 	}
 	return g, false
 }
@@ -131,6 +162,12 @@ func guessFromHardware(hw string) (g hardwareGuess, ok bool) {
 func qualcommName(code string) string {
 	if n, ok := compatibleSoCs["qcom,"+strings.ToLower(code)]; ok {
 		return n
+	}
+	// A bin suffix ("MSM8974PRO-AC") is kept in the name of the chip.
+	if base, _, ok := strings.Cut(code, "-"); ok {
+		if n, ok := compatibleSoCs["qcom,"+strings.ToLower(base)]; ok && strings.Contains(n, base) {
+			return strings.Replace(n, base, code, 1)
+		}
 	}
 	return "Qualcomm " + code
 }

@@ -51,7 +51,8 @@ func TestGeneratedTableInSync(t *testing.T) {
 }
 
 // TestRealCPUInfo guesses SoCs from real /proc/cpuinfo files (no device
-// tree), the cpu section left empty so that the cores come from cpuinfo.
+// tree), the cpu section collected from the same file, as on a machine
+// without sysfs.
 func TestRealCPUInfo(t *testing.T) {
 	shareddata.ReadFile(t, "arm-socs-table/socs.yml")
 	cases := []struct {
@@ -71,12 +72,35 @@ func TestRealCPUInfo(t *testing.T) {
 		{"Amlogic-S905X4-5.4.125.cpuinfo", ConfidenceCoreCombination, "", "Amlogic S905X4", ""},
 		{"Qualcomm-QRB5165-4.19.125.cpuinfo", ConfidenceCPUInfoHardware, "Qualcomm Snapdragon 865 (SM8250)", "", ""},
 		{"Loongson-3A5000-HV-4.19.0-loongson-3.cpuinfo", ConfidenceCPUModel, "Loongson-3A5000-HV", "", ""},
+		// Vendor-only Hardware lines narrowed by the core counts.
+		{"RK3188-5.10.96-rk3188.cpuinfo", ConfidenceCoreCombination, "Rockchip RK3188", "", ""},
+		{"RK3066-3.0.36-rt58.cpuinfo", ConfidenceCoreCombination, "Rockchip RK3066", "", ""},
+		{"Exynos-5250.cpuinfo", ConfidenceCoreCombination, "Samsung Exynos 5250", "", ""},
+		{"Amlogic-S805-5.10.0-aml-s812.cpuinfo", ConfidenceCoreCombination, "Amlogic S805", "", ""},
+		{"Amlogic-S812-5.10.0-aml-s812.cpuinfo", ConfidenceCoreCombination, "Amlogic S802 or Amlogic S812", "", ""},
+		// Board names and families.
+		{"IMX.6-Quad-3.0.101+.cpuinfo", ConfidenceCoreCombination, "NXP i.MX6 Quad", "", ""},
+		{"Nvidia-Tegra-3-3.1.10-armv7l.cpuinfo", ConfidenceCPUInfoHardware, "NVIDIA Tegra 3 (Tegra30)", "", ""},
+		{"Allwinner-H3-5.10.60-sunxi.cpuinfo", ConfidenceCoreCombination, "", "Allwinner H3", ""},
+		// Full chip names.
+		{"Mediatek-MT6771V.cpuinfo", ConfidenceCPUInfoHardware, "MediaTek MT6771V/C", "", ""},
+		{"Qualcomm-MSM8996pro-3.18.31-g19caf23.cpuinfo", ConfidenceCPUInfoHardware, "Qualcomm Snapdragon 821 (MSM8996 Pro)", "", ""},
+		// MIPS system type, ARM model name.
+		{"Ingenic-JZ4780-3.18.3.cpuinfo", ConfidenceCPUInfoHardware, "Ingenic JZ4780", "", ""},
+		{"Sophon-SG2300x-5.4.217.cpuinfo", ConfidenceCPUInfoHardware, "Sophgo BM1684X", "", ""},
+		// Counts of 64-bit cores; hidden CPUs.
+		{"Phytium-FT2000+:64-4.18.0-147.el8.aarch64.cpuinfo", ConfidenceCoreCombination, "Phytium FT-2000+/64", "", ""},
+		{"Nvidia-Jetson-TX2-4.4.15-tegra-mode-1.cpuinfo", ConfidenceCoreCombination, "", "NVIDIA Tegra X2 (Tegra186)", ""},
+		// RISC-V cores and harts.
+		{"StarFive-JH7100-5.18.0-starfive-5.18.cpuinfo", ConfidenceCoreCombination, "StarFive JH7100", "", ""},
+		{"Sophon-SG2042-6.1.18.cpuinfo", ConfidenceCoreCombination, "Sophgo SG2042", "", ""},
+		{"rv-lpi4a", ConfidenceCoreCombination, "T-Head TH1520", "", ""},
 	}
 	for _, c := range cases {
 		t.Run(c.file, func(t *testing.T) {
 			data := shareddata.ReadFile(t, "cpuinfo/"+c.file)
 			h := fixture.Host(t, map[string]string{"/proc/cpuinfo": string(data)})
-			_, s := Collect(h, cpu.Info{}, true)
+			_, s := Collect(h, cpu.Collect(h), true)
 			if s.Confidence != c.confidence || (c.guess != "" && s.Guess != c.guess) {
 				t.Errorf("got %q (%s), want %q (%s): %s", s.Guess, s.Confidence, c.guess, c.confidence, s.Reason)
 			}

@@ -177,6 +177,10 @@ func guess(b Board, c cpu.Info, ci cpuinfoFacts, hw hardwareGuess, hwOK bool, ks
 			Reason: fmt.Sprintf("the Raspberry Pi revision code %s (%s) names the processor", r.Code, r.Model)}
 	}
 	types := machineCoreTypes(c, ci)
+	span := cpuSpan(c, ci)
+	// fallback is a guess that names only a vendor, kept while other
+	// evidence is tried.
+	var fallback *SoC
 	if hwOK {
 		line := fmt.Sprintf("the Hardware line of /proc/cpuinfo (%q)", b.CPUInfoHardware)
 		if hw.RaspberryPi && len(types) == 1 {
@@ -189,19 +193,33 @@ func guess(b Board, c cpu.Info, ci cpuinfoFacts, hw hardwareGuess, hwOK bool, ks
 				return SoC{Guess: name, Confidence: ConfidenceCPUInfoHardware, Candidates: []string{}, Reason: reason}
 			}
 		}
-		if hw.Name != "" {
-			return SoC{Guess: hw.Name, Confidence: ConfidenceCPUInfoHardware, Candidates: []string{},
-				Reason: line + " names it"}
-		}
-		if m := matchCoreCombination(types, ci.Features, hw.Vendor, knownSoCs); len(m.Best) > 0 && len(m.Best) <= maxGuessCandidates {
-			s := coreSoC(m, types)
-			s.Reason = fmt.Sprintf("%s names only the vendor; among %s's SoCs, %s", line, hw.Vendor, s.Reason)
+		if s, vague, ok := namedGuess(line, hw, types, span, ci); ok && !vague {
 			return s
+		} else if ok {
+			fallback = &s
 		}
-		return SoC{Guess: hw.Vendor + " (model not named)", Confidence: ConfidenceCPUInfoHardware, Candidates: []string{},
-			Reason: line + " names only the vendor, and the core combination does not narrow it down"}
 	}
-	if m := matchCoreCombination(types, ci.Features, "", knownSoCs); len(m.Best) > 0 {
+	if name, compat := socFromCompatible([]string{ci.Machine}); name != "" {
+		return SoC{Guess: name, Confidence: ConfidenceCPUInfoHardware, Candidates: []string{},
+			Reason: fmt.Sprintf("the machine line of /proc/cpuinfo (%q) names it", compat)}
+	}
+	for _, l := range []struct{ what, value string }{{"system type", ci.SystemType}, {"model name", chipModelName(c, ci)}} {
+		if g, ok := guessFromHardware(cleanString(l.value)); ok {
+			line := fmt.Sprintf("the %s line of /proc/cpuinfo (%q)", l.what, cleanString(l.value))
+			if s, vague, ok := namedGuess(line, g, types, span, ci); ok && !vague {
+				return s
+			} else if ok && fallback == nil {
+				fallback = &s
+			}
+		}
+	}
+	if s, ok := riscvGuess(ci); ok {
+		return s
+	}
+	if fallback != nil {
+		return *fallback
+	}
+	if m := matchCoreCombination(types, span, ci.Features, "", nil, knownSoCs); len(m.Best) > 0 {
 		if len(m.Best) <= maxGuessCandidates {
 			return coreSoC(m, types)
 		}
@@ -219,10 +237,66 @@ func guess(b Board, c cpu.Info, ci cpuinfoFacts, hw hardwareGuess, hwOK bool, ks
 	return SoC{Confidence: ConfidenceNone, Candidates: []string{}, Reason: reason}
 }
 
+// namedGuess turns what a cpuinfo line names (a SoC, a family or a vendor)
+// into a guess, narrowing a family or a vendor by the core combination.
+// vague is set when only the vendor is named and the cores do not narrow
+// it down: other evidence may still name the SoC. ok is false when the
+// line names nothing.
+func namedGuess(line string, hw hardwareGuess, types []coreType, span int, ci cpuinfoFacts) (s SoC, vague, ok bool) {
+	if hw.Name != "" && hw.Members == nil {
+		return SoC{Guess: hw.Name, Confidence: ConfidenceCPUInfoHardware, Candidates: []string{},
+			Reason: line + " names it"}, false, true
+	}
+	m := matchCoreCombination(types, span, ci.Features, hw.Vendor, hw.memberFilter(), knownSoCs)
+	if len(m.Best) > 0 && len(m.Best) <= maxGuessCandidates {
+		s = coreSoC(m, types)
+		if hw.Name != "" {
+			s.Reason = fmt.Sprintf("%s names the %s; among its members, %s", line, hw.Name, s.Reason)
+		} else {
+			s.Reason = fmt.Sprintf("%s names only the vendor; among %s's SoCs, %s", line, hw.Vendor, s.Reason)
+		}
+		return s, false, true
+	}
+	if hw.Name != "" {
+		return SoC{Guess: hw.Name, Confidence: ConfidenceCPUInfoHardware, Candidates: m.All,
+			Reason: line + " names the family, and the core combination does not narrow it down"}, false, true
+	}
+	if hw.Vendor == "" {
+		return SoC{}, false, false
+	}
+	return SoC{Guess: hw.Vendor + " (model not named)", Confidence: ConfidenceCPUInfoHardware, Candidates: m.All,
+		Reason: line + " names only the vendor, and the core combination does not narrow it down"}, true, true
+}
+
+// chipModelName returns the "model name" line when it may name the chip
+// (some ARM and RISC-V vendor kernels print "Phytium,D2000/8" or
+// "bm1684x"): not on x86 and LoongArch, where the caller reads it as the
+// processor, and not the generic names ARM kernels print.
+func chipModelName(c cpu.Info, ci cpuinfoFacts) string {
+	if ci.VendorID != "" || c.Arch == "x86_64" || c.Arch == "x86" || c.Arch == "loongarch64" || strings.HasPrefix(ci.ModelName, "Loongson") {
+		return ""
+	}
+	if armGenericModel(ci.ModelName) {
+		return ""
+	}
+	return ci.ModelName
+}
+
+// armGenericModel tells the model names ARM kernels print instead of a
+// chip ("ARMv7 Processor rev 4 (v7l)", "AArch64 Processor rev 4").
+func armGenericModel(s string) bool {
+	return (strings.HasPrefix(s, "ARMv") || strings.HasPrefix(s, "AArch64")) && strings.Contains(strings.ToLower(s), "processor")
+}
+
 // coreSoC turns a core-combination match into a guess.
 func coreSoC(m coreMatch, types []coreType) SoC {
 	reason := fmt.Sprintf("a guess from the core combination %s", describeCores(types))
-	if m.ByFeatures {
+	switch {
+	case m.ByCounts && m.ByFeatures:
+		reason += ", the core counts and the crypto extensions"
+	case m.ByCounts:
+		reason += " and the core counts"
+	case m.ByFeatures:
 		reason += " and the crypto extensions"
 	}
 	if len(m.Best) == 1 {

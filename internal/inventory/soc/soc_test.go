@@ -283,11 +283,27 @@ func TestHardwareLine(t *testing.T) {
 		{"Qualcomm Technologies, Inc SM8250", "Qualcomm Snapdragon 865 (SM8250)", "Qualcomm", true},
 		{"Qualcom Technologies, Inc LITO", "Qualcomm Snapdragon 765 (SM7250)", "Qualcomm", true},
 		{"Qualcomm APQ 8084 (Flattened Device Tree)", "Qualcomm APQ8084", "Qualcomm", true},
-		{"MT6785V/CD", "MediaTek MT6785V", "MediaTek", true},
+		{"MT6785V/CD", "MediaTek MT6785V/CD", "MediaTek", true},
+		{"MT6739WA", "MediaTek MT6739WA", "MediaTek", true},
+		{"Qualcomm Technologies, Inc MSM8974PRO-AC", "Qualcomm Snapdragon 801 (MSM8974PRO-AC)", "Qualcomm", true},
+		{"QCT MSM8974PRO-AC MTP", "Qualcomm Snapdragon 801 (MSM8974PRO-AC)", "Qualcomm", true},
+		{"Qualcomm Technologies, Inc MSM8996pro", "Qualcomm Snapdragon 821 (MSM8996 Pro)", "Qualcomm", true},
+		{"ODROID-U2/U3", "Samsung Exynos 4412", "Samsung", true},
+		{"Khadas VIM1S", "Amlogic S905Y4", "Amlogic", true},
+		{"Radxa ROCK 3 Model A", "Rockchip RK3568", "Rockchip", true},
+		{"cardhu", "NVIDIA Tegra 3 (Tegra30)", "NVIDIA", true},
+		{"SMDK6410", "Samsung S3C6410", "Samsung", true},
+		{"dm385evm", "TI DM385", "Texas Instruments", true},
+		{"Phytium,D2000/8", "Phytium D2000/8", "Phytium", true},
+		{"bm1684x", "Sophgo BM1684X", "Sophgo", true},
+		{"JZ4780", "Ingenic JZ4780", "Ingenic", true},
+		{"Oxsemi NAS", "", "PLX/Oxford Semiconductor", true},
 		{"Freescale i.MX6 Quad/DualLite (Device Tree)", "NXP i.MX6 Quad/DualLite", "NXP", true},
 		{"Generic AM33XX (Flattened Device Tree)", "TI AM33XX", "Texas Instruments", true},
 		{"Generic DT based system", "", "", false},
-		{"Wandboard", "", "", false},
+		{"Wandboard", "NXP i.MX6 family", "NXP", true},
+		{"Wandboard rev B1", "NXP i.MX6 family", "NXP", true},
+		{"Wandboardx", "", "", false},
 		{"", "", "", false},
 	}
 	for _, c := range cases {
@@ -311,4 +327,33 @@ func FuzzCPUInfo(f *testing.F) {
 			t.Errorf("%q: empty confidence or reason: %+v", text, s)
 		}
 	})
+}
+
+// TestLoongArch612 names a Loongson 3C6000 from the 6.12 kernel's
+// capitalised "Model Name" line.
+func TestLoongArch612(t *testing.T) {
+	cpuinfo := `system type		: Generic Loongson64 System
+
+processor		: 0
+package			: 0
+core			: 0
+global_id		: 0
+CPU Family		: Loongson-64bit
+Model Name		: Loongson-3C6000/S
+CPU Revision		: 0x10
+FPU Revision		: 0x01
+CPU MHz			: 2200.00
+BogoMIPS		: 4400.00
+ISA			: loongarch32r loongarch32s loongarch64
+Features		: cpucfg lam ual fpu lsx lasx crc32 complex crypto lvz
+`
+	h := fixture.Host(t, map[string]string{"/proc/cpuinfo": cpuinfo})
+	c := cpu.Collect(h)
+	_, s := Collect(h, c, true)
+	if s.Guess != "Loongson-3C6000/S" || s.Confidence != ConfidenceCPUModel {
+		t.Errorf("got %q (%s): %s", s.Guess, s.Confidence, s.Reason)
+	}
+	if len(c.CPUs) != 1 || c.CPUs[0].CoreName != "Loongson-3C6000/S" {
+		t.Errorf("core not named: %+v", c.CPUs)
+	}
 }
