@@ -271,14 +271,15 @@ func TestLeftovers(t *testing.T) {
 		t.Skip("no /proc/PID/stat")
 	}
 	dead := deadPID(t)
-	mk := func(pid int, ticks uint64) StateFile {
-		return StateFile{Version: StateFileVersion, PID: pid, ProcStart: ticks, Root: "/", Command: []string{"boardbench", "run"},
+	t0 := time.Date(2024, 1, 1, 10, 0, 0, 0, time.UTC)
+	mk := func(pid int, ticks uint64, started time.Time) StateFile {
+		return StateFile{Version: StateFileVersion, PID: pid, ProcStart: ticks, Started: started, Root: "/", Command: []string{"boardbench", "run"},
 			Saved: State{Policies: []PolicyState{{Policy: 0, Dir: "/sys/devices/system/cpu/cpufreq/policy0", Governor: "schedutil\n"}}}}
 	}
 	files := map[string]StateFile{
-		"tune-1.json": mk(os.Getpid(), self),   // this process: running
-		"tune-2.json": mk(dead, 0),             // gone
-		"tune-3.json": mk(os.Getpid(), self+1), // id reused by another process
+		"tune-1.json": mk(os.Getpid(), self, t0),                   // this process: running
+		"tune-2.json": mk(dead, 0, t0.Add(time.Hour)),              // gone, the newest
+		"tune-3.json": mk(os.Getpid(), self+1, t0.Add(-time.Hour)), // id reused by another process
 	}
 	for name, sf := range files {
 		if err := writeStateFile(filepath.Join(dir, name), sf); err != nil {
@@ -299,6 +300,7 @@ func TestLeftovers(t *testing.T) {
 	for _, sf := range got {
 		names = append(names, filepath.Base(sf.Path))
 	}
+	// The newest first; the unreadable one last.
 	if want := []string{"tune-2.json", "tune-3.json", "tune-4.json"}; !reflect.DeepEqual(names, want) {
 		t.Fatalf("Leftovers = %v, want %v", names, want)
 	}
