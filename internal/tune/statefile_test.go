@@ -35,8 +35,9 @@ func TestGuardWritesStateFileBeforeFirstChange(t *testing.T) {
 		t.Fatal(err)
 	}
 	defer g.Close()
-	if _, err := os.Stat(dir); !errors.Is(err, os.ErrNotExist) {
-		t.Errorf("state directory made before any change: %v", err)
+	// Before any change the state directory holds the tuning lock only.
+	if names, err := os.ReadDir(dir); err != nil || len(names) != 1 || names[0].Name() != LockFileName {
+		t.Errorf("state directory before any change: %v, %v; want the lock only", names, err)
 	}
 	if err := g.SetGovernor(0, "performance"); err != nil {
 		t.Fatal(err)
@@ -79,9 +80,9 @@ func TestGuardWritesStateFileBeforeFirstChange(t *testing.T) {
 	if got := sf.Saved.Values(); !reflect.DeepEqual(got, want) {
 		t.Errorf("saved after three changes = %v, want %v", got, want)
 	}
-	// No temporary file is left beside it.
-	if names, _ := os.ReadDir(dir); len(names) != 1 {
-		t.Errorf("state directory holds %d entries, want 1", len(names))
+	// No temporary file is left beside it (and the lock).
+	if names, _ := os.ReadDir(dir); len(names) != 2 {
+		t.Errorf("state directory holds %d entries, want 2", len(names))
 	}
 	if err := g.Close(); err != nil {
 		t.Fatal(err)
@@ -94,6 +95,10 @@ func TestGuardWritesStateFileBeforeFirstChange(t *testing.T) {
 	}
 	if after := fixture.Snapshot(t, root); !reflect.DeepEqual(after, before) {
 		t.Errorf("after Close:\n%v\nwant\n%v", after, before)
+	}
+	// The lock made the state directory; its release removes it again.
+	if _, err := os.Lstat(dir); !errors.Is(err, os.ErrNotExist) {
+		t.Errorf("state directory left after Close: %v", err)
 	}
 }
 
@@ -136,7 +141,17 @@ func TestGuardRefusesChangeWhenStateCannotBeWritten(t *testing.T) {
 	if err := os.WriteFile(notDir, nil, 0o644); err != nil {
 		t.Fatal(err)
 	}
-	g, _, err := NewGuard(context.Background(), h, WithStateDir(notDir))
+	// A state directory that is a file: the Guard cannot even take the lock.
+	if _, _, err := NewGuard(context.Background(), h, WithStateDir(notDir)); err == nil {
+		t.Error("NewGuard with a file as state directory succeeded")
+	}
+	// The state file's place taken by a directory: the lock is there, the
+	// record cannot be written.
+	dir := t.TempDir()
+	if err := os.Mkdir(stateFilePath(dir, os.Getpid()), 0o700); err != nil {
+		t.Fatal(err)
+	}
+	g, _, err := NewGuard(context.Background(), h, WithStateDir(dir))
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -408,13 +423,13 @@ func TestGuardStateInsideRoot(t *testing.T) {
 	if err := os.Symlink(outside, filepath.Join(linked, "run")); err != nil {
 		t.Fatal(err)
 	}
-	g, _, err = NewGuard(context.Background(), fixture.Open(t, linked), WithFilesOnly())
-	if err != nil {
-		t.Fatal(err)
-	}
-	defer g.Close()
-	if err := g.SetFile(p, "default"); err == nil {
-		t.Error("SetFile succeeded with ROOT/run a link out of the root")
+	// Refused from the start: the tuning lock would be taken through the
+	// link.
+	if g, _, err := NewGuard(context.Background(), fixture.Open(t, linked), WithFilesOnly()); err == nil {
+		if err := g.SetFile(p, "default"); err == nil {
+			t.Error("SetFile succeeded with ROOT/run a link out of the root")
+		}
+		g.Close()
 	}
 	if left, _ := filepath.Glob(filepath.Join(outside, "*", "*")); len(left) != 0 {
 		t.Errorf("files written through the link: %v", left)

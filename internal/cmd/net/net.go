@@ -33,7 +33,7 @@ type options struct {
 	interval            time.Duration
 	udpRate             string
 	streams             int
-	apply, keep         bool
+	apply, keep, wait   bool
 	noInstall, asJSON   bool
 	output              string
 }
@@ -89,6 +89,7 @@ Ctrl-C and on SIGTERM, unless --keep is given.`,
 	fl.IntVar(&o.streams, "streams", 1, "parallel TCP streams per test")
 	fl.BoolVar(&o.apply, "apply", false, "apply the suggested interrupt affinity, RPS masks and coalescing for the run (needs root)")
 	fl.BoolVar(&o.keep, "keep", false, "with --apply: keep the changes instead of restoring them at the end")
+	cmdutil.AddWaitFlag(cmd, &o.wait)
 	fl.BoolVar(&o.noInstall, "no-install", false, "never install iperf3; fail instead when it is missing")
 	fl.StringVarP(&o.output, "output", "o", "", "also write the result (with the monitor's evidence) to `FILE`, for boardbench report")
 	cmdutil.AddJSONFlag(cmd, &o.asJSON)
