@@ -229,6 +229,8 @@ func run(ctx context.Context, f *cmdutil.Factory, p string, opts options) error 
 		status.Show(fmt.Sprintf("%d/%d %d KiB %s", done, cells, rec, strings.ReplaceAll(test, "_", " ")))
 	}
 	var measured *result.StorageFigures
+	// fioErr is why fio failed: the command must not succeed silently.
+	var fioErr error
 	steps := []session.Step{{Name: result.PhaseStorage, Title: "Native O_DIRECT storage test (iozone-style table) in " + firstOf(cfg.Dir, cfg.Device),
 		Kind: "storage", Estimate: time.Duration(cells) * cellLimit,
 		Run: func(ctx context.Context, ph *result.Phase) error {
@@ -257,6 +259,7 @@ func run(ctx context.Context, f *cmdutil.Factory, p string, opts options) error 
 			figs, raw, err := fio.Run(ctx, fio.Config{Binary: fioTool.Command(), Dir: cfg.Dir, Jobs: jobs})
 			ph.RawOutput = string(raw)
 			if err != nil {
+				fioErr = err
 				return err
 			}
 			return ph.SetFigures(figs)
@@ -271,10 +274,23 @@ func run(ctx context.Context, f *cmdutil.Factory, p string, opts options) error 
 	}
 	out.Announce(f.IO.ErrOut, "storage")
 	if opts.asJSON {
-		return f.WriteJSON(out.Result)
+		if err := f.WriteJSON(out.Result); err != nil {
+			return err
+		}
+		return fioFailed(fioErr)
 	}
 	runtext.Render(f.IO.Out, out.Result, f.IO.ColorEnabled())
-	return nil
+	return fioFailed(fioErr)
+}
+
+// fioFailed is the command's error when the fio step failed (nil when it
+// did not): the result is written with the phase failed, and the exit
+// status says so.
+func fioFailed(err error) error {
+	if err == nil || errors.Is(err, context.Canceled) {
+		return nil
+	}
+	return fmt.Errorf("the fio step failed: %w", err)
 }
 
 // refuseSpecialFile refuses a path that is a special file other than a

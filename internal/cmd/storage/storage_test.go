@@ -13,6 +13,7 @@ import (
 	"boardbench/internal/iostreams"
 	"boardbench/internal/report/runtext"
 	"boardbench/internal/result"
+	"boardbench/internal/testutil/need"
 )
 
 func execute(t *testing.T, args ...string) (string, string, error) {
@@ -200,6 +201,55 @@ func TestParseSize(t *testing.T) {
 	for _, bad := range []string{"", "x", "-1M", "0"} {
 		if _, err := parseSize(bad); err == nil {
 			t.Errorf("parseSize(%q) accepted", bad)
+		}
+	}
+}
+
+// TestFioColonPathAndFailure: `storage DIR/2024-01-01T10:00 --fio` with the
+// real fio leaves the sibling DIR/2024-01-01T10 alone and succeeds; a fio
+// that exits with status 5 fails the fio phase and the command.
+func TestFioColonPathAndFailure(t *testing.T) {
+	if _, err := exec.LookPath("fio"); err != nil {
+		need.Missing(t, "fio is not installed (apt install fio)")
+	}
+	parent := t.TempDir()
+	dir := filepath.Join(parent, "2024-01-01T10:00")
+	sibling := filepath.Join(parent, "2024-01-01T10")
+	if err := os.Mkdir(dir, 0o755); err != nil {
+		t.Fatal(err)
+	}
+	if err := os.WriteFile(sibling, []byte("keep"), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	out := filepath.Join(t.TempDir(), "storage.json")
+	if _, stderr, err := execute(t, "--short", "--fio", "--no-install", "-o", out, dir); err != nil {
+		t.Fatalf("storage --fio on %s: %v\n%s", dir, err, stderr)
+	}
+	if b, _ := os.ReadFile(sibling); string(b) != "keep" {
+		t.Errorf("the sibling %s holds %d bytes, want it untouched", sibling, len(b))
+	}
+	if ents, _ := os.ReadDir(dir); len(ents) != 0 {
+		t.Errorf("left behind in %s: %v", dir, ents)
+	}
+
+	// A fio that fails.
+	bin := t.TempDir()
+	script := "#!/bin/sh\nif [ \"$1\" = --version ]; then echo fio-3.33; exit 0; fi\necho 'fio: something went wrong' >&2\nexit 5\n"
+	if err := os.WriteFile(filepath.Join(bin, "fio"), []byte(script), 0o755); err != nil {
+		t.Fatal(err)
+	}
+	t.Setenv("PATH", bin+string(os.PathListSeparator)+os.Getenv("PATH"))
+	_, _, err := execute(t, "--short", "--fio", "--no-install", "-o", out, dir)
+	if err == nil || !strings.Contains(err.Error(), "fio") || cmdutil.ExitCode(err) == 0 {
+		t.Errorf("storage with a failing fio: %v, want an error naming fio", err)
+	}
+	r, lerr := result.Load(out)
+	if lerr != nil {
+		t.Fatal(lerr)
+	}
+	for _, ph := range r.Phases {
+		if ph.Name == result.PhaseStorageFio && (ph.Status != result.StatusFailed || !strings.Contains(ph.Reason, "status 5")) {
+			t.Errorf("fio phase %s: %q", ph.Status, ph.Reason)
 		}
 	}
 }
