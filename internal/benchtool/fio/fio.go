@@ -16,6 +16,7 @@ import (
 	"io/fs"
 	"os"
 	"path/filepath"
+	"regexp"
 	"slices"
 	"strconv"
 	"strings"
@@ -134,6 +135,11 @@ func fileFor(prefix string, rec int) string { return fmt.Sprintf("%s-%dk", prefi
 // directory (.boardbench-fio-<random>-<record>k); storage sweeps files of
 // this name that a killed run left behind.
 const TempPrefix = ".boardbench-fio-"
+
+// TempNames match the names of fio's temporary files exactly (Run's
+// prefix: TempPrefix, 16 hex digits; then -<record>k), for a sweep of those
+// a killed run left.
+var TempNames = []*regexp.Regexp{regexp.MustCompile(`^\.boardbench-fio-[0-9a-f]{16}-[0-9]+k$`)}
 
 // Run runs fio in cfg.Dir and returns its figures and raw JSON; the test
 // files are removed on every path. fio runs with cfg.Dir as its working

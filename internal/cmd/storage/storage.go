@@ -33,6 +33,7 @@ import (
 	"boardbench/internal/review"
 	"boardbench/internal/session"
 	"boardbench/internal/storagebench"
+	"boardbench/internal/tempsweep"
 	"boardbench/internal/textfmt"
 	"boardbench/internal/tools"
 
@@ -191,6 +192,11 @@ func run(ctx context.Context, f *cmdutil.Factory, p string, opts options) error 
 			return fmt.Errorf("%s: %w", dir, err)
 		}
 		cfg.Dir = dir
+		// fio's files of a run killed with SIGKILL (64 MiB each, hidden).
+		swept := tempsweep.Sweep(dir, tempsweep.Options{Patterns: fio.TempNames, UID: -1})
+		if line := tempsweep.Line(dir, swept); line != "" {
+			fmt.Fprintf(f.IO.ErrOut, "boardbench: %s\n", line)
+		}
 	}
 	governors, ioIsBusy := cpufreqState(h)
 	fioSkip, fioTool := "", (*tools.Tool)(nil)

@@ -3,11 +3,13 @@ package storage
 import (
 	"bytes"
 	"encoding/json"
+	"errors"
 	"os"
 	"os/exec"
 	"path/filepath"
 	"strings"
 	"testing"
+	"time"
 
 	"boardbench/internal/cmdutil"
 	"boardbench/internal/iostreams"
@@ -251,5 +253,45 @@ func TestFioColonPathAndFailure(t *testing.T) {
 		if ph.Name == result.PhaseStorageFio && (ph.Status != result.StatusFailed || !strings.Contains(ph.Reason, "status 5")) {
 			t.Errorf("fio phase %s: %q", ph.Status, ph.Reason)
 		}
+	}
+}
+
+// TestSweepsFioLeftovers: a SIGKILL during the fio phase leaves fio's
+// hidden files; the next storage run in that directory removes those old
+// enough, says so, and leaves a recent one (a run in progress) and files
+// of other names alone.
+func TestSweepsFioLeftovers(t *testing.T) {
+	dir := t.TempDir()
+	old := time.Now().Add(-time.Hour)
+	files := map[string]bool{ // name → swept
+		".boardbench-fio-0123456789abcdef-16384k": true,
+		".boardbench-fio-0123456789abcdef-4k":     true,
+		".boardbench-fio-fedcba9876543210-4k":     false, // recent
+		".boardbench-fio-notes":                   false, // not fio's name
+	}
+	for name, swept := range files {
+		p := filepath.Join(dir, name)
+		if err := os.WriteFile(p, make([]byte, 4096), 0o600); err != nil {
+			t.Fatal(err)
+		}
+		if swept || name == ".boardbench-fio-notes" {
+			if err := os.Chtimes(p, old, old); err != nil {
+				t.Fatal(err)
+			}
+		}
+	}
+	out := filepath.Join(t.TempDir(), "storage.json")
+	_, stderr, err := execute(t, "--short", "-o", out, dir)
+	if err != nil {
+		t.Fatal(err)
+	}
+	for name, swept := range files {
+		_, err := os.Lstat(filepath.Join(dir, name))
+		if gone := errors.Is(err, os.ErrNotExist); gone != swept {
+			t.Errorf("%s: gone %v, want %v", name, gone, swept)
+		}
+	}
+	if !strings.Contains(stderr, "removed 2 temporary file(s)") {
+		t.Errorf("stderr does not say what was removed:\n%s", stderr)
 	}
 }
