@@ -48,7 +48,7 @@ It ends with the text report on standard output.`,
   boardbench report myboard.json`,
 		Args: cmdutil.NoArgs,
 		RunE: func(cmd *cobra.Command, args []string) error {
-			if err := sessioncmd.CheckLeftovers(f.IO.ErrOut, opt.Force, "run"); err != nil {
+			if err := sessioncmd.CheckLeftovers(f.IO.ErrOut, opt.Force, "run", "/"); err != nil {
 				return err
 			}
 			if err := sessioncmd.CheckIdleTimeout(opt.IdleTimeout); err != nil {

@@ -3,7 +3,9 @@ package sweep
 import (
 	"context"
 	"errors"
+	"fmt"
 	"os"
+	"os/exec"
 	"path/filepath"
 	"reflect"
 	"strings"
@@ -11,6 +13,7 @@ import (
 	"testing"
 
 	"boardbench/internal/cmdutil"
+	"boardbench/internal/iostreams"
 	"boardbench/internal/proc"
 	"boardbench/internal/testutil/fixture"
 	"boardbench/internal/tune"
@@ -118,5 +121,44 @@ func TestSweepOverlapping(t *testing.T) {
 	}
 	if _, err := os.Lstat(filepath.Join(root, "run")); !errors.Is(err, os.ErrNotExist) {
 		t.Errorf("ROOT/run left behind: %v", err)
+	}
+}
+
+// TestSweepRefusesLeftovers: a state file a killed run left in the root's
+// state directory makes sweep refuse before measuring, as run does (its
+// "previous" values would be the pinned ones); the fixture is untouched.
+func TestSweepRefusesLeftovers(t *testing.T) {
+	t.Setenv(tune.StateDirEnv, "")
+	root := quadA53(t)
+	dead := exec.Command("true")
+	if err := dead.Run(); err != nil {
+		t.Skip(err)
+	}
+	dir, _ := tune.LockDirFor(root)
+	if err := os.MkdirAll(dir, 0o700); err != nil {
+		t.Fatal(err)
+	}
+	sf := fmt.Sprintf(`{"version": %d, "pid": %d, "root": %q, "command": ["boardbench", "sweep"], "started": "2024-01-01T10:00:00Z",
+		"saved": {"policies": [{"policy": 0, "dir": "/sys/devices/system/cpu/cpufreq/policy0", "governor": "ondemand\n", "scaling_min_freq": "600000\n", "scaling_max_freq": "1000000\n"}]}}`,
+		tune.StateFileVersion, dead.Process.Pid, root)
+	if err := os.WriteFile(filepath.Join(dir, fmt.Sprintf("tune-%d.json", dead.Process.Pid)), []byte(sf), 0o600); err != nil {
+		t.Fatal(err)
+	}
+	before := fixture.Snapshot(t, root)
+	ios, _, _ := iostreams.Test()
+	cmd := NewCmd(cmdutil.NewFactory(ios))
+	cmd.SetFlagErrorFunc(cmdutil.FlagErrorFunc)
+	cmd.SilenceUsage, cmd.SilenceErrors = true, true
+	out := filepath.Join(t.TempDir(), "sweep.json")
+	cmd.SetArgs([]string{"--root", root, "--no-install", "-o", out})
+	err := cmd.Execute()
+	if err == nil || !strings.Contains(err.Error(), "boardbench restore --root "+root) {
+		t.Errorf("sweep over a leftover state file: %v, want a refusal naming restore", err)
+	}
+	if _, serr := os.Stat(out); serr == nil {
+		t.Error("a result was written although sweep refused")
+	}
+	if after := fixture.Snapshot(t, root); !reflect.DeepEqual(after, before) {
+		t.Error("the fixture changed")
 	}
 }

@@ -59,7 +59,7 @@ every cpufreq setting at the end, on error, Ctrl-C and SIGTERM.`,
 			if !cmd.Flags().Changed("settle") && opt.Quick {
 				opt.Settle = QuickSettle
 			}
-			if err := sessioncmd.CheckLeftovers(f.IO.ErrOut, opt.Force, "sweep"); err != nil {
+			if err := sessioncmd.CheckLeftovers(f.IO.ErrOut, opt.Force, "sweep", root); err != nil {
 				return err
 			}
 			h, err := f.NewHost(root)
