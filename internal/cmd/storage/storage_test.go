@@ -295,3 +295,43 @@ func TestSweepsFioLeftovers(t *testing.T) {
 		t.Errorf("stderr does not say what was removed:\n%s", stderr)
 	}
 }
+
+// TestLoopDeviceDestructive: `storage /dev/loopN --destructive loopN` on a
+// loop device over a file of this test is not refused as "mounted on /"
+// (the disk of its backing file), and runs; a mounted loop device is
+// refused, naming its own mount point.
+func TestLoopDeviceDestructive(t *testing.T) {
+	if os.Getuid() != 0 {
+		t.Fatal("this test attaches a loop device and needs root (CI runs as root)")
+	}
+	img := filepath.Join(t.TempDir(), "disk.img")
+	if err := os.WriteFile(img, nil, 0o600); err != nil {
+		t.Fatal(err)
+	}
+	if err := os.Truncate(img, 256<<20); err != nil {
+		t.Fatal(err)
+	}
+	out, err := exec.Command("losetup", "-f", "--show", img).Output()
+	if err != nil {
+		t.Skipf("losetup: %v", err)
+	}
+	dev := strings.TrimSpace(string(out))
+	defer exec.Command("losetup", "-d", dev).Run()
+	name := filepath.Base(dev)
+	_, stderr, err := execute(t, dev, "--destructive", name, "--short", "-o", filepath.Join(t.TempDir(), "s.json"))
+	if err != nil {
+		t.Errorf("storage %s --destructive %s: %v\n%s", dev, name, err, stderr)
+	}
+	if err := exec.Command("mkfs.ext4", "-q", dev).Run(); err != nil {
+		t.Skipf("mkfs.ext4: %v", err)
+	}
+	mnt := t.TempDir()
+	if err := exec.Command("mount", dev, mnt).Run(); err != nil {
+		t.Skipf("mount: %v", err)
+	}
+	defer exec.Command("umount", mnt).Run()
+	_, _, err = execute(t, dev, "--destructive", name, "--short")
+	if err == nil || !strings.Contains(err.Error(), "mounted on "+mnt) {
+		t.Errorf("mounted %s: %v, want a refusal naming %s", dev, err, mnt)
+	}
+}
