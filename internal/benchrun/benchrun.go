@@ -26,6 +26,7 @@ import (
 	"boardbench/internal/proc"
 	"boardbench/internal/result"
 	"boardbench/internal/tools"
+	"boardbench/internal/tune"
 )
 
 // Options are the user's choices (the command-line flags).
@@ -119,6 +120,9 @@ type Config struct {
 	Width int
 	// Now returns the current time; nil means time.Now.
 	Now func() time.Time
+	// Lock is the root's tuning lock, taken by the command before the run;
+	// the guard releases it. nil: the guard takes it itself.
+	Lock *tune.Lock
 }
 
 // Outcome is what a run leaves: the result (never nil once the run

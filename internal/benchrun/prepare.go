@@ -151,7 +151,7 @@ func (r *runner) tune(ctx context.Context) {
 			Advice:   "Run as root (sudo) to let boardbench switch governors to performance for the run; they are restored afterwards."})
 		return
 	}
-	g, _, err := tune.NewGuard(ctx, r.h)
+	g, _, err := tune.NewGuard(ctx, r.h, tune.WithLock(r.cfg.Lock))
 	if err != nil {
 		r.res.Tuning.Note = "nothing to tune: " + err.Error()
 		return

@@ -1,10 +1,12 @@
 package cmdutil
 
 import (
+	"errors"
 	"fmt"
 	"strings"
 
 	"github.com/spf13/cobra"
+	"github.com/spf13/pflag"
 )
 
 // The argument validators below wrap cobra's own so that a wrong number of
@@ -53,7 +55,40 @@ func asUsage(err error) error {
 // unknown flag, a missing flag value or a value that does not parse is a
 // UsageError. The root command sets it; cobra hands it down to every
 // subcommand.
-func FlagErrorFunc(_ *cobra.Command, err error) error { return asUsage(err) }
+func FlagErrorFunc(_ *cobra.Command, err error) error { return asUsage(flagValueError(err)) }
+
+// flagValueError rewrites a flag value that does not parse as one line
+// naming the flag, the value and the form expected (`--settle "xyz": not
+// a duration (e.g. 30s, 5m or 1h30m)`), instead of Go's parser text
+// (`strconv.ParseFloat: parsing "hot": invalid syntax`, `time: invalid
+// duration`). Other errors are returned as they are.
+func flagValueError(err error) error {
+	var ive *pflag.InvalidValueError
+	if !errors.As(err, &ive) || ive.GetFlag() == nil {
+		return err
+	}
+	fl := ive.GetFlag()
+	var want string
+	switch t := fl.Value.Type(); t {
+	case "float32", "float64":
+		want = "not a number (e.g. 80 or 72.5)"
+	case "duration":
+		want = "not a duration (e.g. 30s, 5m or 1h30m)"
+	case "int", "int8", "int16", "int32", "int64", "count":
+		want = "not a whole number (e.g. 5)"
+	case "uint", "uint8", "uint16", "uint32", "uint64":
+		want = "not a whole number of 0 or more (e.g. 5)"
+	case "bool":
+		want = "want true or false"
+	default:
+		if cause := errors.Unwrap(ive); cause != nil && !strings.Contains(cause.Error(), "strconv.") && !strings.Contains(cause.Error(), "time: ") {
+			want = cause.Error()
+		} else {
+			want = "not a valid " + t
+		}
+	}
+	return fmt.Errorf("--%s %q: %s", fl.Name, ive.GetValue(), want)
+}
 
 // UnknownCommand is the Args validator of a command that only groups
 // subcommands: any positional argument left over is a command name that

@@ -47,7 +47,7 @@ func TestUsageErrors(t *testing.T) {
 		{"unknown command", NoArgs, []string{"inof"}, 2, `unknown command "inof" for "boardbench" (did you mean info?)`},
 		{"unknown command, no suggestion", NoArgs, []string{"zzzzzz"}, 2, "see boardbench --help"},
 		{"unknown flag", NoArgs, []string{"info", "--bogus"}, 2, "unknown flag: --bogus"},
-		{"bad flag value", NoArgs, []string{"info", "--count", "many"}, 2, "invalid argument"},
+		{"bad flag value", NoArgs, []string{"info", "--count", "many"}, 2, `--count "many": not a whole number`},
 		{"missing flag value", NoArgs, []string{"info", "--count"}, 2, "needs an argument"},
 		{"unknown root flag", NoArgs, []string{"--bogus"}, 2, "unknown flag"},
 		{"required flag", NoArgs, []string{"need"}, 2, `required flag(s) "file" not set`},

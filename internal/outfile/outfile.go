@@ -22,7 +22,10 @@ import (
 	"io/fs"
 	"os"
 	"path/filepath"
+	"regexp"
 	"syscall"
+
+	"boardbench/internal/tempsweep"
 )
 
 // Stdout is the output path that means standard output.
@@ -114,6 +117,7 @@ func Write(path string, write func(w io.Writer) error) error {
 		return err
 	}
 	dir := filepath.Dir(target)
+	SweepStale(dir)
 	tmp, err := os.CreateTemp(dir, ".boardbench-*.tmp")
 	if err != nil {
 		return &RefusedError{Path: path, Reason: "cannot write in its directory: " + reason(err).Error()}
@@ -150,6 +154,25 @@ func Write(path string, write func(w io.Writer) error) error {
 	}
 	done = true
 	return syncDir(dir, path)
+}
+
+// tempNames are the temporary files Write and Check create (os.CreateTemp
+// puts a decimal number in place of the star).
+var tempNames = []*regexp.Regexp{
+	regexp.MustCompile(`^\.boardbench-[0-9]+\.tmp$`),
+	regexp.MustCompile(`^\.boardbench-check-[0-9]+$`),
+}
+
+// SweepStale removes the temporary files a killed boardbench left in dir
+// (a SIGKILL during a write leaves .boardbench-NNN.tmp, as large as the
+// file being written), with tempsweep's checks: exact name, regular file,
+// not followed through a link, this user's, untouched for
+// tempsweep.MinAge. It says what it removed in one line on standard
+// error. Write calls it before it writes in a directory.
+func SweepStale(dir string) {
+	if line := tempsweep.Line(dir, tempsweep.Sweep(dir, tempsweep.Options{Patterns: tempNames, UID: -1})); line != "" {
+		fmt.Fprintf(os.Stderr, "boardbench: %s\n", line)
+	}
 }
 
 // targetAgain repeats the check of target just before the rename.

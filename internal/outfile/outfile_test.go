@@ -3,11 +3,13 @@ package outfile_test
 import (
 	"errors"
 	"io"
+	"io/fs"
 	"os"
 	"path/filepath"
 	"strings"
 	"syscall"
 	"testing"
+	"time"
 
 	"boardbench/internal/outfile"
 )
@@ -112,5 +114,45 @@ func TestStdout(t *testing.T) {
 	}
 	if err := outfile.WriteFile("-", nil); err == nil {
 		t.Error("WriteFile(-) must be refused: callers write standard output themselves")
+	}
+}
+
+// TestWriteSweepsStaleTemporaries: a SIGKILL during a write leaves
+// .boardbench-NNN.tmp; the next write in that directory removes it when it
+// is old enough and says so on standard error. A recent one (a write in
+// progress) stays.
+func TestWriteSweepsStaleTemporaries(t *testing.T) {
+	dir := t.TempDir()
+	stale, fresh := filepath.Join(dir, ".boardbench-123.tmp"), filepath.Join(dir, ".boardbench-456.tmp")
+	for _, p := range []string{stale, fresh} {
+		if err := os.WriteFile(p, make([]byte, 1000), 0o600); err != nil {
+			t.Fatal(err)
+		}
+	}
+	old := time.Now().Add(-time.Hour)
+	if err := os.Chtimes(stale, old, old); err != nil {
+		t.Fatal(err)
+	}
+	r, w, err := os.Pipe()
+	if err != nil {
+		t.Fatal(err)
+	}
+	saved := os.Stderr
+	os.Stderr = w
+	werr := outfile.WriteFile(filepath.Join(dir, "out.json"), []byte("{}\n"))
+	os.Stderr = saved
+	w.Close()
+	msg, _ := io.ReadAll(r)
+	if werr != nil {
+		t.Fatal(werr)
+	}
+	if _, err := os.Lstat(stale); !errors.Is(err, fs.ErrNotExist) {
+		t.Errorf("stale temporary file still there: %v", err)
+	}
+	if _, err := os.Lstat(fresh); err != nil {
+		t.Errorf("recent temporary file removed: %v", err)
+	}
+	if !strings.Contains(string(msg), ".boardbench-123.tmp") || strings.Count(string(msg), "\n") != 1 {
+		t.Errorf("stderr %q, want one line naming the removed file", msg)
 	}
 }

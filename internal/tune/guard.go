@@ -4,6 +4,7 @@ import (
 	"context"
 	"errors"
 	"fmt"
+	"io"
 	"os"
 	"os/signal"
 	"slices"
@@ -59,6 +60,11 @@ type Guard struct {
 
 	// allowEmpty lets the Guard start without frequency tunables.
 	allowEmpty bool
+
+	// lock is the root's tuning lock, held from before the snapshot until
+	// the restore; lockOpt says whether to wait for it.
+	lock    *Lock
+	lockOpt LockOptions
 }
 
 // guardSignals are the signals on which a Guard restores at once.
@@ -71,21 +77,56 @@ type Option func(*Guard)
 // StateDirFor(the host's root).
 func WithStateDir(dir string) Option { return func(g *Guard) { g.stateDir = dir } }
 
-// NewGuard saves the state of every cpufreq policy and devfreq device of h
-// and starts watching for SIGINT, SIGTERM, SIGHUP and SIGQUIT. The returned
-// context is cancelled after the state has been restored because of a
-// signal or of the parent's cancellation; long walks should stop when it is
-// done. Nothing is written, not even the state file, before the first change.
+// WithLock hands the Guard a tuning lock its caller already holds (see
+// AcquireRootLock): the Guard does not take another one and releases this
+// one when it restores.
+func WithLock(l *Lock) Option { return func(g *Guard) { g.lock = l } }
+
+// WithWait makes NewGuard wait for the root's tuning lock while another
+// process holds it, saying once on notify (when not nil) whom it waits
+// for, instead of refusing with a *BusyError.
+func WithWait(notify io.Writer) Option {
+	return func(g *Guard) { g.lockOpt.Wait, g.lockOpt.Notify = true, notify }
+}
+
+// NewGuard takes the tuning lock of h's root (in the state directory; see
+// AcquireLock and WithLock), then saves the state of every cpufreq policy
+// and devfreq device of h and starts watching for SIGINT, SIGTERM, SIGHUP
+// and SIGQUIT. While another process holds the lock it returns a
+// *BusyError (exit status 2), or waits with WithWait. The returned context
+// is cancelled after the state has been restored because of a signal or of
+// the parent's cancellation; long walks should stop when it is done. The
+// lock is released when the Guard restores (Restore, Close, a signal).
+// Nothing but the lock file is written, not even the state file, before
+// the first change.
 func NewGuard(parent context.Context, h *host.Host, opts ...Option) (*Guard, context.Context, error) {
 	var g0 Guard
+	opts = slices.DeleteFunc(slices.Clone(opts), func(o Option) bool { return o == nil })
 	for _, o := range opts {
 		o(&g0)
+	}
+	stateDir, confineTo := g0.stateDir, ""
+	if stateDir == "" {
+		stateDir = StateDirFor(h.Root())
+		if os.Getenv(StateDirEnv) == "" && !h.Live() {
+			confineTo = h.Root()
+		}
+	}
+	lock := g0.lock
+	if lock == nil {
+		var err error
+		opt := g0.lockOpt
+		opt.ConfineTo = confineTo
+		if lock, err = AcquireLock(parent, stateDir, opt); err != nil {
+			return nil, nil, err
+		}
 	}
 	var st State
 	if !g0.filesOnly {
 		var err error
 		st, err = Snapshot(h)
 		if err != nil && !(g0.allowEmpty && errors.Is(err, errNothingSaved)) {
+			lock.Release()
 			return nil, nil, err
 		}
 	}
@@ -104,12 +145,7 @@ func NewGuard(parent context.Context, h *host.Host, opts ...Option) (*Guard, con
 	for _, o := range opts {
 		o(g)
 	}
-	if g.stateDir == "" {
-		g.stateDir = StateDirFor(h.Root())
-		if os.Getenv(StateDirEnv) == "" && !h.Live() {
-			g.confineTo = h.Root()
-		}
-	}
+	g.stateDir, g.confineTo, g.lock = stateDir, confineTo, lock
 	signal.Notify(g.sigCh, guardSignals...)
 	go g.watch(parent)
 	return g, ctx, nil
@@ -144,6 +180,7 @@ func (g *Guard) restore(sig os.Signal, cause error) error {
 	}
 	g.restored = true
 	g.err = g.restoreAll()
+	g.lock.Release()
 	if cause == nil {
 		cause = ErrRestored
 	}

@@ -287,7 +287,8 @@ func unwrapPath(err error) error {
 	return err
 }
 
-// Leftovers returns the state files in dir whose process no longer runs:
+// Leftovers returns the state files in dir whose process no longer runs,
+// the newest first (see newestFirst):
 // each is a set of tunables a boardbench process changed and did not put
 // back (it crashed or was killed). A file that cannot be read or parsed is
 // returned too, with Err set. A missing dir holds no leftovers.
@@ -316,8 +317,36 @@ func Leftovers(dir string) ([]StateFile, error) {
 		}
 		out = append(out, sf)
 	}
-	slices.SortFunc(out, func(a, b StateFile) int { return strings.Compare(a.Path, b.Path) })
+	slices.SortFunc(out, newestFirst)
 	return out, nil
+}
+
+// newestFirst orders state files by the start of the process that wrote
+// them, the newest first (start time, then start ticks, then last write),
+// with unreadable files last and the path as the final tie-break. A restore
+// that follows this order writes the oldest file's values last: each file
+// holds the values its process found, and only the oldest one found the
+// machine's own (process ids wrap, so names say nothing about age).
+func newestFirst(a, b StateFile) int {
+	if (a.Err != nil) != (b.Err != nil) {
+		if a.Err != nil {
+			return 1
+		}
+		return -1
+	}
+	if c := b.Started.Compare(a.Started); c != 0 {
+		return c
+	}
+	if a.ProcStart != 0 && b.ProcStart != 0 && a.ProcStart != b.ProcStart {
+		if a.ProcStart > b.ProcStart {
+			return -1
+		}
+		return 1
+	}
+	if c := b.Updated.Compare(a.Updated); c != 0 {
+		return c
+	}
+	return strings.Compare(a.Path, b.Path)
 }
 
 // running reports whether the process that wrote sf still runs: its id is

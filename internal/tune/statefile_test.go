@@ -35,8 +35,9 @@ func TestGuardWritesStateFileBeforeFirstChange(t *testing.T) {
 		t.Fatal(err)
 	}
 	defer g.Close()
-	if _, err := os.Stat(dir); !errors.Is(err, os.ErrNotExist) {
-		t.Errorf("state directory made before any change: %v", err)
+	// Before any change the state directory holds the tuning lock only.
+	if names, err := os.ReadDir(dir); err != nil || len(names) != 1 || names[0].Name() != LockFileName {
+		t.Errorf("state directory before any change: %v, %v; want the lock only", names, err)
 	}
 	if err := g.SetGovernor(0, "performance"); err != nil {
 		t.Fatal(err)
@@ -79,9 +80,9 @@ func TestGuardWritesStateFileBeforeFirstChange(t *testing.T) {
 	if got := sf.Saved.Values(); !reflect.DeepEqual(got, want) {
 		t.Errorf("saved after three changes = %v, want %v", got, want)
 	}
-	// No temporary file is left beside it.
-	if names, _ := os.ReadDir(dir); len(names) != 1 {
-		t.Errorf("state directory holds %d entries, want 1", len(names))
+	// No temporary file is left beside it (and the lock).
+	if names, _ := os.ReadDir(dir); len(names) != 2 {
+		t.Errorf("state directory holds %d entries, want 2", len(names))
 	}
 	if err := g.Close(); err != nil {
 		t.Fatal(err)
@@ -94,6 +95,10 @@ func TestGuardWritesStateFileBeforeFirstChange(t *testing.T) {
 	}
 	if after := fixture.Snapshot(t, root); !reflect.DeepEqual(after, before) {
 		t.Errorf("after Close:\n%v\nwant\n%v", after, before)
+	}
+	// The lock made the state directory; its release removes it again.
+	if _, err := os.Lstat(dir); !errors.Is(err, os.ErrNotExist) {
+		t.Errorf("state directory left after Close: %v", err)
 	}
 }
 
@@ -136,7 +141,17 @@ func TestGuardRefusesChangeWhenStateCannotBeWritten(t *testing.T) {
 	if err := os.WriteFile(notDir, nil, 0o644); err != nil {
 		t.Fatal(err)
 	}
-	g, _, err := NewGuard(context.Background(), h, WithStateDir(notDir))
+	// A state directory that is a file: the Guard cannot even take the lock.
+	if _, _, err := NewGuard(context.Background(), h, WithStateDir(notDir)); err == nil {
+		t.Error("NewGuard with a file as state directory succeeded")
+	}
+	// The state file's place taken by a directory: the lock is there, the
+	// record cannot be written.
+	dir := t.TempDir()
+	if err := os.Mkdir(stateFilePath(dir, os.Getpid()), 0o700); err != nil {
+		t.Fatal(err)
+	}
+	g, _, err := NewGuard(context.Background(), h, WithStateDir(dir))
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -271,14 +286,15 @@ func TestLeftovers(t *testing.T) {
 		t.Skip("no /proc/PID/stat")
 	}
 	dead := deadPID(t)
-	mk := func(pid int, ticks uint64) StateFile {
-		return StateFile{Version: StateFileVersion, PID: pid, ProcStart: ticks, Root: "/", Command: []string{"boardbench", "run"},
+	t0 := time.Date(2024, 1, 1, 10, 0, 0, 0, time.UTC)
+	mk := func(pid int, ticks uint64, started time.Time) StateFile {
+		return StateFile{Version: StateFileVersion, PID: pid, ProcStart: ticks, Started: started, Root: "/", Command: []string{"boardbench", "run"},
 			Saved: State{Policies: []PolicyState{{Policy: 0, Dir: "/sys/devices/system/cpu/cpufreq/policy0", Governor: "schedutil\n"}}}}
 	}
 	files := map[string]StateFile{
-		"tune-1.json": mk(os.Getpid(), self),   // this process: running
-		"tune-2.json": mk(dead, 0),             // gone
-		"tune-3.json": mk(os.Getpid(), self+1), // id reused by another process
+		"tune-1.json": mk(os.Getpid(), self, t0),                   // this process: running
+		"tune-2.json": mk(dead, 0, t0.Add(time.Hour)),              // gone, the newest
+		"tune-3.json": mk(os.Getpid(), self+1, t0.Add(-time.Hour)), // id reused by another process
 	}
 	for name, sf := range files {
 		if err := writeStateFile(filepath.Join(dir, name), sf); err != nil {
@@ -299,6 +315,7 @@ func TestLeftovers(t *testing.T) {
 	for _, sf := range got {
 		names = append(names, filepath.Base(sf.Path))
 	}
+	// The newest first; the unreadable one last.
 	if want := []string{"tune-2.json", "tune-3.json", "tune-4.json"}; !reflect.DeepEqual(names, want) {
 		t.Fatalf("Leftovers = %v, want %v", names, want)
 	}
@@ -406,13 +423,13 @@ func TestGuardStateInsideRoot(t *testing.T) {
 	if err := os.Symlink(outside, filepath.Join(linked, "run")); err != nil {
 		t.Fatal(err)
 	}
-	g, _, err = NewGuard(context.Background(), fixture.Open(t, linked), WithFilesOnly())
-	if err != nil {
-		t.Fatal(err)
-	}
-	defer g.Close()
-	if err := g.SetFile(p, "default"); err == nil {
-		t.Error("SetFile succeeded with ROOT/run a link out of the root")
+	// Refused from the start: the tuning lock would be taken through the
+	// link.
+	if g, _, err := NewGuard(context.Background(), fixture.Open(t, linked), WithFilesOnly()); err == nil {
+		if err := g.SetFile(p, "default"); err == nil {
+			t.Error("SetFile succeeded with ROOT/run a link out of the root")
+		}
+		g.Close()
 	}
 	if left, _ := filepath.Glob(filepath.Join(outside, "*", "*")); len(left) != 0 {
 		t.Errorf("files written through the link: %v", left)

@@ -13,10 +13,14 @@ import (
 	"encoding/json"
 	"errors"
 	"fmt"
+	"io/fs"
 	"os"
 	"path/filepath"
+	"regexp"
+	"slices"
 	"strconv"
 	"strings"
+	"syscall"
 
 	"boardbench/internal/proc"
 	"boardbench/internal/result"
@@ -98,7 +102,10 @@ type Config struct {
 }
 
 // Args returns fio's command line; prefix names the test files
-// (prefix-16384k, prefix-4k).
+// (prefix-16384k, prefix-4k). fio splits --filename at every ':' (a list of
+// files), so a ':' in prefix is escaped as fio's documentation says
+// (`\:`); Run gives a bare name of its own, relative to the directory it
+// runs fio in, so that no path the user chose reaches fio at all.
 func Args(cfg Config, prefix string) []string {
 	bin := cfg.Binary
 	if bin == "" {
@@ -111,39 +118,141 @@ func Args(cfg Config, prefix string) []string {
 	args := []string{bin, "--output-format=json", "--direct=1", "--ioengine=psync", "--iodepth=1",
 		"--fallocate=none", "--norandommap", "--randrepeat=0", "--end_fsync=1"}
 	for _, j := range cfg.Jobs {
-		args = append(args, "--name="+j.Name, "--filename="+fileFor(prefix, j.RecordKiB), "--rw="+j.RW,
+		args = append(args, "--name="+j.Name, "--filename="+EscapeFilename(fileFor(prefix, j.RecordKiB)), "--rw="+j.RW,
 			fmt.Sprintf("--bs=%dk", j.RecordKiB), "--size="+strconv.FormatInt(j.SizeBytes, 10),
 			"--io_size="+strconv.FormatInt(j.IOBytes, 10), "--stonewall")
 	}
 	return args
 }
 
+// EscapeFilename escapes a name for fio's --filename, which fio splits at
+// every ':': each ':' becomes `\:`.
+func EscapeFilename(name string) string { return strings.ReplaceAll(name, ":", `\:`) }
+
 func fileFor(prefix string, rec int) string { return fmt.Sprintf("%s-%dk", prefix, rec) }
 
+// TempPrefix starts the names of fio's temporary files in the tested
+// directory (.boardbench-fio-<random>-<record>k); storage sweeps files of
+// this name that a killed run left behind.
+const TempPrefix = ".boardbench-fio-"
+
+// TempNames match the names of fio's temporary files exactly (Run's
+// prefix: TempPrefix, 16 hex digits; then -<record>k), for a sweep of those
+// a killed run left.
+var TempNames = []*regexp.Regexp{regexp.MustCompile(`^\.boardbench-fio-[0-9a-f]{16}-[0-9]+k$`)}
+
 // Run runs fio in cfg.Dir and returns its figures and raw JSON; the test
-// files are removed on every path.
+// files are removed on every path. fio runs with cfg.Dir as its working
+// directory and gets only bare names boardbench chose (no path it could
+// split or resolve elsewhere). After fio, the directory is compared with
+// its state before: a file fio created, removed or changed besides its own
+// is an error naming it. A non-zero exit status is an error too.
 func Run(ctx context.Context, cfg Config) (result.StorageFioFigures, []byte, error) {
 	if len(cfg.Jobs) == 0 {
 		return result.StorageFioFigures{}, nil, errors.New("no fio jobs")
 	}
 	var rnd [8]byte
 	_, _ = rand.Read(rnd[:])
-	prefix := filepath.Join(cfg.Dir, ".boardbench-fio-"+hex.EncodeToString(rnd[:]))
+	prefix := TempPrefix + hex.EncodeToString(rnd[:])
+	own := map[string]bool{}
 	for _, j := range cfg.Jobs {
-		defer os.Remove(fileFor(prefix, j.RecordKiB))
+		name := fileFor(prefix, j.RecordKiB)
+		own[name] = true
+		defer os.Remove(filepath.Join(cfg.Dir, name))
 	}
-	exit, out, err := proc.Run(ctx, proc.Spec{Argv: Args(cfg, prefix), CaptureLimit: 4 << 20})
+	before, err := listDir(cfg.Dir)
+	if err != nil {
+		return result.StorageFioFigures{}, nil, err
+	}
+	exit, out, err := proc.Run(ctx, proc.Spec{Argv: Args(cfg, prefix), Dir: cfg.Dir, CaptureLimit: 4 << 20})
 	if err != nil {
 		return result.StorageFioFigures{}, out, err
 	}
 	if ctx.Err() != nil {
 		return result.StorageFioFigures{}, out, context.Cause(ctx)
 	}
-	if exit.Code != 0 {
-		return result.StorageFioFigures{}, out, fmt.Errorf("fio exited with status %d: %s", exit.Code, lastLine(out))
+	if err := checkDir(cfg.Dir, before, own); err != nil {
+		return result.StorageFioFigures{}, out, err
+	}
+	if exit.Code != 0 || exit.Signal != "" {
+		return result.StorageFioFigures{}, out, fmt.Errorf("fio exited with %s: %s", exitText(exit), lastLine(out))
 	}
 	figs, err := Parse(out, cfg.Jobs)
 	return figs, out, err
+}
+
+// exitText says how fio ended: "status N" or "signal S".
+func exitText(e proc.Exit) string {
+	if e.Signal != "" {
+		return "signal " + e.Signal
+	}
+	return fmt.Sprintf("status %d", e.Code)
+}
+
+// entry is what the check compares of one directory entry.
+type entry struct {
+	mode  fs.FileMode
+	size  int64
+	mtime int64
+	ino   uint64
+}
+
+// listDir reads the entries of dir (without following links).
+func listDir(dir string) (map[string]entry, error) {
+	ents, err := os.ReadDir(dir)
+	if err != nil {
+		return nil, fmt.Errorf("listing %s before fio: %w", dir, err)
+	}
+	out := make(map[string]entry, len(ents))
+	for _, e := range ents {
+		fi, err := e.Info()
+		if err != nil {
+			continue
+		}
+		en := entry{mode: fi.Mode(), size: fi.Size(), mtime: fi.ModTime().UnixNano()}
+		if st, ok := fi.Sys().(*syscall.Stat_t); ok {
+			en.ino = st.Ino
+		}
+		out[e.Name()] = en
+	}
+	return out, nil
+}
+
+// checkDir compares dir with its listing before fio: anything created,
+// removed or changed that is not one of fio's own files is named in the
+// error (up to five names).
+func checkDir(dir string, before map[string]entry, own map[string]bool) error {
+	after, err := listDir(dir)
+	if err != nil {
+		return err
+	}
+	var changed []string
+	for name, a := range after {
+		if own[name] {
+			continue
+		}
+		if b, ok := before[name]; !ok {
+			changed = append(changed, name+" (created)")
+		} else if a != b {
+			changed = append(changed, name+" (changed)")
+		}
+	}
+	for name := range before {
+		if _, ok := after[name]; !ok && !own[name] {
+			changed = append(changed, name+" (removed)")
+		}
+	}
+	if len(changed) == 0 {
+		return nil
+	}
+	slices.Sort(changed)
+	more := ""
+	if len(changed) > 5 {
+		more = fmt.Sprintf(" and %d more", len(changed)-5)
+		changed = changed[:5]
+	}
+	return fmt.Errorf("while fio ran, files besides its own changed in %s: %s%s (by fio or by another process); the fio figures are not kept",
+		dir, strings.Join(changed, ", "), more)
 }
 
 func lastLine(b []byte) string {

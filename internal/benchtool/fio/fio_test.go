@@ -2,8 +2,10 @@ package fio
 
 import (
 	"context"
+	"fmt"
 	"os"
 	"os/exec"
+	"path/filepath"
 	"strings"
 	"testing"
 
@@ -85,6 +87,15 @@ func TestArgs(t *testing.T) {
 	}
 }
 
+// TestEscapeFilename: fio splits --filename at ':'; a ':' is escaped.
+func TestEscapeFilename(t *testing.T) {
+	jobs, _ := Plan(cells())
+	a := strings.Join(Args(Config{Jobs: jobs}, "d/2024-01-01T10:00"), " ")
+	if !strings.Contains(a, `--filename=d/2024-01-01T10\:00-16384k `) {
+		t.Errorf("args %q lack the escaped name", a)
+	}
+}
+
 func TestRunRealFio(t *testing.T) {
 	if _, err := exec.LookPath("fio"); err != nil {
 		need.Missing(t, "fio is not installed (apt install fio)")
@@ -116,5 +127,100 @@ func TestRunRealFio(t *testing.T) {
 	}
 	if ents, _ := os.ReadDir(dir); len(ents) != 0 {
 		t.Errorf("left behind: %v", ents)
+	}
+}
+
+// smallJobs are two 4 KiB jobs over a 1 MiB file: enough for fio to write
+// and read a file of its own.
+func smallJobs() []Job {
+	return []Job{
+		{Pattern: Patterns[2], SizeBytes: 1 << 20, IOBytes: 1 << 20, BoardbenchKBs: 1},
+		{Pattern: Patterns[3], SizeBytes: 1 << 20, IOBytes: 1 << 20, BoardbenchKBs: 1},
+	}
+}
+
+// TestRunColonInPath: fio reads ':' in --filename as a list separator, so
+// a directory named like a time stamp made it write a sibling of the
+// directory (DIR/2024-01-01T10 for DIR/2024-01-01T10:00). fio must write
+// only its own files, inside the directory, and remove them.
+func TestRunColonInPath(t *testing.T) {
+	if _, err := exec.LookPath("fio"); err != nil {
+		need.Missing(t, "fio is not installed (apt install fio)")
+	}
+	for _, name := range []string{"2024-01-01T10:00", "t:x", `back\slash:`, "-leading dash", "sp ace"} {
+		parent := t.TempDir()
+		dir := filepath.Join(parent, name)
+		if err := os.Mkdir(dir, 0o755); err != nil {
+			t.Fatal(err)
+		}
+		siblings := map[string]string{
+			filepath.Join(parent, "2024-01-01T10"): "keep 1",
+			filepath.Join(parent, "t"):             "keep 2",
+			filepath.Join(dir, "own"):              "keep 3",
+		}
+		for p, c := range siblings {
+			if err := os.WriteFile(p, []byte(c), 0o644); err != nil {
+				t.Fatal(err)
+			}
+		}
+		figs, raw, err := Run(context.Background(), Config{Dir: dir, Jobs: smallJobs()})
+		if err != nil || len(figs.Jobs) != 2 {
+			t.Errorf("%q: %v, %d jobs\n%s", name, err, len(figs.Jobs), raw)
+		}
+		for p, c := range siblings {
+			if b, err := os.ReadFile(p); err != nil || string(b) != c {
+				t.Errorf("%q: %s holds %d bytes, %v; want %q untouched", name, p, len(b), err, c)
+			}
+		}
+		for _, d := range []string{parent, dir} {
+			ents, _ := os.ReadDir(d)
+			for _, e := range ents {
+				if p := filepath.Join(d, e.Name()); p != dir && siblings[p] == "" {
+					t.Errorf("%q: left behind %s", name, p)
+				}
+			}
+		}
+	}
+}
+
+// fakeFio writes a shell script standing in for fio: body runs first, then
+// it prints a minimal JSON report and exits with code.
+func fakeFio(t *testing.T, body string, code int) string {
+	t.Helper()
+	p := filepath.Join(t.TempDir(), "fio")
+	script := "#!/bin/sh\n" + body + "\n" +
+		`echo '{"fio version": "fio-3.0", "jobs": [{"jobname": "write_4k", "write": {"io_bytes": 1048576, "bw": 100, "iops": 25}}, {"jobname": "rand_read_4k", "read": {"io_bytes": 1048576, "bw": 100, "iops": 25}}]}'` +
+		fmt.Sprintf("\nexit %d\n", code)
+	if err := os.WriteFile(p, []byte(script), 0o755); err != nil {
+		t.Fatal(err)
+	}
+	return p
+}
+
+// TestRunChecksTheDirectory: a non-zero exit is an error even with JSON
+// on stdout, and a file fio created or changed in the directory besides
+// its own is named in the error.
+func TestRunChecksTheDirectory(t *testing.T) {
+	for _, tc := range []struct {
+		name, body string
+		code       int
+		want       string
+	}{
+		{"exit 5", "", 5, "fio exited with status 5"},
+		{"created", "echo x > stray", 0, "stray"},
+		{"changed", "echo more >> own", 0, "own"},
+		{"clean", "", 0, ""},
+	} {
+		dir := t.TempDir()
+		if err := os.WriteFile(filepath.Join(dir, "own"), []byte("keep"), 0o644); err != nil {
+			t.Fatal(err)
+		}
+		_, _, err := Run(context.Background(), Config{Binary: fakeFio(t, tc.body, tc.code), Dir: dir, Jobs: smallJobs()})
+		switch {
+		case tc.want == "" && err != nil:
+			t.Errorf("%s: %v", tc.name, err)
+		case tc.want != "" && (err == nil || !strings.Contains(err.Error(), tc.want)):
+			t.Errorf("%s: error %v, want one naming %q", tc.name, err, tc.want)
+		}
 	}
 }

@@ -32,7 +32,7 @@ const maxSamples = 50
 // NewCmd returns the clock command.
 func NewCmd(f *cmdutil.Factory) *cobra.Command {
 	var root, cpuList, output string
-	var asJSON, opps bool
+	var asJSON, opps, wait bool
 	var samples int
 	cmd := &cobra.Command{
 		Use:   "clock",
@@ -79,6 +79,7 @@ restored when the walk ends, fails, or is stopped with Ctrl-C or SIGTERM.`,
 				cpus:    cpus,
 				allowed: allowed,
 				opps:    opps,
+				wait:    f.GuardWait(wait),
 				isRoot:  h.IsRoot(),
 			}
 			r.progress = f.IO.NewStatus(iostreams.StatusOptions{Prefix: "boardbench clock"})
@@ -98,6 +99,7 @@ restored when the walk ends, fails, or is stopped with Ctrl-C or SIGTERM.`,
 	}
 	cmdutil.AddRootFlag(cmd, &root)
 	cmdutil.AddJSONFlag(cmd, &asJSON)
+	cmdutil.AddWaitFlag(cmd, &wait)
 	cmd.Flags().BoolVar(&opps, "opps", false, "pin and measure every cpufreq clock of every cluster (needs root; restores all settings)")
 	cmd.Flags().IntVar(&samples, "samples", probeclock.DefaultSamples, "timed samples per measurement (about 15 ms each)")
 	cmd.Flags().StringVarP(&output, "output", "o", "", "also write the result (with the monitor's evidence) to `FILE`, for boardbench report")
@@ -120,7 +122,9 @@ type runner struct {
 	// allowed are the CPUs this process may run on.
 	allowed []int
 	opps    bool
-	isRoot  bool
+	// wait is the guard's option for the tuning lock (--wait).
+	wait   tune.Option
+	isRoot bool
 	// progress shows what is being measured (on a terminal only); nil
 	// for none.
 	progress *iostreams.Status
@@ -165,9 +169,9 @@ func (r *runner) run(ctx context.Context) (*Report, error) {
 // walkOPPs pins every clock of every measured cluster's policy, highest
 // first, measures it, and restores all tunables at the end or on a signal.
 func (r *runner) walkOPPs(ctx context.Context, c *clockcheck.Checker, rep *Report) error {
-	g, gctx, err := tune.NewGuard(ctx, r.h)
+	g, gctx, err := tune.NewGuard(ctx, r.h, r.wait)
 	if err != nil {
-		return fmt.Errorf("--opps: saving the cpufreq settings: %v", err)
+		return fmt.Errorf("--opps: saving the cpufreq settings: %w", err)
 	}
 	walkErr := c.WalkOPPs(gctx, g, rep)
 	r.progressDone()

@@ -33,7 +33,7 @@ type options struct {
 	interval            time.Duration
 	udpRate             string
 	streams             int
-	apply, keep         bool
+	apply, keep, wait   bool
 	noInstall, asJSON   bool
 	output              string
 }
@@ -89,6 +89,7 @@ Ctrl-C and on SIGTERM, unless --keep is given.`,
 	fl.IntVar(&o.streams, "streams", 1, "parallel TCP streams per test")
 	fl.BoolVar(&o.apply, "apply", false, "apply the suggested interrupt affinity, RPS masks and coalescing for the run (needs root)")
 	fl.BoolVar(&o.keep, "keep", false, "with --apply: keep the changes instead of restoring them at the end")
+	cmdutil.AddWaitFlag(cmd, &o.wait)
 	fl.BoolVar(&o.noInstall, "no-install", false, "never install iperf3; fail instead when it is missing")
 	fl.StringVarP(&o.output, "output", "o", "", "also write the result (with the monitor's evidence) to `FILE`, for boardbench report")
 	cmdutil.AddJSONFlag(cmd, &o.asJSON)
@@ -118,6 +119,8 @@ func (o *options) validate(cmd *cobra.Command) error {
 		return cmdutil.Usagef("--streams %d: must be between 1 and 128", o.streams)
 	case o.duration < 0 || o.duration > maxDuration:
 		return cmdutil.Usagef("--duration %s: must be between 0 and %s", o.duration, maxDuration)
+	case o.peer != "" && !validPeer(o.peer):
+		return cmdutil.Usagef("--peer %q: not a host name or IP address", o.peer)
 	case o.peer != "" && o.duration != 0 && o.duration < time.Second:
 		return cmdutil.Usagef("--duration %s: an iperf3 test lasts at least 1s", o.duration)
 	}
@@ -160,4 +163,22 @@ func parseRate(s string) (int64, error) {
 		return 0, errors.New("not a rate in bit/s (e.g. 500M)")
 	}
 	return v * mult, nil
+}
+
+// validPeer accepts a host name, an IPv4 or IPv6 address (with an optional
+// %zone): what iperf3 gets after -c must never read as one of its options
+// (a leading '-') nor hold spaces or control characters.
+func validPeer(p string) bool {
+	if p == "" || len(p) > 253 || p[0] == '-' {
+		return false
+	}
+	for _, r := range p {
+		switch {
+		case r >= 'a' && r <= 'z', r >= 'A' && r <= 'Z', r >= '0' && r <= '9':
+		case strings.ContainsRune(".-:%_[]", r):
+		default:
+			return false
+		}
+	}
+	return true
 }

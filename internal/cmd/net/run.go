@@ -39,6 +39,8 @@ func (e *peerError) Is(target error) bool { return target == errPeerUnusable }
 
 // runner holds one run of the command.
 type runner struct {
+	// lock is the tuning lock with --apply (nil without).
+	lock *tune.Lock
 	f    *cmdutil.Factory
 	o    options
 	h    *host.Host
@@ -73,6 +75,14 @@ func run(ctx context.Context, f *cmdutil.Factory, o options) error {
 		return errors.New("--apply needs root: it writes interrupt affinity, RPS masks and coalescing (run it with sudo, or leave --apply out)")
 	}
 	r := &runner{f: f, o: o, h: h, eth: netif.Live{}}
+	if o.apply {
+		// One tuning run per machine: taken before anything is measured,
+		// handed to the guard (or held until the end with --keep).
+		if r.lock, err = f.TuningLock(ctx, h.Root(), o.wait); err != nil {
+			return err
+		}
+		defer r.lock.Release()
+	}
 	if o.watch != "" {
 		r.ifaces = strings.Split(o.watch, ",")
 	} else {
@@ -219,7 +229,7 @@ func (r *runner) session(ctx context.Context, tool *tools.Tool) error {
 	var guard *tune.Guard
 	if r.o.apply {
 		if !r.o.keep {
-			g, gctx, gerr := tune.NewGuard(ctx, r.h, tune.WithFilesOnly())
+			g, gctx, gerr := tune.NewGuard(ctx, r.h, tune.WithFilesOnly(), tune.WithLock(r.lock))
 			if gerr != nil {
 				return gerr
 			}

@@ -406,3 +406,45 @@ func TestRestoreBadInput(t *testing.T) {
 		t.Errorf("restore with an empty state dir: %q, %v", stdout, err)
 	}
 }
+
+// TestRestoreTwoKilledRuns: two runs tuned the same root one after the
+// other and were both killed. The newer one recorded as "previous" the
+// values the older one had set; restore applies the newest state file
+// first, so the oldest one's values (the machine's own) win, whatever the
+// order of the files' names.
+func TestRestoreTwoKilledRuns(t *testing.T) {
+	root := machine(t)
+	stateDir := t.TempDir()
+	t.Setenv(tune.StateDirEnv, stateDir)
+	before := fixture.Snapshot(t, root)
+
+	older := killedTuner(t, root, stateDir)
+	tuned := fixture.Snapshot(t, root)
+	newer := killedTuner(t, root, stateDir)
+	sf, err := tune.ReadStateFile(newer)
+	if err != nil {
+		t.Fatal(err)
+	}
+	for _, v := range sf.Saved.Values() {
+		if v.Content != tuned[v.Path] {
+			t.Fatalf("the second run recorded %s = %q, want the first run's %q", v.Path, v.Content, tuned[v.Path])
+		}
+	}
+	// Name the files so that the older one sorts first: the order must come
+	// from the files' contents, not from their names (process ids wrap).
+	for from, to := range map[string]string{older: "tune-1.json", newer: "tune-2.json"} {
+		if err := os.Rename(from, filepath.Join(stateDir, to)); err != nil {
+			t.Fatal(err)
+		}
+	}
+	stdout, _, err := execute(t, "--root", root)
+	if err != nil {
+		t.Fatalf("restore: %v\n%s", err, stdout)
+	}
+	if after := fixture.Snapshot(t, root); !reflect.DeepEqual(after, before) {
+		t.Errorf("after restoring two state files:\n%v\nwant the values before both runs\n%v\n%s", after, before, stdout)
+	}
+	if i, j := strings.Index(stdout.String(), "tune-2.json"), strings.Index(stdout.String(), "tune-1.json"); i < 0 || j < 0 || i > j {
+		t.Errorf("want the newer state file (tune-2.json) restored first:\n%s", stdout)
+	}
+}

@@ -25,6 +25,7 @@ type options struct {
 	root           string
 	asJSON         bool
 	apply, restore bool
+	wait           bool
 	argv           []string
 }
 
@@ -81,6 +82,7 @@ SIGTERM and SIGHUP.`,
 	cmdutil.AddJSONFlag(cmd, &o.asJSON)
 	cmd.Flags().BoolVar(&o.apply, "apply", false, "apply the safe runtime fixes (undone by --restore, by boardbench restore, or at the end of -- COMMAND)")
 	cmd.Flags().BoolVar(&o.restore, "restore", false, "put back the values --apply changed")
+	cmdutil.AddWaitFlag(cmd, &o.wait)
 	return cmd
 }
 
@@ -144,7 +146,7 @@ type applyReport struct {
 }
 
 func runApply(ctx context.Context, f *cmdutil.Factory, h *host.Host, o options) error {
-	g, gctx, err := tune.NewGuard(ctx, h, tune.AllowNoFrequency())
+	g, gctx, err := tune.NewGuard(ctx, h, tune.AllowNoFrequency(), f.GuardWait(o.wait))
 	if err != nil {
 		return err
 	}

@@ -20,7 +20,7 @@ import (
 // NewCmd returns the run command.
 func NewCmd(f *cmdutil.Factory) *cobra.Command {
 	var opt benchrun.Options
-	var asJSON bool
+	var asJSON, wait bool
 	cmd := &cobra.Command{
 		Use:   "run [--output FILE] [--quick] [--extensive] [--opps] [--force] [--no-install]",
 		Short: "Run the standard benchmark, monitored and validated",
@@ -48,7 +48,7 @@ It ends with the text report on standard output.`,
   boardbench report myboard.json`,
 		Args: cmdutil.NoArgs,
 		RunE: func(cmd *cobra.Command, args []string) error {
-			if err := sessioncmd.CheckLeftovers(f.IO.ErrOut, opt.Force, "run"); err != nil {
+			if err := sessioncmd.CheckLeftovers(f.IO.ErrOut, opt.Force, "run", "/"); err != nil {
 				return err
 			}
 			if err := sessioncmd.CheckIdleTimeout(opt.IdleTimeout); err != nil {
@@ -65,7 +65,12 @@ It ends with the text report on standard output.`,
 				return errors.New("run benchmarks the machine it runs on; it needs the live system")
 			}
 			ctx := cmd.Context()
-			cfg := benchrun.Config{Host: h, Progress: f.IO.ErrOut, TTY: f.IO.IsStderrTTY(), Width: f.IO.StderrWidth()}
+			lock, err := f.TuningLock(ctx, "/", wait)
+			if err != nil {
+				return err
+			}
+			defer lock.Release()
+			cfg := benchrun.Config{Host: h, Progress: f.IO.ErrOut, TTY: f.IO.IsStderrTTY(), Width: f.IO.StderrWidth(), Lock: lock}
 			out, runErr := benchrun.Run(ctx, cfg, opt)
 			if out == nil {
 				return runErr
@@ -88,6 +93,7 @@ It ends with the text report on standard output.`,
 		},
 	}
 	fl := cmd.Flags()
+	cmdutil.AddWaitFlag(cmd, &wait)
 	fl.StringVarP(&opt.Output, "output", "o", "", "write the JSON result to `FILE` (default boardbench-<soc>-<date>-<time>.json)")
 	fl.BoolVar(&opt.Force, "force", false, "do not wait for a quiet machine (recorded as a finding)")
 	fl.BoolVar(&opt.NoInstall, "no-install", false, "never install missing tools (7-Zip, openssl); skip their benchmarks instead")

@@ -17,11 +17,13 @@ import (
 	"boardbench/internal/tune"
 )
 
-// CheckLeftovers returns an error when an earlier run left machine
-// settings to restore, unless force is set; then it only warns on w.
-// command names the command in the error ("pass --force to sweep anyway").
-func CheckLeftovers(w io.Writer, force bool, command string) error {
-	left, _ := tune.Leftovers(tune.StateDir())
+// CheckLeftovers returns an error when an earlier run left settings of
+// root ("/" for the live machine) to restore, unless force is set; then it
+// only warns on w. It looks in the state directory of root
+// (tune.StateDirFor). command names the command in the error ("pass
+// --force to sweep anyway").
+func CheckLeftovers(w io.Writer, force bool, command, root string) error {
+	left, _ := tune.Leftovers(tune.StateDirFor(root))
 	if len(left) == 0 {
 		return nil
 	}

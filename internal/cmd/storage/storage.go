@@ -15,6 +15,7 @@ import (
 	"os"
 	"path"
 	"path/filepath"
+	"slices"
 	"strconv"
 	"strings"
 	"time"
@@ -33,6 +34,7 @@ import (
 	"boardbench/internal/review"
 	"boardbench/internal/session"
 	"boardbench/internal/storagebench"
+	"boardbench/internal/tempsweep"
 	"boardbench/internal/textfmt"
 	"boardbench/internal/tools"
 
@@ -191,6 +193,11 @@ func run(ctx context.Context, f *cmdutil.Factory, p string, opts options) error 
 			return fmt.Errorf("%s: %w", dir, err)
 		}
 		cfg.Dir = dir
+		// fio's files of a run killed with SIGKILL (64 MiB each, hidden).
+		swept := tempsweep.Sweep(dir, tempsweep.Options{Patterns: fio.TempNames, UID: -1})
+		if line := tempsweep.Line(dir, swept); line != "" {
+			fmt.Fprintf(f.IO.ErrOut, "boardbench: %s\n", line)
+		}
 	}
 	governors, ioIsBusy := cpufreqState(h)
 	fioSkip, fioTool := "", (*tools.Tool)(nil)
@@ -229,6 +236,8 @@ func run(ctx context.Context, f *cmdutil.Factory, p string, opts options) error 
 		status.Show(fmt.Sprintf("%d/%d %d KiB %s", done, cells, rec, strings.ReplaceAll(test, "_", " ")))
 	}
 	var measured *result.StorageFigures
+	// fioErr is why fio failed: the command must not succeed silently.
+	var fioErr error
 	steps := []session.Step{{Name: result.PhaseStorage, Title: "Native O_DIRECT storage test (iozone-style table) in " + firstOf(cfg.Dir, cfg.Device),
 		Kind: "storage", Estimate: time.Duration(cells) * cellLimit,
 		Run: func(ctx context.Context, ph *result.Phase) error {
@@ -257,6 +266,7 @@ func run(ctx context.Context, f *cmdutil.Factory, p string, opts options) error 
 			figs, raw, err := fio.Run(ctx, fio.Config{Binary: fioTool.Command(), Dir: cfg.Dir, Jobs: jobs})
 			ph.RawOutput = string(raw)
 			if err != nil {
+				fioErr = err
 				return err
 			}
 			return ph.SetFigures(figs)
@@ -271,10 +281,23 @@ func run(ctx context.Context, f *cmdutil.Factory, p string, opts options) error 
 	}
 	out.Announce(f.IO.ErrOut, "storage")
 	if opts.asJSON {
-		return f.WriteJSON(out.Result)
+		if err := f.WriteJSON(out.Result); err != nil {
+			return err
+		}
+		return fioFailed(fioErr)
 	}
 	runtext.Render(f.IO.Out, out.Result, f.IO.ColorEnabled())
-	return nil
+	return fioFailed(fioErr)
+}
+
+// fioFailed is the command's error when the fio step failed (nil when it
+// did not): the result is written with the phase failed, and the exit
+// status says so.
+func fioFailed(err error) error {
+	if err == nil || errors.Is(err, context.Canceled) {
+		return nil
+	}
+	return fmt.Errorf("the fio step failed: %w", err)
 }
 
 // refuseSpecialFile refuses a path that is a special file other than a
@@ -348,19 +371,81 @@ func destructiveAllowed(h *host.Host, id *blockdev.Identity, typed string) error
 	if typed != name && "/dev/"+typed != id.Path {
 		return cmdutil.Usagef("--destructive %s does not name %s: nothing written", typed, id.Path)
 	}
-	if id.Block != nil {
-		if len(id.Block.Mounts) > 0 {
-			return cmdutil.Usagef("%s is mounted on %s: refusing to write to it", id.Path, id.Block.Mounts[0].MountPoint)
-		}
-		for _, part := range id.Block.Partitions {
-			if id.Partition == "" || part.Name == id.Partition {
-				if len(part.Mounts) > 0 {
-					return cmdutil.Usagef("%s has %s mounted on %s: refusing to write to it", id.Path, part.Name, part.Mounts[0].MountPoint)
-				}
+	// The mounts of the node itself, its partitions and what is stacked on
+	// it: id.Block describes the storage under a stacked node (a loop
+	// device's backing file's disk), whose mounts say nothing about the
+	// node.
+	node := nodeName(h, id)
+	if node == "" {
+		return cmdutil.Usagef("%s: cannot tell which block device it is; refusing to write to it", id.Path)
+	}
+	for _, dev := range append([]string{node}, stackedOn(h, node, 0)...) {
+		if mp := mountedAt(h, dev); mp != "" {
+			if dev == node {
+				return cmdutil.Usagef("%s is mounted on %s: refusing to write to it", id.Path, mp)
 			}
+			return cmdutil.Usagef("%s has %s mounted on %s: refusing to write to it", id.Path, dev, mp)
 		}
 	}
 	return nil
+}
+
+// nodeName is the /sys/class/block name of the raw device node id
+// resolved: its partition, the stacked layer it is (loop0, dm-0), else its
+// whole device.
+func nodeName(h *host.Host, id *blockdev.Identity) string {
+	cands := []string{id.Partition}
+	if len(id.Stack) > 0 {
+		cands = append(cands, id.Stack[0].Device)
+	}
+	for _, n := range append(cands, path.Base(id.Path), id.Name) {
+		if n != "" && n != "." && n != "/" && h.Exists("/sys/class/block/"+n+"/dev") {
+			return n
+		}
+	}
+	return ""
+}
+
+// stackedOn lists the partitions of the block device name and the devices
+// that hold it (dm-crypt, LVM, md over it), and theirs, a few levels deep.
+func stackedOn(h *host.Host, name string, depth int) []string {
+	if depth > 4 {
+		return nil
+	}
+	var out []string
+	children, _ := h.ReadDirNames("/sys/class/block/" + name)
+	for _, c := range children {
+		if strings.HasPrefix(c, name) && h.Exists("/sys/class/block/"+name+"/"+c+"/partition") {
+			out = append(out, c)
+		}
+	}
+	holders, _ := h.ReadDirNames("/sys/class/block/" + name + "/holders")
+	out = append(out, holders...)
+	for _, c := range slices.Clone(out) {
+		out = append(out, stackedOn(h, c, depth+1)...)
+	}
+	return out
+}
+
+// mountedAt returns a mount point of the block device name ("" when it is
+// not mounted), matching its major:minor in the mount table.
+func mountedAt(h *host.Host, name string) string {
+	dev, err := h.ReadString("/sys/class/block/" + name + "/dev")
+	if err != nil {
+		return ""
+	}
+	dev = strings.TrimSpace(dev)
+	mi, err := h.ReadString("/proc/self/mountinfo")
+	if err != nil {
+		return ""
+	}
+	for _, line := range strings.Split(mi, "\n") {
+		f := strings.Fields(line)
+		if len(f) > 4 && f[2] == dev {
+			return f[4]
+		}
+	}
+	return ""
 }
 
 // cpufreqState returns the governor per policy and ondemand's io_is_busy:

@@ -3,16 +3,19 @@ package storage
 import (
 	"bytes"
 	"encoding/json"
+	"errors"
 	"os"
 	"os/exec"
 	"path/filepath"
 	"strings"
 	"testing"
+	"time"
 
 	"boardbench/internal/cmdutil"
 	"boardbench/internal/iostreams"
 	"boardbench/internal/report/runtext"
 	"boardbench/internal/result"
+	"boardbench/internal/testutil/need"
 )
 
 func execute(t *testing.T, args ...string) (string, string, error) {
@@ -201,5 +204,134 @@ func TestParseSize(t *testing.T) {
 		if _, err := parseSize(bad); err == nil {
 			t.Errorf("parseSize(%q) accepted", bad)
 		}
+	}
+}
+
+// TestFioColonPathAndFailure: `storage DIR/2024-01-01T10:00 --fio` with the
+// real fio leaves the sibling DIR/2024-01-01T10 alone and succeeds; a fio
+// that exits with status 5 fails the fio phase and the command.
+func TestFioColonPathAndFailure(t *testing.T) {
+	if _, err := exec.LookPath("fio"); err != nil {
+		need.Missing(t, "fio is not installed (apt install fio)")
+	}
+	parent := t.TempDir()
+	dir := filepath.Join(parent, "2024-01-01T10:00")
+	sibling := filepath.Join(parent, "2024-01-01T10")
+	if err := os.Mkdir(dir, 0o755); err != nil {
+		t.Fatal(err)
+	}
+	if err := os.WriteFile(sibling, []byte("keep"), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	out := filepath.Join(t.TempDir(), "storage.json")
+	if _, stderr, err := execute(t, "--short", "--fio", "--no-install", "-o", out, dir); err != nil {
+		t.Fatalf("storage --fio on %s: %v\n%s", dir, err, stderr)
+	}
+	if b, _ := os.ReadFile(sibling); string(b) != "keep" {
+		t.Errorf("the sibling %s holds %d bytes, want it untouched", sibling, len(b))
+	}
+	if ents, _ := os.ReadDir(dir); len(ents) != 0 {
+		t.Errorf("left behind in %s: %v", dir, ents)
+	}
+
+	// A fio that fails.
+	bin := t.TempDir()
+	script := "#!/bin/sh\nif [ \"$1\" = --version ]; then echo fio-3.33; exit 0; fi\necho 'fio: something went wrong' >&2\nexit 5\n"
+	if err := os.WriteFile(filepath.Join(bin, "fio"), []byte(script), 0o755); err != nil {
+		t.Fatal(err)
+	}
+	t.Setenv("PATH", bin+string(os.PathListSeparator)+os.Getenv("PATH"))
+	_, _, err := execute(t, "--short", "--fio", "--no-install", "-o", out, dir)
+	if err == nil || !strings.Contains(err.Error(), "fio") || cmdutil.ExitCode(err) == 0 {
+		t.Errorf("storage with a failing fio: %v, want an error naming fio", err)
+	}
+	r, lerr := result.Load(out)
+	if lerr != nil {
+		t.Fatal(lerr)
+	}
+	for _, ph := range r.Phases {
+		if ph.Name == result.PhaseStorageFio && (ph.Status != result.StatusFailed || !strings.Contains(ph.Reason, "status 5")) {
+			t.Errorf("fio phase %s: %q", ph.Status, ph.Reason)
+		}
+	}
+}
+
+// TestSweepsFioLeftovers: a SIGKILL during the fio phase leaves fio's
+// hidden files; the next storage run in that directory removes those old
+// enough, says so, and leaves a recent one (a run in progress) and files
+// of other names alone.
+func TestSweepsFioLeftovers(t *testing.T) {
+	dir := t.TempDir()
+	old := time.Now().Add(-time.Hour)
+	files := map[string]bool{ // name → swept
+		".boardbench-fio-0123456789abcdef-16384k": true,
+		".boardbench-fio-0123456789abcdef-4k":     true,
+		".boardbench-fio-fedcba9876543210-4k":     false, // recent
+		".boardbench-fio-notes":                   false, // not fio's name
+	}
+	for name, swept := range files {
+		p := filepath.Join(dir, name)
+		if err := os.WriteFile(p, make([]byte, 4096), 0o600); err != nil {
+			t.Fatal(err)
+		}
+		if swept || name == ".boardbench-fio-notes" {
+			if err := os.Chtimes(p, old, old); err != nil {
+				t.Fatal(err)
+			}
+		}
+	}
+	out := filepath.Join(t.TempDir(), "storage.json")
+	_, stderr, err := execute(t, "--short", "-o", out, dir)
+	if err != nil {
+		t.Fatal(err)
+	}
+	for name, swept := range files {
+		_, err := os.Lstat(filepath.Join(dir, name))
+		if gone := errors.Is(err, os.ErrNotExist); gone != swept {
+			t.Errorf("%s: gone %v, want %v", name, gone, swept)
+		}
+	}
+	if !strings.Contains(stderr, "removed 2 temporary file(s)") {
+		t.Errorf("stderr does not say what was removed:\n%s", stderr)
+	}
+}
+
+// TestLoopDeviceDestructive: `storage /dev/loopN --destructive loopN` on a
+// loop device over a file of this test is not refused as "mounted on /"
+// (the disk of its backing file), and runs; a mounted loop device is
+// refused, naming its own mount point.
+func TestLoopDeviceDestructive(t *testing.T) {
+	if os.Getuid() != 0 {
+		t.Fatal("this test attaches a loop device and needs root (CI runs as root)")
+	}
+	img := filepath.Join(t.TempDir(), "disk.img")
+	if err := os.WriteFile(img, nil, 0o600); err != nil {
+		t.Fatal(err)
+	}
+	if err := os.Truncate(img, 256<<20); err != nil {
+		t.Fatal(err)
+	}
+	out, err := exec.Command("losetup", "-f", "--show", img).Output()
+	if err != nil {
+		t.Skipf("losetup: %v", err)
+	}
+	dev := strings.TrimSpace(string(out))
+	defer exec.Command("losetup", "-d", dev).Run()
+	name := filepath.Base(dev)
+	_, stderr, err := execute(t, dev, "--destructive", name, "--short", "-o", filepath.Join(t.TempDir(), "s.json"))
+	if err != nil {
+		t.Errorf("storage %s --destructive %s: %v\n%s", dev, name, err, stderr)
+	}
+	if err := exec.Command("mkfs.ext4", "-q", dev).Run(); err != nil {
+		t.Skipf("mkfs.ext4: %v", err)
+	}
+	mnt := t.TempDir()
+	if err := exec.Command("mount", dev, mnt).Run(); err != nil {
+		t.Skipf("mount: %v", err)
+	}
+	defer exec.Command("umount", mnt).Run()
+	_, _, err = execute(t, dev, "--destructive", name, "--short")
+	if err == nil || !strings.Contains(err.Error(), "mounted on "+mnt) {
+		t.Errorf("mounted %s: %v, want a refusal naming %s", dev, err, mnt)
 	}
 }

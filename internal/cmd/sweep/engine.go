@@ -74,6 +74,9 @@ type Config struct {
 	Status func(string)
 	// Warn receives a line when a save fails; nil discards it.
 	Warn interface{ Write([]byte) (int, error) }
+	// Lock is the root's tuning lock, taken by the command before the
+	// sweep; the guard releases it. nil: the guard takes it itself.
+	Lock *tune.Lock
 }
 
 // point is one clock of one cluster to measure.
@@ -167,7 +170,7 @@ func Run(ctx context.Context, cfg Config, opt Options) (*session.Outcome, error)
 		}
 	}
 	if ctx.Err() == nil && cpufreq && s.tool != nil {
-		g, _, gerr := tune.NewGuard(ctx, s.h)
+		g, _, gerr := tune.NewGuard(ctx, s.h, tune.WithLock(cfg.Lock))
 		if gerr != nil {
 			res.Tuning.Note = "cannot set clocks: " + gerr.Error()
 		} else {

@@ -24,7 +24,7 @@ import (
 func NewCmd(f *cmdutil.Factory) *cobra.Command {
 	var opt Options
 	var root string
-	var asJSON bool
+	var asJSON, wait bool
 	cmd := &cobra.Command{
 		Use:   "sweep [--output FILE] [--quick] [--all-cores] [--settle DURATION] [--force]",
 		Short: "Measure performance, temperature and power at every cpufreq clock",
@@ -59,20 +59,26 @@ every cpufreq setting at the end, on error, Ctrl-C and SIGTERM.`,
 			if !cmd.Flags().Changed("settle") && opt.Quick {
 				opt.Settle = QuickSettle
 			}
-			if err := sessioncmd.CheckLeftovers(f.IO.ErrOut, opt.Force, "sweep"); err != nil {
+			if err := sessioncmd.CheckLeftovers(f.IO.ErrOut, opt.Force, "sweep", root); err != nil {
 				return err
 			}
 			h, err := f.NewHost(root)
 			if err != nil {
 				return err
 			}
+			lock, err := f.TuningLock(cmd.Context(), h.Root(), wait)
+			if err != nil {
+				return err
+			}
+			defer lock.Release()
 			st := f.IO.NewStatus(iostreams.StatusOptions{Prefix: "boardbench sweep", TTY: f.IO.IsStderrTTY(), Width: f.IO.StderrWidth()})
-			cfg := Config{Host: h, Progress: prepare.Progress{St: st}, Warn: f.IO.ErrOut, Status: st.Show}
+			cfg := Config{Host: h, Progress: prepare.Progress{St: st}, Warn: f.IO.ErrOut, Status: st.Show, Lock: lock}
 			out, runErr := Run(cmd.Context(), cfg, opt)
 			return sessioncmd.Finish(f, out, runErr, asJSON, "sweep")
 		},
 	}
 	fl := cmd.Flags()
+	cmdutil.AddWaitFlag(cmd, &wait)
 	fl.StringVarP(&opt.Output, "output", "o", "", "write the JSON result to `FILE`")
 	fl.BoolVar(&opt.Force, "force", false, "do not wait for a quiet machine (recorded as a finding)")
 	fl.BoolVar(&opt.NoInstall, "no-install", false, "never install 7-Zip")

@@ -21,7 +21,7 @@ func NewCmd(f *cmdutil.Factory) *cobra.Command {
 	var opt Options
 	var heatTo, coolTo float64
 	var root string
-	var asJSON bool
+	var asJSON, wait bool
 	cmd := &cobra.Command{
 		Use:   "thermal [--heat-to C] [--cool-to C] [--limit DURATION] [--output FILE]",
 		Short: "Heat the SoC under load, let it cool: throttling, settle temperature, cooling τ",
@@ -83,6 +83,13 @@ phases are skipped with that reason.`,
 			if !h.Live() {
 				return cmdutil.Usagef("thermal heats the machine it runs on; %s is a recorded one (leave --root out)", h.Root())
 			}
+			// thermal changes no tunable, but a tuning run at the same time
+			// would change the clocks under its figures: it takes the lock.
+			lock, err := f.TuningLock(cmd.Context(), h.Root(), wait)
+			if err != nil {
+				return err
+			}
+			defer lock.Release()
 			st := f.IO.NewStatus(iostreams.StatusOptions{Prefix: "boardbench thermal"})
 			cfg := Config{Host: h, Progress: prepare.Progress{St: st}, Warn: f.IO.ErrOut, Status: st.Show}
 			out, runErr := Run(cmd.Context(), cfg, opt)
@@ -90,6 +97,7 @@ phases are skipped with that reason.`,
 		},
 	}
 	fl := cmd.Flags()
+	cmdutil.AddWaitFlag(cmd, &wait)
 	fl.Float64Var(&heatTo, "heat-to", DefaultHeatTo, "load all CPUs until the SoC reaches `C` °C")
 	fl.Float64Var(&coolTo, "cool-to", 0, "idle until the SoC falls to `C` °C (default: 2 °C above the start)")
 	fl.DurationVar(&opt.Limit, "limit", DefaultLimit, "stop each phase after `DURATION` at the latest")

@@ -10,12 +10,14 @@ import (
 	"fmt"
 	"io"
 	"math"
+	"path"
 	"strconv"
 	"strings"
 	"time"
 
 	"boardbench/internal/blockdev"
 	"boardbench/internal/cmdutil"
+	"boardbench/internal/host"
 	machine "boardbench/internal/inventory"
 	"boardbench/internal/report/runtext"
 	"boardbench/internal/result"
@@ -135,15 +137,7 @@ func run(ctx context.Context, f *cmdutil.Factory, target string, opts options) e
 		}
 		return err
 	}
-	dev := writewatch.WatchedDevice(id)
-	if id.Raw {
-		dev = strings.TrimPrefix(p, "/dev/")
-		if h.Exists("/sys/class/block/" + id.Partition) {
-			dev = id.Partition
-		} else if id.Name != "" {
-			dev = id.Name
-		}
-	}
+	dev := deviceToWatch(h, p, id)
 	if dev == "" {
 		return fmt.Errorf("%s: no block device to watch (%s)", target, firstNonEmpty(id.NotStorage, strings.Join(id.Notes, "; ")))
 	}
@@ -215,6 +209,22 @@ func run(ctx context.Context, f *cmdutil.Factory, target string, opts options) e
 	}
 	out.Announce(f.IO.ErrOut, "writes")
 	return nil
+}
+
+// deviceToWatch returns the block device whose counters the watch reads
+// for the resolved target: for a device node (vda, /dev/vda, loop0,
+// mmcblk0p2) the device itself; for a path the device holding its
+// filesystem (writewatch.WatchedDevice). "" when there is none.
+func deviceToWatch(h *host.Host, p string, id *blockdev.Identity) string {
+	if !id.Raw {
+		return writewatch.WatchedDevice(id)
+	}
+	for _, name := range []string{id.Partition, writewatch.WatchedDevice(id), path.Base(p), id.Name} {
+		if name != "" && name != "." && name != "/" && h.Exists("/sys/class/block/"+name+"/stat") {
+			return name
+		}
+	}
+	return ""
 }
 
 func firstNonEmpty(a, b string) string {
