@@ -12,6 +12,11 @@ import (
 	"strings"
 )
 
+// MaxReadConns is how many connections a read-only store opens at most:
+// a server answering hundreds of requests at once shares them (each
+// SQLite connection holds descriptors on the file, its -wal and -shm).
+const MaxReadConns = 4
+
 // ErrNoSuchStore is returned (wrapped) by OpenReadOnly for a SQLite store
 // file that does not exist: a reader never creates one.
 var ErrNoSuchStore = errors.New("no results store there")
@@ -81,6 +86,8 @@ func openSQLiteReadOnly(ctx context.Context, path string) (*sqlStore, int, error
 	if err != nil {
 		return nil, 0, fmt.Errorf("store %s: %v", path, err)
 	}
+	db.SetMaxOpenConns(MaxReadConns)
+	db.SetMaxIdleConns(MaxReadConns)
 	s := &sqlStore{db: db, d: dialect{name: "sqlite"}, where: path}
 	version, err := s.schemaVersion(ctx)
 	if err != nil {
@@ -123,7 +130,7 @@ func openPostgresReadOnly(ctx context.Context, u string) (Store, error) {
 	if err != nil {
 		return nil, fmt.Errorf("store %s: %v", redactURL(u), err)
 	}
-	db.SetMaxOpenConns(4)
+	db.SetMaxOpenConns(MaxReadConns)
 	s := &sqlStore{db: db, d: dialect{name: "postgres", postgres: true}, where: redactURL(u)}
 	if _, err := s.schemaVersion(ctx); err != nil {
 		db.Close()
