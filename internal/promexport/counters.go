@@ -31,9 +31,9 @@ type counterSnapshot struct {
 	// statesDropped counts, per policy, the frequencies of time_in_state
 	// beyond kernelfile.MaxTimeInStates, which are not exported.
 	statesDropped map[int]int
-	swapIn      *uint64
-	swapOut     *uint64
-	throttled   *uint32
+	swapIn        *uint64
+	swapOut       *uint64
+	throttled     *uint32
 }
 
 // NewCounters returns the counters of the machine behind h for the
