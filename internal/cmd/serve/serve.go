@@ -32,7 +32,7 @@ func NewCmd(f *cmdutil.Factory) *cobra.Command {
 	var metrics bool
 	var allowHosts []string
 	cmd := &cobra.Command{
-		Use:   "serve [--store PATH|URL] [--listen HOST:PORT] [--allow-host NAME]... [--metrics]",
+		Use:   "serve [--store PATH|URL] [--listen HOST:PORT] [--allow-host NAME] [--metrics]",
 		Short: "Show the results store in a web browser (read-only)",
 		Long: `Serve a read-only web view of the results store: a table of every result
 (sortable by any column, filtered by SoC, core type, kernel, tag and
