@@ -9,6 +9,7 @@ package chart
 
 import (
 	"bytes"
+	"context"
 	"fmt"
 	"image/color"
 	"math"
@@ -45,32 +46,54 @@ type named struct {
 }
 
 // ForResult draws every chart the result has data for; none (and no error)
-// for a result without such data.
+// for a result without such data. It is ForResultContext without a
+// deadline, leaving out the charts beyond MaxCharts.
 func ForResult(r *result.Result) ([]Chart, error) {
-	ps, err := plots(r)
+	cs, _, err := ForResultContext(context.Background(), r)
+	return cs, err
+}
+
+// ForResultContext draws every chart the result has data for, at most
+// MaxCharts (omitted says how many more there were), each series at most
+// MaxPoints points. It stops with ctx's error (wrapped) when ctx ends.
+func ForResultContext(ctx context.Context, r *result.Result) (charts []Chart, omitted int, err error) {
+	ps, err := plotsContext(ctx, r)
 	if err != nil {
-		return nil, err
+		return nil, 0, err
+	}
+	if len(ps) > MaxCharts {
+		omitted = len(ps) - MaxCharts
+		ps = ps[:MaxCharts]
 	}
 	out := make([]Chart, 0, len(ps))
 	for _, p := range ps {
+		if err := stopped(ctx); err != nil {
+			return nil, 0, err
+		}
 		data, err := encode(p.plot, "svg")
 		if err != nil {
-			return nil, fmt.Errorf("chart %s: %v", p.name, err)
+			return nil, 0, fmt.Errorf("chart %s: %v", p.name, err)
 		}
 		out = append(out, Chart{Name: p.name, Title: p.title, SVG: data})
 	}
-	return out, nil
+	return out, omitted, nil
 }
 
 // plots builds the charts of r.
-func plots(r *result.Result) ([]named, error) {
+func plots(r *result.Result) ([]named, error) { return plotsContext(context.Background(), r) }
+
+// plotsContext builds the charts of r, stopping when ctx ends.
+func plotsContext(ctx context.Context, r *result.Result) ([]named, error) {
 	if r == nil {
 		return nil, nil
 	}
 	board := Board(r)
 	var out []named
-	for _, build := range []func(*result.Result, string) ([]named, error){sweepPlots, monitorPlots, importedPlots, latencyPlots} {
-		ps, err := build(r, board)
+	for _, build := range []func(context.Context, *result.Result, string) ([]named, error){sweepPlots, monitorPlots, importedPlots, latencyPlots} {
+		if err := stopped(ctx); err != nil {
+			return nil, err
+		}
+		ps, err := build(ctx, r, board)
 		if err != nil {
 			return nil, err
 		}

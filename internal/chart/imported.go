@@ -1,6 +1,7 @@
 package chart
 
 import (
+	"context"
 	"strconv"
 	"strings"
 
@@ -12,7 +13,8 @@ import (
 // importedPlots draws the temperature and the clocks over time from the
 // monitor lines of an imported log (result.ImportedFigures.Monitoring):
 // the time is the seconds since the log's first monitor line.
-func importedPlots(r *result.Result, board string) ([]named, error) {
+func importedPlots(ctx context.Context, r *result.Result, board string) ([]named, error) {
+	check := ctxCheck(ctx)
 	f := result.ImportedOf(r)
 	if f == nil || len(f.Monitoring) == 0 {
 		return nil, nil
@@ -23,6 +25,9 @@ func importedPlots(r *result.Result, board string) ([]named, error) {
 	for _, m := range f.Monitoring {
 		names := clockNames(m.Columns)
 		for _, row := range m.Rows {
+			if err := check(); err != nil {
+				return nil, err
+			}
 			if len(row) == 0 {
 				continue
 			}

@@ -1,6 +1,7 @@
 package chart
 
 import (
+	"context"
 	"encoding/json"
 	"fmt"
 	"image/color"
@@ -25,19 +26,38 @@ type series struct {
 	xys   plotter.XYs
 }
 
-// linePlot draws the series as lines with points, one colour each.
+// linePlot draws the series as lines, one colour each, with their points
+// marked when there are at most GlyphPoints. At most MaxSeries series are
+// drawn (the legend says how many more there were), each reduced to at
+// most MaxPoints points (downsample).
 func linePlot(title, x, y string, ss []series) (*plot.Plot, error) {
 	p := newPlot(title, x, y)
+	drawn := 0
 	for i, s := range ss {
 		if len(s.xys) == 0 {
 			continue
 		}
-		l, pts, err := plotter.NewLinePoints(s.xys)
+		if drawn == MaxSeries {
+			p.Legend.Add(fmt.Sprintf("(%d more lines not drawn)", countWithPoints(ss[i:])))
+			break
+		}
+		drawn++
+		xys := downsample(s.xys, MaxPoints)
+		l, err := plotter.NewLine(xys)
 		if err != nil {
 			return nil, err
 		}
 		l.Color = plotutil.Color(i)
 		l.Width = vg.Points(1.5)
+		if len(xys) > GlyphPoints {
+			p.Add(l)
+			p.Legend.Add(s.label, l)
+			continue
+		}
+		pts, err := plotter.NewScatter(xys)
+		if err != nil {
+			return nil, err
+		}
 		pts.Color = plotutil.Color(i)
 		pts.Shape = plotutil.Shape(i)
 		p.Add(l, pts)
@@ -50,9 +70,20 @@ func linePlot(title, x, y string, ss []series) (*plot.Plot, error) {
 	return p, nil
 }
 
+// countWithPoints counts the series with at least one point.
+func countWithPoints(ss []series) int {
+	n := 0
+	for _, s := range ss {
+		if len(s.xys) > 0 {
+			n++
+		}
+	}
+	return n
+}
+
 // sweepPlots draws MIPS, W and MIPS/W against the clock, one line per
 // policy and thread count.
-func sweepPlots(r *result.Result, board string) ([]named, error) {
+func sweepPlots(_ context.Context, r *result.Result, board string) ([]named, error) {
 	if r.Summary.SweepSummary == nil || len(r.Summary.Sweep) == 0 {
 		return nil, nil
 	}
@@ -217,7 +248,8 @@ func hasPoints(ss []series) bool {
 // monitorPlots draws temperature and clock per cluster over the time of the
 // whole result, from every phase's monitor samples; the power over time when
 // a power source was read.
-func monitorPlots(r *result.Result, board string) ([]named, error) {
+func monitorPlots(ctx context.Context, r *result.Result, board string) ([]named, error) {
+	check := ctxCheck(ctx)
 	temp := series{label: "SoC temperature"}
 	if r.Monitor.TempLabel != "" {
 		temp.label = r.Monitor.TempLabel
@@ -227,6 +259,9 @@ func monitorPlots(r *result.Result, board string) ([]named, error) {
 	var order []int
 	for _, ph := range r.Phases {
 		for _, s := range ph.Samples {
+			if err := check(); err != nil {
+				return nil, err
+			}
 			t := s.Time.Sub(r.StartedAt).Seconds()
 			if s.TempC != nil && finite(*s.TempC) {
 				temp.xys = append(temp.xys, plotter.XY{X: t, Y: *s.TempC})
@@ -285,12 +320,15 @@ func policyLabel(r *result.Result, i int) string {
 
 // latencyPlots draws each memory phase's latency against block size, with
 // the cache levels found marked by vertical lines.
-func latencyPlots(r *result.Result, board string) ([]named, error) {
+func latencyPlots(ctx context.Context, r *result.Result, board string) ([]named, error) {
 	var out []named
 	n := 0
 	for _, ph := range r.Phases {
 		if ph.Name != result.PhaseMemory || len(ph.Figures) == 0 {
 			continue
+		}
+		if err := stopped(ctx); err != nil {
+			return nil, err
 		}
 		var f result.MemFigures
 		if json.Unmarshal(ph.Figures, &f) != nil || len(f.Latency) == 0 {

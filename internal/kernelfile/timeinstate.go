@@ -1,6 +1,7 @@
 package kernelfile
 
 import (
+	"bytes"
 	"strconv"
 	"strings"
 )
@@ -15,13 +16,35 @@ type StateTime struct {
 	Ticks int64
 }
 
+// MaxTimeInStates is the most frequencies ParseTimeInState keeps from one
+// time_in_state file. A real policy lists a few dozen; a damaged or
+// hostile file of 250,000 lines would otherwise become 250,000 series per
+// Prometheus scrape and as many entries per phase of a result.
+const MaxTimeInStates = 256
+
 // ParseTimeInState parses time_in_state ("<kHz> <ticks>" per line) in the
-// kernel's order. Empty lines are skipped; other lines that are not two
-// numbers (a positive frequency, a non-negative time) are skipped and
-// counted in bad, for callers that refuse a damaged file.
+// kernel's order, keeping the first MaxTimeInStates frequencies (see
+// ParseTimeInStateBounded for how many more there were). Empty lines are
+// skipped; other lines that are not two numbers (a positive frequency, a
+// non-negative time) are skipped and counted in bad, for callers that
+// refuse a damaged file.
 func ParseTimeInState(data []byte) (states []StateTime, bad int) {
-	for _, line := range strings.Split(string(data), "\n") {
-		f := strings.Fields(line)
+	states, bad, _ = ParseTimeInStateBounded(data, MaxTimeInStates)
+	return states, bad
+}
+
+// ParseTimeInStateBounded is ParseTimeInState keeping the first limit
+// frequencies; dropped counts the valid lines after them, which are not
+// parsed further than that.
+func ParseTimeInStateBounded(data []byte, limit int) (states []StateTime, bad, dropped int) {
+	for len(data) > 0 {
+		line := data
+		if i := bytes.IndexByte(data, '\n'); i >= 0 {
+			line, data = data[:i], data[i+1:]
+		} else {
+			data = nil
+		}
+		f := strings.Fields(string(line))
 		if len(f) == 0 {
 			continue
 		}
@@ -35,7 +58,11 @@ func ParseTimeInState(data []byte) (states []StateTime, bad int) {
 			bad++
 			continue
 		}
+		if len(states) >= limit {
+			dropped++
+			continue
+		}
 		states = append(states, StateTime{KHz: khz, Ticks: ticks})
 	}
-	return states, bad
+	return states, bad, dropped
 }

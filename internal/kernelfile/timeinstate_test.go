@@ -1,6 +1,7 @@
 package kernelfile
 
 import (
+	"fmt"
 	"slices"
 	"testing"
 )
@@ -42,4 +43,30 @@ func FuzzParseTimeInState(f *testing.F) {
 			}
 		}
 	})
+}
+
+// TestParseTimeInStateBounded: the first limit frequencies are kept, the
+// valid lines after them counted, bad lines counted apart.
+func TestParseTimeInStateBounded(t *testing.T) {
+	data := []byte("100 1\n200 2\nbogus\n300 3\n400 4\n\n500 5")
+	for _, c := range []struct {
+		limit, kept, bad, dropped int
+	}{{10, 5, 1, 0}, {5, 5, 1, 0}, {2, 2, 1, 3}, {0, 0, 1, 5}} {
+		states, bad, dropped := ParseTimeInStateBounded(data, c.limit)
+		if len(states) != c.kept || bad != c.bad || dropped != c.dropped {
+			t.Errorf("limit %d: %d kept, %d bad, %d dropped; want %d, %d, %d", c.limit, len(states), bad, dropped, c.kept, c.bad, c.dropped)
+		}
+		for i, s := range states {
+			if s.KHz != int64(100*(i+1)) {
+				t.Errorf("limit %d: state %d is %d kHz, want the file's order", c.limit, i, s.KHz)
+			}
+		}
+	}
+	var b []byte
+	for k := range 250_000 {
+		b = append(b, []byte(fmt.Sprintf("%d 1\n", 1000+k))...)
+	}
+	if states, _ := ParseTimeInState(b); len(states) != MaxTimeInStates {
+		t.Errorf("250,000 lines: %d states kept, want %d", len(states), MaxTimeInStates)
+	}
 }

@@ -378,7 +378,7 @@ func (m *Monitor) Begin(ctx context.Context, name string) *Window {
 	w := &Window{m: m, name: name, tis: map[int]map[int64]float64{}, began: time.Now()}
 	for _, p := range m.cfg.Policies {
 		if data, err := m.h.ReadFile(fmt.Sprintf("/sys/devices/system/cpu/cpufreq/policy%d/stats/time_in_state", p.ID)); err == nil {
-			w.tis[p.ID] = secondsByKHz(data)
+			w.tis[p.ID], _ = secondsByKHz(data)
 		}
 	}
 	if data, err := m.h.ReadFile("/proc/vmstat"); err == nil {
@@ -420,7 +420,12 @@ func (w *Window) End(ctx context.Context) Evidence {
 		if err != nil {
 			continue
 		}
-		ev.TimeInState = append(ev.TimeInState, diffTimeInState(p.ID, before, secondsByKHz(data)))
+		after, dropped := secondsByKHz(data)
+		if dropped > 0 {
+			ev.Notes = append(ev.Notes, fmt.Sprintf("policy%d time_in_state lists %d more frequencies than the %d kept (a damaged file?): their time is left out",
+				p.ID, dropped, kernelfile.MaxTimeInStates))
+		}
+		ev.TimeInState = append(ev.TimeInState, diffTimeInState(p.ID, before, after))
 	}
 	if len(m.cfg.Policies) > 0 && len(ev.TimeInState) == 0 {
 		ev.Notes = append(ev.Notes, "cpufreq time_in_state not exposed: throttling can only be seen in sampled clocks")

@@ -10,8 +10,8 @@ import (
 )
 
 func TestParseTimeInStateDiff(t *testing.T) {
-	before := secondsByKHz([]byte("408000 100\n1800000 500\n2400000 1000\n"))
-	after := secondsByKHz([]byte("408000 100\n1800000 1500\n2400000 3000\nbogus line\n"))
+	before, _ := secondsByKHz([]byte("408000 100\n1800000 500\n2400000 1000\n"))
+	after, _ := secondsByKHz([]byte("408000 100\n1800000 1500\n2400000 3000\nbogus line\n"))
 	pt := diffTimeInState(4, before, after)
 	if pt.TopMHz != 2400 || pt.TotalS != 30 || pt.BelowTopS != 10 {
 		t.Errorf("got %+v", pt)

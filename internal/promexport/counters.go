@@ -12,7 +12,8 @@ import (
 )
 
 // Counters are the cumulative figures Prometheus rates itself: cpufreq
-// time_in_state per policy, pages swapped in and out, and the Raspberry Pi
+// time_in_state per policy (at most kernelfile.MaxTimeInStates frequencies
+// each), pages swapped in and out, and the Raspberry Pi
 // firmware's throttling flags. Update reads them; it is called by the
 // sampling goroutine with every sample (never by a scrape), so their cost
 // follows the sampling interval, not the scrape rate.
@@ -27,9 +28,12 @@ type Counters struct {
 
 type counterSnapshot struct {
 	timeInState map[int]map[int64]float64 // policy → kHz → seconds
-	swapIn      *uint64
-	swapOut     *uint64
-	throttled   *uint32
+	// statesDropped counts, per policy, the frequencies of time_in_state
+	// beyond kernelfile.MaxTimeInStates, which are not exported.
+	statesDropped map[int]int
+	swapIn        *uint64
+	swapOut       *uint64
+	throttled     *uint32
 }
 
 // NewCounters returns the counters of the machine behind h for the
@@ -46,13 +50,16 @@ func NewCounters(h *host.Host, cfg monitor.Config) *Counters {
 // metric out.
 func (c *Counters) Update(ctx context.Context) {
 	var s counterSnapshot
-	s.timeInState = map[int]map[int64]float64{}
+	s.timeInState, s.statesDropped = map[int]map[int64]float64{}, map[int]int{}
 	for _, id := range c.policies {
 		data, err := c.h.ReadFile(fmt.Sprintf("/sys/devices/system/cpu/cpufreq/policy%d/stats/time_in_state", id))
 		if err != nil {
 			continue
 		}
-		states, _ := kernelfile.ParseTimeInState(data)
+		states, _, dropped := kernelfile.ParseTimeInStateBounded(data, kernelfile.MaxTimeInStates)
+		if dropped > 0 {
+			s.statesDropped[id] = dropped
+		}
 		byKHz := make(map[int64]float64, len(states))
 		for _, st := range states {
 			byKHz[st.KHz] = float64(st.Ticks) / 100 // time_in_state counts 10 ms units

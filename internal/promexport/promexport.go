@@ -58,7 +58,7 @@ type Exporter struct {
 
 type descs struct {
 	clock, fwClock, temp, load, busy, mode, cpuBusy, volts, power, sensor, swapUsed, stamp *prometheus.Desc
-	tis, swapIn, swapOut, throttled, throttledBits, cpuSeconds                             *prometheus.Desc
+	tis, tisDropped, swapIn, swapOut, throttled, throttledBits, cpuSeconds                 *prometheus.Desc
 }
 
 // New returns an exporter of src's samples, taken with configuration cfg
@@ -90,6 +90,7 @@ func New(src Source, cfg monitor.Config, in *inventory.Info, counters *Counters)
 		swapUsed:      d("swap_used_bytes", "Swap space in use."),
 		stamp:         d("sample_timestamp_seconds", "Unix time of the latest sample."),
 		tis:           d("cpu_clock_time_seconds_total", "Time a cluster's cpufreq policy has spent at a clock since boot (time_in_state).", "cluster", "core_type", "clock_hertz"),
+		tisDropped:    d("cpu_clock_states_dropped", "Frequencies of a cluster's time_in_state beyond the 256 exported (a damaged file); present only when some were.", "cluster", "core_type"),
 		swapIn:        d("swap_in_pages_total", "Pages swapped in since boot (pswpin)."),
 		swapOut:       d("swap_out_pages_total", "Pages swapped out since boot (pswpout)."),
 		throttled:     d("throttled", "Raspberry Pi firmware throttling flag (get_throttled): 1 set, 0 clear.", "flag"),
@@ -125,7 +126,7 @@ func Clusters(cfg monitor.Config, in *inventory.Info) []Cluster {
 func (e *Exporter) Describe(ch chan<- *prometheus.Desc) {
 	d := e.descs
 	for _, x := range []*prometheus.Desc{d.clock, d.fwClock, d.temp, d.load, d.busy, d.mode, d.cpuBusy, d.volts,
-		d.power, d.sensor, d.swapUsed, d.stamp, d.tis, d.swapIn, d.swapOut, d.throttled, d.throttledBits, d.cpuSeconds} {
+		d.power, d.sensor, d.swapUsed, d.stamp, d.tis, d.tisDropped, d.swapIn, d.swapOut, d.throttled, d.throttledBits, d.cpuSeconds} {
 		ch <- x
 	}
 }
@@ -250,6 +251,9 @@ func (e *Exporter) collectCounters(ch chan<- prometheus.Metric) {
 		states := snap.timeInState[c.Policy]
 		for _, khz := range slices.Sorted(maps.Keys(states)) {
 			ch <- prometheus.MustNewConstMetric(d.tis, prometheus.CounterValue, states[khz], c.Label, c.CoreType, fmt.Sprint(khz*1000))
+		}
+		if n := snap.statesDropped[c.Policy]; n > 0 {
+			ch <- prometheus.MustNewConstMetric(d.tisDropped, prometheus.GaugeValue, float64(n), c.Label, c.CoreType)
 		}
 	}
 	if snap.swapIn != nil {

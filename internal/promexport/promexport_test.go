@@ -21,6 +21,7 @@ import (
 	"boardbench/internal/host"
 	"boardbench/internal/inventory"
 	"boardbench/internal/inventory/cpu"
+	"boardbench/internal/kernelfile"
 	"boardbench/internal/monitor"
 	"boardbench/internal/testutil/need"
 
@@ -377,4 +378,40 @@ func newFixtureHost(t *testing.T, root string) *host.Host {
 		t.Fatal(err)
 	}
 	return h
+}
+
+// TestHugeTimeInStateBounded: a time_in_state of 250,000 lines (a damaged
+// or hostile file) gives at most kernelfile.MaxTimeInStates series per
+// cluster, and a metric saying how many were dropped. Before, every line
+// was a series: 40 MB per scrape.
+func TestHugeTimeInStateBounded(t *testing.T) {
+	root := t.TempDir()
+	var b strings.Builder
+	for k := range 250_000 {
+		fmt.Fprintf(&b, "%d %d\n", 100000+k, k%1000)
+	}
+	p := filepath.Join(root, "sys/devices/system/cpu/cpufreq/policy0/stats/time_in_state")
+	if err := os.MkdirAll(filepath.Dir(p), 0o755); err != nil {
+		t.Fatal(err)
+	}
+	if err := os.WriteFile(p, []byte(b.String()), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	h := newFixtureHost(t, root)
+	cfg, in := testConfig()
+	c := NewCounters(h, cfg)
+	c.Update(context.Background())
+	e := New(&fakeSource{}, cfg, in, c)
+	body := scrape(t, e)
+	series := strings.Count(body, "\nboardbench_cpu_clock_time_seconds_total{")
+	if series != kernelfile.MaxTimeInStates {
+		t.Errorf("%d time_in_state series, want %d", series, kernelfile.MaxTimeInStates)
+	}
+	want := fmt.Sprintf(`boardbench_cpu_clock_states_dropped{board="Radxa ROCK 5B \"test\"",cluster="cpu0-3",core_type="Cortex-A55",soc="Rockchip RK3588"} %d`, 250_000-kernelfile.MaxTimeInStates)
+	if !strings.Contains(body, want+"\n") {
+		t.Errorf("scrape lacks %s", want)
+	}
+	if len(body) > 200_000 {
+		t.Errorf("one scrape is %d bytes, want at most 200 kB", len(body))
+	}
 }

@@ -121,6 +121,11 @@ type ImportedMonitoring struct {
 	// on white space, the time first.
 	Columns []string   `json:"columns"`
 	Rows    [][]string `json:"rows"`
+	// RowsInLog is the number of monitor lines the block has in the log
+	// when Rows holds fewer (import keeps at most a bound of them, the
+	// coolest and hottest of each stretch; every line is in the original
+	// text); 0 when Rows holds them all.
+	RowsInLog int `json:"rows_in_log,omitempty"`
 }
 
 // ImportedThrottling is the time spent at each cpufreq OPP by one group

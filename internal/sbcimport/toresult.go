@@ -240,14 +240,15 @@ func (l *Log) findings() []finding.Finding {
 }
 
 // phases are the log's benchmarks as boardbench phases, then the
-// imported-log phase with the original text.
+// imported-log phase with the original text. The benchmark phases carry no
+// raw_output: their text is part of the original, kept once.
 func (l *Log) phases(in *inventory.Info, file string) []result.Phase {
 	var out []result.Phase
 	if len(l.Clock) > 0 {
 		out = append(out, clockPhase(result.PhaseClock, "Clockspeeds at each cpufreq OPP (from the log)", l.Clock, in))
 	}
 	for _, m := range l.Memory {
-		p := result.Phase{Name: result.PhaseMemory, Title: "tinymembench" + where(m.CPU, m.Core) + " (from the log)", Status: result.PhaseOK, RawOutput: m.Raw}
+		p := result.Phase{Name: result.PhaseMemory, Title: "tinymembench" + where(m.CPU, m.Core) + " (from the log)", Status: result.PhaseOK}
 		if m.CPU != nil {
 			p.CPUs = []int{*m.CPU}
 		}
@@ -261,7 +262,7 @@ func (l *Log) phases(in *inventory.Info, file string) []result.Phase {
 		if o.Core != "" {
 			title += " on " + o.Core
 		}
-		p := result.Phase{Name: result.PhaseOpenSSL, Title: title + " (from the log)", CPUs: o.CPUs, Status: result.PhaseOK, RawOutput: strings.Join(l.OpenSSL.Raw, "\n")}
+		p := result.Phase{Name: result.PhaseOpenSSL, Title: title + " (from the log)", CPUs: o.CPUs, Status: result.PhaseOK}
 		_ = p.SetFigures(o)
 		out = append(out, p)
 	}
@@ -284,7 +285,7 @@ func (l *Log) phases(in *inventory.Info, file string) []result.Phase {
 			continue
 		}
 		f := sevenZipFigures([]SevenZipBlock{b})
-		p := result.Phase{Name: result.PhaseSevenZipSingle, Title: "7-Zip single-threaded" + where(b.CPU, b.Core) + " (from the log)", Status: result.PhaseOK, RawOutput: b.Raw}
+		p := result.Phase{Name: result.PhaseSevenZipSingle, Title: "7-Zip single-threaded" + where(b.CPU, b.Core) + " (from the log)", Status: result.PhaseOK}
 		if b.CPU != nil {
 			p.CPUs, f.CPUs, f.Core = []int{*b.CPU}, []int{*b.CPU}, b.Core
 		}
@@ -466,11 +467,7 @@ func sevenZipPhase(name, title string, bs []SevenZipBlock, cpus []int) result.Ph
 	if bs[0].Mode != "cluster" {
 		f.Core = ""
 	}
-	var raw []string
-	for _, b := range bs {
-		raw = append(raw, b.Raw)
-	}
-	p := result.Phase{Name: name, Title: fmt.Sprintf("%s, %s (from the log)", title, textfmt.Plural(len(bs), "run")), CPUs: cpus, Status: result.PhaseOK, RawOutput: strings.Join(raw, "\n\n")}
+	p := result.Phase{Name: name, Title: fmt.Sprintf("%s, %s (from the log)", title, textfmt.Plural(len(bs), "run")), CPUs: cpus, Status: result.PhaseOK}
 	if f.TotMIPS == nil {
 		p.Status, p.Reason = result.PhaseFailed, "the log shows no result of these runs"
 	}

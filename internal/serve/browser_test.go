@@ -216,7 +216,7 @@ func TestBrowserStandaloneReport(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	if err := page.WriteStandalone(f, r, page.Charts); err != nil {
+	if err := page.WriteStandalone(context.Background(), f, r, page.Charts); err != nil {
 		t.Fatal(err)
 	}
 	f.Close()

@@ -44,12 +44,24 @@ type Config struct {
 	Metrics http.Handler
 	// ErrorLog receives internal errors (never shown in pages); nil discards them.
 	ErrorLog *log.Logger
+	// Hosts are the Host headers answered (NewHostPolicy); nil answers
+	// every one (tests).
+	Hosts *HostPolicy
+	// MaxDBWork is how many requests read the store at once, MaxDBQueue
+	// how many more may wait for a turn (their context bounds the wait);
+	// others are answered 503 at once. 0 means DefaultMaxDBWork and
+	// DefaultMaxDBQueue.
+	MaxDBWork, MaxDBQueue int
+	// Timeout bounds each request's work; 0 means RequestTimeout (tests
+	// of big pages on a loaded machine give more).
+	Timeout time.Duration
 }
 
 // Server answers the web view's requests.
 type Server struct {
-	cfg Config
-	mux *http.ServeMux
+	cfg  Config
+	mux  *http.ServeMux
+	work *workLimit
 
 	socMu   sync.Mutex
 	socs    []string
@@ -58,19 +70,25 @@ type Server struct {
 
 // New returns the server of cfg.
 func New(cfg Config) *Server {
-	s := &Server{cfg: cfg, mux: http.NewServeMux()}
-	s.mux.HandleFunc("GET /{$}", s.table)
-	s.mux.HandleFunc("GET /results/{id}", s.result)
-	s.mux.HandleFunc("GET /compare", s.compare)
+	queue := cfg.MaxDBQueue
+	if queue == 0 {
+		queue = DefaultMaxDBQueue
+	}
+	s := &Server{cfg: cfg, mux: http.NewServeMux(), work: newWorkLimit(cfg.MaxDBWork, queue)}
+	s.mux.HandleFunc("GET /{$}", s.limited(s.table))
+	s.mux.HandleFunc("GET /results/{id}", s.limited(s.result))
+	s.mux.HandleFunc("GET /compare", s.limited(s.compare))
 	if cfg.Metrics != nil {
 		s.mux.Handle("GET /metrics", cfg.Metrics)
 	}
 	return s
 }
 
-// Handler returns the server's handler: every request is bounded by
-// RequestTimeout, recovers from a panic with a 500, and gets security
-// headers (no script, no framing, no external loads).
+// Handler returns the server's handler: a request whose Host header the
+// policy refuses is answered 421; every request is bounded by
+// RequestTimeout (its context ends then, which stops the rendering),
+// recovers from a panic with a 500, and gets security headers (no script,
+// no framing, no external loads).
 func (s *Server) Handler() http.Handler {
 	h := http.Handler(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
 		defer func() {
@@ -88,9 +106,16 @@ func (s *Server) Handler() http.Handler {
 			http.Error(w, "read-only: only GET and HEAD", http.StatusMethodNotAllowed)
 			return
 		}
+		if !s.checkHost(w, r) {
+			return
+		}
 		s.mux.ServeHTTP(w, r)
 	}))
-	return http.TimeoutHandler(h, RequestTimeout, "request timed out")
+	timeout := s.cfg.Timeout
+	if timeout <= 0 {
+		timeout = RequestTimeout
+	}
+	return http.TimeoutHandler(h, timeout, "request timed out")
 }
 
 // NewHTTPServer returns an http.Server with every timeout set.
@@ -174,7 +199,13 @@ func (s *Server) result(w http.ResponseWriter, r *http.Request) {
 		s.errorPage(w, http.StatusInternalServerError, "Unreadable result", "The stored document is not a result this boardbench reads; its raw JSON is at /results/"+id+".json.")
 		return
 	}
-	p := page.BuildResult(res, s.cfg.Charts)
+	p, err := page.BuildResultContext(r.Context(), res, s.cfg.Charts)
+	if err != nil {
+		// The deadline passed (TimeoutHandler has answered 503) or the
+		// client went away: the work stops here.
+		s.logf("result %s: rendering stopped: %v", id, err)
+		return
+	}
 	p.ID = id
 	p.RawJSON = "/results/" + id + ".json"
 	s.render(w, r, func(b *bytes.Buffer) error { return page.WriteResult(b, p) })

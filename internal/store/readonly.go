@@ -10,7 +10,14 @@ import (
 	"os"
 	"path/filepath"
 	"strings"
+
+	"golang.org/x/sys/unix"
 )
+
+// MaxReadConns is how many connections a read-only store opens at most:
+// a server answering hundreds of requests at once shares them (each
+// SQLite connection holds descriptors on the file, its -wal and -shm).
+const MaxReadConns = 4
 
 // ErrNoSuchStore is returned (wrapped) by OpenReadOnly for a SQLite store
 // file that does not exist: a reader never creates one.
@@ -55,6 +62,10 @@ func OpenReadOnly(ctx context.Context, spec string) (Store, error) {
 			path, version, SchemaVersion(), ErrNewerSchema)
 	}
 	s.Close()
+	if !canWrite(path) {
+		return nil, fmt.Errorf("store %s has schema version %d and this boardbench reads version %d: it must be migrated once by a boardbench that can write it (this one cannot: read-only file system or permissions)",
+			path, version, SchemaVersion())
+	}
 	rw, err := openSQLite(ctx, path) // migrates
 	if err != nil {
 		return nil, err
@@ -68,26 +79,76 @@ func OpenReadOnly(ctx context.Context, spec string) (Store, error) {
 
 // openSQLiteReadOnly opens the SQLite file at path read-only and returns
 // its schema version.
+//
+// A store in WAL mode needs its -shm file to be read alongside writers.
+// Where this process can write the file and its directory, the store is
+// opened with mode=ro (SQLite creates -wal and -shm if they are missing,
+// so that a result saved meanwhile is seen), and when it had none, Close
+// removes them again through SQLite itself: a last, writable connection
+// opened and closed, which checkpoints and deletes them unless another
+// process still has the store open. Where it cannot write (a read-only
+// mount, a store of another user), nothing can be created: the store is
+// read as an unchanging file (immutable=1), unless its -wal and -shm are
+// there, which SQLite then reads.
 func openSQLiteReadOnly(ctx context.Context, path string) (*sqlStore, int, error) {
 	abs, err := filepath.Abs(path)
 	if err != nil {
 		return nil, 0, fmt.Errorf("store %s: %v", path, err)
 	}
+	hadWAL, hadSHM := exists(abs+"-wal"), exists(abs+"-shm")
+	writable := canWrite(abs)
 	// A "file:" URI, so that SQLite itself applies mode=ro; the path is
 	// escaped so that '?', '#' and '%' in it stay part of the name.
 	dsn := "file:" + (&url.URL{Path: abs}).EscapedPath() + "?mode=ro&_query_only=1" +
 		fmt.Sprintf("&_pragma=busy_timeout(%d)", BusyTimeout.Milliseconds())
+	if !writable && !(hadWAL && hadSHM) {
+		dsn += "&immutable=1"
+	}
 	db, err := sql.Open("sqlite", dsn)
 	if err != nil {
 		return nil, 0, fmt.Errorf("store %s: %v", path, err)
 	}
+	db.SetMaxOpenConns(MaxReadConns)
+	db.SetMaxIdleConns(MaxReadConns)
 	s := &sqlStore{db: db, d: dialect{name: "sqlite"}, where: path}
+	if writable && !hadWAL && !hadSHM {
+		s.closeFn = func() error { return tidyWAL(abs) }
+	}
 	version, err := s.schemaVersion(ctx)
 	if err != nil {
-		db.Close()
+		s.Close()
 		return nil, 0, sqliteError(path, err)
 	}
 	return s, version, nil
+}
+
+// canWrite reports whether this process can write the file at path and
+// create files beside it (access(2): a read-only mount says no even to
+// root).
+func canWrite(path string) bool {
+	return unix.Access(filepath.Dir(path), unix.W_OK) == nil && unix.Access(path, unix.W_OK) == nil
+}
+
+func exists(path string) bool {
+	_, err := os.Lstat(path)
+	return err == nil
+}
+
+// tidyWAL removes the -wal and -shm files a read-only connection left
+// beside the store at abs, the way SQLite does: the last connection to
+// close checkpoints the WAL and deletes both. A connection that may write
+// is opened, reads one row and is closed; when another process has the
+// store open, SQLite leaves the files to it. No statement writes.
+func tidyWAL(abs string) error {
+	dsn := "file:" + (&url.URL{Path: abs}).EscapedPath() + "?mode=rw" +
+		fmt.Sprintf("&_pragma=busy_timeout(%d)", BusyTimeout.Milliseconds())
+	db, err := sql.Open("sqlite", dsn)
+	if err != nil {
+		return nil
+	}
+	var n int
+	_ = db.QueryRow(`SELECT COUNT(*) FROM schema_migrations`).Scan(&n)
+	return db.Close()
 }
 
 // schemaVersion reads the store's schema version without changing
@@ -123,7 +184,7 @@ func openPostgresReadOnly(ctx context.Context, u string) (Store, error) {
 	if err != nil {
 		return nil, fmt.Errorf("store %s: %v", redactURL(u), err)
 	}
-	db.SetMaxOpenConns(4)
+	db.SetMaxOpenConns(MaxReadConns)
 	s := &sqlStore{db: db, d: dialect{name: "postgres", postgres: true}, where: redactURL(u)}
 	if _, err := s.schemaVersion(ctx); err != nil {
 		db.Close()

@@ -5,6 +5,8 @@ import (
 	"errors"
 	"os"
 	"path/filepath"
+	"runtime"
+	"sync"
 	"testing"
 )
 
@@ -99,5 +101,69 @@ func TestOpenPathWithPercent(t *testing.T) {
 	st.Close()
 	if _, err := os.Stat(path); err != nil {
 		t.Errorf("the store is not at %s: %v", path, err)
+	}
+}
+
+// TestReadOnlyConnectionsBounded: hundreds of readers at once (a server
+// under load) share at most MaxReadConns connections, so the store's
+// descriptors stay bounded.
+func TestReadOnlyConnectionsBounded(t *testing.T) {
+	ctx := context.Background()
+	_, path := openTemp(t)
+	rw, err := Open(ctx, path)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if _, _, err := rw.Put(ctx, mustJSON(t, testResult("aaaa0001", "Radxa ROCK 5B", "RK3588", "6.1.0", 16000, t0))); err != nil {
+		t.Fatal(err)
+	}
+	rw.Close()
+	st, err := OpenReadOnly(ctx, path)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer st.Close()
+	db := st.(*sqlStore).db
+	if got := db.Stats().MaxOpenConnections; got != MaxReadConns {
+		t.Fatalf("read-only store: at most %d connections, want %d", got, MaxReadConns)
+	}
+	var wg sync.WaitGroup
+	stop := make(chan struct{})
+	peak := 0
+	sampled := make(chan struct{})
+	go func() {
+		defer close(sampled)
+		for {
+			select {
+			case <-stop:
+				return
+			default:
+				peak = max(peak, db.Stats().OpenConnections)
+				runtime.Gosched()
+			}
+		}
+	}()
+	errs := make(chan error, 200)
+	for i := 0; i < 200; i++ {
+		wg.Add(1)
+		go func() {
+			defer wg.Done()
+			if _, err := st.Get(ctx, "aaaa0001"); err != nil {
+				errs <- err
+			}
+			if _, _, err := st.List(ctx, Query{Sort: "7zip-multi", Limit: 10}); err != nil {
+				errs <- err
+			}
+		}()
+	}
+	wg.Wait()
+	close(stop)
+	<-sampled
+	close(errs)
+	for err := range errs {
+		t.Fatal(err)
+	}
+	if peak > MaxReadConns {
+		t.Errorf("%d connections open at once, want at most %d", peak, MaxReadConns)
 	}
 }

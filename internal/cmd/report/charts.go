@@ -1,6 +1,7 @@
 package report
 
 import (
+	"context"
 	"fmt"
 	"os"
 	"path/filepath"
@@ -10,12 +11,18 @@ import (
 	"boardbench/internal/result"
 )
 
-// writeCharts writes every chart of r as DIR/NAME.svg and lists them.
-func writeCharts(r *result.Result, dir string, list func(string)) error {
-	charts, err := chart.ForResult(r)
+// writeCharts writes every chart of r as DIR/NAME.svg and lists them
+// (at most chart.MaxCharts; the list says how many more there were).
+func writeCharts(ctx context.Context, r *result.Result, dir string, list func(string)) error {
+	charts, omitted, err := chart.ForResultContext(ctx, r)
 	if err != nil {
 		return err
 	}
+	defer func() {
+		if omitted > 0 {
+			list(fmt.Sprintf("%d more charts not drawn (at most %d per result)", omitted, chart.MaxCharts))
+		}
+	}()
 	if len(charts) == 0 {
 		list("no charts: " + chart.NoneReason(r))
 		return nil

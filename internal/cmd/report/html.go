@@ -15,7 +15,7 @@ func writeHTML(f *cmdutil.Factory, src *sources, arg, out string) error {
 	if err != nil {
 		return err
 	}
-	write := func(w io.Writer) error { return page.WriteStandalone(w, r, page.Charts) }
+	write := func(w io.Writer) error { return page.WriteStandalone(src.ctx, w, r, page.Charts) }
 	if out == "" || outfile.IsStdout(out) {
 		return write(f.IO.Out)
 	}

@@ -97,7 +97,7 @@ input: one line on standard error and exit status 2.`,
 				return err
 			}
 			if chartsDir != "" {
-				if err := writeCharts(r, chartsDir, func(s string) { fmt.Fprintln(f.IO.ErrOut, "boardbench report: "+s) }); err != nil {
+				if err := writeCharts(cmd.Context(), r, chartsDir, func(s string) { fmt.Fprintln(f.IO.ErrOut, "boardbench report: "+s) }); err != nil {
 					return err
 				}
 			}

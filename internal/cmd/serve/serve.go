@@ -30,8 +30,9 @@ const DefaultListen = "127.0.0.1:8080"
 func NewCmd(f *cmdutil.Factory) *cobra.Command {
 	var listen string
 	var metrics bool
+	var allowHosts []string
 	cmd := &cobra.Command{
-		Use:   "serve [--store PATH|URL] [--listen HOST:PORT] [--metrics]",
+		Use:   "serve [--store PATH|URL] [--listen HOST:PORT] [--allow-host NAME] [--metrics]",
 		Short: "Show the results store in a web browser (read-only)",
 		Long: `Serve a read-only web view of the results store: a table of every result
 (sortable by any column, filtered by SoC, core type, kernel, tag and
@@ -41,25 +42,35 @@ results. Pages are plain HTML with everything embedded: they work offline
 and without JavaScript. Nothing can be changed through the server.
 
 It listens on 127.0.0.1:8080 unless --listen says otherwise; an address
-other machines can reach (e.g. 0.0.0.0:8080) is warned about.
+other machines can reach (e.g. 0.0.0.0:8080) is warned about. Requests
+are answered only for the listen address, localhost (for a loopback or
+every-address listen), any address (for an every-address listen) and the
+names --allow-host gives; any other Host header is refused (421), so that
+a web page cannot reach the server through a name it points here (DNS
+rebinding).
 --metrics also samples this machine and serves the samples to Prometheus
 on /metrics (see docs/prometheus.md). Ctrl-C stops the server.`,
 		Example: `  boardbench serve
-  boardbench serve --store /srv/boardbench/results.db --listen 0.0.0.0:8080
+  boardbench serve --store /srv/boardbench/results.db --listen 0.0.0.0:8080 --allow-host bench.lan
   boardbench serve --store postgres://bench@db/boardbench --metrics`,
 		Args: cobra.NoArgs,
 		RunE: func(cmd *cobra.Command, args []string) error {
-			return run(cmd.Context(), f, listen, metrics)
+			return run(cmd.Context(), f, listen, allowHosts, metrics)
 		},
 	}
 	cmd.Flags().StringVar(&listen, "listen", DefaultListen, "listen on `HOST:PORT`")
+	cmd.Flags().StringArrayVar(&allowHosts, "allow-host", nil, "also answer requests for host `NAME` (repeatable)")
 	cmd.Flags().BoolVar(&metrics, "metrics", false, "also sample this machine and serve Prometheus metrics on /metrics")
 	return cmd
 }
 
-func run(ctx context.Context, f *cmdutil.Factory, listen string, metrics bool) error {
+func run(ctx context.Context, f *cmdutil.Factory, listen string, allowHosts []string, metrics bool) error {
 	if err := checkListen(listen); err != nil {
 		return err
+	}
+	hosts, err := serve.NewHostPolicy(listen, allowHosts)
+	if err != nil {
+		return cmdutil.Usagef("%v", err)
 	}
 	if f.Store.Off {
 		return &cmdutil.UsageError{Err: cmdutil.ErrNoStore}
@@ -81,7 +92,7 @@ func run(ctx context.Context, f *cmdutil.Factory, listen string, metrics bool) e
 		}
 		return fmt.Errorf("--listen %s: %v", listen, err)
 	}
-	cfg := serve.Config{Store: st, ErrorLog: log.New(f.IO.ErrOut, "boardbench: serve: ", 0), Charts: page.Charts}
+	cfg := serve.Config{Store: st, ErrorLog: log.New(f.IO.ErrOut, "boardbench: serve: ", 0), Charts: page.Charts, Hosts: hosts}
 	if metrics {
 		h, err := startMetrics(ctx, f)
 		if err != nil {

@@ -32,7 +32,7 @@ func TestMissingStoreIsRefusedNotCreated(t *testing.T) {
 	ios, _, _ := iostreams.Test()
 	f := cmdutil.NewFactory(ios)
 	f.Store.Spec = filepath.Join(t.TempDir(), "nonexist.db")
-	err := run(context.Background(), f, "127.0.0.1:0", false)
+	err := run(context.Background(), f, "127.0.0.1:0", nil, false)
 	if cmdutil.ExitCode(err) != 2 || !strings.Contains(err.Error(), "no results store there") {
 		t.Errorf("missing store: %v (exit %d), want exit 2", err, cmdutil.ExitCode(err))
 	}
@@ -46,7 +46,7 @@ func TestBadListenIsAUsageError(t *testing.T) {
 		ios, _, _ := iostreams.Test()
 		f := cmdutil.NewFactory(ios)
 		f.Store.Spec = t.TempDir() + "/results.db"
-		err := run(context.Background(), f, addr, false)
+		err := run(context.Background(), f, addr, nil, false)
 		if cmdutil.ExitCode(err) != 2 {
 			t.Errorf("--listen %q: %v (exit %d), want exit 2", addr, err, cmdutil.ExitCode(err))
 		}
@@ -67,7 +67,7 @@ func TestServesUntilCancelledAndWarnsOffLocalhost(t *testing.T) {
 		f.Store.Spec = newStore(t)
 		ctx, cancel := context.WithCancel(context.Background())
 		done := make(chan error, 1)
-		go func() { done <- run(ctx, f, c.addr, true) }()
+		go func() { done <- run(ctx, f, c.addr, nil, true) }()
 		// The server is up once it has said where.
 		for i := 0; i < 200 && !containsLine(stderr.String(), "serving"); i++ {
 			sleepBriefly()

@@ -91,7 +91,11 @@ func renderImported(w *textfmt.Writer, f result.ImportedFigures, rawLines int) {
 	}
 	for _, m := range f.Monitoring {
 		fmt.Fprintln(w.W)
-		w.Line("monitor lines while running %s:", orDash(m.While))
+		if m.RowsInLog > len(m.Rows) {
+			w.Line("monitor lines while running %s (%d of the log's %d lines kept at import):", orDash(m.While), len(m.Rows), m.RowsInLog)
+		} else {
+			w.Line("monitor lines while running %s:", orDash(m.While))
+		}
 		t := textfmt.NewTable(m.Columns...)
 		for _, row := range m.Rows {
 			t.Row(row...)

@@ -2,6 +2,7 @@ package page
 
 import (
 	"bytes"
+	"context"
 	"html/template"
 
 	"boardbench/internal/chart"
@@ -10,8 +11,10 @@ import (
 
 // Charts draws r's charts (internal/chart) for inline use in a page: the
 // SVG without its XML prologue, so that it sits in HTML as an element.
-func Charts(r *result.Result) ([]Chart, error) {
-	cs, err := chart.ForResult(r)
+// It draws at most chart.MaxCharts charts of at most chart.MaxPoints
+// points per line, and stops with ctx's error when ctx ends.
+func Charts(ctx context.Context, r *result.Result) ([]Chart, int, error) {
+	cs, omitted, err := chart.ForResultContext(ctx, r)
 	out := make([]Chart, 0, len(cs))
 	for _, c := range cs {
 		svg := c.SVG
@@ -22,5 +25,5 @@ func Charts(r *result.Result) ([]Chart, error) {
 		// escaped by the SVG encoder.
 		out = append(out, Chart{Name: c.Name, Title: c.Title, SVG: template.HTML(svg)})
 	}
-	return out, err
+	return out, omitted, err
 }

@@ -7,7 +7,7 @@
 package page
 
 import (
-	"bytes"
+	"context"
 	"embed"
 	"encoding/base64"
 	"encoding/json"
@@ -46,8 +46,9 @@ type Chart struct {
 	SVG template.HTML
 }
 
-// ChartFunc makes the charts of a result.
-type ChartFunc func(r *result.Result) ([]Chart, error)
+// ChartFunc makes the charts of a result, stopping with ctx's error when
+// ctx ends; omitted counts the charts it left out (a bound).
+type ChartFunc func(ctx context.Context, r *result.Result) (charts []Chart, omitted int, err error)
 
 // Frame is what every page's layout needs.
 type Frame struct {
@@ -75,8 +76,13 @@ type Result struct {
 	Charts               []Chart
 	ChartNote            string
 	Phases               []PhaseRow
-	// Text is the text report, as `boardbench report` prints it.
+	// Text is the text report, as `boardbench report` prints it (bounded:
+	// see Bound).
 	Text string
+	// Omitted says what the page left out to stay bounded, one line per
+	// part (MaxFindings, MaxPhases, monitor lines, the text report's
+	// length); the raw JSON has all of it.
+	Omitted []string
 }
 
 // PhaseRow is one line of the phases table.
@@ -88,11 +94,26 @@ type PhaseRow struct {
 }
 
 // BuildResult returns the page content of r. charts may be nil; a chart
-// failure is said on the page, never fatal.
+// failure is said on the page, never fatal. It is BuildResultContext
+// without a deadline.
 func BuildResult(r *result.Result, charts ChartFunc) Result {
+	p, _ := BuildResultContext(context.Background(), r, charts)
+	return p
+}
+
+// BuildResultContext returns the page content of r, bounded whatever r
+// holds (see Bound): a result with a hundred thousand monitor lines
+// makes a page of the same order of size as one with a hundred. It stops
+// with ctx's error when ctx ends (a request's deadline).
+func BuildResultContext(ctx context.Context, r *result.Result, charts ChartFunc) (Result, error) {
+	if err := ctx.Err(); err != nil {
+		return Result{}, err
+	}
+	full := r
+	r, omitted := Bound(r)
 	p := Result{ID: r.ID, Command: r.Command, Status: r.Status, Started: r.StartedAt.UTC().Format("2006-01-02 15:04 UTC"),
-		Valid: r.Summary.Valid, Verdict: r.Summary.Verdict, Findings: r.Findings}
-	cols := mdrow.Compute(r)
+		Valid: r.Summary.Valid, Verdict: r.Summary.Verdict, Findings: r.Findings, Omitted: omitted}
+	cols := mdrow.Compute(full)
 	p.Device = cols.Device
 	if r.Info != nil {
 		p.SoC = r.Info.SoC.Guess
@@ -107,17 +128,32 @@ func BuildResult(r *result.Result, charts ChartFunc) Result {
 		p.Phases = append(p.Phases, PhaseRow{Name: ph.Name, Title: ph.Title, CPUs: cpu.FormatCPUList(ph.CPUs), Status: ph.Status, Reason: ph.Reason, DurationS: ph.DurationS,
 			DurationNotRecorded: ph.TimingNotRecorded})
 	}
-	var text bytes.Buffer
-	runtext.Render(&text, r, false)
-	p.Text = text.String()
+	if err := ctx.Err(); err != nil {
+		return Result{}, err
+	}
+	text := &capWriter{max: MaxReportBytes}
+	runtext.Render(text, r, false)
+	p.Text = strings.ToValidUTF8(text.b.String(), "")
+	if text.cut > 0 {
+		p.Text += "\n…\n"
+		p.Omitted = append(p.Omitted, fmt.Sprintf("the text report is cut after %d bytes (%d more); `boardbench report` prints all of it", MaxReportBytes, text.cut))
+	}
+	if err := ctx.Err(); err != nil {
+		return Result{}, err
+	}
 	if charts != nil {
-		cs, err := charts(r)
-		if err != nil {
+		cs, n, err := charts(ctx, full)
+		switch {
+		case err != nil && ctx.Err() != nil:
+			return Result{}, ctx.Err()
+		case err != nil:
 			p.ChartNote = "charts could not be drawn: " + err.Error()
+		case n > 0:
+			p.ChartNote = fmt.Sprintf("%d more charts are left out (a page draws at most %d)", n, len(cs))
 		}
 		p.Charts = cs
 	}
-	return p
+	return p, nil
 }
 
 // WriteResult writes the server's result page of p.
@@ -129,25 +165,35 @@ func WriteResult(w io.Writer, p Result) error {
 }
 
 // WriteStandalone writes r as one self-contained HTML file: the result
-// page with its CSS and charts inline, the raw JSON as a data: link, and
-// no link or request leaving the file.
-func WriteStandalone(w io.Writer, r *result.Result, charts ChartFunc) error {
-	p := BuildResult(r, charts)
+// page with its CSS and charts inline, the raw JSON as a data: link when
+// it is at most MaxEmbeddedJSON bytes, and no link or request leaving the
+// file. It stops with ctx's error when ctx ends.
+func WriteStandalone(ctx context.Context, w io.Writer, r *result.Result, charts ChartFunc) error {
+	p, err := BuildResultContext(ctx, r, charts)
+	if err != nil {
+		return err
+	}
 	doc, err := json.MarshalIndent(r, "", "  ")
 	if err != nil {
 		return err
 	}
-	p.RawJSON = "data:application/json;base64," + base64.StdEncoding.EncodeToString(doc)
-	p.RawDownload = "boardbench-result.json"
-	if r.ID != "" {
-		p.RawDownload = "boardbench-" + r.ID + ".json"
+	var raw template.URL
+	if len(doc) <= MaxEmbeddedJSON {
+		raw = template.URL("data:application/json;base64," + base64.StdEncoding.EncodeToString(doc))
+		p.RawDownload = "boardbench-result.json"
+		if r.ID != "" {
+			p.RawDownload = "boardbench-" + r.ID + ".json"
+		}
+	} else {
+		p.Omitted = append(p.Omitted, fmt.Sprintf("the raw JSON (%s) is not embedded in this file (the limit is %s); it is the result file or `boardbench results show ID --json`",
+			sizeText(len(doc)), sizeText(MaxEmbeddedJSON)))
 	}
 	// A data: URL is not a safe URL to html/template; it is ours, built
 	// from base64 only.
 	return templates.ExecuteTemplate(w, "result", struct {
 		Frame
 		Result resultWithURL
-	}{NewFrame(p.Device, false), resultWithURL{p, template.URL(p.RawJSON)}})
+	}{NewFrame(p.Device, false), resultWithURL{p, raw}})
 }
 
 // resultWithURL carries a data: URL the template must not filter.
