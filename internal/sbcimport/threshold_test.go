@@ -2,7 +2,6 @@ package sbcimport
 
 import (
 	"encoding/json"
-	"strconv"
 	"strings"
 	"testing"
 
@@ -31,7 +30,7 @@ func TestThresholdsLieAboveCleanLogs(t *testing.T) {
 				if !singleThreaded(m.While) {
 					continue
 				}
-				v, ok := meanColumn(m, "%cpu")
+				v, ok := meanMonitorColumn(m, "%cpu")
 				if !ok {
 					continue
 				}
@@ -84,32 +83,6 @@ func cleanBackground(validation []string) bool {
 }
 
 func singleThreaded(while string) bool {
-	w := strings.ToLower(while)
-	return strings.Contains(w, "single core") || strings.Contains(w, "tinymembench") || strings.Contains(w, "ramlat")
-}
-
-// meanColumn is the mean of a monitor column over a block's rows, the
-// first (taken before the benchmark started) left out.
-func meanColumn(m result.ImportedMonitoring, col string) (float64, bool) {
-	ci := -1
-	for i, c := range m.Columns {
-		if c == col {
-			ci = i
-		}
-	}
-	if ci < 0 || len(m.Rows) < 3 {
-		return 0, false
-	}
-	var sum float64
-	var n int
-	for _, row := range m.Rows[1:] {
-		if ci >= len(row) {
-			continue
-		}
-		if v, err := strconv.ParseFloat(strings.TrimSuffix(row[ci], "%"), 64); err == nil {
-			sum += v
-			n++
-		}
-	}
-	return sum / float64(max(n, 1)), n > 0
+	_, ok := singleThreadedPhase(while)
+	return ok
 }
