@@ -114,3 +114,10 @@ func ForeignReason(pct float64) string {
 
 // Round1 rounds v to one decimal, the precision of judgement shares.
 func Round1(v float64) float64 { return math.Round(v*10) / 10 }
+
+// NotValid reports whether r is a complete measurement whose verdict is
+// "not valid": the figures were kept but must not be compared. A
+// measuring command exits with its own status then (docs/verdicts.md).
+func (r *Result) NotValid() bool {
+	return r.Status == StatusComplete && !r.Summary.Valid
+}
