@@ -80,9 +80,11 @@ func (c *Comparison) headers(first string) []string {
 	return h
 }
 
+// orDash returns s, or "unknown" for a value the result does not know
+// (the one word every text view uses).
 func orDash(s string) string {
 	if s == "" {
-		return "-"
+		return "unknown"
 	}
 	return s
 }
