@@ -5,6 +5,7 @@ import (
 	"fmt"
 	"os"
 	"path/filepath"
+	"strconv"
 	"strings"
 	"sync"
 	"syscall"
@@ -77,8 +78,19 @@ func bigLittle(t *testing.T) string {
 }
 
 // sevenZipOutput is a 7-Zip 26.02 benchmark output with the given total
-// rating.
-func sevenZipOutput(tot int) string {
+// rating, for the threads of its -mmtN argument (usage 100 % for one
+// thread, 95 % of threads × 100 % for more).
+func sevenZipOutput(tot int, args ...string) string {
+	usage := 100
+	for _, a := range args {
+		if n, err := strconv.Atoi(strings.TrimPrefix(a, "-mmt")); err == nil && strings.HasPrefix(a, "-mmt") && n > 1 {
+			usage = 95 * n
+		}
+	}
+	return strings.Replace(sevenZipText(tot), "Tot:             100", fmt.Sprintf("Tot:             %d", usage), 1)
+}
+
+func sevenZipText(tot int) string {
 	return fmt.Sprintf(strings.ReplaceAll(`
 7-Zip (z) 26.02 (arm64) : Copyright (c) 1999-2026 Igor Pavlov : 2026-06-25
  64-bit locale=C.UTF-8 Threads:6 OPEN_MAX:20000
@@ -159,7 +171,7 @@ func (f *fakeExec) Exec(ctx context.Context, c proc.Command) (proc.Result, error
 		if f.sevenZip != nil {
 			tot = f.sevenZip(nz)
 		}
-		return proc.Result{Stdout: []byte(sevenZipOutput(tot))}, nil
+		return proc.Result{Stdout: []byte(sevenZipOutput(tot, c.Args...))}, nil
 	}
 	cipher := c.Args[len(c.Args)-1]
 	base := 100000.0

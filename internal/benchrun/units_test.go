@@ -69,7 +69,7 @@ func TestBuildSummary(t *testing.T) {
 		t.Fatal(err)
 	}
 	// Empty lists, not null, and no invented multi figure.
-	want := `{"clock_mhz":[],"clock_all_disturbed_mhz":[],"sevenzip_multi_mips":null,"sevenzip_multi_runs":[],` +
+	want := `{"clock_mhz":[],"clock_all_disturbed_mhz":[],"sevenzip_multi_mips":null,"sevenzip_multi_mips_all_runs":null,"sevenzip_multi_runs":[],` +
 		`"sevenzip_multi_disturbed_runs":[],"sevenzip_multi_mips_undisturbed":null,"sevenzip_multi_basis":"",` +
 		`"sevenzip_single_mips":[],"sevenzip_single_disturbed_cpus":[],"aes256_16k":[],"memcpy_mb_s":[],"memset_mb_s":[],"valid":false,"verdict":""}`
 	if string(data) != want {

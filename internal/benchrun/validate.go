@@ -13,13 +13,11 @@ import (
 )
 
 // findings are the run's own findings for the session's validation: the
-// idle gate, tools, pinning and tuning, a sustained drift, quick mode.
+// idle gate, tools, pinning and tuning, a sustained drift. Quick mode is
+// no finding: it is a mode (result.Result.Quick), judged by the same rules.
 func (r *runner) findings(res *result.Result) []finding.Finding {
 	fs := append([]finding.Finding{}, r.runFindings...)
 	fs = append(fs, SustainedDrift(res.Phases)...)
-	if r.opt.Quick {
-		fs = append(fs, QuickFinding())
-	}
 	return fs
 }
 
@@ -54,16 +52,6 @@ func SustainedDrift(phases []result.Phase) []finding.Finding {
 		}}
 	}
 	return nil
-}
-
-// QuickFinding says that --quick figures are not comparable.
-func QuickFinding() finding.Finding {
-	return finding.Finding{
-		ID: "quick_mode", Severity: finding.Invalidates,
-		Title:    "Quick mode: figures are not comparable",
-		Evidence: []string{"--quick runs 7-Zip with a small dictionary and one pass, openssl with fewer ciphers and the memory probes with small sizes"},
-		Advice:   "Run without --quick for figures that compare with other results.",
-	}
 }
 
 // facts adds what the rules need from the tuning and the clock phases to

@@ -85,7 +85,7 @@ type Rule func(r *result.Result, f Facts) []finding.Finding
 // Rules returns every validation rule in report order.
 func Rules() []Rule {
 	return []Rule{
-		OOMKill, UnderVoltage, CPUOffline, Swapping, Throttling, FallingScores,
+		OOMKill, UnderVoltage, CPUOffline, DisturbedFigures, Swapping, Throttling, FallingScores,
 		RunSpread, SevenZipLowUsage, BackgroundActivity, StealTime, ClockDisturbed,
 		ClockBelowMax, ClockMismatch, Governor, HPLResidualFailed,
 		SevenZipVersion, ZswapWithZram, TempSoftLimit, NearTripPoint,
@@ -352,12 +352,22 @@ func policyInPhase(r *result.Result, policy int, p result.Phase) bool {
 	return len(r.Monitor.Policies) == 0
 }
 
-// FallingScores: consecutive multi-threaded 7-Zip runs lose speed, the
-// sign of throttling (a spread of runs not in falling order is RunSpread's).
+// FallingScores: the valid consecutive multi-threaded 7-Zip runs fall in
+// order, by 3 % or more from the first to the last (runs not in falling
+// order are RunSpread's). Throttling is claimed only with evidence of a
+// clock change in the multi-threaded phase (the sampled clock fell by more
+// than 2 %, time_in_state below the top OPP, or firmware throttling
+// flags). Where the clock was read and stayed put, the scores fell for
+// another reason; without clock readings the cause cannot be told here.
 func FallingScores(r *result.Result, _ Facts) []finding.Finding {
-	runs := r.Summary.SevenZipMultiRuns
+	runs := validMultiRuns(r.Summary)
 	if len(runs) < 2 || runs[0] <= 0 {
 		return nil
+	}
+	for i := 1; i < len(runs); i++ {
+		if runs[i] > runs[i-1] {
+			return nil
+		}
 	}
 	last := runs[len(runs)-1]
 	drop := 100 * (runs[0] - last) / runs[0]
@@ -368,11 +378,88 @@ func FallingScores(r *result.Result, _ Facts) []finding.Finding {
 	for i, v := range runs {
 		strs[i] = fmt.Sprintf("%.0f", v)
 	}
-	return []finding.Finding{{
-		ID: "falling_scores", Severity: finding.Warning, Title: fmt.Sprintf("Throttling: 7-Zip scores fell %.1f%% over consecutive runs", drop),
-		Evidence: []string{"multi-threaded totals: " + strings.Join(strs, ", ") + " MIPS"},
-		Advice:   "Falling scores under sustained load are a sign of throttling; improve cooling and compare again.",
-	}}
+	ev := []string{"multi-threaded totals: " + strings.Join(strs, ", ") + " MIPS"}
+	f := finding.Finding{ID: "falling_scores", Severity: finding.Warning, Phases: []string{result.PhaseSevenZipMulti}}
+	clock := multiClockEvidence(r)
+	ev = append(ev, clock.lines...)
+	f.Evidence = ev
+	switch {
+	case clock.fell:
+		f.Title = fmt.Sprintf("Throttling: 7-Zip scores fell %.1f%% over consecutive runs while the clock fell", drop)
+		f.Advice = "The clock dropped under sustained load: improve cooling (heatsink, fan) or the supply and compare again."
+	case clock.read:
+		f.Title = fmt.Sprintf("7-Zip scores fell %.1f%% over consecutive runs with the clock steady", drop)
+		f.Advice = "The clock did not change, so something else slowed the later runs (other work, memory or storage): stop other work and repeat."
+	default:
+		f.Title = fmt.Sprintf("7-Zip scores fell %.1f%% over consecutive runs; the cause cannot be told here", drop)
+		f.Advice = "This machine shows no clock readings for the run, so a clock drop cannot be seen; repeat the run, and compare with a cooler or quieter machine."
+	}
+	return []finding.Finding{f}
+}
+
+// clockEvidence is what the multi-threaded phase tells about its clock.
+type clockEvidence struct {
+	// read: the clock was read (sampled, time_in_state or firmware
+	// flags); fell: it fell.
+	read, fell bool
+	lines      []string
+}
+
+// multiClockEvidence looks for a clock change in the multi-threaded 7-Zip
+// phase: the sampled clock of a policy falling by more than 2 % from its
+// highest reading, time in lower OPPs, firmware throttling flags; the
+// temperature range is noted.
+func multiClockEvidence(r *result.Result) clockEvidence {
+	var c clockEvidence
+	for _, p := range r.Phases {
+		if p.Name != result.PhaseSevenZipMulti {
+			continue
+		}
+		var lo, hi []float64
+		tlo, thi := math.Inf(1), math.Inf(-1)
+		for _, s := range p.Samples {
+			for k, v := range s.ClockMHz {
+				if v == nil || *v <= 0 {
+					continue
+				}
+				for len(lo) <= k {
+					lo, hi = append(lo, math.Inf(1)), append(hi, math.Inf(-1))
+				}
+				lo[k], hi[k] = math.Min(lo[k], *v), math.Max(hi[k], *v)
+				c.read = true
+			}
+			if s.TempC != nil {
+				tlo, thi = math.Min(tlo, *s.TempC), math.Max(thi, *s.TempC)
+			}
+		}
+		for k := range lo {
+			if hi[k] > 0 && !math.IsInf(lo[k], 0) && 100*(hi[k]-lo[k])/hi[k] > 2 {
+				c.fell = true
+				c.lines = append(c.lines, fmt.Sprintf("sampled clock %d: %.0f → %.0f MHz", k, hi[k], lo[k]))
+			}
+		}
+		for _, t := range p.TimeInState {
+			c.read = true
+			if t.TotalS > 0 && t.BelowTopS > math.Max(0.5, 0.05*t.TotalS) {
+				c.fell = true
+				c.lines = append(c.lines, fmt.Sprintf("policy%d spent %.1f s of %.1f s below %.0f MHz", t.Policy, t.BelowTopS, t.TotalS, t.TopMHz))
+			}
+		}
+		if p.ThrottledAfter != nil {
+			c.read = true
+			if *p.ThrottledAfter&0x6 != 0 {
+				c.fell = true
+				c.lines = append(c.lines, fmt.Sprintf("firmware reports frequency capping/throttling (get_throttled 0x%x)", *p.ThrottledAfter))
+			}
+		}
+		if !math.IsInf(thi, 0) {
+			c.lines = append(c.lines, fmt.Sprintf("temperature %.1f–%.1f °C", tlo, thi))
+		}
+		if !c.read {
+			c.lines = append(c.lines, "no clock readings (no cpufreq, no firmware clock)")
+		}
+	}
+	return c
 }
 
 // BackgroundActivity: something else used CPU time during a phase. Where
@@ -394,7 +481,8 @@ func BackgroundActivity(r *result.Result, f Facts) []finding.Finding {
 		// threads, outside the benchmark's processes; the net rules
 		// (net.go) judge where it went. Passive phases watch other
 		// tasks' work on purpose.
-		if p.Status != result.PhaseOK || p.Passive || isNetPhase(p.Name) {
+		// A disturbed phase is DisturbedFigures'.
+		if p.Status != result.PhaseOK || p.Passive || isNetPhase(p.Name) || p.IsDisturbed() {
 			continue
 		}
 		m, ok := windowMeans(p)

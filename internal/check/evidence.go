@@ -3,6 +3,7 @@ package check
 import (
 	"encoding/json"
 	"fmt"
+	"slices"
 	"strings"
 	"time"
 
@@ -26,7 +27,7 @@ const MaxStealPct = 2.0
 
 // means are a phase's CPU time shares over its window.
 type means struct {
-	cpu, sys, iowait, steal float64
+	cpu, sys, iowait, steal, irq float64
 	// work is the share of the watched processes; nil when the monitor
 	// did not know them.
 	work *float64
@@ -59,6 +60,7 @@ func windowMeans(p result.Phase) (means, bool) {
 		m.sys += w * deref(s.SysPct)
 		m.iowait += w * deref(s.IowaitPct)
 		m.steal += w * deref(s.StealPct)
+		m.irq += w * deref(s.IRQPct)
 		if s.WorkPct == nil {
 			haveWork = false
 		} else {
@@ -71,7 +73,7 @@ func windowMeans(p result.Phase) (means, bool) {
 	if timed := !p.Samples[len(p.Samples)-1].Time.IsZero(); timed && total < MinJudgedWindow.Seconds() {
 		return means{}, false
 	}
-	m.cpu, m.sys, m.iowait, m.steal = m.cpu/total, m.sys/total, m.iowait/total, m.steal/total
+	m.cpu, m.sys, m.iowait, m.steal, m.irq = m.cpu/total, m.sys/total, m.iowait/total, m.steal/total, m.irq/total
 	if haveWork {
 		w := workTotal / total
 		m.work = &w
@@ -143,12 +145,12 @@ func sevenZipRunName(phase string, f result.SevenZipFigures, n int) string {
 	return name
 }
 
-// RunSpread: the consecutive multi-threaded 7-Zip runs differ by more than
-// MaxRunSpreadPct without falling in order. Runs that fall in order are
-// throttling, FallingScores' finding; runs that disagree otherwise were
-// disturbed by other work.
+// RunSpread: the valid consecutive multi-threaded 7-Zip runs (those the
+// headline stands on) differ by more than MaxRunSpreadPct without falling
+// in order. Runs that fall in order are FallingScores' finding; the two
+// never fire together.
 func RunSpread(r *result.Result, _ Facts) []finding.Finding {
-	runs := r.Summary.SevenZipMultiRuns
+	runs := validMultiRuns(r.Summary)
 	if len(runs) < 2 {
 		return nil
 	}
@@ -174,7 +176,7 @@ func RunSpread(r *result.Result, _ Facts) []finding.Finding {
 	return []finding.Finding{{
 		ID: "sevenzip_spread", Severity: finding.Warning,
 		Title: fmt.Sprintf("Interference: 7-Zip multi-threaded runs differ by %.1f%%", spread),
-		Evidence: []string{fmt.Sprintf("multi-threaded totals: %s MIPS (not in falling order, so not throttling)",
+		Evidence: []string{fmt.Sprintf("multi-threaded totals of the valid runs: %s MIPS, not in falling order",
 			strings.Join(strs, ", "))},
 		Phases: []string{result.PhaseSevenZipMulti},
 		Advice: "Consecutive runs of a quiet machine agree within a few percent: something else ran during some of them. Stop other work and repeat.",
@@ -282,4 +284,16 @@ func HPLResidualFailed(r *result.Result, _ Facts) []finding.Finding {
 		Advice: "A failed residual check means wrong arithmetic under load, usually a weak or marginal CPU supply, overclocking or overheating: " +
 			"fix the power supply and cooling before trusting any figure of this machine.",
 	})
+}
+
+// validMultiRuns returns the multi-threaded totals the headline stands on,
+// in order: every run but the disturbed ones.
+func validMultiRuns(s result.Summary) []float64 {
+	var out []float64
+	for i, v := range s.SevenZipMultiRuns {
+		if !slices.Contains(s.SevenZipMultiDisturbedRuns, i+1) {
+			out = append(out, v)
+		}
+	}
+	return out
 }

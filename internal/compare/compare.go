@@ -42,11 +42,16 @@ type Comparison struct {
 	// Figures are the headline figures, then the per-core-type figures,
 	// then the other commands' headline figures by name.
 	Figures []Figure `json:"figures"`
+	// Notes warn about what the figures cannot say: results of a quick
+	// mode beside standard ones (no change is computed between them).
+	Notes []string `json:"notes,omitempty"`
 }
 
 // Column names one compared result.
 type Column struct {
 	Label string `json:"label"`
+	// Quick is true for a result of a quick mode (result.Result.Quick).
+	Quick bool `json:"quick,omitempty"`
 	store.Heading
 }
 
@@ -95,11 +100,34 @@ func Compare(in []Input) (*Comparison, error) {
 		}
 		h := store.RecordOf(x.Result).Heading()
 		h.CreatedAt = x.Result.StartedAt // as the result says, not in UTC as indexed
-		c.Results = append(c.Results, Column{Label: x.Label, Heading: h})
+		c.Results = append(c.Results, Column{Label: x.Label, Quick: x.Result.Quick, Heading: h})
 	}
 	c.Conditions = conditions(in)
 	c.Figures = figures(in)
+	var quick []string
+	for i, x := range in {
+		if x.Result.Quick != in[0].Result.Quick {
+			for k := range c.Figures {
+				c.Figures[k].ChangePct[i], c.Figures[k].BeyondSpread[i] = nil, false
+			}
+		}
+		if x.Result.Quick {
+			quick = append(quick, x.Label)
+		}
+	}
+	if len(quick) > 0 && len(quick) < len(in) {
+		c.Notes = append(c.Notes, fmt.Sprintf("%s %s of a quick mode (smaller sizes, fewer passes): %s figures do not compare with standard results, and no change is computed between them",
+			strings.Join(quick, ", "), map[bool]string{true: "is a result", false: "are results"}[len(quick) == 1], map[bool]string{true: "its", false: "their"}[len(quick) == 1]))
+	}
 	return c, nil
+}
+
+// modeOf names a result's mode: "quick" or "standard".
+func modeOf(r *result.Result) string {
+	if r.Quick {
+		return "quick"
+	}
+	return "standard"
 }
 
 // conditionFuncs are the conditions, in the order they are listed.
@@ -107,6 +135,7 @@ var conditionFuncs = []struct {
 	name string
 	of   func(r *result.Result) string
 }{
+	{"mode", modeOf},
 	{"kernel", func(r *result.Result) string {
 		return info(r, func(i *inventory.Info) string { return i.OS.Kernel.Release })
 	}},
@@ -352,7 +381,7 @@ var perCore = []struct {
 	of              func(s result.Summary) []result.Value
 }{
 	{"sevenzip_single_mips", "7-Zip single-threaded", "MIPS", func(s result.Summary) []result.Value { return s.SevenZipSingleMIPS }},
-	{"aes256_16k", "AES-256-CBC 16 KiB", "KB/s", func(s result.Summary) []result.Value { return s.AES256At16K }},
+	{"aes256_16k", "AES-256-CBC 16 KiB", "kB/s", func(s result.Summary) []result.Value { return s.AES256At16K }},
 	{"memcpy_mb_s", "memcpy", "MB/s", func(s result.Summary) []result.Value { return s.MemcpyMBs }},
 	{"memset_mb_s", "memset", "MB/s", func(s result.Summary) []result.Value { return s.MemsetMBs }},
 	{"clock_mhz", "clock measured", "MHz", func(s result.Summary) []result.Value { return s.ClockMHz }},

@@ -80,9 +80,11 @@ func (c *Comparison) headers(first string) []string {
 	return h
 }
 
+// orDash returns s, or "unknown" for a value the result does not know
+// (the one word every text view uses).
 func orDash(s string) string {
 	if s == "" {
-		return "-"
+		return "unknown"
 	}
 	return s
 }
@@ -141,6 +143,9 @@ func (c *Comparison) WriteText(w io.Writer) {
 	ft.Write(w)
 	fmt.Fprintln(w)
 	fmt.Fprintln(w, "  "+BeyondMark+" the change is larger than the run-to-run spread the results record")
+	for _, n := range c.Notes {
+		fmt.Fprintln(w, "  note: "+n)
+	}
 }
 
 func shortID(id string) string {
@@ -196,4 +201,7 @@ func (c *Comparison) WriteMarkdown(w io.Writer) {
 	}
 	fmt.Fprintln(w)
 	fmt.Fprintln(w, "Changes against the first result; "+BeyondMark+" marks a change larger than the run-to-run spread the results record.")
+	for _, n := range c.Notes {
+		fmt.Fprintln(w, "\nNote: "+n+".")
+	}
 }

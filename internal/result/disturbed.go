@@ -36,9 +36,10 @@ type LowUsageRun struct {
 // they were disturbed: a single-threaded run below
 // SingleThreadMinUsagePct; a multi-threaded one below
 // MultiThreadMinUsageShare of threads × 100 % and below
-// MultiThreadBelowBestShare of the best run of the phase. A phase of one
-// multi-threaded run, or one whose runs were all disturbed alike, is left
-// to the monitor's evidence (the background_activity finding).
+// MultiThreadBelowBestShare of the best run of the phase, or below
+// MultiThreadMinUsageAloneShare of threads × 100 % whatever the other runs
+// did (a lone run is judged too). A phase of runs all disturbed alike above
+// that floor is left to the monitor's evidence (check.Judge).
 func (f SevenZipFigures) LowUsageRuns() []LowUsageRun {
 	threads := f.Threads
 	if threads <= 0 {
@@ -64,7 +65,8 @@ func (f SevenZipFigures) LowUsageRuns() []LowUsageRun {
 		if threads == 1 {
 			low = u < SingleThreadMinUsagePct
 		} else {
-			low = u < MultiThreadMinUsageShare*expected && u < MultiThreadBelowBestShare*best
+			low = (u < MultiThreadMinUsageShare*expected && u < MultiThreadBelowBestShare*best) ||
+				u < MultiThreadMinUsageAloneShare*expected
 		}
 		if low {
 			out = append(out, LowUsageRun{Run: i + 1, UsagePct: u, ExpectedPct: expected, TotMIPS: *r.TotMIPS})

@@ -266,7 +266,7 @@ type CacheLevel struct {
 }
 
 // OpenSSLFigures are the figures of an openssl phase: AES-CBC throughput in
-// KB/s (1000 bytes per second) per block size. In openssl-all-cores, one
+// kB/s (1 kB = 1000 bytes) per block size. In openssl-all-cores, one
 // process ran on each CPU at once and the values are their sums.
 type OpenSSLFigures struct {
 	CPUs []int `json:"cpus"`

@@ -51,7 +51,12 @@ type Result struct {
 	// unknown): it tells a lab's boards apart in the store.
 	Host string `json:"host,omitempty"`
 	// Command is "run" or "monitor".
-	Command    string     `json:"command"`
+	Command string `json:"command"`
+	// Quick is true for a result of a quick mode (`run --quick`, `mem
+	// --quick`…): smaller sizes and fewer passes. It is judged by the same
+	// rules, but its figures do not compare with standard results
+	// (schema 1.1).
+	Quick      bool       `json:"quick,omitempty"`
 	Status     string     `json:"status"`
 	StartedAt  time.Time  `json:"started_at"`
 	FinishedAt *time.Time `json:"finished_at"`
@@ -131,6 +136,9 @@ type Phase struct {
 	// it (`boardbench writes`): other tasks' work is what it observes, not
 	// interference, so the background-activity rule does not judge it.
 	Passive bool `json:"passive,omitempty"`
+	// Judgement is how the check rules judged the phase's evidence
+	// (schema 1.1; nil in older results and for phases never judged).
+	Judgement *Judgement `json:"judgement,omitempty"`
 	monitor.Evidence
 }
 
@@ -150,8 +158,16 @@ type Summary struct {
 	// disturbed by other tasks: Value is what they read (low), which is
 	// not a figure of the machine.
 	ClockAllDisturbed []Value `json:"clock_all_disturbed_mhz"`
-	// SevenZipMultiMIPS is the mean total rating of the multi-threaded runs.
+	// SevenZipMultiMIPS is the headline multi-threaded 7-Zip figure: the
+	// mean total rating of the valid multi-threaded runs (those neither
+	// 7-Zip's own usage nor the phase's judgement shows as disturbed); nil
+	// when no valid run is left (HeadlineNotes then says why). Every view
+	// shows this number. In schema 1.0 it was the mean of all runs; Parse
+	// migrates such documents (see SevenZipMultiMIPSAllRuns).
 	SevenZipMultiMIPS *float64 `json:"sevenzip_multi_mips"`
+	// SevenZipMultiMIPSAllRuns is the mean total rating of every
+	// successful multi-threaded run, disturbed ones included (schema 1.1).
+	SevenZipMultiMIPSAllRuns *float64 `json:"sevenzip_multi_mips_all_runs"`
 	// SevenZipMultiRuns are the individual multi-threaded totals.
 	SevenZipMultiRuns []float64 `json:"sevenzip_multi_runs"`
 	// SevenZipMultiDisturbedRuns are the numbers (from 1) of the
@@ -159,18 +175,22 @@ type Summary struct {
 	// their CPUs (SevenZipFigures.LowUsageRuns).
 	SevenZipMultiDisturbedRuns []int `json:"sevenzip_multi_disturbed_runs"`
 	// SevenZipMultiMIPSUndisturbed is the mean total rating of the other
-	// runs; nil when none succeeded.
+	// runs; nil when none succeeded. Since schema 1.1 it equals
+	// SevenZipMultiMIPS; it is kept for readers of 1.0.
 	SevenZipMultiMIPSUndisturbed *float64 `json:"sevenzip_multi_mips_undisturbed"`
-	// SevenZipMultiBasis says which mean is the headline (see
-	// SevenZipMultiHeadline): "all runs" when no run was disturbed,
-	// "undisturbed runs" when some were; "" without a result.
+	// SevenZipMultiBasis says which runs the headline stands on: "all
+	// runs" when no run was disturbed, "undisturbed runs" when some were
+	// left out; "" without a result.
 	SevenZipMultiBasis string `json:"sevenzip_multi_basis"`
-	// SevenZipSingleMIPS is the single-threaded total rating per core type.
+	// SevenZipSingleMIPS is the single-threaded total rating per core type
+	// (valid runs only: a disturbed run is in Excluded).
 	SevenZipSingleMIPS []Value `json:"sevenzip_single_mips"`
-	// SevenZipSingleDisturbedCPUs are the CPUs of SevenZipSingleMIPS whose
-	// run was disturbed (its usage was below SingleThreadMinUsagePct).
+	// SevenZipSingleDisturbedCPUs are the CPUs whose single-threaded run
+	// was disturbed (its usage was below SingleThreadMinUsagePct, or its
+	// phase was judged disturbed): their figure is in Excluded.
 	SevenZipSingleDisturbedCPUs []int `json:"sevenzip_single_disturbed_cpus"`
-	// AES256At16K is AES-256-CBC throughput on 16 KiB blocks in KB/s (1000 bytes).
+	// AES256At16K is AES-256-CBC throughput on 16 KiB blocks in kB/s
+	// (1 kB = 1000 bytes), as openssl prints it.
 	AES256At16K []Value `json:"aes256_16k"`
 	MemcpyMBs   []Value `json:"memcpy_mb_s"`
 	MemsetMBs   []Value `json:"memset_mb_s"`
@@ -182,6 +202,12 @@ type Summary struct {
 	Valid bool `json:"valid"`
 	// Verdict is a one-line human summary of validity.
 	Verdict string `json:"verdict"`
+	// Excluded are the figures measured under disturbance: kept, marked,
+	// left out of the headline figures above (schema 1.1).
+	Excluded []ExcludedFigure `json:"excluded_figures,omitempty"`
+	// HeadlineNotes say why a headline figure that was measured is null
+	// (schema 1.1).
+	HeadlineNotes []HeadlineNote `json:"headline_notes,omitempty"`
 	*SweepSummary
 	*ThermalSummary
 	*ImportedSummary
@@ -193,19 +219,16 @@ const (
 	BasisUndisturbedRuns = "undisturbed runs"
 )
 
-// SevenZipMultiHeadline returns the multi-threaded 7-Zip figure the summary
-// stands by: the mean of the undisturbed runs when some runs were
-// disturbed, else the mean of all runs; nil without a result.
-func (s Summary) SevenZipMultiHeadline() *float64 {
-	if s.SevenZipMultiBasis == BasisUndisturbedRuns && s.SevenZipMultiMIPSUndisturbed != nil {
-		return s.SevenZipMultiMIPSUndisturbed
-	}
-	return s.SevenZipMultiMIPS
-}
+// SevenZipMultiHeadline returns the multi-threaded 7-Zip headline, the
+// mean of the valid runs (SevenZipMultiMIPS); nil when there is none.
+func (s Summary) SevenZipMultiHeadline() *float64 { return s.SevenZipMultiMIPS }
 
-// New returns a running result for a command.
+// New returns a running result for a command. A result whose options
+// hold "quick": true is a quick result (Quick).
 func New(command string, info *inventory.Info, options map[string]any) *Result {
+	quick, _ := options["quick"].(bool)
 	return &Result{
+		Quick:         quick,
 		SchemaVersion: schema.Version,
 		ID:            NewID(),
 		Tool:          buildinfo.Get(),
@@ -277,7 +300,26 @@ func Parse(data []byte) (*Result, error) {
 	if !slices.Contains(statuses, r.Status) {
 		return nil, fmt.Errorf("unknown status %q (want %s)", truncate(r.Status), strings.Join(statuses, ", "))
 	}
+	migrate(&r)
 	return &r, nil
+}
+
+// migrate brings a schema 1.0 summary to 1.1: sevenzip_multi_mips became
+// the headline (the mean of the runs not disturbed), the mean of all runs
+// moved to sevenzip_multi_mips_all_runs. The document's schema_version
+// is left as written.
+func migrate(r *Result) {
+	_, minor, _ := strings.Cut(r.SchemaVersion, ".")
+	if minor != "0" {
+		return
+	}
+	s := &r.Summary
+	if s.SevenZipMultiMIPSAllRuns == nil {
+		s.SevenZipMultiMIPSAllRuns = s.SevenZipMultiMIPS
+	}
+	if s.SevenZipMultiBasis == BasisUndisturbedRuns && s.SevenZipMultiMIPSUndisturbed != nil {
+		s.SevenZipMultiMIPS = s.SevenZipMultiMIPSUndisturbed
+	}
 }
 
 // schemaSupported reports whether v is "MAJOR.MINOR" in decimal with the

@@ -9,7 +9,8 @@ const (
 )
 
 // StorageRow is one row of the iozone-style table: one record size, the
-// throughput of each test in kB/s where 1 kB = 1024 bytes (iozone's unit).
+// throughput of each test in KiB/s (1 KiB = 1024 bytes; iozone calls it
+// kB/s). The JSON names say kb_s for compatibility; the unit is KiB/s.
 // A nil figure was not measured (interrupted, or the test failed).
 type StorageRow struct {
 	RecordKiB      int      `json:"record_kib"`

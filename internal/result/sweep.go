@@ -61,6 +61,25 @@ type SweepRow struct {
 	PowerW    *float64 `json:"power_w"`
 	MIPSPerW  *float64 `json:"mips_per_w"`
 	CoreVolts *float64 `json:"core_volts,omitempty"`
+	// Disturbed is true when the step was measured under disturbance
+	// (SweepStepDisturbed): MIPS, MeasuredMHz and MIPSPerW are then null,
+	// what they read is in Summary.Excluded, and Reason says why (schema
+	// 1.1).
+	Disturbed bool   `json:"disturbed,omitempty"`
+	Reason    string `json:"reason,omitempty"`
+}
+
+// SweepStepDisturbed reports whether a sweep step's figures are not
+// figures, and why: its phase was judged disturbed, or 7-Zip's own usage
+// shows that it did not get its CPUs.
+func SweepStepDisturbed(p Phase, f SweepFigures) (bool, string) {
+	if p.IsDisturbed() {
+		return true, phaseReason(p)
+	}
+	if low := f.SevenZip.LowUsageRuns(); len(low) > 0 {
+		return true, usageReason(low[0])
+	}
+	return false, ""
 }
 
 // SweepSummary holds the rows of `boardbench sweep`; it is embedded in
@@ -88,6 +107,10 @@ func BuildSweepSummary(phases []Phase) *SweepSummary {
 		}
 		if row.CPUs == nil {
 			row.CPUs = []int{}
+		}
+		if bad, why := SweepStepDisturbed(p, f); bad {
+			row.Disturbed, row.Reason = true, why
+			row.MIPS, row.MeasuredMHz = nil, nil
 		}
 		row.MIPSPerW = MIPSPerWatt(row.MIPS, row.PowerW)
 		s.Sweep = append(s.Sweep, row)

@@ -80,7 +80,7 @@ func BuildCompare(cmp *compare.Comparison) page.Compare {
 	for _, col := range cmp.Results {
 		dev := col.Board
 		if dev == "" {
-			dev = "(unknown board)"
+			dev = "unknown"
 		}
 		c.Results = append(c.Results, page.CompareResult{ID: col.ID, Device: dev, Date: col.CreatedAt.UTC().Format("2006-01-02 15:04")})
 	}

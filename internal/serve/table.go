@@ -36,7 +36,7 @@ var Columns = []Column{
 	{"distro", "Distribution", "distro", false},
 	{"7zip-multi", "7-Zip multi", "sevenzip_multi_mips", true},
 	{"7zip-single", "7-Zip single", "sevenzip_single_mips.max", true},
-	{"aes", "AES-256 16K (KB/s)", "aes256_16k.max", true},
+	{"aes", "AES-256 16 KiB (kB/s)", "aes256_16k.max", true},
 	{"memcpy", "memcpy (MB/s)", "memcpy_mb_s.max", true},
 	{"memset", "memset (MB/s)", "memset_mb_s.max", true},
 	{"soc", "SoC", "soc", false},
@@ -268,7 +268,7 @@ func rowOf(rc store.Record) page.Row {
 		row.Device = rc.Host
 	}
 	if row.Device == "" {
-		row.Device = "(unknown board)"
+		row.Device = "unknown"
 	}
 	if !rc.CreatedAt.IsZero() {
 		row.Date = rc.CreatedAt.UTC().Format("2006-01-02")

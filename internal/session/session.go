@@ -23,7 +23,6 @@ import (
 	"math"
 	"os"
 	"path/filepath"
-	"slices"
 	"strings"
 	"time"
 
@@ -508,17 +507,7 @@ func (s *Session) validate(end End) {
 	if s.cfg.Facts != nil {
 		facts = s.cfg.Facts(facts)
 	}
-	fs := check.Run(s.res, facts)
-	if s.cfg.Findings != nil {
-		fs = append(fs, s.cfg.Findings(s.res)...)
-	}
-	slices.SortStableFunc(fs, func(a, b finding.Finding) int { return b.Severity.Rank() - a.Severity.Rank() })
-	if fs == nil {
-		fs = []finding.Finding{}
-	}
-	s.refreshSummary()
-	s.res.Findings = fs
-	s.res.Summary.Valid, s.res.Summary.Verdict = check.Verdict(fs)
+	check.Validate(s.res, facts, s.cfg.Summarize, s.cfg.Findings)
 	if end.Verdict != "" {
 		s.res.Summary.Valid = false
 		s.res.Summary.Verdict = end.Verdict

@@ -1,7 +1,7 @@
 // Package storagebench is boardbench's native storage test: the table users
 // know from `iozone -e -I -a -s 100M -r 4k -r 16k -r 512k -r 1024k -r 16384k
 // -i 0 -i 1 -i 2` (write, rewrite, read, reread, random read and random
-// write per record size, in kB/s with 1 kB = 1024 bytes), measured with
+// write per record size, in KiB/s with 1 KiB = 1024 bytes), measured with
 // O_DIRECT in temporary files, each cell bounded in time and bytes so a
 // slow SD card gives its figures in a fraction of iozone's time.
 //

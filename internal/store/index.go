@@ -40,6 +40,14 @@ func Index(doc []byte) (Record, error) {
 		rec.ID = id
 	}
 	rec.Figures = Figures(doc)
+	if strings.HasSuffix(r.SchemaVersion, ".0") {
+		// A 1.0 document: its headline figures as result.Parse migrated them.
+		if migrated, err := json.Marshal(struct {
+			Summary result.Summary `json:"summary"`
+		}{r.Summary}); err == nil {
+			rec.Figures = Figures(migrated)
+		}
+	}
 	return rec, nil
 }
 
@@ -131,7 +139,8 @@ const UnknownCore = "unknown core"
 //   - other arrays of objects are named by each element's "name", "label",
 //     "device" or "core" field, else its index;
 //   - arrays of plain numbers (individual runs) are not figures; nor are
-//     booleans, strings or nulls. NaN and infinities are left out.
+//     booleans, strings or nulls, nor the figures the summary left out of
+//     the headline (excluded_figures). NaN and infinities are left out.
 func Figures(doc []byte) map[string]float64 {
 	var top struct {
 		Summary json.RawMessage `json:"summary"`
@@ -161,8 +170,16 @@ func join(prefix, name string) string {
 	return prefix + "." + name
 }
 
+// notFigures are the summary members that hold no headline figure: the
+// figures left out of the headline as disturbed, and why a headline is
+// null.
+var notFigures = map[string]bool{"excluded_figures": true, "headline_notes": true}
+
 func flattenObject(prefix string, obj map[string]any, out map[string]float64) {
 	for k, v := range obj {
+		if prefix == "" && notFigures[k] {
+			continue
+		}
 		flattenValue(join(prefix, k), v, out)
 	}
 }

@@ -50,9 +50,10 @@ func renderText(w io.Writer, rep *Report, color bool) {
 		anyUncertain = anyUncertain || (c.MeasuredMHz != nil && !c.Certain)
 		anyFlag = anyFlag || c.Flagged
 	}
-	headers := []string{"Cluster", "CPUs", "Core", "Measured on", "Measured", "Spread", "Kernel", "Deviation"}
+	// The same column names as the clock table of `boardbench report`.
+	headers := []string{"cluster", "CPUs", "core", "CPU", "measured", "spread", "kernel", "deviation"}
 	if anyFirmware {
-		headers = append(headers, "Firmware", "Deviation")
+		headers = append(headers, "firmware", "fw deviation")
 	}
 	t := textfmt.NewTable(headers...)
 	for i := 4; i < len(headers); i++ {

@@ -96,7 +96,7 @@ func TestTextReport(t *testing.T) {
 	if code != 0 {
 		t.Fatalf("exit %d: %s", code, errOut)
 	}
-	for _, s := range []string{"Summary", "verdict:     valid", "3270 MIPS", "1368003 KB/s", "Validation findings"} {
+	for _, s := range []string{"Summary", "verdict:     valid", "3270 MIPS", "1368003 kB/s", "Validation findings"} {
 		if !strings.Contains(out, s) {
 			t.Errorf("report lacks %q:\n%s", s, out)
 		}

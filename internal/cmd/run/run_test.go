@@ -96,10 +96,20 @@ func TestQuickRunWithRealTools(t *testing.T) {
 		}
 	}
 	s := r.Summary
+	// Each figure is measured: it is a headline figure, or (on a machine
+	// where other work took the CPU, as CI machines are) it is kept in
+	// excluded_figures with the reason, and the result is not valid.
+	excluded := map[string]bool{}
+	for _, e := range s.Excluded {
+		excluded[e.Figure] = true
+		if !(e.Measured > 0) || e.Reason == "" {
+			t.Errorf("excluded figure %+v", e)
+		}
+	}
 	positive := func(name string, vs []result.Value) {
 		t.Helper()
-		if len(vs) == 0 {
-			t.Errorf("summary has no %s", name)
+		if len(vs) == 0 && !excluded[name] {
+			t.Errorf("summary has no %s, and none was excluded", name)
 		}
 		for _, v := range vs {
 			if !(v.Value > 0) {
@@ -124,12 +134,22 @@ func TestQuickRunWithRealTools(t *testing.T) {
 	positive("aes256_16k", s.AES256At16K)
 	positive("memcpy_mb_s", s.MemcpyMBs)
 	positive("memset_mb_s", s.MemsetMBs)
-	if s.SevenZipMultiMIPS == nil || !(*s.SevenZipMultiMIPS > 0) || len(s.SevenZipMultiRuns) != 1 {
-		t.Errorf("7-Zip multi %v runs %v", s.SevenZipMultiMIPS, s.SevenZipMultiRuns)
+	if len(s.SevenZipMultiRuns) != 1 || (s.SevenZipMultiMIPS == nil) != excluded["sevenzip_multi_mips"] ||
+		(s.SevenZipMultiMIPS != nil && !(*s.SevenZipMultiMIPS > 0)) {
+		t.Errorf("7-Zip multi %v runs %v, excluded %v", s.SevenZipMultiMIPS, s.SevenZipMultiRuns, excluded)
 	}
-	// Quick figures must say they are not comparable.
-	if s.Valid || !strings.Contains(s.Verdict, "quick_mode") {
-		t.Errorf("verdict %v %q", s.Valid, s.Verdict)
+	// Quick is a mode, judged by the same rules: the result says so, and
+	// no finding is about being quick.
+	if !r.Quick {
+		t.Error("a --quick result does not say it is quick")
+	}
+	for _, f := range r.Findings {
+		if f.ID == "quick_mode" {
+			t.Errorf("quick mode is a finding: %+v", f)
+		}
+	}
+	if lost := s.LostFigures(); len(lost) > 0 && (s.Valid || !strings.Contains(s.Verdict, "disturbed_figures")) {
+		t.Errorf("figures lost (%+v) but verdict %v %q", lost, s.Valid, s.Verdict)
 	}
 	var figs result.SevenZipFigures
 	for _, p := range r.Phases {
@@ -142,8 +162,8 @@ func TestQuickRunWithRealTools(t *testing.T) {
 	if !strings.Contains(strings.Join(figs.Args, " "), "-md18") || figs.Version == "" {
 		t.Errorf("7-Zip figures %+v", figs)
 	}
-	if !strings.Contains(stdout.String(), "quick_mode") {
-		t.Errorf("text report lacks the quick-mode finding:\n%s", stdout)
+	if !strings.Contains(stdout.String(), "quick (smaller sizes, fewer passes)") {
+		t.Errorf("text report does not say it is a quick result:\n%s", stdout)
 	}
 }
 

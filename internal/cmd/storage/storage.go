@@ -63,7 +63,7 @@ I/O scheduler, read-ahead and TRIM.
 
 Then measure it natively with O_DIRECT in temporary files: for record sizes
 4k, 16k, 512k, 1024k and 16384k, write, rewrite, read, reread, random read and
-random write, in kB/s (1 kB = 1024 bytes) like iozone -e -I -a -s 100M.
+random write, in KiB/s (1 KiB = 1024 bytes) like iozone -e -I -a -s 100M.
 The read file (--size, default 100M) is written whole first; read, reread and
 the random cells use all of it (each row's read goes on where the previous
 one stopped), write and rewrite a new write file per record size. Each cell

@@ -82,7 +82,7 @@ func TestShortRun(t *testing.T) {
 	}
 	var text bytes.Buffer
 	runtext.Render(&text, r, false)
-	for _, want := range []string{"Storage device", "reclen", "random write", "16384", "kB/s (1 kB = 1024 bytes)"} {
+	for _, want := range []string{"Storage device", "reclen", "random write", "16384", "KiB/s (1 KiB = 1024 bytes)"} {
 		if !strings.Contains(text.String(), want) {
 			t.Errorf("report lacks %q", want)
 		}

@@ -87,10 +87,16 @@ func (f *fakeSevenZip) Exec(ctx context.Context, c proc.Command) (proc.Result, e
 		return proc.Result{Exit: proc.Exit{Code: 143, Signal: "SIGTERM", Canceled: true}}, err
 	}
 	tot := int(float64(pinnedKHz(f.h)) / 1000 * 0.8 * float64(len(c.CPUs)))
-	return proc.Result{Stdout: []byte(sevenZipOutput(tot))}, nil
+	return proc.Result{Stdout: []byte(sevenZipOutput(tot, len(c.CPUs)))}, nil
 }
 
-func sevenZipOutput(tot int) string {
+// sevenZipOutput is 7-Zip's output for a run of threads threads that got
+// its CPUs (usage 97 % of each thread; 100 % for one).
+func sevenZipOutput(tot, threads int) string {
+	usage := 100
+	if threads > 1 {
+		usage = 97 * threads
+	}
 	return fmt.Sprintf(`
 7-Zip (a) [64] 16.02 : Copyright (c) 1999-2016 Igor Pavlov : 2016-05-21
 
@@ -104,8 +110,8 @@ Dict     Speed Usage    R/U Rating  |      Speed Usage    R/U Rating
 22:       1000   100   %[1]d   %[1]d  |      20000   100   %[1]d   %[1]d
 ----------------------------------  | ------------------------------
 Avr:             100   %[1]d   %[1]d  |              100   %[1]d   %[1]d
-Tot:             100   %[1]d   %[1]d
-`, tot)
+Tot:             %[2]d   %[1]d   %[1]d
+`, tot, usage)
 }
 
 func fakeTool(context.Context, *host.Host, bool) (*tools.Tool, *finding.Finding) {

@@ -192,7 +192,8 @@ func renderClock(w *textfmt.Writer, f result.ClockFigures) {
 		methods[clockMethod(c)] = true
 	}
 	oneMethod := len(methods) == 1
-	headers := []string{"cluster", "core", "CPU", "measured", "reported", "deviation", "advertised max", "spread", "method"}
+	// The same column names as `boardbench clock`'s table.
+	headers := []string{"cluster", "core", "CPU", "measured", "kernel", "deviation", "advertised max", "spread", "method"}
 	if oneMethod {
 		headers = headers[:8]
 	}
@@ -248,7 +249,7 @@ func renderClock(w *textfmt.Writer, f result.ClockFigures) {
 		name := "cpu" + cpu.FormatCPUList(c.CPUs)
 		fmt.Fprintln(w.W)
 		w.Line("cpufreq OPPs of %s (%s):", name, orDash(c.Core))
-		ot := textfmt.NewTable("requested", "reported", "measured", "deviation", "spread", "")
+		ot := textfmt.NewTable("requested", "kernel", "measured", "deviation", "spread", "")
 		for i := 0; i < 5; i++ {
 			ot.RightAlign[i] = true
 		}
@@ -418,7 +419,7 @@ func renderOpenSSL(w *textfmt.Writer, f result.OpenSSLFigures, allCores bool) {
 		}
 	}
 	sort.Ints(sizes)
-	w.Line("throughput in KB/s (1000 bytes per second) by block size:")
+	w.Line("throughput in kB/s (1 kB = 1000 bytes) by block size:")
 	headers := []string{"cipher"}
 	for _, s := range sizes {
 		headers = append(headers, textfmt.Bytes(int64(s)))

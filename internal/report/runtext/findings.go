@@ -17,12 +17,12 @@ func renderFindings(w *textfmt.Writer, r *result.Result) {
 	w.Section("Validation findings")
 	if len(r.Findings) == 0 {
 		switch {
-		// An import is valid only when its log's validation section
-		// reported no problem; each problem it reported is a finding.
+		// An import's findings are the problems its log's validation
+		// reports and what boardbench's rules find in its evidence.
 		case r.Command == result.CommandImport && !r.Summary.Valid:
-			w.Line("none recorded: the imported log has no validation section")
+			w.Line("none recorded: the imported log was not validated")
 		case r.Command == result.CommandImport:
-			w.Line("none: the imported log's validation reports no problem")
+			w.Line("none: neither the log's own validation nor boardbench's rules on its evidence find a problem")
 		case r.Status == result.StatusComplete:
 			w.Line("none: no throttling, swapping, background activity or other problem seen")
 		default:

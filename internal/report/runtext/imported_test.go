@@ -92,12 +92,12 @@ func TestImportedNotRecorded(t *testing.T) {
 		switch {
 		case !l.HasValidation:
 			noValidation++
-			if !strings.Contains(out, "Validation findings\n  none recorded: the imported log has no validation section") {
+			if !strings.Contains(out, "imported_no_validation: The imported log has no validation section") {
 				t.Errorf("%s: findings do not say the log has no validation section", lg.Name)
 			}
 		case len(r.Findings) == 0:
 			validated++
-			if !strings.Contains(out, "none: the imported log's validation reports no problem") {
+			if !strings.Contains(out, "none: neither the log's own validation nor boardbench's rules on its evidence find a problem") {
 				t.Errorf("%s: findings do not say the log's validation reported no problem", lg.Name)
 			}
 		}

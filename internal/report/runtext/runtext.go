@@ -175,10 +175,15 @@ func renderSummary(w *textfmt.Writer, r *result.Result) {
 	pairs := [][2]string{
 		{"status", statusLine(r)},
 		{"verdict", verdictLine(r)},
+	}
+	if r.Quick {
+		pairs = append(pairs, [2]string{"mode", QuickMode})
+	}
+	pairs = append(pairs, [][2]string{
 		{"started", localTime(r.StartedAt)},
 		{"tool", toolLine(r)},
 		{machineLabel(r), orNA(board(r), "machine description missing")},
-	}
+	}...)
 	pairs = append(pairs, osPairs(r)...)
 	if figures, ok := summaryFigures[r.Command]; ok {
 		w.KV(append(pairs, figures(r)...)...)
@@ -186,6 +191,9 @@ func renderSummary(w *textfmt.Writer, r *result.Result) {
 	}
 	renderRunSummary(w, r, pairs)
 }
+
+// QuickMode describes a quick result in the summary.
+const QuickMode = "quick (smaller sizes, fewer passes): judged by the same rules; figures do not compare with standard results"
 
 func statusLine(r *result.Result) string {
 	s := orDash(r.Status)
@@ -310,31 +318,34 @@ func monitorPairs(r *result.Result) [][2]string {
 	return pairs
 }
 
-// sevenZipMultiLine is the multi-threaded 7-Zip headline with its runs.
-// When 7-Zip's own CPU usage shows disturbed runs, the line says which
-// mean it stands by: the undisturbed runs', next to all runs'.
+// sevenZipMultiLine is the multi-threaded 7-Zip headline with its runs:
+// the mean of the valid runs (result.Summary.SevenZipMultiMIPS); the runs
+// left out as disturbed are named, and a headline with no valid run is no
+// figure, with the reason.
 func sevenZipMultiLine(r *result.Result) string {
 	s := r.Summary
-	if s.SevenZipMultiMIPS == nil {
-		return "n/a (" + missingReason(r, result.PhaseSevenZipMulti) + ")"
-	}
 	runs := make([]string, len(s.SevenZipMultiRuns))
 	for i, v := range s.SevenZipMultiRuns {
 		runs[i] = fmt.Sprintf("%.0f", v)
 	}
-	all := fmt.Sprintf("mean of %s: %s MIPS", textfmt.Plural(len(runs), "run"), strings.Join(runs, ", "))
+	all := fmt.Sprintf("%s: %s MIPS", textfmt.Plural(len(runs), "run"), strings.Join(runs, ", "))
 	disturbed := make([]string, len(s.SevenZipMultiDisturbedRuns))
 	for i, n := range s.SevenZipMultiDisturbedRuns {
 		disturbed[i] = fmt.Sprintf("%d", n)
 	}
 	var out string
-	if u := s.SevenZipMultiMIPSUndisturbed; s.SevenZipMultiBasis == result.BasisUndisturbedRuns && u != nil {
-		out = fmt.Sprintf("%.0f MIPS (mean of the undisturbed runs; run %s disturbed by other tasks; %s → %.0f)",
-			*u, strings.Join(disturbed, ", "), all, *s.SevenZipMultiMIPS)
-	} else {
+	switch {
+	case s.SevenZipMultiMIPS == nil && len(runs) > 0:
+		out = "no figure: " + headlineNote(s, "sevenzip_multi_mips") + " (" + all + ", not figures)"
+	case s.SevenZipMultiMIPS == nil:
+		return "n/a (" + missingReason(r, result.PhaseSevenZipMulti) + ")"
+	case len(disturbed) > 0:
+		out = fmt.Sprintf("%.0f MIPS (mean of the valid runs; run %s disturbed, left out; %s)",
+			*s.SevenZipMultiMIPS, strings.Join(disturbed, ", "), all)
+	default:
 		out = fmt.Sprintf("%.0f MIPS", *s.SevenZipMultiMIPS)
 		if len(runs) > 0 {
-			out += " (" + all + ")"
+			out += " (mean of " + all + ")"
 		}
 	}
 	if ids := disturbingFindings(r, result.PhaseSevenZipMulti); len(ids) > 0 {
@@ -431,7 +442,7 @@ func renderPerCoreType(w *textfmt.Writer, r *result.Result) {
 	}{
 		{"clock", s.ClockMHz, "%.0f MHz", result.PhaseClock},
 		{"7-Zip single", s.SevenZipSingleMIPS, "%.0f MIPS", result.PhaseSevenZipSingle},
-		{"AES-256 16 KiB", s.AES256At16K, "%.0f KB/s", result.PhaseOpenSSL},
+		{"AES-256 16 KiB", s.AES256At16K, "%.0f kB/s", result.PhaseOpenSSL},
 		{"memcpy", s.MemcpyMBs, "%.0f MB/s", result.PhaseMemory},
 		{"memset", s.MemsetMBs, "%.0f MB/s", result.PhaseMemory},
 	}
@@ -443,8 +454,16 @@ func renderPerCoreType(w *textfmt.Writer, r *result.Result) {
 	for _, v := range s.ClockAllDisturbed {
 		marks[[2]int{0, v.CPU}] = "disturbed"
 	}
-	for _, c := range s.SevenZipSingleDisturbedCPUs {
-		marks[[2]int{1, c}] = "*"
+	colOf := map[string]int{"sevenzip_single_mips": 1, "aes256_16k": 2, "memcpy_mb_s": 3, "memset_mb_s": 4}
+	var excluded []result.ExcludedFigure
+	for _, e := range s.Excluded {
+		ci, ok := colOf[e.Figure]
+		if !ok || e.CPU == nil {
+			continue
+		}
+		marks[[2]int{ci, *e.CPU}] = "disturbed"
+		cols[ci].values = append(append([]result.Value(nil), cols[ci].values...), result.Value{CPU: *e.CPU, Value: e.Measured})
+		excluded = append(excluded, e)
 	}
 	cols[0].values = append(append([]result.Value(nil), s.ClockMHz...), s.ClockAllDisturbed...)
 	for ci, c := range cols {
@@ -520,13 +539,13 @@ func renderPerCoreType(w *textfmt.Writer, r *result.Result) {
 		}
 		w.Table(t)
 		w.Line("clock: measured, one CPU per cluster; the other figures: one CPU per core type (- = not run on that CPU)")
-		w.Line("AES-256-CBC on 16 KiB blocks in KB/s (1000 bytes); memcpy and memset in MB/s (10^6 bytes)")
+		w.Line("AES-256-CBC on 16 KiB blocks in kB/s, memcpy and memset in MB/s (1 kB = 1000 B, 1 MB = 10^6 B)")
 	}
 	for _, v := range s.ClockAllDisturbed {
 		w.Line("clock on cpu%d: no figure: every sample was disturbed by other tasks (they read %.0f MHz, which is not the clock)", v.CPU, v.Value)
 	}
-	if len(s.SevenZipSingleDisturbedCPUs) > 0 {
-		w.Line("* disturbed: 7-Zip's own CPU usage was below %.0f%%, another task took CPU time", result.SingleThreadMinUsagePct)
+	for _, e := range excluded {
+		w.Line("%s on cpu%d: no figure: it read %s, but %s", figureNames[e.Figure], *e.CPU, strings.TrimSpace(fmt.Sprintf(figureFormats[e.Figure], e.Measured)), e.Reason)
 	}
 	for _, m := range missing {
 		w.Line("%s", m)
@@ -616,3 +635,23 @@ func firstNonEmpty(ss ...string) string {
 	}
 	return ""
 }
+
+// headlineNote is the reason a headline figure is null, "" when none is
+// recorded.
+func headlineNote(s result.Summary, figure string) string {
+	for _, n := range s.HeadlineNotes {
+		if n.Figure == figure {
+			return n.Reason
+		}
+	}
+	return "every measurement was disturbed"
+}
+
+// figureNames and figureFormats name and format the per-CPU headline
+// figures in lines about excluded figures.
+var (
+	figureNames = map[string]string{"sevenzip_single_mips": "7-Zip single", "aes256_16k": "AES-256 16 KiB",
+		"memcpy_mb_s": "memcpy", "memset_mb_s": "memset"}
+	figureFormats = map[string]string{"sevenzip_single_mips": "%.0f MIPS", "aes256_16k": "%.0f kB/s",
+		"memcpy_mb_s": "%.0f MB/s", "memset_mb_s": "%.0f MB/s"}
+)

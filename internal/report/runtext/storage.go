@@ -103,7 +103,7 @@ func kbCell(v *float64) string {
 // renderStorage writes the iozone-style table and how it was measured.
 func renderStorage(w *textfmt.Writer, f result.StorageFigures) {
 	fmt.Fprintln(w.W)
-	t := textfmt.NewTable("kB", "reclen", "write", "rewrite", "read", "reread", "random read", "random write")
+	t := textfmt.NewTable("KiB", "reclen", "write", "rewrite", "read", "reread", "random read", "random write")
 	for i := range t.RightAlign {
 		t.RightAlign[i] = true
 	}
@@ -113,7 +113,7 @@ func renderStorage(w *textfmt.Writer, f result.StorageFigures) {
 			kbCell(r.RereadKBs), kbCell(r.RandomReadKBs), kbCell(r.RandomWriteKBs))
 	}
 	w.Table(t)
-	w.Line("figures in kB/s (1 kB = 1024 bytes)")
+	w.Line("figures in KiB/s (1 KiB = 1024 bytes); reclen in KiB")
 	if f.RandRead4kIOPS != nil && f.RandWrite4kIOPS != nil {
 		w.Line("4 KiB random: %.0f read IOPS, %.0f write IOPS", *f.RandRead4kIOPS, *f.RandWrite4kIOPS)
 	}
@@ -159,7 +159,7 @@ func renderStorage(w *textfmt.Writer, f result.StorageFigures) {
 // cells.
 func renderStorageFio(w *textfmt.Writer, f result.StorageFioFigures) {
 	fmt.Fprintln(w.W)
-	t := textfmt.NewTable("fio job", "record", "region", "moved", "fio kB/s", "IOPS", "boardbench", "diff")
+	t := textfmt.NewTable("fio job", "record", "region", "moved", "fio KiB/s", "IOPS", "boardbench", "diff")
 	for i := 1; i < len(t.RightAlign); i++ {
 		t.RightAlign[i] = true
 	}

@@ -115,8 +115,13 @@ func WriteSweep(w io.Writer, rows []result.SweepRow) {
 				cols = append(cols, mhzCol(row.FirmwareMHz))
 			}
 			cols = append(cols, mhzCol(row.MeasuredMHz))
-			fmt.Fprintf(w, "%s: %s %s %s %s\n", strings.Join(cols, " / "), num(row.MIPS, "%.0f"), num(row.TempC, "%.1f°C"),
+			line := fmt.Sprintf("%s: %s %s %s %s", strings.Join(cols, " / "), num(row.MIPS, "%.0f"), num(row.TempC, "%.1f°C"),
 				milliwatts(row.PowerW), num(row.MIPSPerW, "%.1f"))
+			if row.Disturbed {
+				// a step measured under disturbance: no clock, no MIPS
+				line += " (disturbed, not a figure: " + row.Reason + ")"
+			}
+			fmt.Fprintln(w, line)
 		}
 		if !havePower {
 			continue

@@ -101,7 +101,7 @@ func renderWrappedOpenSSL(w *textfmt.Writer, o *wrapped.OpenSSLFigures) {
 		}
 		t.Row(row...)
 	}
-	w.Line("throughput in KB/s (1000 bytes per second) by block size:")
+	w.Line("throughput in kB/s (1 kB = 1000 bytes) by block size:")
 	w.Table(t)
 }
 
