@@ -51,7 +51,11 @@ type Result struct {
 	// unknown): it tells a lab's boards apart in the store.
 	Host string `json:"host,omitempty"`
 	// Command is "run" or "monitor".
-	Command    string     `json:"command"`
+	Command string `json:"command"`
+	// Replay is true for a result made from a recorded root (--root), not
+	// the live machine. A replay measures no machine: the store keeps it
+	// as kind "replay", out of the lists.
+	Replay     bool       `json:"replay,omitempty"`
 	Status     string     `json:"status"`
 	StartedAt  time.Time  `json:"started_at"`
 	FinishedAt *time.Time `json:"finished_at"`

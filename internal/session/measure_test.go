@@ -121,6 +121,9 @@ func TestTune(t *testing.T) {
 	if strings.TrimSpace(during) != "performance" {
 		t.Errorf("governor during the step %q", during)
 	}
+	if !out.Result.Replay {
+		t.Error("a result made from a fixture root is not marked as a replay")
+	}
 	if !out.Result.Tuning.Restored {
 		t.Error("the result does not say that the tuning was restored")
 	}

@@ -218,6 +218,10 @@ func Start(ctx context.Context, cfg Config) (*Session, error) {
 	if !cfg.Info.Redacted {
 		s.res.Host = hostname(cfg.Host)
 	}
+	if !cfg.Host.Live() {
+		// A recorded root: a replay, kept in the store as kind replay.
+		s.res.Replay = true
+	}
 	if cfg.Path != "" {
 		if err := result.Save(cfg.Path, s.res); err != nil {
 			if meter != nil {
