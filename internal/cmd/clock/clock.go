@@ -87,14 +87,15 @@ restored when the walk ends, fails, or is stopped with Ctrl-C or SIGTERM.`,
 			if err := r.preflight(); err != nil {
 				return err
 			}
-			var rep *Report
-			print := f.Printer(asJSON, func(res *result.Result) any { return withVerdict(rep, res) },
+			// The report is the runner's once measured: printed by the
+			// engine at the end.
+			print := f.Printer(asJSON, func(res *result.Result) any { return withVerdict(r.rep, res) },
 				func(w io.Writer, _ *result.Result) {
-					if rep != nil {
-						renderText(w, rep, f.IO.ColorEnabled())
+					if r.rep != nil {
+						renderText(w, r.rep, f.IO.ColorEnabled())
 					}
 				})
-			rep, _, err = r.session(cmd.Context(), session.Config{Info: info, Path: output, Warn: f.IO.ErrOut,
+			_, _, err = r.session(cmd.Context(), session.Config{Info: info, Path: output, Warn: f.IO.ErrOut,
 				Status: f.Status("clock", false), Print: print})
 			return err
 		},
@@ -129,6 +130,8 @@ type runner struct {
 	progress *iostreams.Status
 	// sess is the session the measurement runs in (its tuning guard).
 	sess *session.Session
+	// rep is the report once measured (nil before).
+	rep *Report
 }
 
 // checker returns the clock checker of this run.

@@ -536,3 +536,44 @@ func TestDisturbedClockNotShown(t *testing.T) {
 		t.Errorf("a disturbed reading shown as the clock:\n%s", out.String())
 	}
 }
+
+// TestCommandPrintsFiguresAndVerdict runs the command on this machine (a
+// few ms per cluster): the table and then the verdict on standard output;
+// the exit status follows the verdict (3 when it is not valid, as on a
+// busy machine), never the machine's speed.
+func TestCommandPrintsFiguresAndVerdict(t *testing.T) {
+	for _, asJSON := range []bool{false, true} {
+		ios, stdout, _ := iostreams.Test()
+		cmd := NewCmd(cmdutil.NewFactory(ios))
+		args := []string{"--samples", "1", "--cpu", "0"}
+		if asJSON {
+			args = append(args, "--json")
+		}
+		cmd.SetArgs(args)
+		cmd.SetOut(&bytes.Buffer{})
+		cmd.SetErr(&bytes.Buffer{})
+		cmd.SilenceErrors, cmd.SilenceUsage = true, true
+		err := cmd.ExecuteContext(context.Background())
+		if code := cmdutil.ExitCode(err); code != 0 && code != 3 {
+			t.Fatalf("clock %v: %v (exit %d)", args, err, code)
+		}
+		if !asJSON {
+			out := stdout.String()
+			if i, j := strings.Index(out, "Clockspeeds"), strings.Index(out, "Verdict: "); i < 0 || j < i {
+				t.Errorf("stdout lacks the table and then the verdict:\n%s", out)
+			}
+			continue
+		}
+		var doc struct {
+			Clusters []json.RawMessage `json:"clusters"`
+			Valid    bool              `json:"valid"`
+			Verdict  string            `json:"verdict"`
+		}
+		if err := json.Unmarshal(stdout.Bytes(), &doc); err != nil || len(doc.Clusters) != 1 || doc.Verdict == "" {
+			t.Errorf("JSON %v: %s", err, stdout.String())
+		}
+		if (cmdutil.ExitCode(err) == 3) == doc.Valid {
+			t.Errorf("exit %d with valid=%v", cmdutil.ExitCode(err), doc.Valid)
+		}
+	}
+}

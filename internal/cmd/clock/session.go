@@ -33,6 +33,7 @@ func (r *runner) session(ctx context.Context, cfg session.Config) (*Report, *ses
 	step := session.Step{Name: result.PhaseClock, Title: title, Kind: "clock", Estimate: time.Second,
 		Run: func(ctx context.Context, p *result.Phase) error {
 			rep, runErr = r.clusters(ctx)
+			r.rep = rep
 			if rep == nil {
 				return runErr
 			}
