@@ -86,6 +86,22 @@ func TestExitStatus(t *testing.T) {
 	}
 	tmp := t.TempDir()
 	resultFile := filepath.Join(tmp, "r.json")
+	// A benchmark whose own output says its figures are wrong (an HPL run
+	// whose residual check FAILED): measured, but not valid.
+	hplLog, err := filepath.Abs("../../internal/benchtool/wrapped/testdata/hpl-failed.txt")
+	if err != nil {
+		t.Fatal(err)
+	}
+	xhpl := filepath.Join(tmp, "xhpl")
+	if err := os.WriteFile(xhpl, []byte("#!/bin/sh\ncat '"+hplLog+"'\n"), 0o755); err != nil {
+		t.Fatal(err)
+	}
+	// A recorded root without cpufreq: nothing for sweep to set.
+	noCpufreq := filepath.Join(tmp, "no-cpufreq")
+	if err := os.MkdirAll(filepath.Join(noCpufreq, "proc"), 0o755); err != nil {
+		t.Fatal(err)
+	}
+	sweepOut := filepath.Join(tmp, "sweep.json")
 	tests := []struct {
 		name string
 		args []string
@@ -119,6 +135,10 @@ func TestExitStatus(t *testing.T) {
 		// The output directory does not exist: the path given is wrong.
 		{"capture to a missing directory", []string{"capture", "-o", filepath.Join(tmp, "no-dir", "x.tar.gz")}, 2, "no such file or directory"},
 
+		// Refused before measuring: one line, exit 2, no result file.
+		{"sweep without cpufreq", []string{"sweep", "--root", noCpufreq, "--force", "-o", sweepOut}, 2, "`boardbench run` measures at the clock the board runs"},
+
+		{"measured, not valid", []string{"monitor", "-o", resultFile, "--", xhpl}, 3, ""},
 		{"wrapped command's status", []string{"monitor", "-o", resultFile, "--", "sh", "-c", "exit 7"}, 7, ""},
 		{"wrapped command not found", []string{"monitor", "-o", resultFile, "--", "boardbench-no-such-command"}, 127, ""},
 	}
@@ -127,6 +147,14 @@ func TestExitStatus(t *testing.T) {
 			r := runBinary(t, tmp, tt.args...)
 			if r.code != tt.want {
 				t.Fatalf("boardbench %s: exit %d, want %d\nstderr: %s", strings.Join(tt.args, " "), r.code, tt.want, r.stderr)
+			}
+			if tt.want == 3 {
+				// The verdict was printed with the figures (monitor's
+				// summary, on stderr), and not again as an error.
+				if !strings.Contains(r.stderr, "Verdict: NOT VALID") || strings.Contains(r.stderr, "boardbench: NOT VALID") {
+					t.Errorf("stderr of a result that is not valid:\n%s", r.stderr)
+				}
+				return
 			}
 			if tt.want != 1 && tt.want != 2 {
 				return
@@ -137,6 +165,9 @@ func TestExitStatus(t *testing.T) {
 			}
 			if !strings.Contains(r.stderr, tt.wantErr) {
 				t.Errorf("stderr %q lacks %q", r.stderr, tt.wantErr)
+			}
+			if _, err := os.Stat(sweepOut); !os.IsNotExist(err) {
+				t.Errorf("a refused sweep wrote its result file: %v", err)
 			}
 			if r.stdout != "" {
 				t.Errorf("stdout on error: %q", r.stdout)

@@ -25,6 +25,7 @@ import (
 	"boardbench/internal/memmeasure"
 	"boardbench/internal/proc"
 	"boardbench/internal/result"
+	"boardbench/internal/session"
 	"boardbench/internal/tools"
 	"boardbench/internal/tune"
 )
@@ -111,7 +112,8 @@ type Config struct {
 	// FindCryptsetup finds (or installs) cryptsetup for --extensive as
 	// root; nil means FindCryptsetup.
 	FindCryptsetup func(ctx context.Context, h *host.Host, allowInstall bool) (*tools.Tool, *ToolMissing)
-	// Progress receives live progress (standard error); nil for none.
+	// Progress receives live progress and warnings (standard error); nil
+	// for none.
 	Progress io.Writer
 	// TTY makes progress one updating line instead of plain lines.
 	TTY bool
@@ -123,17 +125,7 @@ type Config struct {
 	// Lock is the root's tuning lock, taken by the command before the run;
 	// the guard releases it. nil: the guard takes it itself.
 	Lock *tune.Lock
-}
-
-// Outcome is what a run leaves: the result (never nil once the run
-// started), the file it was written to, and whether a signal ended it.
-type Outcome struct {
-	Result *result.Result
-	Path   string
-	// Signal names the interrupting signal ("SIGINT", "SIGHUP"...); ""
-	// when the run was not interrupted.
-	Signal string
-	// SaveErr says why the result could not be written to the chosen file
-	// (Path is then the fallback file, or "" when none could be written).
-	SaveErr error
+	// Print prints the outcome (the report and the verdict); the zero
+	// value prints nothing.
+	Print session.Printer
 }

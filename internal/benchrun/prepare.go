@@ -141,7 +141,8 @@ func (r *runner) idleGate(ctx context.Context) {
 }
 
 // tune switches cpufreq governors (and memory devfreq governors) to
-// performance as root; everything is restored by the guard in finish.
+// performance as root, through the session's guard; the engine restores
+// everything at the end.
 func (r *runner) tune(ctx context.Context) {
 	if !r.isRoot {
 		r.res.Tuning.Note = "not root: cpufreq governors left as they are"
@@ -151,7 +152,7 @@ func (r *runner) tune(ctx context.Context) {
 			Advice:   "Run as root (sudo) to let boardbench switch governors to performance for the run; they are restored afterwards."})
 		return
 	}
-	g, _, err := tune.NewGuard(ctx, r.h, tune.WithLock(r.cfg.Lock))
+	g, _, err := r.sess.Tune(ctx, tune.WithLock(r.cfg.Lock))
 	if err != nil {
 		r.res.Tuning.Note = "nothing to tune: " + err.Error()
 		return

@@ -9,7 +9,6 @@ import (
 
 	"boardbench/internal/finding"
 	"boardbench/internal/host"
-	"boardbench/internal/interrupt"
 	"boardbench/internal/inventory"
 	"boardbench/internal/memmeasure"
 	"boardbench/internal/monitor"
@@ -19,9 +18,6 @@ import (
 	"boardbench/internal/session"
 	"boardbench/internal/tune"
 )
-
-// InterruptedError reports a run stopped by a signal.
-type InterruptedError = session.InterruptedError
 
 // ErrNotLive is returned for a recorded root without fake benchmarks.
 var ErrNotLive = errors.New("run benchmarks the machine it runs on; it cannot run on a recorded root (--root)")
@@ -46,8 +42,9 @@ type runner struct {
 	usable  []int
 	targets []Target
 	tools   ToolSet
-	guard   *tune.Guard
-	prog    *progress
+	// guard is the session's tuning guard (nil when nothing is tuned).
+	guard *tune.Guard
+	prog  *progress
 
 	// pinFailed maps CPUs that could not be pinned to the reason.
 	pinFailed map[int]string
@@ -60,10 +57,12 @@ type runner struct {
 	governorsDuring map[int]string
 }
 
-// Run runs the benchmark. The Outcome is nil only when nothing could start
-// (then the error says why); otherwise its result was written to its path,
-// and the error reports an interruption or a failure to write the file.
-func Run(ctx context.Context, cfg Config, opt Options) (*Outcome, error) {
+// Run runs the benchmark through the session engine. The Outcome is nil
+// only when nothing could start (then the error says why); otherwise its
+// result was written to its path and printed (Config.Print), and the error
+// is the command's (session.Finish): an interruption, a failure to write
+// the file, or a verdict that is not valid.
+func Run(ctx context.Context, cfg Config, opt Options) (*session.Outcome, error) {
 	if cfg.Host == nil {
 		return nil, errors.New("benchrun: no host")
 	}
@@ -98,7 +97,7 @@ func Run(ctx context.Context, cfg Config, opt Options) (*Outcome, error) {
 	return r.run(ctx)
 }
 
-func (r *runner) run(ctx context.Context) (*Outcome, error) {
+func (r *runner) run(ctx context.Context) (*session.Outcome, error) {
 	r.prog = newProgress(r.cfg.Progress, r.cfg.TTY, r.cfg.Width, r.now)
 	r.prog.status = r.liveStatus
 	r.info = inventory.Collect(r.h, inventory.Options{Redact: true})
@@ -106,18 +105,20 @@ func (r *runner) run(ctx context.Context) (*Outcome, error) {
 	if path == "" {
 		path = DefaultFileName(r.info, hostname(r.h), r.now())
 	}
-	sess, err := session.Start(ctx, session.Config{
+	cfg := session.Config{
 		Host: r.h, Info: r.info, Command: "run", Options: r.optionsMap(), Path: path,
-		Progress: sessionProgress{r.prog}, Warn: r.cfg.Progress, Now: r.now,
+		Status: r.prog.st, Warn: r.cfg.Progress, Now: r.now,
 		Summarize: result.BuildSummary, Facts: r.facts, Findings: r.findings,
-		Power: r.opt.Power,
-	})
-	if err != nil {
-		return nil, err
+		Power: r.opt.Power, Print: r.cfg.Print,
 	}
-	r.sess, r.res, r.mon = sess, sess.Result(), sess.Monitor()
-	r.prog.linef("boardbench run: writing the result to %s", path)
+	return session.Measure(ctx, cfg, session.Plan{Prepare: r.prepare})
+}
 
+// prepare is the run's preparation once the result exists: CPUs, tools,
+// the idle gate and the tuning; it returns the run's steps.
+func (r *runner) prepare(ctx context.Context, sess *session.Session) ([]session.Step, error) {
+	r.sess, r.res, r.mon = sess, sess.Result(), sess.Monitor()
+	r.prog.linef("boardbench run: writing the result to %s", sess.Path())
 	r.onlineBefore = sess.OnlineBefore()
 	r.chooseCPUs()
 	r.plan.Memory = r.plan.Memory.ForMachine(r.info)
@@ -127,13 +128,13 @@ func (r *runner) run(ctx context.Context) (*Outcome, error) {
 	if ctx.Err() == nil {
 		r.idleGate(ctx)
 	}
-	if ctx.Err() == nil {
-		r.tune(ctx)
-		r.governorsDuring = r.governors()
-		sess.Save()
-		sess.Run(ctx, r.steps())
+	if ctx.Err() != nil {
+		return nil, ctx.Err()
 	}
-	return r.finish(ctx)
+	r.tune(ctx)
+	r.governorsDuring = r.governors()
+	sess.Save()
+	return r.steps(), nil
 }
 
 // optionsMap records the options and the parameters they imply.
@@ -190,29 +191,4 @@ func (r *runner) chooseCPUs() {
 	}
 	r.usable = usable
 	r.targets = Targets(r.info.CPU, usable)
-}
-
-// finish restores the tunables and lets the session validate and write
-// the final result.
-func (r *runner) finish(ctx context.Context) (*Outcome, error) {
-	if r.guard != nil {
-		err := r.guard.Close()
-		r.res.Tuning.Restored = err == nil
-		if err != nil {
-			r.runFindings = append(r.runFindings, finding.Finding{
-				ID: "restore_failed", Severity: finding.Warning, Title: "Some tunables could not be restored",
-				Evidence: strings.Split(err.Error(), "\n"),
-				Advice:   "Check the cpufreq governors and limits; a reboot restores the defaults.",
-			})
-		}
-		if sig := r.guard.Signal(); sig != nil && ctx.Err() == nil {
-			// The guard saw the signal first: the run was interrupted.
-			c, cancel := context.WithCancelCause(ctx)
-			cancel(&interrupt.Signal{Name: interrupt.NameOf(sig)})
-			ctx = c
-		}
-	}
-	so, err := r.sess.Finish(ctx, session.End{})
-	out := &Outcome{Result: so.Result, Path: so.Path, Signal: so.Signal, SaveErr: so.SaveErr}
-	return out, err
 }

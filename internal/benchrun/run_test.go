@@ -1,6 +1,8 @@
 package benchrun
 
 import (
+	"boardbench/internal/interrupt"
+	"boardbench/internal/session"
 	"bytes"
 	"context"
 	"encoding/json"
@@ -154,7 +156,7 @@ func TestRunInterruptedRestoresAndKeepsPhases(t *testing.T) {
 	cfg := fixtureConfig(t, root, ex)
 	out := filepath.Join(t.TempDir(), "r.json")
 	o, err := Run(ctx, cfg, Options{Output: out, Force: true})
-	var ie *InterruptedError
+	var ie *interrupt.Error
 	if !errors.As(err, &ie) || o == nil {
 		t.Fatalf("Run = %v, want an interruption", err)
 	}
@@ -195,8 +197,11 @@ func TestRunRecordsOOMKill(t *testing.T) {
 	}
 	cfg := fixtureConfig(t, root, ex)
 	out := filepath.Join(t.TempDir(), "r.json")
-	if _, err := Run(context.Background(), cfg, Options{Output: out, Force: true}); err != nil {
-		t.Fatal(err)
+	// The result is not valid: the run ends with exit status 3.
+	_, runErr := Run(context.Background(), cfg, Options{Output: out, Force: true})
+	var nv *session.NotValidError
+	if !errors.As(runErr, &nv) || nv.ExitCode() != 3 {
+		t.Fatalf("Run = %v, want a result that is not valid (exit 3)", runErr)
 	}
 	r, err := result.Load(out)
 	if err != nil {

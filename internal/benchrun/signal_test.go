@@ -52,7 +52,7 @@ func TestRunSignals(t *testing.T) {
 			cfg := fixtureConfig(t, root, ex)
 			out := filepath.Join(t.TempDir(), "r.json")
 			o, err := Run(ctx, cfg, Options{Output: out, Force: true})
-			var ie *InterruptedError
+			var ie *interrupt.Error
 			if !errors.As(err, &ie) || o == nil || ie.Signal != name {
 				t.Fatalf("Run = %v, want an interruption by %s", err, name)
 			}

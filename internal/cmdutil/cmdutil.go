@@ -6,6 +6,7 @@ import (
 	"encoding/json"
 	"errors"
 	"fmt"
+	"os"
 
 	"boardbench/internal/host"
 	"boardbench/internal/iostreams"
@@ -20,6 +21,17 @@ type Factory struct {
 	NewHost func(root string, opts ...host.Option) (*host.Host, error)
 	// Store is the results store the root's --store/--no-store chose.
 	Store StoreOptions
+	// Euid returns the effective user id; nil means os.Geteuid. Tests
+	// replace it to try the refusals of commands that need root.
+	Euid func() int
+}
+
+// IsRoot reports whether boardbench runs with root privileges (Euid 0).
+func (f *Factory) IsRoot() bool {
+	if f.Euid != nil {
+		return f.Euid() == 0
+	}
+	return os.Geteuid() == 0
 }
 
 // NewFactory returns a Factory on the given streams. A --root that cannot
@@ -67,13 +79,27 @@ func (e *UsageError) Unwrap() error { return e.Err }
 // Usagef returns a UsageError.
 func Usagef(format string, args ...any) error { return &UsageError{Err: fmt.Errorf(format, args...)} }
 
+// The exit statuses of boardbench (README, "Exit status").
+const (
+	// ExitFailure: something failed.
+	ExitFailure = 1
+	// ExitUsage: bad input, or a refusal before measuring (nothing was
+	// measured or stored).
+	ExitUsage = 2
+	// ExitNotValid: measured, but the result's verdict is not valid
+	// (session.NotValidError).
+	ExitNotValid = 3
+	// ExitInterrupted: stopped by a signal (interrupt.Error).
+	ExitInterrupted = 130
+)
+
 // ExitCode maps an error returned by a command to the process exit status:
-// 0 for nil, the error's own code when it has an ExitCode method (e.g. the
-// status of a command run under `monitor`), 2 for usage errors, 130 for
-// interruption, 1 otherwise.
+// 0 for nil, the error's own code when it has an ExitCode method (the
+// status of a command run under `monitor`, 3 for a measurement that is not
+// valid, 130 for an interruption), 2 for usage errors and refusals, 1
+// otherwise.
 func ExitCode(err error) int {
 	var ue *UsageError
-	var ie *InterruptedError
 	var ec interface{ ExitCode() int }
 	switch {
 	case err == nil:
@@ -81,19 +107,11 @@ func ExitCode(err error) int {
 	case errors.As(err, &ec):
 		return ec.ExitCode()
 	case errors.As(err, &ue):
-		return 2
-	case errors.As(err, &ie):
-		return 130
+		return ExitUsage
 	default:
-		return 1
+		return ExitFailure
 	}
 }
-
-// InterruptedError reports that a command stopped because of Ctrl-C or SIGTERM.
-type InterruptedError struct{ Signal string }
-
-// Error names the signal.
-func (e *InterruptedError) Error() string { return "interrupted by " + e.Signal }
 
 // AlreadyReported reports whether err says only what the command has
 // already printed (e.g. a monitored command's exit status, shown in its

@@ -1,6 +1,8 @@
 package cmdutil
 
 import (
+	"boardbench/internal/interrupt"
+	"boardbench/internal/session"
 	"errors"
 	"fmt"
 	"testing"
@@ -19,7 +21,8 @@ func TestExitCode(t *testing.T) {
 		{nil, 0},
 		{errors.New("boom"), 1},
 		{Usagef("bad flag"), 2},
-		{fmt.Errorf("wrapped: %w", &InterruptedError{Signal: "interrupt"}), 130},
+		{fmt.Errorf("wrapped: %w", &interrupt.Error{Signal: "SIGINT"}), 130},
+		{&session.NotValidError{Verdict: "NOT VALID"}, 3},
 		{statusErr(3), 3},
 		{fmt.Errorf("command: %w", statusErr(127)), 127},
 	}

@@ -62,9 +62,24 @@ func (o StoreOptions) Keeper() session.Keeper {
 	}
 }
 
-// OpenStore opens the chosen store for the results and compare commands;
-// under --no-store it returns ErrNoStore as a usage error.
+// OpenStore opens the chosen store for the commands that read or change
+// stored results (results, compare), which never create one: a missing
+// store is one line and exit status 2, as is --no-store (ErrNoStore).
 func (o StoreOptions) OpenStore(ctx context.Context) (store.Store, error) {
+	if o.Off {
+		return nil, &UsageError{Err: ErrNoStore}
+	}
+	st, err := store.OpenExisting(ctx, o.Spec)
+	if errors.Is(err, store.ErrNoSuchStore) {
+		return nil, Usagef("%v (nothing has been saved to it yet: the measuring commands and 'boardbench import' save results there)", err)
+	}
+	return st, err
+}
+
+// CreateStore opens the chosen store for saving results (import),
+// creating it when missing; under --no-store it returns ErrNoStore as a
+// usage error.
+func (o StoreOptions) CreateStore(ctx context.Context) (store.Store, error) {
 	if o.Off {
 		return nil, &UsageError{Err: ErrNoStore}
 	}

@@ -82,3 +82,27 @@ func Name(ctx context.Context) string {
 	}
 	return "a signal"
 }
+
+// Error is the one error of a command stopped by a signal, whatever
+// command and whatever stage: its exit status is 130.
+type Error struct {
+	// Signal names the signal ("SIGINT", "SIGHUP"...), "a signal" when it
+	// is not known.
+	Signal string
+}
+
+// Error names the signal.
+func (e *Error) Error() string { return "interrupted by " + e.Signal }
+
+// ExitCode is 130, the status of an interrupted command.
+func (e *Error) ExitCode() int { return 130 }
+
+// Err returns the *Error of a cancelled ctx (naming its signal, see
+// Name), nil while ctx is not done.
+func Err(ctx context.Context) error {
+	name := Name(ctx)
+	if name == "" {
+		return nil
+	}
+	return &Error{Signal: name}
+}

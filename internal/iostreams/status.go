@@ -81,6 +81,10 @@ func NewStatus(w io.Writer, opt StatusOptions) *Status {
 // TTY reports whether the status is an updating line.
 func (st *Status) TTY() bool { return st.opt.TTY && st.w != nil }
 
+// Plain reports whether events are written as plain lines (on a pipe,
+// with LinesOnPipe).
+func (st *Status) Plain() bool { return st.plain() }
+
 // plain reports whether events are written as plain lines.
 func (st *Status) plain() bool { return !st.opt.TTY && st.opt.LinesOnPipe && st.w != nil }
 

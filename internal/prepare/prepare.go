@@ -14,10 +14,8 @@ import (
 	"boardbench/internal/finding"
 	"boardbench/internal/host"
 	"boardbench/internal/idle"
-	"boardbench/internal/iostreams"
 	"boardbench/internal/kernelfile"
 	"boardbench/internal/result"
-	"boardbench/internal/session"
 	"boardbench/internal/tools"
 )
 
@@ -141,28 +139,3 @@ func ToolVersion(t *tools.Tool) result.ToolVersion {
 	}
 	return tv
 }
-
-// Progress shows a session's plan on a status line; it implements
-// session.Progress.
-type Progress struct{ St *iostreams.Status }
-
-// Plan starts showing the steps.
-func (p Progress) Plan(steps []session.Step) {
-	var ss []iostreams.Step
-	for _, s := range steps {
-		ss = append(ss, iostreams.Step{Title: s.Title, Kind: s.Kind, Estimate: s.Estimate})
-	}
-	p.St.Plan(ss)
-}
-
-// Begin marks step i as running.
-func (p Progress) Begin(i int) { p.St.Begin(i) }
-
-// End marks step i as finished.
-func (p Progress) End(i int, d time.Duration, status, reason string) { p.St.End(i, d) }
-
-// Skip marks step i as skipped.
-func (p Progress) Skip(i int) { p.St.Skip(i) }
-
-// Done clears the status line.
-func (p Progress) Done() { p.St.Close() }

@@ -56,7 +56,11 @@ type Result struct {
 	// --quick`…): smaller sizes and fewer passes. It is judged by the same
 	// rules, but its figures do not compare with standard results
 	// (schema 1.1).
-	Quick      bool       `json:"quick,omitempty"`
+	Quick bool `json:"quick,omitempty"`
+	// Replay is true for a result made from a recorded root (--root), not
+	// the live machine. A replay measures no machine: the store keeps it
+	// as kind "replay", out of the lists.
+	Replay     bool       `json:"replay,omitempty"`
 	Status     string     `json:"status"`
 	StartedAt  time.Time  `json:"started_at"`
 	FinishedAt *time.Time `json:"finished_at"`

@@ -60,7 +60,7 @@ func TestKeep(t *testing.T) {
 				t.Errorf("kept %s %s, want %s %s", r.Status, r.ID, wantStatus, out.Result.ID)
 			}
 			if tc.keepErr != nil {
-				if out.StoreID != "" || strings.Count(warn.String(), "\n") != 1 || !strings.Contains(warn.String(), "disk full") {
+				if out.StoreID != "" || strings.Count(warn.String(), "the result was not saved to the results store") != 1 || !strings.Contains(warn.String(), "disk full") {
 					t.Errorf("StoreID %q, warning %q", out.StoreID, warn.String())
 				}
 			} else if out.StoreID != "id-1" {

@@ -1,18 +1,28 @@
-// Package session runs a measuring session, the one lifecycle behind every
-// command that measures (run, monitor -- COMMAND, mem, clock, c2c and the
-// commands to come): a plan of steps, each run under the background monitor
-// with its evidence kept (samples, cpufreq time-in-state, swap counters,
-// kernel-log events, firmware throttling flags), a result file saved
-// atomically after every step, skipped steps with their reason,
-// interruption by a signal recorded once (the running step's children are
-// stopped through its context, the status becomes "interrupted" and the
-// command exits 130), findings through package check, the verdict, the
-// summary and the final save.
+// Package session is the engine of every measuring command (run,
+// monitor -- COMMAND, mem, clock, c2c, storage, writes, net, sweep,
+// thermal, review --apply -- COMMAND). A command is its options plus a
+// plan of steps; the engine owns the whole life of the measurement:
 //
-// A command builds a Config, calls Start, runs its Steps with Run (or Step
-// one at a time) and ends with Finish. What it changed on the machine is
-// restored by the command's own guard before Finish, which records whether
-// that worked. See docs/architecture.md for an example.
+//   - the result file, saved atomically before the first step and after
+//     every step (a fallback file when it cannot be written);
+//   - each step under the background monitor, with its evidence kept
+//     (samples, cpufreq time-in-state, swap counters, kernel-log events,
+//     firmware throttling flags), skipped steps with their reason;
+//   - the one tuning guard (Session.Tune, through package tune), restored
+//     at the end on every exit path, with the outcome recorded;
+//   - the progress of the plan on the command's one iostreams.Status;
+//   - interruption: one cancellation (internal/interrupt) stops the
+//     running step's children, marks the result interrupted and ends the
+//     command with *interrupt.Error (exit status 130);
+//   - the checks (package check plus the command's own findings), the
+//     verdict and the final save;
+//   - the end of the command: the figures and the verdict printed
+//     (Printer), the line saying where the result went, the result kept
+//     in the store when something was measured, and the exit status
+//     (3, *NotValidError, for a result whose verdict is not valid).
+//
+// A command calls Measure with a Config and a Plan. See
+// docs/architecture.md for an example.
 package session
 
 import (
@@ -32,10 +42,12 @@ import (
 	"boardbench/internal/interrupt"
 	"boardbench/internal/inventory"
 	"boardbench/internal/inventory/cpu"
+	"boardbench/internal/iostreams"
 	"boardbench/internal/monitor"
 	"boardbench/internal/power"
 	"boardbench/internal/proc"
 	"boardbench/internal/result"
+	"boardbench/internal/tune"
 )
 
 // Step is one step of a plan: a phase of the result.
@@ -56,16 +68,6 @@ type Step struct {
 	// it may set Status and Reason itself. Its error fails the phase. It
 	// must stop when ctx is done.
 	Run func(ctx context.Context, p *result.Phase) error
-}
-
-// Progress shows the plan's progress; package progress-like views implement
-// it. Step indexes are positions in the slice given to Plan.
-type Progress interface {
-	Plan(steps []Step)
-	Begin(i int)
-	End(i int, d time.Duration, status, reason string)
-	Skip(i int)
-	Done()
 }
 
 // Config is what a session needs from its command.
@@ -90,8 +92,13 @@ type Config struct {
 	// OnSample is called with every sample the monitor takes (live lines);
 	// nil for none.
 	OnSample func(monitor.Sample)
-	// Progress shows the plan's progress; nil for none.
-	Progress Progress
+	// Status is the command's one status line: the engine shows the
+	// plan's progress on it (Plan, Begin, End, Skip) and closes it before
+	// printing the outcome; the steps may add details (Detail, Show,
+	// Advance). nil shows nothing.
+	Status *iostreams.Status
+	// Print prints the outcome at the end (the figures and the verdict).
+	Print Printer
 	// Warn receives one line when a save fails (standard error); nil
 	// discards it.
 	Warn io.Writer
@@ -117,6 +124,10 @@ type Config struct {
 	// failure is one warning line on Warn: the result file is never lost
 	// for it.
 	Keep Keeper
+	// NoKeep keeps the result out of the store whatever the context
+	// carries (a command run on a fixture root that measures nothing of
+	// a machine).
+	NoKeep bool
 }
 
 // Keeper saves a finished result document (the JSON of the result file)
@@ -155,6 +166,12 @@ type Session struct {
 	steps        []Step
 	stepIndex    int
 	baselineDone bool
+	// guard is the tuning guard (Tune); nil until a step tunes.
+	guard    *tune.Guard
+	guardCtx context.Context
+	// tuneFindings are the engine's own findings about tuning (a
+	// restore that failed).
+	tuneFindings []finding.Finding
 }
 
 // Start creates the result (status running), saves it a first time — a
@@ -199,6 +216,10 @@ func Start(ctx context.Context, cfg Config) (*Session, error) {
 	s.res.Monitor = MonitorInfo(mcfg)
 	if !cfg.Info.Redacted {
 		s.res.Host = hostname(cfg.Host)
+	}
+	if !cfg.Host.Live() {
+		// A recorded root: a replay, kept in the store as kind replay.
+		s.res.Replay = true
 	}
 	if cfg.Path != "" {
 		if err := result.Save(cfg.Path, s.res); err != nil {
@@ -267,8 +288,12 @@ func (s *Session) Save() {
 // step once ctx is done.
 func (s *Session) Run(ctx context.Context, steps []Step) {
 	s.steps = steps
-	if s.cfg.Progress != nil {
-		s.cfg.Progress.Plan(steps)
+	if st := s.cfg.Status; st != nil {
+		plan := make([]iostreams.Step, len(steps))
+		for i, s := range steps {
+			plan[i] = iostreams.Step{Title: s.Title, Kind: s.Kind, Estimate: s.Estimate}
+		}
+		st.Plan(plan)
 	}
 	for i, st := range steps {
 		if ctx.Err() != nil {
@@ -276,8 +301,8 @@ func (s *Session) Run(ctx context.Context, steps []Step) {
 		}
 		s.Step(ctx, i, st)
 	}
-	if s.cfg.Progress != nil {
-		s.cfg.Progress.Done()
+	if s.cfg.Status != nil {
+		s.cfg.Status.Clear()
 	}
 }
 
@@ -292,9 +317,7 @@ func (s *Session) Step(ctx context.Context, i int, st Step) result.Phase {
 		p.EndedAt = &p.StartedAt
 		p.Samples = []monitor.Sample{}
 		s.record(p)
-		if s.cfg.Progress != nil {
-			s.cfg.Progress.Skip(i)
-		}
+		s.showSkip(i)
 		return p
 	}
 	if !s.baselineDone {
@@ -305,8 +328,8 @@ func (s *Session) Step(ctx context.Context, i int, st Step) result.Phase {
 	}
 	bg := context.WithoutCancel(ctx)
 	w := s.mon.Begin(bg, st.Name)
-	if s.cfg.Progress != nil {
-		s.cfg.Progress.Begin(i)
+	if s.cfg.Status != nil {
+		s.cfg.Status.Begin(i)
 	}
 	var err error
 	if st.Run != nil {
@@ -339,10 +362,90 @@ func (s *Session) Step(ctx context.Context, i int, st Step) result.Phase {
 		p.CPUs = []int{}
 	}
 	s.record(p)
-	if s.cfg.Progress != nil {
-		s.cfg.Progress.End(i, end.Sub(start), p.Status, p.Reason)
-	}
+	s.showEnd(i, end.Sub(start), p.Status, p.Reason)
 	return p
+}
+
+// showEnd tells the status line that step i took d and ended with status:
+// on a pipe (a status writing plain lines) "done in …", and everywhere a
+// line for a step that did not end ok.
+func (s *Session) showEnd(i int, d time.Duration, status, reason string) {
+	st := s.cfg.Status
+	if st == nil {
+		return
+	}
+	st.End(i, d)
+	n, title := st.Steps(i)
+	if n == 0 {
+		return
+	}
+	switch {
+	case status == result.PhaseOK && st.Plain():
+		st.Line("      done in %.1f s", d.Seconds())
+	case status != result.PhaseOK:
+		msg := fmt.Sprintf("%s after %.1f s", status, d.Seconds())
+		if reason != "" {
+			msg += ": " + reason
+		}
+		if st.TTY() {
+			st.Line("[%d/%d] %s: %s", i+1, n, title, msg)
+		} else if st.Plain() {
+			st.Line("      %s", msg)
+		}
+	}
+}
+
+// showSkip tells the status line that step i was skipped.
+func (s *Session) showSkip(i int) {
+	st := s.cfg.Status
+	if st == nil {
+		return
+	}
+	st.Skip(i)
+	if n, title := st.Steps(i); n > 0 && st.Plain() {
+		st.Line("[%d/%d] %s: skipped", i+1, n, title)
+	}
+}
+
+// Status returns the command's status line (nil when it has none), for
+// the details a step shows while it runs.
+func (s *Session) Status() *iostreams.Status { return s.cfg.Status }
+
+// Tune returns the session's tuning guard, creating it through
+// tune.NewGuard (with opts) on the first call: the one way a measuring
+// command changes the machine. The engine closes the guard at the end on
+// every exit path — before the checks, so that the result says whether
+// every change was written back — and a signal restores at once (the
+// guard watches ctx). The returned context is the guard's, done once it
+// has restored. A later call returns the same guard (opts are then
+// ignored).
+func (s *Session) Tune(ctx context.Context, opts ...tune.Option) (*tune.Guard, context.Context, error) {
+	if s.guard != nil {
+		return s.guard, s.guardCtx, nil
+	}
+	g, gctx, err := tune.NewGuard(ctx, s.cfg.Host, opts...)
+	if err != nil {
+		return nil, nil, err
+	}
+	s.guard, s.guardCtx = g, gctx
+	return g, gctx, nil
+}
+
+// restore closes the tuning guard, records whether everything went back
+// and, when not, a finding.
+func (s *Session) restore() {
+	if s.guard == nil {
+		return
+	}
+	err := s.guard.Close()
+	s.res.Tuning.Restored = err == nil
+	if err != nil {
+		s.tuneFindings = append(s.tuneFindings, finding.Finding{
+			ID: "restore_failed", Severity: finding.Warning, Title: "Some tunables could not be restored",
+			Evidence: strings.Split(err.Error(), "\n"),
+			Advice:   "Run boardbench restore; check the cpufreq governors and limits (a reboot restores the defaults).",
+		})
+	}
 }
 
 // EvidenceTimeout bounds the evidence gathering at the end of a step
@@ -380,6 +483,10 @@ type End struct {
 	// Verdict replaces the verdict when set (e.g. "command failed (status
 	// 3)").
 	Verdict string
+	// Err is the command's own error, returned by Finish after the
+	// outcome is printed (unless an interruption or a failed save takes
+	// precedence): e.g. the status of a command run under monitor.
+	Err error
 }
 
 // Outcome is what a finished session leaves.
@@ -392,21 +499,78 @@ type Outcome struct {
 	// it was).
 	SaveErr error
 	// StoreID is the result's id in the results store; "" when it was not
-	// saved there (no store, or a failure the warning line told).
+	// saved there (no store, nothing measured, or a failure the warning
+	// line told).
 	StoreID string
 	// Signal names the interrupting signal; "" when not interrupted.
 	Signal string
 }
 
-// Finish stops the monitor, sets the status, validates (findings and
-// verdict), and saves the result a last time. When the file cannot be
-// written, the result goes to a fallback file in the temporary directory
-// and Outcome says where; the error is then an *ErrSave. An interrupted
-// session returns *InterruptedError.
+// Plan is what a command hands the engine: its steps, and what it does
+// once the result exists but before the first step.
+type Plan struct {
+	// Prepare runs after the result file is first written and before the
+	// steps: looking for tools, the idle gate, tuning (Session.Tune). It
+	// returns the steps to run (nil: Steps). An error ends the session as
+	// failed, with the error as the command's.
+	Prepare func(ctx context.Context, s *Session) ([]Step, error)
+	// Steps are the steps when Prepare is nil or returns none.
+	Steps []Step
+	// End says how the command ended once the steps ran (nil: End{}).
+	End func(s *Session) End
+}
+
+// Measure runs a whole measurement: Start, the plan's Prepare and steps,
+// and Finish (which restores what was tuned, runs the checks, saves,
+// prints the outcome and returns the command's error). The Outcome is nil
+// when nothing started (the error says why: e.g. the result file cannot
+// be written).
+func Measure(ctx context.Context, cfg Config, plan Plan) (*Outcome, error) {
+	s, err := Start(ctx, cfg)
+	if err != nil {
+		if cfg.Status != nil {
+			cfg.Status.Close()
+		}
+		return nil, err
+	}
+	steps := plan.Steps
+	var end End
+	if plan.Prepare != nil && ctx.Err() == nil {
+		st, err := plan.Prepare(ctx, s)
+		switch {
+		case err != nil && ctx.Err() == nil:
+			end = End{Failed: true, Err: err, Verdict: "not measured: " + err.Error()}
+		case st != nil:
+			steps = st
+		}
+	}
+	if !end.Failed && ctx.Err() == nil {
+		s.Run(ctx, steps)
+	}
+	if plan.End != nil && !end.Failed {
+		end = plan.End(s)
+	}
+	return s.Finish(ctx, end)
+}
+
+// Finish ends the session on every exit path: it restores what was tuned,
+// stops the monitor, sets the status, runs the checks (findings and
+// verdict), saves the result a last time, keeps it in the store when
+// something was measured, and prints the outcome (Config.Print). When the
+// file cannot be written, the result goes to a fallback file in the
+// temporary directory and Outcome says where. The error is the one the
+// command ends with, in this order: *interrupt.Error (exit 130) for an
+// interrupted session, *ErrSave (exit 1) for a result that could not be
+// written where asked, End.Err, an error for a failed session, and
+// *NotValidError (exit 3) for a result whose verdict is not valid.
 func (s *Session) Finish(ctx context.Context, end End) (*Outcome, error) {
+	s.restore()
 	s.stopMon()
 	<-s.monDone
 	s.stopPower()
+	if s.cfg.Status != nil {
+		s.cfg.Status.Close()
+	}
 	out := &Outcome{Result: s.res, Signal: interrupt.Name(ctx)}
 	interrupted := out.Signal != ""
 	switch {
@@ -429,14 +593,43 @@ func (s *Session) Finish(ctx context.Context, end End) (*Outcome, error) {
 			out.Path = s.cfg.Path
 		}
 	}
-	out.StoreID = s.keep(ctx)
+	if Measured(s.res) && s.res.Status != result.StatusFailed && !s.cfg.NoKeep {
+		out.StoreID = s.keep(ctx)
+	}
+	err := s.outcomeErr(out, end)
+	s.cfg.Print.print(s.cfg.Command, out, err, s.cfg.Warn)
+	return out, err
+}
+
+// outcomeErr is the error the command ends with (see Finish).
+func (s *Session) outcomeErr(out *Outcome, end End) error {
 	switch {
 	case out.SaveErr != nil:
-		return out, &ErrSave{Path: s.cfg.Path, Err: out.SaveErr, Fallback: out.Path, Interrupted: out.Signal}
-	case interrupted:
-		return out, &InterruptedError{Signal: out.Signal}
+		return &ErrSave{Path: s.cfg.Path, Err: out.SaveErr, Fallback: out.Path, Interrupted: out.Signal}
+	case out.Signal != "":
+		return &interrupt.Error{Signal: out.Signal}
+	case end.Err != nil:
+		return end.Err
+	case s.res.Status == result.StatusFailed:
+		return fmt.Errorf("the measurement failed: %s", s.res.Summary.Verdict)
+	case !s.res.Summary.Valid:
+		return &NotValidError{Verdict: s.res.Summary.Verdict}
 	}
-	return out, nil
+	return nil
+}
+
+// Measured reports whether r holds a measurement: at least one phase that
+// ran (not one skipped). A command that refused or failed before
+// measuring leaves none. Only a measured result that did not fail
+// (complete or interrupted) is kept in the store; its file is written
+// all the same.
+func Measured(r *result.Result) bool {
+	for _, p := range r.Phases {
+		if p.Status != result.PhaseSkipped {
+			return true
+		}
+	}
+	return false
 }
 
 // keep saves the finished result to the store, if any, and returns its id
@@ -507,31 +700,19 @@ func (s *Session) validate(end End) {
 	if s.cfg.Facts != nil {
 		facts = s.cfg.Facts(facts)
 	}
-	check.Validate(s.res, facts, s.cfg.Summarize, s.cfg.Findings)
+	check.Validate(s.res, facts, s.cfg.Summarize, func(r *result.Result) []finding.Finding {
+		var fs []finding.Finding
+		if s.cfg.Findings != nil {
+			fs = s.cfg.Findings(r)
+		}
+		return append(fs, s.tuneFindings...)
+	})
 	if end.Verdict != "" {
 		s.res.Summary.Valid = false
 		s.res.Summary.Verdict = end.Verdict
 	}
 	if s.res.Status == result.StatusInterrupted {
 		s.res.Summary.Verdict = "interrupted: only the finished phases have figures; " + s.res.Summary.Verdict
-	}
-}
-
-// InterruptedError reports a session stopped by a signal.
-type InterruptedError struct{ Signal string }
-
-// Error names the signal.
-func (e *InterruptedError) Error() string { return "interrupted by " + e.Signal }
-
-// ExitCode is 130, the status of an interrupted command.
-func (e *InterruptedError) ExitCode() int { return 130 }
-
-// Announce writes one line saying where the result was written, when it
-// was written to the configured file ("boardbench mem: result written to
-// F (status complete)").
-func (o *Outcome) Announce(w io.Writer, command string) {
-	if o.Path != "" && o.SaveErr == nil {
-		fmt.Fprintf(w, "boardbench %s: result written to %s (status %s)\n", command, o.Path, o.Result.Status)
 	}
 }
 
@@ -562,4 +743,23 @@ func (e *ErrSave) ExitCode() int {
 		return 130
 	}
 	return 1
+}
+
+// CheckLeftovers returns an error when an earlier run left settings of
+// root ("/" for the live machine) to restore, unless force is set; then it
+// only warns on w. It looks in the state directory of root
+// (tune.StateDirFor). command names the command in the error ("pass
+// --force to sweep anyway").
+func CheckLeftovers(w io.Writer, force bool, command, root string) error {
+	left, _ := tune.Leftovers(tune.StateDirFor(root))
+	if len(left) == 0 {
+		return nil
+	}
+	if !force {
+		return fmt.Errorf("%s first, or pass --force to %s anyway", tune.LeftoverLine(left), command)
+	}
+	if w != nil {
+		fmt.Fprintf(w, "boardbench: %s (going on because of --force)\n", tune.LeftoverLine(left))
+	}
+	return nil
 }

@@ -20,7 +20,11 @@ import (
 func start(t *testing.T, ctx context.Context, path string, warn *bytes.Buffer) *Session {
 	t.Helper()
 	h := fixture.Host(t, map[string]string{"/proc/loadavg": "0.01 0.02 0.03 1/100 42\n"})
-	s, err := Start(ctx, Config{Host: h, Info: inventory.Collect(h, inventory.Options{Redact: true}), Command: "test", Path: path, Warn: warn})
+	cfg := Config{Host: h, Info: inventory.Collect(h, inventory.Options{Redact: true}), Command: "test", Path: path}
+	if warn != nil {
+		cfg.Warn = warn
+	}
+	s, err := Start(ctx, cfg)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -67,7 +71,7 @@ func TestLifecycle(t *testing.T) {
 			s := start(t, ctx, path, nil)
 			s.Run(ctx, tt.steps)
 			out, err := s.Finish(ctx, tt.end)
-			var ie *InterruptedError
+			var ie *interrupt.Error
 			if tt.cancel != errors.As(err, &ie) {
 				t.Fatalf("Finish = %v", err)
 			}

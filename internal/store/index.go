@@ -71,6 +71,9 @@ func RecordOf(r *result.Result) Record {
 		CreatedAt: r.StartedAt.UTC(), Host: r.Host,
 		Tags: []string{}, FindingIDs: []string{}, Tools: map[string]string{}, Figures: map[string]float64{},
 	}
+	if r.Replay {
+		rec.Kind = KindReplay
+	}
 	if in := r.Info; in != nil {
 		rec.Board = strings.TrimSpace(in.Board.Model)
 		rec.SoC = strings.TrimSpace(in.SoC.Guess)

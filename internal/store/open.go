@@ -72,6 +72,23 @@ func Open(ctx context.Context, spec string) (Store, error) {
 	return openSQLite(ctx, path)
 }
 
+// OpenExisting opens the store spec names as Open does, for the commands
+// that read or change stored results (results, compare), but never
+// creates one: a SQLite file that does not exist is ErrNoSuchStore
+// (wrapped), and nothing is written.
+func OpenExisting(ctx context.Context, spec string) (Store, error) {
+	_, path, err := locate(spec)
+	if err != nil {
+		return nil, err
+	}
+	if path != "" {
+		if _, err := os.Lstat(path); errors.Is(err, fs.ErrNotExist) {
+			return nil, fmt.Errorf("store %s: %w", path, ErrNoSuchStore)
+		}
+	}
+	return Open(ctx, spec)
+}
+
 // locate resolves spec (as Resolve does) and says where the store is:
 // the postgres:// URL of a PostgreSQL store, else the path of a SQLite
 // file. Any other URL is refused.

@@ -433,6 +433,12 @@ func (s *sqlStore) List(ctx context.Context, q Query) ([]Record, int, error) {
 	contains("r.soc", q.SoC)
 	contains("r.kernel", q.Kernel)
 	eq("r.kind", q.Kind)
+	if q.Kind == "" && q.IDPrefix == "" {
+		// A replay of a recorded root is no measurement of a machine:
+		// listed only when asked for by kind (or by id).
+		where = append(where, "r.kind <> ?")
+		args = append(args, KindReplay)
+	}
 	contains("r.core_types", q.CoreType)
 	if q.IDPrefix != "" {
 		where = append(where, `r.id LIKE ? ESCAPE '\'`)

@@ -23,12 +23,18 @@ var ErrNotFound = errors.New("no such result")
 // the start of several result ids; the error's text says how many.
 var ErrAmbiguous = errors.New("ambiguous result id")
 
+// KindReplay is the kind of a result made from a recorded root (--root):
+// a replay of recorded files and command outputs, not a measurement of a
+// machine. Lists leave replays out unless asked for by kind.
+const KindReplay = "replay"
+
 // Record is one stored result's indexed columns: what `results list`,
 // `serve`'s table and filters show without decoding the document.
 type Record struct {
 	ID string `json:"id"`
 	// Kind is the command that made the result ("run", "monitor", "mem",
-	// "storage", "net", "sweep", "thermal", ...) or "import".
+	// "storage", "net", "sweep", "thermal", ...), "import", or
+	// KindReplay for a result made from a recorded root.
 	Kind      string    `json:"kind"`
 	Board     string    `json:"board"`
 	SoC       string    `json:"soc"`
@@ -56,7 +62,9 @@ type Record struct {
 type Query struct {
 	// Board, SoC, CoreType and Kernel match any record whose field
 	// contains them, ignoring case ("raspberry" selects every Raspberry
-	// Pi, "6.6" every 6.6.x kernel); Kind and Tag must be equal.
+	// Pi, "6.6" every 6.6.x kernel); Kind and Tag must be equal. An
+	// empty Kind selects every kind but KindReplay (unless IDPrefix is
+	// set): replays are listed only with Kind "replay".
 	Board, SoC, CoreType, Kernel, Kind, Tag string
 	// IDPrefix selects the results whose id starts with it (the short ids
 	// that lists show).

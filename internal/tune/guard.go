@@ -6,10 +6,8 @@ import (
 	"fmt"
 	"io"
 	"os"
-	"os/signal"
 	"slices"
 	"sync"
-	"syscall"
 
 	"boardbench/internal/host"
 	"boardbench/internal/inventory/netif"
@@ -20,10 +18,13 @@ import (
 var ErrRestored = errors.New("frequency tunables already restored")
 
 // Guard owns the changes made to frequency tunables during a measurement and
-// restores the state saved when it was created: when Close is called, when
-// its parent context is cancelled, or at once when SIGINT, SIGTERM, SIGHUP
-// or SIGQUIT arrives. Changes go through the Guard so that none can slip in
-// after the restore. The caller creates one Guard per run and defers Close.
+// restores the state saved when it was created: when Close is called, or at
+// once when its parent context is cancelled. Signals reach it that way: the
+// program turns SIGINT, SIGTERM, SIGHUP and SIGQUIT into the cancellation of
+// its context (internal/interrupt), which a Guard does not duplicate.
+// Changes go through the Guard so that none can slip in after the restore.
+// The session engine (internal/session) creates a measurement's Guard and
+// closes it.
 //
 // Before the first change of a policy or device the Guard records its
 // previous values in a state file (see StateFile), so that a crash or a
@@ -49,11 +50,9 @@ type Guard struct {
 
 	mu       sync.Mutex
 	restored bool
-	sig      os.Signal
 	err      error
 
 	cancel  context.CancelCauseFunc
-	sigCh   chan os.Signal
 	closing chan struct{}
 	watched chan struct{}
 	once    sync.Once
@@ -66,9 +65,6 @@ type Guard struct {
 	lock    *Lock
 	lockOpt LockOptions
 }
-
-// guardSignals are the signals on which a Guard restores at once.
-var guardSignals = []os.Signal{os.Interrupt, syscall.SIGTERM, syscall.SIGHUP, syscall.SIGQUIT}
 
 // Option configures a Guard.
 type Option func(*Guard)
@@ -91,14 +87,14 @@ func WithWait(notify io.Writer) Option {
 
 // NewGuard takes the tuning lock of h's root (in the state directory; see
 // AcquireLock and WithLock), then saves the state of every cpufreq policy
-// and devfreq device of h and starts watching for SIGINT, SIGTERM, SIGHUP
-// and SIGQUIT. While another process holds the lock it returns a
-// *BusyError (exit status 2), or waits with WithWait. The returned context
-// is cancelled after the state has been restored because of a signal or of
-// the parent's cancellation; long walks should stop when it is done. The
-// lock is released when the Guard restores (Restore, Close, a signal).
-// Nothing but the lock file is written, not even the state file, before
-// the first change.
+// and devfreq device of h and starts watching parent. While another process
+// holds the lock it returns a *BusyError (exit status 2), or waits with
+// WithWait. The returned context is cancelled after the state has been
+// restored because of the parent's cancellation (a signal, through
+// internal/interrupt); long walks should stop when it is done. The lock is
+// released when the Guard restores (Restore, Close, the parent's
+// cancellation). Nothing but the lock file is written, not even the state
+// file, before the first change.
 func NewGuard(parent context.Context, h *host.Host, opts ...Option) (*Guard, context.Context, error) {
 	var g0 Guard
 	opts = slices.DeleteFunc(slices.Clone(opts), func(o Option) bool { return o == nil })
@@ -138,7 +134,6 @@ func NewGuard(parent context.Context, h *host.Host, opts ...Option) (*Guard, con
 		h:         h,
 		state:     st,
 		cancel:    cancel,
-		sigCh:     make(chan os.Signal, 1),
 		closing:   make(chan struct{}),
 		watched:   make(chan struct{}),
 	}
@@ -146,38 +141,25 @@ func NewGuard(parent context.Context, h *host.Host, opts ...Option) (*Guard, con
 		o(g)
 	}
 	g.stateDir, g.confineTo, g.lock = stateDir, confineTo, lock
-	signal.Notify(g.sigCh, guardSignals...)
 	go g.watch(parent)
 	return g, ctx, nil
 }
 
-// watch restores the state on a signal or on the parent's cancellation.
+// watch restores the state on the parent's cancellation.
 func (g *Guard) watch(parent context.Context) {
 	defer close(g.watched)
 	select {
-	case s := <-g.sigCh:
-		g.restore(s, fmt.Errorf("%v received", s))
 	case <-parent.Done():
-		// The parent is often cancelled by the same signal (the main
-		// program watches for it too): record it when it is there.
-		var sig os.Signal
-		select {
-		case sig = <-g.sigCh:
-		default:
-		}
-		g.restore(sig, context.Cause(parent))
+		g.restore(context.Cause(parent))
 	case <-g.closing:
 	}
 }
 
 // restore writes the saved state back, then cancels the Guard's context so
 // that whoever sees the context done knows the state is already restored.
-func (g *Guard) restore(sig os.Signal, cause error) error {
+func (g *Guard) restore(cause error) error {
 	g.mu.Lock()
 	defer g.mu.Unlock()
-	if sig != nil && g.sig == nil {
-		g.sig = sig
-	}
 	g.restored = true
 	g.err = g.restoreAll()
 	g.lock.Release()
@@ -190,13 +172,6 @@ func (g *Guard) restore(sig os.Signal, cause error) error {
 
 // State returns the state saved when the Guard was created.
 func (g *Guard) State() State { return g.state }
-
-// Signal returns the signal that made the Guard restore, nil when none did.
-func (g *Guard) Signal() os.Signal {
-	g.mu.Lock()
-	defer g.mu.Unlock()
-	return g.sig
-}
 
 // Pin fixes a policy's clock (see Pin), unless the Guard has restored.
 func (g *Guard) Pin(policy int, khz int64) error {
@@ -228,17 +203,16 @@ func (g *Guard) SetGovernor(policy int, governor string) error {
 // Restore writes the saved state back now; later changes through the Guard
 // are refused. It may be called any number of times: each call rewrites
 // whatever differs from the saved state.
-func (g *Guard) Restore() error { return g.restore(nil, nil) }
+func (g *Guard) Restore() error { return g.restore(nil) }
 
-// Close restores the saved state and stops watching for signals. It is safe
+// Close restores the saved state and stops watching the parent. It is safe
 // to call more than once; it returns the restore's error.
 func (g *Guard) Close() error {
 	g.once.Do(func() {
 		close(g.closing)
 		<-g.watched
-		signal.Stop(g.sigCh)
 	})
-	return g.restore(nil, nil)
+	return g.restore(nil)
 }
 
 // SetDevfreqGovernor sets a devfreq device's governor (see

@@ -1,6 +1,7 @@
 package tune
 
 import (
+	"boardbench/internal/interrupt"
 	"context"
 	"errors"
 	"os"
@@ -195,7 +196,11 @@ func TestGuardRestoresOnEverySignal(t *testing.T) {
 			root, h := machine(t)
 			dir := t.TempDir()
 			before := fixture.Snapshot(t, root)
-			g, ctx, err := NewGuard(context.Background(), h, WithStateDir(dir))
+			// The program's signals reach the Guard as its parent's
+			// cancellation (internal/interrupt), as in main.
+			parent, stop := interrupt.NotifyContext(context.Background())
+			defer stop()
+			g, ctx, err := NewGuard(parent, h, WithStateDir(dir))
 			if err != nil {
 				t.Fatal(err)
 			}
@@ -219,8 +224,8 @@ func TestGuardRestoresOnEverySignal(t *testing.T) {
 			if after := fixture.Snapshot(t, root); !reflect.DeepEqual(after, before) {
 				t.Errorf("after %v:\n%v\nwant\n%v", sig, after, before)
 			}
-			if g.Signal() != sig {
-				t.Errorf("Signal() = %v, want %v", g.Signal(), sig)
+			if want := interrupt.NameOf(sig); interrupt.Name(ctx) != want {
+				t.Errorf("the Guard's context names %q, want %q", interrupt.Name(ctx), want)
 			}
 			if _, err := os.Lstat(path); !errors.Is(err, os.ErrNotExist) {
 				t.Errorf("state file left after %v: %v", sig, err)

@@ -1,6 +1,7 @@
 package tune
 
 import (
+	"boardbench/internal/interrupt"
 	"context"
 	"errors"
 	"os"
@@ -286,7 +287,9 @@ func fakeWalk(ctx context.Context, g *Guard, started chan<- struct{}) error {
 func TestGuardRestoresOnSIGINT(t *testing.T) {
 	root, h := machine(t)
 	before := fixture.Snapshot(t, root)
-	g, ctx, err := NewGuard(context.Background(), h)
+	parent, stop := interrupt.NotifyContext(context.Background())
+	defer stop()
+	g, ctx, err := NewGuard(parent, h)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -313,8 +316,8 @@ func TestGuardRestoresOnSIGINT(t *testing.T) {
 	if after := fixture.Snapshot(t, root); !reflect.DeepEqual(after, before) {
 		t.Errorf("after SIGINT:\n%v\nwant\n%v", after, before)
 	}
-	if g.Signal() != os.Interrupt {
-		t.Errorf("Signal() = %v, want interrupt", g.Signal())
+	if interrupt.Name(ctx) != "SIGINT" {
+		t.Errorf("the Guard's context names %q, want SIGINT", interrupt.Name(ctx))
 	}
 	if err := g.Pin(0, 600000); !errors.Is(err, ErrRestored) {
 		t.Errorf("Pin after restore = %v, want ErrRestored", err)
@@ -343,8 +346,8 @@ func TestGuardRestoresOnParentCancel(t *testing.T) {
 	if after := fixture.Snapshot(t, root); !reflect.DeepEqual(after, before) {
 		t.Errorf("after cancel:\n%v\nwant\n%v", after, before)
 	}
-	if g.Signal() != nil {
-		t.Errorf("Signal() = %v, want nil", g.Signal())
+	if name := interrupt.Name(ctx); name != "a signal" {
+		t.Errorf("the Guard's context names %q after a plain cancellation, want \"a signal\"", name)
 	}
 }
 

@@ -16,7 +16,6 @@ import (
 	"boardbench/internal/host"
 	machine "boardbench/internal/inventory"
 	"boardbench/internal/inventory/cpu"
-	"boardbench/internal/iostreams"
 	"boardbench/internal/note"
 	"boardbench/internal/probe/c2c"
 	"boardbench/internal/result"
@@ -43,6 +42,9 @@ type Report struct {
 	// nanoseconds; null on the diagonal and for pairs not measured.
 	MatrixNS [][]*float64 `json:"matrix_ns"`
 	Notes    note.List    `json:"notes"`
+	// Valid and Verdict are the measurement's verdict (result.Summary).
+	Valid   bool   `json:"valid"`
+	Verdict string `json:"verdict"`
 }
 
 // NewCmd returns the c2c command.
@@ -112,53 +114,41 @@ func run(ctx context.Context, f *cmdutil.Factory, root string, asJSON bool, outp
 	if rep.Sampled {
 		rep.Notes.Add("pairs", fmt.Sprintf("%d CPUs: measured a sample of %d pairs", len(cpus), len(pairs)))
 	}
-	sess, err := session.Start(ctx, session.Config{Host: h, Info: info, Command: "c2c", Path: output, Warn: f.IO.ErrOut,
-		Options: map[string]any{"cpus": cpu.FormatCPUList(cpus)}})
-	if err != nil {
-		return err
-	}
-	// The status line (on a terminal only): one step per pair, each
-	// estimated from the pairs already measured.
-	status := f.IO.NewStatus(iostreams.StatusOptions{Prefix: "boardbench c2c"})
-	statusSteps := make([]iostreams.Step, len(pairs))
-	for i, p := range pairs {
-		statusSteps[i] = iostreams.Step{Title: fmt.Sprintf("cpu%d-cpu%d", p[0], p[1]), Kind: "pair"}
-	}
-	status.Plan(statusSteps)
-	sess.Step(ctx, 0, session.Step{Name: result.PhaseC2C, Title: "Core-to-core round-trip latency between pinned CPUs", CPUs: cpus,
-		Estimate: time.Duration(len(pairs)) * 20 * time.Millisecond,
+	// The status line (on a terminal only): the pairs as work, each
+	// estimated at 20 ms.
+	const perPair = 20 * time.Millisecond
+	status := f.Status("c2c", false)
+	status.Work(time.Duration(len(pairs)) * perPair)
+	step := session.Step{Name: result.PhaseC2C, Title: "Core-to-core round-trip latency between pinned CPUs", CPUs: cpus,
+		Estimate: time.Duration(len(pairs)) * perPair,
 		Run: func(ctx context.Context, p *result.Phase) error {
 			cfg := c2c.Config{}
-			for i, pr := range pairs {
+			for _, pr := range pairs {
 				if ctx.Err() != nil {
 					break
 				}
-				status.Begin(i)
-				start := time.Now()
 				res := c2c.MeasurePair(pr[0], pr[1], host.PinThread, cfg)
-				status.End(i, time.Since(start))
+				status.Advance(fmt.Sprintf("cpu%d-cpu%d", pr[0], pr[1]), perPair)
 				if res.Error != "" {
 					rep.Notes.Add(res.String(), res.Error)
 				}
 				rep.Pairs = append(rep.Pairs, res)
 			}
-			status.Close()
 			rep.MatrixNS = c2c.Matrix(cpus, rep.Pairs)
 			for _, n := range rep.Notes {
 				p.Notes = append(p.Notes, n.Item+": "+n.Reason)
 			}
 			return p.SetFigures(result.C2CFigures{CPUs: cpus, Cores: rep.Cores, Sampled: rep.Sampled, MatrixNS: rep.MatrixNS})
-		}})
-	so, finErr := sess.Finish(ctx, session.End{})
-	if finErr != nil {
-		return finErr
-	}
-	so.Announce(f.IO.ErrOut, "c2c")
-	if asJSON {
-		return f.WriteJSON(rep)
-	}
-	render(f.IO.Out, rep, f.IO.ColorEnabled())
-	return nil
+		}}
+	cfg := session.Config{Host: h, Info: info, Command: "c2c", Path: output, Warn: f.IO.ErrOut, Status: status,
+		Options: map[string]any{"cpus": cpu.FormatCPUList(cpus)},
+		Print: f.Printer(asJSON, func(r *result.Result) any {
+			out := rep
+			out.Valid, out.Verdict = r.Summary.Valid, r.Summary.Verdict
+			return out
+		}, func(w io.Writer, _ *result.Result) { render(w, rep, f.IO.ColorEnabled()) })}
+	_, err = session.Measure(ctx, cfg, session.Plan{Steps: []session.Step{step}})
+	return err
 }
 
 // render writes the matrix (or, for a sample of pairs, the list).

@@ -6,17 +6,19 @@ package clock
 
 import (
 	"context"
-	"errors"
 	"fmt"
-	"os"
+	"io"
 
 	"boardbench/internal/clockcheck"
 	"boardbench/internal/cmdutil"
 	"boardbench/internal/host"
 	"boardbench/internal/interrupt"
+	machine "boardbench/internal/inventory"
 	"boardbench/internal/inventory/cpu"
 	"boardbench/internal/iostreams"
 	probeclock "boardbench/internal/probe/clock"
+	"boardbench/internal/result"
+	"boardbench/internal/session"
 	"boardbench/internal/tune"
 
 	"github.com/spf13/cobra"
@@ -82,19 +84,22 @@ restored when the walk ends, fails, or is stopped with Ctrl-C or SIGTERM.`,
 				wait:    f.GuardWait(wait),
 				isRoot:  h.IsRoot(),
 			}
-			r.progress = f.IO.NewStatus(iostreams.StatusOptions{Prefix: "boardbench clock"})
-			rep, runErr := r.runSession(cmd.Context(), f, output)
-			if rep == nil {
-				return runErr
+			info := machine.Collect(h, machine.Options{Redact: true})
+			r.inv = info.CPU
+			if err := r.preflight(); err != nil {
+				return err
 			}
-			if asJSON {
-				if err := f.WriteJSON(rep); err != nil {
-					return err
-				}
-			} else {
-				renderText(f.IO.Out, rep, f.IO.ColorEnabled())
-			}
-			return runErr
+			// The report is the runner's once measured: printed by the
+			// engine at the end.
+			print := f.Printer(asJSON, func(res *result.Result) any { return withVerdict(r.rep, res) },
+				func(w io.Writer, _ *result.Result) {
+					if r.rep != nil {
+						renderText(w, r.rep, f.IO.ColorEnabled())
+					}
+				})
+			_, _, err = r.session(cmd.Context(), session.Config{Info: info, Path: output, Warn: f.IO.ErrOut,
+				Status: f.Status("clock", false), Print: print})
+			return err
 		},
 	}
 	cmdutil.AddRootFlag(cmd, &root)
@@ -126,8 +131,12 @@ type runner struct {
 	wait   tune.Option
 	isRoot bool
 	// progress shows what is being measured (on a terminal only); nil
-	// for none.
+	// for none. It is the session's status line.
 	progress *iostreams.Status
+	// sess is the session the measurement runs in (its tuning guard).
+	sess *session.Session
+	// rep is the report once measured (nil before).
+	rep *Report
 }
 
 // checker returns the clock checker of this run.
@@ -139,23 +148,30 @@ func (r *runner) checker() *clockcheck.Checker {
 	return c
 }
 
-// run measures every target and, with --opps, walks the OPPs. It returns
-// the report made so far together with any error; the report is nil only
-// when nothing could start.
-func (r *runner) run(ctx context.Context) (*Report, error) {
-	c := r.checker()
-	if r.opps {
-		if !r.isRoot {
-			return nil, errors.New("--opps needs root: it pins each cpufreq clock in turn (run it with sudo, or leave --opps out)")
-		}
-		if err := c.CanWalk(); err != nil {
-			return nil, fmt.Errorf("--opps: %v", err)
-		}
+// preflight refuses, before anything is measured, an OPP walk that
+// cannot be made here (exit status 2).
+func (r *runner) preflight() error {
+	if !r.opps {
+		return nil
 	}
+	if !r.isRoot {
+		return cmdutil.Refusef("--opps needs root: it pins each cpufreq clock in turn (run it with sudo, or leave --opps out)")
+	}
+	if err := r.checker().CanWalk(); err != nil {
+		return cmdutil.Refusef("--opps: %v", err)
+	}
+	return nil
+}
+
+// clusters measures every target and, with --opps, walks the OPPs. It
+// returns the report made so far together with any error; the report is
+// nil only when nothing could start.
+func (r *runner) clusters(ctx context.Context) (*Report, error) {
+	c := r.checker()
 	rep, err := c.Clusters(ctx)
 	r.progressDone()
 	if ctx.Err() != nil {
-		return rep, interrupted(ctx, nil)
+		return rep, interrupt.Err(ctx)
 	}
 	if err != nil {
 		return rep, err
@@ -167,36 +183,24 @@ func (r *runner) run(ctx context.Context) (*Report, error) {
 }
 
 // walkOPPs pins every clock of every measured cluster's policy, highest
-// first, measures it, and restores all tunables at the end or on a signal.
+// first, and measures it, through the session's tuning guard: the
+// settings are written back when the walk ends (and by the guard at once
+// on a signal; the engine closes it at the end).
 func (r *runner) walkOPPs(ctx context.Context, c *clockcheck.Checker, rep *Report) error {
-	g, gctx, err := tune.NewGuard(ctx, r.h, r.wait)
+	g, gctx, err := r.sess.Tune(ctx, r.wait)
 	if err != nil {
 		return fmt.Errorf("--opps: saving the cpufreq settings: %w", err)
 	}
 	walkErr := c.WalkOPPs(gctx, g, rep)
 	r.progressDone()
-	restoreErr := g.Close()
-	if sig := g.Signal(); sig != nil || ctx.Err() != nil {
+	if ctx.Err() != nil || gctx.Err() != nil {
 		rep.Notes.Add("OPP walk", "interrupted; cpufreq settings restored")
-		return errors.Join(interrupted(ctx, sig), restoreErr)
+		return interrupt.Err(ctx)
 	}
-	if restoreErr != nil {
-		return fmt.Errorf("restoring cpufreq settings: %w", restoreErr)
+	if err := g.Rewind(); err != nil {
+		return fmt.Errorf("restoring cpufreq settings: %w", err)
 	}
 	return walkErr
-}
-
-// interrupted builds the error a signal ends the command with: the signal
-// the tuning guard saw, else the one that cancelled ctx.
-func interrupted(ctx context.Context, sig os.Signal) error {
-	name := interrupt.Name(ctx)
-	if sig != nil {
-		name = interrupt.NameOf(sig)
-	}
-	if name == "" {
-		name = "a signal"
-	}
-	return &cmdutil.InterruptedError{Signal: name}
 }
 
 // progressf shows what is being measured now.

@@ -17,9 +17,12 @@ import (
 
 	"boardbench/internal/cmdutil"
 	"boardbench/internal/host"
+	"boardbench/internal/interrupt"
+	machine "boardbench/internal/inventory"
 	"boardbench/internal/inventory/cpu"
 	"boardbench/internal/iostreams"
 	probeclock "boardbench/internal/probe/clock"
+	"boardbench/internal/session"
 	"boardbench/internal/stats"
 	"boardbench/internal/testutil/fixture"
 	"boardbench/internal/tune"
@@ -111,6 +114,27 @@ func (b *fakeBoard) measure(ctx context.Context, id int, opt probeclock.Options)
 		SampleDurations: []time.Duration{15 * time.Millisecond, 15 * time.Millisecond, 15 * time.Millisecond},
 		Disturbed:       []float64{mhz / 2}, AllDisturbed: b.busy,
 	}, nil
+}
+
+// run measures through the session engine as the command does (after its
+// preflight) and returns the report and the measurement's own error (an
+// interruption as *interrupt.Error); the verdict is left to other tests.
+func (r *runner) run(ctx context.Context) (*Report, error) {
+	if err := r.preflight(); err != nil {
+		return nil, err
+	}
+	info := machine.Collect(r.h, machine.Options{Redact: true})
+	info.CPU = r.inv
+	rep, out, err := r.session(ctx, session.Config{Info: info})
+	var ie *interrupt.Error
+	var nv *session.NotValidError
+	switch {
+	case errors.As(err, &ie), out == nil:
+		return rep, err
+	case errors.As(err, &nv):
+		return rep, nil
+	}
+	return rep, err
 }
 
 func newRunner(t *testing.T, root string, b *fakeBoard) *runner {
@@ -354,8 +378,10 @@ func TestOPPWalkInterruptedBySignal(t *testing.T) {
 			}
 			r := newRunner(t, root, b)
 			r.opps, r.isRoot = true, true
-			rep, err := r.run(context.Background())
-			var ie *cmdutil.InterruptedError
+			ctx, stop := interrupt.NotifyContext(context.Background())
+			defer stop()
+			rep, err := r.run(ctx)
+			var ie *interrupt.Error
 			if !errors.As(err, &ie) || cmdutil.ExitCode(err) != 130 {
 				t.Fatalf("run = %v, want an interruption (exit status 130)", err)
 			}
@@ -493,5 +519,61 @@ func TestJSONFieldNames(t *testing.T) {
 	}
 	if doc["schema_version"] == "" || doc["notes"] == nil {
 		t.Errorf("document = %v", doc)
+	}
+}
+
+// TestDisturbedClockNotShown: a cluster whose every sample was disturbed
+// shows "disturbed", never what the samples read, as its clock.
+func TestDisturbedClockNotShown(t *testing.T) {
+	mhz := 544.0
+	c := ClusterClock{Method: "add chain", Certain: true}
+	c.CPUs, c.CPU, c.MeasuredMHz = []int{0, 1}, intp(0), &mhz
+	c.Samples = []float64{544, 540, 551}
+	c.DisturbedSamples = []float64{544, 540, 551}
+	var out bytes.Buffer
+	renderText(&out, &Report{Clusters: []ClusterClock{c}}, false)
+	if strings.Contains(out.String(), "544") || !strings.Contains(out.String(), "disturbed") {
+		t.Errorf("a disturbed reading shown as the clock:\n%s", out.String())
+	}
+}
+
+// TestCommandPrintsFiguresAndVerdict runs the command on this machine (a
+// few ms per cluster): the table and then the verdict on standard output;
+// the exit status follows the verdict (3 when it is not valid, as on a
+// busy machine), never the machine's speed.
+func TestCommandPrintsFiguresAndVerdict(t *testing.T) {
+	for _, asJSON := range []bool{false, true} {
+		ios, stdout, _ := iostreams.Test()
+		cmd := NewCmd(cmdutil.NewFactory(ios))
+		args := []string{"--samples", "1", "--cpu", "0"}
+		if asJSON {
+			args = append(args, "--json")
+		}
+		cmd.SetArgs(args)
+		cmd.SetOut(&bytes.Buffer{})
+		cmd.SetErr(&bytes.Buffer{})
+		cmd.SilenceErrors, cmd.SilenceUsage = true, true
+		err := cmd.ExecuteContext(context.Background())
+		if code := cmdutil.ExitCode(err); code != 0 && code != 3 {
+			t.Fatalf("clock %v: %v (exit %d)", args, err, code)
+		}
+		if !asJSON {
+			out := stdout.String()
+			if i, j := strings.Index(out, "Clockspeeds"), strings.Index(out, "Verdict: "); i < 0 || j < i {
+				t.Errorf("stdout lacks the table and then the verdict:\n%s", out)
+			}
+			continue
+		}
+		var doc struct {
+			Clusters []json.RawMessage `json:"clusters"`
+			Valid    bool              `json:"valid"`
+			Verdict  string            `json:"verdict"`
+		}
+		if err := json.Unmarshal(stdout.Bytes(), &doc); err != nil || len(doc.Clusters) != 1 || doc.Verdict == "" {
+			t.Errorf("JSON %v: %s", err, stdout.String())
+		}
+		if (cmdutil.ExitCode(err) == 3) == doc.Valid {
+			t.Errorf("exit %d with valid=%v", cmdutil.ExitCode(err), doc.Valid)
+		}
 	}
 }

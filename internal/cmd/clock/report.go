@@ -44,7 +44,7 @@ func pctOrNA(v *float64, flagged bool) string {
 func renderText(w io.Writer, rep *Report, color bool) {
 	tw := textfmt.New(w, color)
 	tw.Section("Clockspeeds")
-	anyFirmware, anyUncertain, anyFlag := false, false, false
+	anyFirmware, anyUncertain, anyFlag, anyDisturbed := false, false, false, false
 	for _, c := range rep.Clusters {
 		anyFirmware = anyFirmware || c.FirmwareMHz != nil
 		anyUncertain = anyUncertain || (c.MeasuredMHz != nil && !c.Certain)
@@ -72,15 +72,21 @@ func renderText(w io.Writer, rep *Report, color bool) {
 		if c.MeasuredMHz != nil && !c.Certain {
 			measured += " ?"
 		}
-		if c.Error != "" {
-			measured = "failed"
-		}
 		spread := "n/a"
 		if c.SpreadPct != nil {
 			spread = textfmt.Spread(*c.SpreadPct)
 		}
+		deviation := pctOrNA(c.DeviationPct, beyondTolerance(c.DeviationPct))
+		switch {
+		case c.Error != "":
+			measured = "failed"
+		case c.AllDisturbed():
+			// Every sample was disturbed: what they read is not the clock.
+			measured, spread, deviation = "disturbed", "n/a", "n/a"
+			anyDisturbed = true
+		}
 		row := []string{cluster, formatCPUList(c.CPUs), textfmt.OrUnknown(c.Core), on, measured, spread,
-			mhzOrNA(c.ReportedMHz), pctOrNA(c.DeviationPct, beyondTolerance(c.DeviationPct))}
+			mhzOrNA(c.ReportedMHz), deviation}
 		if anyFirmware {
 			row = append(row, mhzOrNA(c.FirmwareMHz), pctOrNA(c.FirmwareDeviationPct, beyondTolerance(c.FirmwareDeviationPct)))
 		}
@@ -103,6 +109,9 @@ func renderText(w io.Writer, rep *Report, color bool) {
 	}
 	if anyFlag {
 		tw.Line("! measured clock differs from the reported one by more than %.0f%%", TolerancePct)
+	}
+	if anyDisturbed {
+		tw.Line("disturbed: other tasks took the CPU during every sample; no clock was measured (run again on a quiet machine)")
 	}
 	for _, c := range rep.Clusters {
 		if c.Error != "" {

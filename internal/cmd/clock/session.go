@@ -2,31 +2,25 @@ package clock
 
 import (
 	"context"
-	"errors"
 	"time"
 
 	"boardbench/internal/clockcheck"
-	"boardbench/internal/cmdutil"
-	"boardbench/internal/interrupt"
-	machine "boardbench/internal/inventory"
 	"boardbench/internal/result"
 	"boardbench/internal/session"
 )
 
-// runSession runs the measurement as the one step of a session: monitored,
-// validated, and written to output when it is not "". The CPU description
-// of the runner comes from the session's machine description.
-func (r *runner) runSession(ctx context.Context, f *cmdutil.Factory, output string) (*Report, error) {
-	info := machine.Collect(r.h, machine.Options{Redact: true})
-	r.inv = info.CPU
-	opts := map[string]any{"opps": r.opps, "samples": r.opt.Samples, "cpus": nil}
+// session runs the measurement as the one step of a session of the
+// engine: monitored, validated, printed (cfg.Print) and written to
+// cfg.Path when it is not "". cfg's Host, Command and Options are the
+// runner's. It returns the report (nil when nothing was measured), the
+// outcome, and the command's error.
+func (r *runner) session(ctx context.Context, cfg session.Config) (*Report, *session.Outcome, error) {
+	cfg.Host, cfg.Command = r.h, "clock"
+	cfg.Options = map[string]any{"opps": r.opps, "samples": r.opt.Samples, "cpus": nil}
 	if r.cpus != nil {
-		opts["cpus"] = formatCPUList(r.cpus)
+		cfg.Options["cpus"] = formatCPUList(r.cpus)
 	}
-	sess, err := session.Start(ctx, session.Config{Host: r.h, Info: info, Command: "clock", Options: opts, Path: output, Warn: f.IO.ErrOut})
-	if err != nil {
-		return nil, err
-	}
+	r.progress = cfg.Status
 	var rep *Report
 	var runErr error
 	title := "Clock of one CPU per cluster"
@@ -36,30 +30,46 @@ func (r *runner) runSession(ctx context.Context, f *cmdutil.Factory, output stri
 	case r.opps:
 		title += ", and of every cpufreq OPP"
 	}
-	sess.Step(ctx, 0, session.Step{Name: result.PhaseClock, Title: title, Kind: "clock", Estimate: time.Second,
+	step := session.Step{Name: result.PhaseClock, Title: title, Kind: "clock", Estimate: time.Second,
 		Run: func(ctx context.Context, p *result.Phase) error {
-			rep, runErr = r.run(ctx)
+			rep, runErr = r.clusters(ctx)
+			r.rep = rep
 			if rep == nil {
 				return runErr
 			}
-			if err := clockcheck.FillPhase(p, rep, info.CPU.Clusters); err != nil {
+			if err := clockcheck.FillPhase(p, rep, cfg.Info.CPU.Clusters); err != nil {
 				return err
 			}
 			return runErr
-		}})
-	var ie *cmdutil.InterruptedError
-	if errors.As(runErr, &ie) && ctx.Err() == nil {
-		// The tuning guard caught the signal before the command's context.
-		c, cancel := context.WithCancelCause(ctx)
-		cancel(&interrupt.Signal{Name: ie.Signal})
-		ctx = c
+		}}
+	out, err := session.Measure(ctx, cfg, session.Plan{
+		Prepare: func(ctx context.Context, s *session.Session) ([]session.Step, error) {
+			r.sess = s
+			return []session.Step{step}, nil
+		},
+		End: func(*session.Session) session.End {
+			if runErr != nil && ctx.Err() == nil {
+				return session.End{Failed: rep == nil, Err: runErr}
+			}
+			return session.End{}
+		},
+	})
+	return rep, out, err
+}
+
+// jsonReport is the JSON of `boardbench clock`: the report with the
+// measurement's verdict.
+type jsonReport struct {
+	*Report
+	Valid   bool   `json:"valid"`
+	Verdict string `json:"verdict"`
+}
+
+// withVerdict returns the JSON document of rep with the verdict of res
+// (the result alone when nothing was measured).
+func withVerdict(rep *Report, res *result.Result) any {
+	if rep == nil {
+		return res
 	}
-	end := session.End{Failed: rep == nil && ctx.Err() == nil}
-	so, finErr := sess.Finish(ctx, end)
-	var se *session.ErrSave
-	if errors.As(finErr, &se) {
-		return rep, finErr
-	}
-	so.Announce(f.IO.ErrOut, "clock")
-	return rep, runErr
+	return jsonReport{Report: rep, Valid: res.Summary.Valid, Verdict: res.Summary.Verdict}
 }

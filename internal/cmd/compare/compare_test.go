@@ -78,3 +78,25 @@ func TestFileAgainstStoreID(t *testing.T) {
 		}
 	}
 }
+
+// TestMissingStoreNotCreated: comparing with a stored result when there is
+// no store is one line and exit status 2, and creates no store.
+func TestMissingStoreNotCreated(t *testing.T) {
+	dir := t.TempDir()
+	file := filepath.Join(dir, "a.json")
+	if err := os.WriteFile(file, doc(t, "aaaa0000000000000000000000000001", "6.1.0", 16000), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	dbPath := filepath.Join(dir, "sub", "none.db")
+	ios, _, _ := iostreams.Test()
+	cmd := NewCmd(&cmdutil.Factory{IO: ios, Store: cmdutil.StoreOptions{Spec: dbPath}})
+	cmd.SetArgs([]string{file, "bbbb"})
+	cmd.SilenceErrors, cmd.SilenceUsage = true, true
+	err := cmd.ExecuteContext(context.Background())
+	if cmdutil.ExitCode(err) != 2 || !strings.Contains(err.Error(), "no results store there") {
+		t.Errorf("compare with a missing store: %v (exit %d), want exit 2", err, cmdutil.ExitCode(err))
+	}
+	if _, err := os.Stat(filepath.Dir(dbPath)); !os.IsNotExist(err) {
+		t.Errorf("compare created the store's directory: %v", err)
+	}
+}

@@ -91,7 +91,7 @@ read). --json prints one JSON object per line instead:
 		},
 		RunE: func(cmd *cobra.Command, args []string) error {
 			inputs := expand(args)
-			st, err := f.Store.OpenStore(cmd.Context())
+			st, err := f.Store.CreateStore(cmd.Context())
 			if err != nil {
 				return err
 			}

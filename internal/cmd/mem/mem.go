@@ -7,6 +7,8 @@ import (
 	"context"
 	"errors"
 	"fmt"
+	"io"
+	"time"
 
 	"boardbench/internal/cmdutil"
 	"boardbench/internal/host"
@@ -114,13 +116,9 @@ func run(ctx context.Context, f *cmdutil.Factory, opts options) error {
 			rep.Notes.Add("core types", "no cluster information: measured the first usable CPU only")
 		}
 	}
-	prog := newProgress(f.IO, memmeasure.Estimate(plan, len(cpus), len(usable)))
-	plan.Progress = prog.step
-	sess, err := session.Start(ctx, session.Config{Host: h, Info: info, Command: "mem", Path: opts.output, Warn: f.IO.ErrOut,
-		Options: map[string]any{"quick": opts.quick, "cpus": opts.cpuList, "max_size_bytes": limit}})
-	if err != nil {
-		return err
-	}
+	status := f.Status("mem", false)
+	status.Work(seconds(memmeasure.Estimate(plan, len(cpus), len(usable))))
+	plan.Progress = func(label string, weight float64) { status.Advance(label, seconds(weight)) }
 	var steps []session.Step
 	var largestLLC int64
 	for _, c := range cpus {
@@ -157,16 +155,13 @@ func run(ctx context.Context, f *cmdutil.Factory, opts options) error {
 	} else {
 		rep.Notes.Add("all-CPU bandwidth", "only one usable CPU")
 	}
-	sess.Run(ctx, steps)
-	prog.finish()
-	so, finErr := sess.Finish(ctx, session.End{})
-	if finErr != nil {
-		return finErr
-	}
-	so.Announce(f.IO.ErrOut, "mem")
-	if opts.asJSON {
-		return f.WriteJSON(rep)
-	}
-	render(f.IO.Out, rep, f.IO.ColorEnabled())
-	return nil
+	cfg := session.Config{Host: h, Info: info, Command: "mem", Path: opts.output, Warn: f.IO.ErrOut, Status: status,
+		Options: map[string]any{"quick": opts.quick, "cpus": opts.cpuList, "max_size_bytes": limit},
+		Print: f.Printer(opts.asJSON, func(r *result.Result) any { return rep.withVerdict(r) },
+			func(w io.Writer, r *result.Result) { render(w, rep, f.IO.ColorEnabled()) })}
+	_, err = session.Measure(ctx, cfg, session.Plan{Steps: steps})
+	return err
 }
+
+// seconds converts estimated seconds to a duration.
+func seconds(s float64) time.Duration { return time.Duration(s * float64(time.Second)) }

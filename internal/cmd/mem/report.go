@@ -16,4 +16,14 @@ type Report struct {
 	Total *result.MemAllCoresFigures `json:"total"`
 	// Notes are about the whole measurement; each result has its own.
 	Notes note.List `json:"notes"`
+	// Valid and Verdict are the measurement's verdict (result.Summary).
+	Valid   bool   `json:"valid"`
+	Verdict string `json:"verdict"`
+}
+
+// withVerdict returns the report with the verdict of r.
+func (rep *Report) withVerdict(r *result.Result) Report {
+	out := *rep
+	out.Valid, out.Verdict = r.Summary.Valid, r.Summary.Verdict
+	return out
 }

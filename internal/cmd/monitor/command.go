@@ -4,6 +4,7 @@ import (
 	"context"
 	"errors"
 	"fmt"
+	"io"
 	"os/exec"
 	"strings"
 	"sync/atomic"
@@ -24,6 +25,18 @@ import (
 // endTimeout bounds the evidence gathering after the command (kernel log,
 // firmware flags), which must work even after Ctrl-C.
 const endTimeout = 20 * time.Second
+
+// Prepare is what a caller of RunCommand does once the session exists
+// and before the command starts: `review --apply` makes its changes
+// through the session's tuning guard, which the engine restores when the
+// command ends.
+type Prepare func(ctx context.Context, s *session.Session) error
+
+// RunCommand runs argv under monitoring as `boardbench monitor -- ARGV`
+// does with its default options, after prepare (nil for none).
+func RunCommand(ctx context.Context, f *cmdutil.Factory, argv []string, prepare Prepare) error {
+	return runCommand(ctx, f, options{interval: defaultInterval, argv: argv, prepare: prepare})
+}
 
 // runCommand runs opts.argv under monitoring and writes its result.
 func runCommand(ctx context.Context, f *cmdutil.Factory, opts options) error {
@@ -49,8 +62,8 @@ func runCommand(ctx context.Context, f *cmdutil.Factory, opts options) error {
 	}
 
 	in := inventory.Collect(h, inventory.Options{Redact: true})
-	cfg := monitor.ConfigFor(h, in)
-	cfg.Interval = opts.interval
+	mcfg := monitor.ConfigFor(h, in)
+	mcfg.Interval = opts.interval
 	started := time.Now()
 	path := opts.output
 	if path == "" {
@@ -73,7 +86,7 @@ func runCommand(ctx context.Context, f *cmdutil.Factory, opts options) error {
 	// Live monitor lines go to standard error, between the command's own
 	// output lines.
 	// The power column is known once the session has found its meter.
-	cols := cfg.Columns()
+	cols := mcfg.Columns()
 	var liveCols atomic.Pointer[monitor.Columns]
 	liveCols.Store(&cols)
 	liveOut := f.IO.ErrOut
@@ -81,37 +94,10 @@ func runCommand(ctx context.Context, f *cmdutil.Factory, opts options) error {
 	if err != nil {
 		return err
 	}
-	sess, err := session.Start(ctx, session.Config{
-		Host: h, Info: in, Command: "monitor", Options: optMap, Path: path,
-		Interval: opts.interval, Monitor: &cfg, Warn: f.IO.ErrOut, Power: opts.power,
-		OnSample: func(smp monitor.Sample) {
-			prom.sampled(ctx)
-			fmt.Fprintln(liveOut, "boardbench: "+monitor.Line(*liveCols.Load(), smp))
-		},
-		Findings: wrappedFindings,
-	})
-	if err != nil {
-		return err
-	}
-	cols = sess.Monitor().Config().Columns()
-	liveCols.Store(&cols)
-	if p := sess.Result().Power; p != nil {
-		fmt.Fprintf(f.IO.ErrOut, "boardbench: power from %s (%s)\n", p.Source, measuresText(p.Measures))
-	}
-	if prom != nil {
-		prom.start(ctx, h, sess.Monitor(), sess.Monitor().Config(), in, f.IO.ErrOut)
-	}
-	pinned := ""
-	if pin != nil {
-		pinned = " on cpu" + cpu.FormatCPUList(pin)
-	}
-	fmt.Fprintf(f.IO.ErrOut, "boardbench: running %s%s, sampling every %s s; result: %s\n",
-		title, pinned, trimFloat(opts.interval.Seconds()), path)
-	fmt.Fprintln(liveOut, "boardbench: "+monitor.Header(cols))
-
 	var exit proc.Exit
 	var startErr error
-	phase := sess.Step(ctx, 0, session.Step{Name: result.PhaseCommand, Title: title, CPUs: cpus,
+	var phase result.Phase
+	step := session.Step{Name: result.PhaseCommand, Title: title, CPUs: cpus,
 		Run: func(ctx context.Context, p *result.Phase) error {
 			// On a terminal the command's standard output is a
 			// pseudo-terminal, so that it streams as it would there.
@@ -165,41 +151,74 @@ func runCommand(ctx context.Context, f *cmdutil.Factory, opts options) error {
 				p.Status = result.PhaseOK
 			}
 			return nil
-		}})
-	if phase.Status == result.PhaseInterrupted && exit.Signal != "" {
-		sess.Result().Phases[0].Reason = "interrupted by " + interrupt.Name(ctx) + "; the command's process group was stopped (" + exit.Signal + ")"
-		phase = sess.Result().Phases[0]
+		}}
+	cfg := session.Config{
+		Host: h, Info: in, Command: "monitor", Options: optMap, Path: path,
+		Interval: opts.interval, Monitor: &mcfg, Warn: f.IO.ErrOut, Power: opts.power,
+		OnSample: func(smp monitor.Sample) {
+			prom.sampled(ctx)
+			fmt.Fprintln(liveOut, "boardbench: "+monitor.Line(*liveCols.Load(), smp))
+		},
+		Findings: wrappedFindings,
+		// The summary goes to standard error: standard output is the
+		// command's. It names the result file and says the verdict.
+		Print: session.Printer{Out: f.IO.ErrOut, Fallback: f.IO.Out, TextHasVerdict: true, SaysWhere: true,
+			Summary: func(w io.Writer, out *session.Outcome) {
+				if len(out.Result.Phases) > 0 {
+					phase = out.Result.Phases[0]
+				}
+				writeSummary(w, out.Result, phase, mcfg, out.Path)
+			}},
 	}
-	end := session.End{Failed: startErr != nil && ctx.Err() == nil}
-	switch {
-	case ctx.Err() != nil:
-	case startErr != nil:
-		end.Verdict = "command could not be started"
-	case exit.Signal != "":
-		end.Verdict = fmt.Sprintf("command failed (killed by %s)", exit.Signal)
-	case exit.Code != 0:
-		end.Verdict = fmt.Sprintf("command failed (status %d)", exit.Code)
-	}
-	so, finErr := sess.Finish(ctx, end)
-	writeSummary(f.IO.ErrOut, so.Result, phase, cfg, so.Path)
-	var se *session.ErrSave
-	switch {
-	case errors.As(finErr, &se):
-		if so.Path == "" {
-			_ = f.WriteJSON(so.Result)
+	prepare := func(ctx context.Context, sess *session.Session) ([]session.Step, error) {
+		cols = sess.Monitor().Config().Columns()
+		liveCols.Store(&cols)
+		if p := sess.Result().Power; p != nil {
+			fmt.Fprintf(f.IO.ErrOut, "boardbench: power from %s (%s)\n", p.Source, measuresText(p.Measures))
 		}
-		return finErr
-	case finErr != nil:
-		// The summary said that the command was interrupted.
-		return &reportedError{&cmdutil.InterruptedError{Signal: so.Signal}}
-	case startErr != nil:
-		return startError(opts.argv[0], startErr)
-	case exit.Signal != "":
-		return &ExitStatusError{Code: exit.Code, Msg: fmt.Sprintf("%s was killed by %s", opts.argv[0], exit.Signal), Reported: true}
-	case exit.Code != 0:
-		return &ExitStatusError{Code: exit.Code, Msg: fmt.Sprintf("%s exited with status %d", opts.argv[0], exit.Code), Reported: true}
+		if prom != nil {
+			prom.start(ctx, h, sess.Monitor(), sess.Monitor().Config(), in, f.IO.ErrOut)
+		}
+		if opts.prepare != nil {
+			if err := opts.prepare(ctx, sess); err != nil {
+				return nil, err
+			}
+		}
+		pinned := ""
+		if pin != nil {
+			pinned = " on cpu" + cpu.FormatCPUList(pin)
+		}
+		fmt.Fprintf(f.IO.ErrOut, "boardbench: running %s%s, sampling every %s s; result: %s\n",
+			title, pinned, trimFloat(opts.interval.Seconds()), path)
+		fmt.Fprintln(liveOut, "boardbench: "+monitor.Header(cols))
+		return []session.Step{step}, nil
 	}
-	return nil
+	end := func(sess *session.Session) session.End {
+		res := sess.Result()
+		if len(res.Phases) > 0 && res.Phases[0].Status == result.PhaseInterrupted && exit.Signal != "" {
+			res.Phases[0].Reason = "interrupted by " + interrupt.Name(ctx) + "; the command's process group was stopped (" + exit.Signal + ")"
+		}
+		switch {
+		case ctx.Err() != nil:
+			return session.End{}
+		case startErr != nil:
+			return session.End{Failed: true, Verdict: "command could not be started", Err: startError(opts.argv[0], startErr)}
+		case exit.Signal != "":
+			return session.End{Verdict: fmt.Sprintf("command failed (killed by %s)", exit.Signal),
+				Err: &ExitStatusError{Code: exit.Code, Msg: fmt.Sprintf("%s was killed by %s", opts.argv[0], exit.Signal), Reported: true}}
+		case exit.Code != 0:
+			return session.End{Verdict: fmt.Sprintf("command failed (status %d)", exit.Code),
+				Err: &ExitStatusError{Code: exit.Code, Msg: fmt.Sprintf("%s exited with status %d", opts.argv[0], exit.Code), Reported: true}}
+		}
+		return session.End{}
+	}
+	_, err = session.Measure(ctx, cfg, session.Plan{Prepare: prepare, End: end})
+	var ie *interrupt.Error
+	if errors.As(err, &ie) {
+		// The summary said that the command was interrupted.
+		return &reportedError{err}
+	}
+	return err
 }
 
 // reportedError is an error the summary has already told the user about:

@@ -242,8 +242,9 @@ func TestWrappedHPLFailedInvalidates(t *testing.T) {
 	tool := fakeTool(t, "xhpl", filepath.Join("..", "..", "benchtool", "wrapped", "testdata", "hpl-failed.txt"), "0")
 	path := filepath.Join(t.TempDir(), "r.json")
 	err, _, errOut := execute(t, context.Background(), "--interval", "0.2", "-o", path, "--", tool)
-	if err != nil {
-		t.Fatal(err)
+	// The command succeeded, but the result is not valid: exit status 3.
+	if cmdutil.ExitCode(err) != 3 || !cmdutil.AlreadyReported(err) {
+		t.Fatalf("monitor: %v (exit %d), want the not-valid status 3", err, cmdutil.ExitCode(err))
 	}
 	r, err := result.Load(path)
 	if err != nil {

@@ -41,7 +41,12 @@ type options struct {
 	power    power.Options
 	// prometheus is the --prometheus address, "" without the exporter.
 	prometheus string
+	// prepare runs before the command (RunCommand); nil for none.
+	prepare Prepare
 }
+
+// defaultInterval is the default --interval.
+const defaultInterval = 2 * time.Second
 
 // NewCmd returns the monitor command.
 func NewCmd(f *cmdutil.Factory) *cobra.Command {

@@ -4,6 +4,7 @@ import (
 	"context"
 	"errors"
 	"fmt"
+	"io"
 	stdnet "net"
 	"strconv"
 	"strings"
@@ -71,8 +72,9 @@ func run(ctx context.Context, f *cmdutil.Factory, o options) error {
 	if err != nil {
 		return err
 	}
-	if o.apply && !h.IsRoot() {
-		return errors.New("--apply needs root: it writes interrupt affinity, RPS masks and coalescing (run it with sudo, or leave --apply out)")
+	if o.apply && !f.IsRoot() {
+		// Refused before anything is measured: nothing is written or stored.
+		return cmdutil.Refusef("--apply needs root: it writes interrupt affinity, RPS masks and coalescing (run it with sudo; `boardbench net` without --apply measures and prints the commands)")
 	}
 	r := &runner{f: f, o: o, h: h, eth: netif.Live{}}
 	if o.apply {
@@ -206,7 +208,11 @@ func (r *runner) session(ctx context.Context, tool *tools.Tool) error {
 	if r.o.apply {
 		opts["apply"], opts["keep"] = true, r.o.keep
 	}
-	sess, err := session.Start(ctx, session.Config{
+	var failures []error
+	// A peer that cannot be used is one line: no table of steps that
+	// never ran (the result file records them as skipped, with the reason).
+	peerDown := false
+	cfg := session.Config{
 		Host: r.h, Info: r.info, Command: "net", Path: r.o.output, Warn: r.f.IO.ErrOut, Options: opts,
 		Summarize: result.BuildNetSummary,
 		Findings: func(res *result.Result) []finding.Finding {
@@ -214,96 +220,68 @@ func (r *runner) session(ctx context.Context, tool *tools.Tool) error {
 			facts.Policies = res.Monitor.Policies
 			return check.NetFindings(facts, res.Phases)
 		},
-	})
-	if err != nil {
-		return err
+		Print: session.Printer{Out: r.f.IO.Out, JSON: r.o.asJSON,
+			Text:   func(w io.Writer, res *result.Result) { runtext.RenderNet(w, res, r.f.IO.ColorEnabled()) },
+			Silent: func() bool { return peerDown && !r.o.asJSON }},
 	}
-	res := sess.Result()
-	if tool != nil {
-		res.Tools = append(res.Tools, result.ToolVersion{Name: tool.Name, Path: tool.Path, Version: tool.Version, VersionLine: tool.VersionLine})
-	}
-
-	// --apply: the guard restores on every exit path, and at once on a
-	// signal; the steps run under its context.
-	stepCtx := ctx
-	var guard *tune.Guard
-	if r.o.apply {
-		if !r.o.keep {
-			g, gctx, gerr := tune.NewGuard(ctx, r.h, tune.WithFilesOnly(), tune.WithLock(r.lock))
-			if gerr != nil {
-				return gerr
+	prepare := func(ctx context.Context, sess *session.Session) ([]session.Step, error) {
+		res := sess.Result()
+		if tool != nil {
+			res.Tools = append(res.Tools, result.ToolVersion{Name: tool.Name, Path: tool.Path, Version: tool.Version, VersionLine: tool.VersionLine})
+		}
+		// --apply: the session's guard restores on every exit path, and
+		// at once on a signal.
+		if r.o.apply {
+			var guard *tune.Guard
+			if !r.o.keep {
+				g, _, gerr := sess.Tune(ctx, tune.WithFilesOnly(), tune.WithLock(r.lock))
+				if gerr != nil {
+					return nil, gerr
+				}
+				guard = g
+			} else {
+				res.Tuning.Note = "kept (--keep)"
 			}
-			guard, stepCtx = g, gctx
-			defer g.Close()
+			r.applyPlan(guard)
+			res.Tuning.Changed = append(res.Tuning.Changed, r.applied...)
+			r.sayApplied()
 		}
-		r.applyPlan(guard)
-		res.Tuning.Changed = append(res.Tuning.Changed, r.applied...)
-		r.sayApplied()
-	}
-
-	steps := []session.Step{{Name: result.PhaseNetInterfacesBefore, Title: "The interfaces before the measurement", Estimate: time.Second,
-		Run: func(ctx context.Context, p *result.Phase) error {
-			return p.SetFigures(result.NetInterfaceFigures{Interfaces: before, Applied: r.applied})
-		}}}
-	var failures []error
-	if r.o.peer != "" {
-		steps = append(steps, r.peerSteps(tool, &failures)...)
-	} else {
-		steps = append(steps, r.watchStep())
-	}
-	steps = append(steps, session.Step{Name: result.PhaseNetInterfacesAfter, Title: "The interfaces after the measurement", Estimate: time.Second,
-		Run: func(ctx context.Context, p *result.Phase) error {
-			return p.SetFigures(result.NetInterfaceFigures{Interfaces: r.describe()})
-		}})
-	sess.Run(stepCtx, steps)
-
-	if guard != nil {
-		rerr := guard.Close()
-		res.Tuning.Restored = rerr == nil
-		if rerr != nil {
-			res.Tuning.Note = "restoring: " + rerr.Error()
-			fmt.Fprintf(r.f.IO.ErrOut, "boardbench net: restoring the network settings: %v\n", rerr)
+		steps := []session.Step{{Name: result.PhaseNetInterfacesBefore, Title: "The interfaces before the measurement", Estimate: time.Second,
+			Run: func(ctx context.Context, p *result.Phase) error {
+				return p.SetFigures(result.NetInterfaceFigures{Interfaces: before, Applied: r.applied})
+			}}}
+		if r.o.peer != "" {
+			steps = append(steps, r.peerSteps(tool, &failures)...)
+		} else {
+			steps = append(steps, r.watchStep())
 		}
-	} else if r.o.keep {
-		res.Tuning.Note = "kept (--keep)"
+		return append(steps, session.Step{Name: result.PhaseNetInterfacesAfter, Title: "The interfaces after the measurement", Estimate: time.Second,
+			Run: func(ctx context.Context, p *result.Phase) error {
+				return p.SetFigures(result.NetInterfaceFigures{Interfaces: r.describe()})
+			}}), nil
 	}
-	end := session.End{}
-	ok := 0
-	for _, p := range res.Phases {
-		if p.Status == result.PhaseOK && runtext.IsNetPhase(p.Name) {
-			ok++
+	end := func(sess *session.Session) session.End {
+		ok := 0
+		for _, p := range sess.Result().Phases {
+			if p.Status == result.PhaseOK && runtext.IsNetPhase(p.Name) {
+				ok++
+			}
 		}
-	}
-	if ok == 0 && ctx.Err() == nil {
-		end.Failed = true
-		end.Verdict = "no measurement succeeded"
-	}
-	out, finErr := sess.Finish(ctx, end)
-	if out == nil {
-		return finErr
-	}
-	out.Announce(r.f.IO.ErrOut, "net")
-	// A peer that cannot be used is one line: no table of steps that
-	// never ran (the result file records them as skipped, with the reason).
-	peerDown := end.Failed && r.unusable != nil
-	if r.o.asJSON {
-		if err := r.f.WriteJSON(out.Result); err != nil {
-			return err
+		if ok > 0 || ctx.Err() != nil {
+			return session.End{}
 		}
-	} else if !peerDown {
-		runtext.RenderNet(r.f.IO.Out, out.Result, r.f.IO.ColorEnabled())
+		peerDown = r.unusable != nil
+		e := session.End{Failed: true, Verdict: "no measurement succeeded", Err: errors.Join(failures...)}
+		if peerDown {
+			e.Err = r.unusable
+		}
+		return e
 	}
-	r.sayRestored(res)
-	if finErr != nil {
-		return finErr
+	out, err := session.Measure(ctx, cfg, session.Plan{Prepare: prepare, End: end})
+	if out != nil {
+		r.sayRestored(out.Result)
 	}
-	if peerDown {
-		return r.unusable
-	}
-	if end.Failed {
-		return errors.Join(failures...)
-	}
-	return nil
+	return err
 }
 
 // applyPlan applies the suggested spread and coalescing, through the guard

@@ -94,7 +94,7 @@ valid, summary}, summary holding every headline figure by name.`,
 	cmd.Flags().StringVar(&since, "since", "", "only results made on or after `DATE` (YYYY-MM-DD)")
 	cmd.Flags().BoolVar(&q.ValidOnly, "valid", false, "only results whose figures are valid")
 	cmd.Flags().StringVar(&q.Tag, "tag", "", "only results tagged `TAG`")
-	cmd.Flags().StringVar(&q.Kind, "kind", "", "only results of the `KIND` (run, monitor, mem, import...)")
+	cmd.Flags().StringVar(&q.Kind, "kind", "", "only results of the `KIND` (run, monitor, mem, import, replay...; replays of a recorded root are listed only with --kind replay)")
 	cmd.Flags().IntVar(&q.Limit, "limit", 0, "at most `N` results (0: all)")
 	cmdutil.AddJSONFlag(cmd, &asJSON)
 	return cmd

@@ -3,6 +3,7 @@ package results
 import (
 	"context"
 	"encoding/json"
+	"os"
 	"path/filepath"
 	"strings"
 	"testing"
@@ -168,5 +169,49 @@ func TestPushIsIdempotent(t *testing.T) {
 	out, _, _ := run(t, target, false, "", "list", "--tag", "lab", "--json")
 	if !strings.Contains(out, "aaaa") {
 		t.Errorf("tags not pushed:\n%s", out)
+	}
+}
+
+// TestReplayNotListedByDefault: a result made from a recorded root is
+// stored as kind replay, left out of the default list, listed with --kind
+// replay, and found by its id.
+func TestReplayNotListedByDefault(t *testing.T) {
+	path := setup(t)
+	st, err := store.Open(context.Background(), path)
+	if err != nil {
+		t.Fatal(err)
+	}
+	r := testResult("cccc0000000000000000000000000003", "Raspberry Pi Zero 2 W Rev 1.0", 2000, time.Date(2025, 3, 2, 10, 0, 0, 0, time.UTC))
+	r.Command, r.Replay = "sweep", true
+	doc, _ := json.Marshal(r)
+	if _, _, err := st.Put(context.Background(), doc); err != nil {
+		t.Fatal(err)
+	}
+	st.Close()
+	out, _, err := run(t, path, false, "", "list")
+	if err != nil || strings.Contains(out, "Zero 2") || !strings.Contains(out, "ROCK 5B") {
+		t.Errorf("default list (%v):\n%s", err, out)
+	}
+	out, _, err = run(t, path, false, "", "list", "--kind", "replay")
+	if err != nil || !strings.Contains(out, "Zero 2") || !strings.Contains(out, store.KindReplay) || strings.Contains(out, "ROCK 5B") {
+		t.Errorf("list --kind replay (%v):\n%s", err, out)
+	}
+	if out, _, err := run(t, path, false, "", "show", "cccc"); err != nil || !strings.Contains(out, "Zero 2") {
+		t.Errorf("show of the replay by id (%v):\n%s", err, out)
+	}
+}
+
+// TestMissingStoreNotCreated: the read commands refuse a store that does
+// not exist (one line, exit status 2) and do not create it.
+func TestMissingStoreNotCreated(t *testing.T) {
+	path := filepath.Join(t.TempDir(), "sub", "none.db")
+	for _, args := range [][]string{{"list"}, {"show", "aaaa"}, {"export", "--all"}, {"tag", "aaaa", "x"}} {
+		_, _, err := run(t, path, false, "", args...)
+		if cmdutil.ExitCode(err) != 2 || !strings.Contains(err.Error(), "no results store there") || strings.Contains(err.Error(), "\n") {
+			t.Errorf("results %v on a missing store: %v (exit %d), want one line, exit 2", args, err, cmdutil.ExitCode(err))
+		}
+		if _, err := os.Stat(filepath.Dir(path)); !os.IsNotExist(err) {
+			t.Fatalf("results %v created the store's directory: %v", args, err)
+		}
 	}
 }

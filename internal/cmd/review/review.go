@@ -8,14 +8,19 @@ import (
 	"context"
 	"errors"
 	"fmt"
+	"strings"
 	"time"
 
 	"boardbench/internal/cmd/monitor"
 	restorecmd "boardbench/internal/cmd/restore"
 	"boardbench/internal/cmdutil"
 	"boardbench/internal/host"
+	"boardbench/internal/interrupt"
+	"boardbench/internal/inventory"
 	"boardbench/internal/proc"
+	"boardbench/internal/result"
 	"boardbench/internal/review"
+	"boardbench/internal/session"
 	"boardbench/internal/tune"
 
 	"github.com/spf13/cobra"
@@ -146,89 +151,117 @@ type applyReport struct {
 }
 
 func runApply(ctx context.Context, f *cmdutil.Factory, h *host.Host, o options) error {
-	g, gctx, err := tune.NewGuard(ctx, h, tune.AllowNoFrequency(), f.GuardWait(o.wait))
+	if len(o.argv) > 0 {
+		return runApplyCommand(ctx, f, h, o)
+	}
+	// The changes stay; the state file is the record that undoes them.
+	g, _, err := tune.NewGuard(ctx, h, tune.AllowNoFrequency(), f.GuardWait(o.wait))
 	if err != nil {
 		return err
 	}
 	changes := review.Apply(g, review.PlanChanges(h, time.Now()))
-	rep := applyReport{Changes: changes, StateFile: g.StatePath(), BootLines: bootLines(h)}
-	failed := 0
-	for _, c := range changes {
-		if c.Error != "" {
-			failed++
-		}
-	}
-	if o.asJSON {
-		if err := f.WriteJSON(rep); err != nil {
-			g.Close()
-			return err
-		}
-	} else {
-		review.RenderChanges(f.IO.Out, changes, rep.StateFile, h.Root())
-		for _, l := range rep.BootLines {
-			fmt.Fprintln(f.IO.Out, "not applied (boot file): "+l)
-		}
-	}
-	if gctx.Err() != nil {
-		g.Close()
-		return interrupted(g)
-	}
-	if len(o.argv) == 0 {
-		// The changes stay; the state file is the record that undoes them.
-		if failed > 0 {
-			return fmt.Errorf("%d change(s) could not be made", failed)
-		}
-		return nil
-	}
-	runErr := runCommand(gctx, f, h, o)
-	closeErr := g.Close()
-	if closeErr != nil {
-		fmt.Fprintf(f.IO.ErrOut, "boardbench: restoring the values review --apply changed: %v (run boardbench restore%s)\n", closeErr, rootArg(h))
-	} else if rep.StateFile != "" {
-		fmt.Fprintln(f.IO.ErrOut, "restored the values review --apply changed")
-	}
-	if g.Signal() != nil {
-		return interrupted(g)
-	}
-	return errors.Join(runErr, closeErr)
-}
-
-// runCommand runs the command with the fixes in force: under the monitor on
-// the live machine, plainly on a fixture root (the monitor samples only the
-// live machine).
-func runCommand(ctx context.Context, f *cmdutil.Factory, h *host.Host, o options) error {
-	if h.Live() {
-		m := monitor.NewCmd(f)
-		m.SetArgs(append([]string{"--"}, o.argv...))
-		m.SetOut(f.IO.Out)
-		m.SetErr(f.IO.ErrOut)
-		m.SilenceUsage, m.SilenceErrors = true, true
-		return m.ExecuteContext(ctx)
-	}
-	p, err := proc.Start(ctx, proc.Spec{Argv: o.argv, Stdout: f.IO.Out, Stderr: f.IO.ErrOut})
-	if err != nil {
-		return fmt.Errorf("%s: %w", o.argv[0], err)
-	}
-	exit, err := p.Wait()
-	if ctx.Err() != nil {
-		return &cmdutil.InterruptedError{Signal: context.Cause(ctx).Error()}
-	}
-	if err != nil {
+	if err := printChanges(f, h, o, changes, g.StatePath()); err != nil {
 		return err
 	}
-	if exit.Code != 0 {
-		return &exitError{code: exit.Code}
+	if ctx.Err() != nil {
+		g.Close()
+		return interrupt.Err(ctx)
+	}
+	if n := failedChanges(changes); n > 0 {
+		return fmt.Errorf("%d change(s) could not be made", n)
 	}
 	return nil
 }
 
-// interrupted is the error of a run a signal ended.
-func interrupted(g *tune.Guard) error {
-	name := "a signal"
-	if s := g.Signal(); s != nil {
-		name = s.String()
+// printChanges prints what --apply changed (JSON with --json).
+func printChanges(f *cmdutil.Factory, h *host.Host, o options, changes []review.Change, statePath string) error {
+	rep := applyReport{Changes: changes, StateFile: statePath, BootLines: bootLines(h)}
+	if o.asJSON {
+		return f.WriteJSON(rep)
 	}
-	return &cmdutil.InterruptedError{Signal: name}
+	review.RenderChanges(f.IO.Out, changes, rep.StateFile, h.Root())
+	for _, l := range rep.BootLines {
+		fmt.Fprintln(f.IO.Out, "not applied (boot file): "+l)
+	}
+	return nil
+}
+
+// failedChanges counts the changes that could not be made.
+func failedChanges(changes []review.Change) int {
+	n := 0
+	for _, c := range changes {
+		if c.Error != "" {
+			n++
+		}
+	}
+	return n
+}
+
+// runApplyCommand runs the command with the fixes in force, as a
+// measurement of the session engine: the changes are made through the
+// session's tuning guard before the command starts, and the engine puts
+// them back when it ends, on every exit path. On the live machine the
+// command runs under the monitor (as `boardbench monitor -- COMMAND`); on
+// a fixture root plainly, in a session on that root (the monitor samples
+// only the live machine).
+func runApplyCommand(ctx context.Context, f *cmdutil.Factory, h *host.Host, o options) error {
+	prepare := func(ctx context.Context, s *session.Session) error {
+		g, _, err := s.Tune(ctx, tune.AllowNoFrequency(), f.GuardWait(o.wait))
+		if err != nil {
+			return err
+		}
+		changes := review.Apply(g, review.PlanChanges(h, time.Now()))
+		for _, c := range changes {
+			if c.Error == "" {
+				s.Result().Tuning.Changed = append(s.Result().Tuning.Changed, fmt.Sprintf("%s: %s → %s", c.Path, c.From, c.To))
+			}
+		}
+		s.Result().Options["review_apply"] = true
+		if err := printChanges(f, h, o, changes, g.StatePath()); err != nil {
+			return err
+		}
+		fmt.Fprintln(f.IO.ErrOut, "boardbench review: the values review --apply changed are put back when the command ends")
+		return nil
+	}
+	if h.Live() {
+		return monitor.RunCommand(ctx, f, o.argv, prepare)
+	}
+	var cmdErr error
+	step := session.Step{Name: result.PhaseCommand, Title: strings.Join(o.argv, " "),
+		Run: func(ctx context.Context, p *result.Phase) error {
+			pr, err := proc.Start(ctx, proc.Spec{Argv: o.argv, Stdout: f.IO.Out, Stderr: f.IO.ErrOut})
+			if err != nil {
+				cmdErr = fmt.Errorf("%s: %w", o.argv[0], err)
+				return cmdErr
+			}
+			exit, err := pr.Wait()
+			code := exit.Code
+			p.ExitStatus = &code
+			switch {
+			case ctx.Err() != nil:
+			case err != nil:
+				cmdErr = err
+			case exit.Code != 0:
+				cmdErr = &exitError{code: exit.Code}
+				p.Status, p.Reason = result.PhaseFailed, cmdErr.Error()
+			}
+			return nil
+		}}
+	cfg := session.Config{Host: h, Info: inventory.Collect(h, inventory.Options{Redact: true}), Command: "review",
+		Options: map[string]any{"command": o.argv}, Warn: f.IO.ErrOut, NoKeep: true}
+	_, err := session.Measure(ctx, cfg, session.Plan{
+		Prepare: func(ctx context.Context, s *session.Session) ([]session.Step, error) {
+			return []session.Step{step}, prepare(ctx, s)
+		},
+		End: func(*session.Session) session.End { return session.End{Err: cmdErr} },
+	})
+	var nv *session.NotValidError
+	if errors.As(err, &nv) {
+		// A fixture root is no measurement of a machine: its verdict is
+		// not the command's status.
+		return nil
+	}
+	return err
 }
 
 // bootLines are the fixes of boot files review found, which --apply never

@@ -6,13 +6,15 @@ package run
 
 import (
 	"errors"
-	"fmt"
+	"io"
 	"time"
 
 	"boardbench/internal/benchrun"
-	"boardbench/internal/cmd/sessioncmd"
 	"boardbench/internal/cmdutil"
 	"boardbench/internal/power"
+	"boardbench/internal/report/runtext"
+	"boardbench/internal/result"
+	"boardbench/internal/session"
 
 	"github.com/spf13/cobra"
 )
@@ -40,7 +42,8 @@ everything is restored at the end, on error, Ctrl-C and SIGTERM.
 The JSON result is written after every phase (default name
 boardbench-<soc>-<date>-<time>.json in the current directory); an
 interrupted run keeps its finished phases with status "interrupted".
-It ends with the text report on standard output.`,
+It ends with the text report and the verdict on standard output; a result
+whose verdict is not valid exits with status 3 (see README, "Exit status").`,
 		Example: `  sudo boardbench run
   boardbench run --output myboard.json
   boardbench run --quick                 # about 45 s; figures not comparable
@@ -48,10 +51,10 @@ It ends with the text report on standard output.`,
   boardbench report myboard.json`,
 		Args: cmdutil.NoArgs,
 		RunE: func(cmd *cobra.Command, args []string) error {
-			if err := sessioncmd.CheckLeftovers(f.IO.ErrOut, opt.Force, "run", "/"); err != nil {
+			if err := session.CheckLeftovers(f.IO.ErrOut, opt.Force, "run", "/"); err != nil {
 				return err
 			}
-			if err := sessioncmd.CheckIdleTimeout(opt.IdleTimeout); err != nil {
+			if err := cmdutil.NonNegative("--idle-timeout", opt.IdleTimeout); err != nil {
 				return err
 			}
 			if opt.IdleTimeout == 0 {
@@ -70,26 +73,11 @@ It ends with the text report on standard output.`,
 				return err
 			}
 			defer lock.Release()
-			cfg := benchrun.Config{Host: h, Progress: f.IO.ErrOut, TTY: f.IO.IsStderrTTY(), Width: f.IO.StderrWidth(), Lock: lock}
-			out, runErr := benchrun.Run(ctx, cfg, opt)
-			if out == nil {
-				return runErr
-			}
-			if err := sessioncmd.Print(f, asJSON, out.Result, func() { render(f.IO.Out, out, f.IO.ColorEnabled()) }); err != nil {
-				return err
-			}
-			switch {
-			case out.SaveErr == nil:
-				fmt.Fprintf(f.IO.ErrOut, "boardbench run: result written to %s (status %s)\n", out.Path, out.Result.Status)
-			case out.Path != "":
-				// runErr (a *session.ErrSave) names the file that failed.
-			case !asJSON:
-				// Nowhere to keep the figures but the output itself.
-				if err := f.WriteJSON(out.Result); err != nil {
-					return err
-				}
-			}
-			return sessioncmd.ExitError(runErr)
+			cfg := benchrun.Config{Host: h, Progress: f.IO.ErrOut, TTY: f.IO.IsStderrTTY(), Width: f.IO.StderrWidth(), Lock: lock,
+				Print: session.Printer{Out: f.IO.Out, JSON: asJSON, TextHasVerdict: true,
+					Text: func(w io.Writer, r *result.Result) { runtext.Render(w, r, f.IO.ColorEnabled()) }}}
+			_, err = benchrun.Run(ctx, cfg, opt)
+			return err
 		},
 	}
 	fl := cmd.Flags()

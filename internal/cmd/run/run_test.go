@@ -66,13 +66,15 @@ func TestQuickRunWithRealTools(t *testing.T) {
 		need.Missing(t, "needs 7-Zip (7zz, 7z, 7za or 7zr) and openssl on PATH; not found here")
 	}
 	out := filepath.Join(t.TempDir(), "quick.json")
-	stdout, stderr, err := execute(t, "--quick", "--force", "--no-install", "--output", out)
-	if err != nil {
-		t.Fatalf("run: %v\nstderr:\n%s", err, stderr)
-	}
+	stdout, stderr, runErr := execute(t, "--quick", "--force", "--no-install", "--output", out)
 	r, err := result.Load(out)
 	if err != nil {
-		t.Fatal(err)
+		t.Fatalf("%v (run: %v)\nstderr:\n%s", err, runErr, stderr)
+	}
+	// The exit status follows the verdict: 3 for a result that is not
+	// valid (a busy machine, or the rules of quick mode), else 0.
+	if want := map[bool]int{true: 0, false: 3}[r.Summary.Valid]; cmdutil.ExitCode(runErr) != want {
+		t.Errorf("run: %v (exit %d), want exit %d for verdict %q\nstderr:\n%s", runErr, cmdutil.ExitCode(runErr), want, r.Summary.Verdict, stderr)
 	}
 	if r.Status != result.StatusComplete || r.Command != "run" || r.Info == nil || r.FinishedAt == nil {
 		t.Errorf("status %q command %q", r.Status, r.Command)
@@ -94,6 +96,9 @@ func TestQuickRunWithRealTools(t *testing.T) {
 		if !seen[name] {
 			t.Errorf("no %s phase", name)
 		}
+	}
+	if want := map[bool]string{true: "verdict", false: "NOT VALID"}[r.Summary.Valid]; !strings.Contains(stdout.String(), want) {
+		t.Errorf("stdout lacks the verdict (%q):\n%s", want, stdout)
 	}
 	s := r.Summary
 	// Each figure is measured: it is a headline figure, or (on a machine

@@ -10,6 +10,7 @@ import (
 	"encoding/json"
 	"errors"
 	"fmt"
+	"io"
 	"io/fs"
 	"math"
 	"os"
@@ -211,20 +212,17 @@ func run(ctx context.Context, f *cmdutil.Factory, p string, opts options) error 
 	}
 
 	info := machine.Collect(h, machine.Options{Redact: !opts.noRedact})
-	sess, err := session.Start(ctx, session.Config{Host: h, Info: info, Command: "storage", Path: opts.output, Warn: f.IO.ErrOut,
-		Power: opts.power,
+	status := f.IO.NewStatus(iostreams.StatusOptions{Prefix: "boardbench storage"})
+	scfg := session.Config{Host: h, Info: info, Command: "storage", Path: opts.output, Warn: f.IO.ErrOut,
+		Power: opts.power, Status: status,
+		Print: session.Printer{Out: f.IO.Out, JSON: opts.asJSON, TextHasVerdict: true,
+			Text: func(w io.Writer, r *result.Result) { runtext.Render(w, r, f.IO.ColorEnabled()) }},
 		Options: map[string]any{"path": p, "size_bytes": cfg.FileBytes, "cell_time_s": cellLimit.Seconds(), "short": opts.short,
 			"fio": opts.withFio, "no_install": opts.noInstall, "destructive": opts.destructive != ""},
 		Summarize: summarize,
 		Findings: func(r *result.Result) []finding.Finding {
 			return check.StorageFindings(r)
-		}})
-	if err != nil {
-		return err
-	}
-	sess.Result().Device = id
-
-	status := f.IO.NewStatus(iostreams.StatusOptions{TTY: f.IO.IsStderrTTY(), Prefix: "boardbench storage", Width: f.IO.StderrWidth()})
+		}}
 	cells := len(storagebench.DefaultRecordsKiB) * len(storagebench.Tests)
 	done := 0
 	cfg.Progress = func(rec int, test string) {
@@ -273,20 +271,13 @@ func run(ctx context.Context, f *cmdutil.Factory, p string, opts options) error 
 		}
 	}
 	steps = append(steps, fioStep)
-	sess.Run(ctx, steps)
-	status.Close()
-	out, finErr := sess.Finish(ctx, session.End{})
-	if finErr != nil {
-		return finErr
+	_, err = session.Measure(ctx, scfg, session.Plan{Prepare: func(ctx context.Context, s *session.Session) ([]session.Step, error) {
+		s.Result().Device = id
+		return steps, nil
+	}})
+	if err != nil {
+		return err
 	}
-	out.Announce(f.IO.ErrOut, "storage")
-	if opts.asJSON {
-		if err := f.WriteJSON(out.Result); err != nil {
-			return err
-		}
-		return fioFailed(fioErr)
-	}
-	runtext.Render(f.IO.Out, out.Result, f.IO.ColorEnabled())
 	return fioFailed(fioErr)
 }
 

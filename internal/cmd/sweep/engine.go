@@ -4,16 +4,18 @@ import (
 	"context"
 	"errors"
 	"fmt"
+	"io"
 	"slices"
 	"strings"
 	"time"
 
 	"boardbench/internal/benchtool/sevenzip"
 	"boardbench/internal/clockcheck"
+	"boardbench/internal/cmdutil"
 	"boardbench/internal/finding"
 	"boardbench/internal/host"
-	"boardbench/internal/interrupt"
 	"boardbench/internal/inventory"
+	"boardbench/internal/iostreams"
 	"boardbench/internal/power"
 	"boardbench/internal/prepare"
 	probeclock "boardbench/internal/probe/clock"
@@ -68,15 +70,15 @@ type Config struct {
 	Clock clockcheck.MeasureFunc
 	// FindSevenZip finds (or installs) 7-Zip; nil means prepare.SevenZip.
 	FindSevenZip func(ctx context.Context, h *host.Host, allowInstall bool) (*tools.Tool, *finding.Finding)
-	// Progress shows the plan; nil for none.
-	Progress session.Progress
-	// Status receives free status lines (idle wait); nil for none.
-	Status func(string)
+	// Status is the status line (the plan, the idle wait); nil for none.
+	Status *iostreams.Status
 	// Warn receives a line when a save fails; nil discards it.
-	Warn interface{ Write([]byte) (int, error) }
+	Warn io.Writer
 	// Lock is the root's tuning lock, taken by the command before the
 	// sweep; the guard releases it. nil: the guard takes it itself.
 	Lock *tune.Lock
+	// Print prints the outcome; the zero value prints nothing.
+	Print session.Printer
 }
 
 // point is one clock of one cluster to measure.
@@ -91,18 +93,23 @@ type point struct {
 
 // sweeper is one sweep in progress.
 type sweeper struct {
-	cfg      Config
-	opt      Options
-	h        *host.Host
-	info     *inventory.Info
-	tool     *tools.Tool
+	cfg  Config
+	opt  Options
+	h    *host.Host
+	info *inventory.Info
+	tool *tools.Tool
+	// guard is the session's tuning guard (nil when the clocks cannot be
+	// set).
 	guard    *tune.Guard
 	findings []finding.Finding
 }
 
-// Run sweeps the clocks. The Outcome is nil only when nothing could start;
-// the error then says why. Otherwise the result was written and the error
-// reports an interruption or a failure to save.
+// Run sweeps the clocks through the session engine. What cannot be swept
+// here is refused before anything is measured or written (a usage error,
+// exit status 2): a machine without cpufreq clocks to set, or not root.
+// The Outcome is nil only when nothing started; the error then says why.
+// Otherwise the result was written and printed (Config.Print), and the
+// error is the command's (session.Finish).
 func Run(ctx context.Context, cfg Config, opt Options) (*session.Outcome, error) {
 	if cfg.Host == nil {
 		return nil, errors.New("sweep: no host")
@@ -130,14 +137,16 @@ func Run(ctx context.Context, cfg Config, opt Options) (*session.Outcome, error)
 		return nil, err
 	}
 	points, cpufreq := s.plan(allowed)
-	if len(points) == 0 {
+	switch {
+	case len(points) == 0:
 		return nil, errors.New("no CPU of this machine is available to this process")
+	case !cpufreq:
+		return nil, cmdutil.Refusef("no cpufreq here: no cpufreq policy lists the clocks it offers, so there is no clock to set; `boardbench run` measures at the clock the board runs")
+	case !isRoot:
+		return nil, cmdutil.Refusef("sweep sets every cpufreq clock in turn, which needs root: run it with sudo (`boardbench run` measures at the clock the board runs)")
 	}
-	if cpufreq && !isRoot {
-		return nil, errors.New("sweep sets every cpufreq clock in turn, which needs root: run it with sudo")
-	}
-	sess, err := session.Start(ctx, session.Config{
-		Host: s.h, Info: s.info, Command: "sweep", Path: opt.Output, Warn: cfg.Warn, Progress: cfg.Progress,
+	scfg := session.Config{
+		Host: s.h, Info: s.info, Command: "sweep", Path: opt.Output, Warn: cfg.Warn, Status: cfg.Status, Print: cfg.Print,
 		Options: map[string]any{
 			"quick": opt.Quick, "all_cores": opt.AllCores, "force": opt.Force, "no_install": opt.NoInstall,
 			"settle_s": s.opt.Settle.Seconds(), "idle_timeout_s": opt.IdleTimeout.Seconds(), "cpufreq": cpufreq,
@@ -145,18 +154,17 @@ func Run(ctx context.Context, cfg Config, opt Options) (*session.Outcome, error)
 		Summarize: Summarize,
 		Findings:  func(*result.Result) []finding.Finding { return s.findings },
 		Power:     opt.Power,
-	})
-	if err != nil {
-		return nil, err
 	}
+	return session.Measure(ctx, scfg, session.Plan{Prepare: func(ctx context.Context, sess *session.Session) ([]session.Step, error) {
+		return s.prepare(ctx, sess, points)
+	}})
+}
+
+// prepare finds 7-Zip, waits for a quiet machine and takes the session's
+// tuning guard; it returns the steps.
+func (s *sweeper) prepare(ctx context.Context, sess *session.Session, points []point) ([]session.Step, error) {
 	res := sess.Result()
-	if !cpufreq {
-		s.findings = append(s.findings, finding.Finding{ID: "sweep_no_cpufreq", Severity: finding.Info,
-			Title:    "No cpufreq clocks to set: measured at the one clock this machine runs at",
-			Evidence: []string{"no cpufreq policy lists its clocks (scaling_available_frequencies)"},
-			Advice:   "On a machine with cpufreq, run as root to measure every operating point."})
-	}
-	tool, missing := s.cfg.FindSevenZip(ctx, s.h, !opt.NoInstall)
+	tool, missing := s.cfg.FindSevenZip(ctx, s.h, !s.opt.NoInstall)
 	if tool != nil {
 		s.tool = tool
 		res.Tools = append(res.Tools, prepare.ToolVersion(tool))
@@ -165,23 +173,27 @@ func Run(ctx context.Context, cfg Config, opt Options) (*session.Outcome, error)
 		res.Tools = append(res.Tools, result.ToolVersion{Name: "7-Zip", Note: strings.Join(missing.Evidence, "; ")})
 	}
 	if ctx.Err() == nil {
-		if f := prepare.IdleGate(ctx, s.h, opt.Force, s.idleTimeout(), cfg.Status); f != nil {
+		var show func(string)
+		if s.cfg.Status != nil {
+			show = s.cfg.Status.Show
+		}
+		if f := prepare.IdleGate(ctx, s.h, s.opt.Force, s.idleTimeout(), show); f != nil {
 			s.findings = append(s.findings, *f)
 		}
 	}
-	if ctx.Err() == nil && cpufreq && s.tool != nil {
-		g, _, gerr := tune.NewGuard(ctx, s.h, tune.WithLock(cfg.Lock))
+	if ctx.Err() != nil {
+		return nil, ctx.Err()
+	}
+	if s.tool != nil {
+		g, _, gerr := sess.Tune(ctx, tune.WithLock(s.cfg.Lock))
 		if gerr != nil {
 			res.Tuning.Note = "cannot set clocks: " + gerr.Error()
 		} else {
 			s.guard = g
 		}
 	}
-	if ctx.Err() == nil {
-		sess.Save()
-		sess.Run(ctx, s.steps(points, res))
-	}
-	return s.finish(ctx, sess)
+	sess.Save()
+	return s.steps(points, res), nil
 }
 
 func (s *sweeper) idleTimeout() time.Duration {
@@ -189,26 +201,6 @@ func (s *sweeper) idleTimeout() time.Duration {
 		return DefaultIdleTimeout
 	}
 	return s.opt.IdleTimeout
-}
-
-// finish restores the clocks and lets the session validate and save.
-func (s *sweeper) finish(ctx context.Context, sess *session.Session) (*session.Outcome, error) {
-	res := sess.Result()
-	if s.guard != nil {
-		err := s.guard.Close()
-		res.Tuning.Restored = err == nil
-		if err != nil {
-			s.findings = append(s.findings, finding.Finding{ID: "restore_failed", Severity: finding.Warning,
-				Title: "Some cpufreq settings could not be restored", Evidence: strings.Split(err.Error(), "\n"),
-				Advice: "Check the cpufreq governors and limits (boardbench restore); a reboot restores the defaults."})
-		}
-		if sig := s.guard.Signal(); sig != nil && ctx.Err() == nil {
-			c, cancel := context.WithCancelCause(ctx)
-			cancel(&interrupt.Signal{Name: interrupt.NameOf(sig)})
-			ctx = c
-		}
-	}
-	return sess.Finish(ctx, session.End{})
 }
 
 // plan lists the points to measure: every OPP of every cluster, highest

@@ -10,12 +10,13 @@ package sweep
 
 import (
 	"fmt"
+	"io"
 
-	"boardbench/internal/cmd/sessioncmd"
 	"boardbench/internal/cmdutil"
-	"boardbench/internal/iostreams"
 	"boardbench/internal/power"
-	"boardbench/internal/prepare"
+	"boardbench/internal/report/runtext"
+	"boardbench/internal/result"
+	"boardbench/internal/session"
 
 	"github.com/spf13/cobra"
 )
@@ -38,8 +39,8 @@ source) and the core voltage where readable.
 The report is the efficiency table: per clock the cpufreq, firmware and
 measured clocks, MIPS, temperature and watts, MIPS per watt, the most
 efficient clock, and the clocks that cost more power without giving more
-performance. Without cpufreq the sweep measures the one clock there is and
-says so.
+performance. A machine without cpufreq clocks to set is refused at once
+(exit status 2; boardbench run measures at the clock the board runs).
 
 Setting clocks needs root. Like run, sweep waits for a quiet machine first
 (--force skips that and records it), finds or installs 7-Zip, and restores
@@ -53,13 +54,13 @@ every cpufreq setting at the end, on error, Ctrl-C and SIGTERM.`,
 			if opt.Settle < 0 {
 				return cmdutil.Usagef("--settle %s: must not be negative", opt.Settle)
 			}
-			if err := sessioncmd.CheckIdleTimeout(opt.IdleTimeout); err != nil {
+			if err := cmdutil.NonNegative("--idle-timeout", opt.IdleTimeout); err != nil {
 				return err
 			}
 			if !cmd.Flags().Changed("settle") && opt.Quick {
 				opt.Settle = QuickSettle
 			}
-			if err := sessioncmd.CheckLeftovers(f.IO.ErrOut, opt.Force, "sweep", root); err != nil {
+			if err := session.CheckLeftovers(f.IO.ErrOut, opt.Force, "sweep", root); err != nil {
 				return err
 			}
 			h, err := f.NewHost(root)
@@ -71,10 +72,12 @@ every cpufreq setting at the end, on error, Ctrl-C and SIGTERM.`,
 				return err
 			}
 			defer lock.Release()
-			st := f.IO.NewStatus(iostreams.StatusOptions{Prefix: "boardbench sweep", TTY: f.IO.IsStderrTTY(), Width: f.IO.StderrWidth()})
-			cfg := Config{Host: h, Progress: prepare.Progress{St: st}, Warn: f.IO.ErrOut, Status: st.Show, Lock: lock}
-			out, runErr := Run(cmd.Context(), cfg, opt)
-			return sessioncmd.Finish(f, out, runErr, asJSON, "sweep")
+			isRoot := f.IsRoot()
+			cfg := Config{Host: h, IsRoot: &isRoot, Status: f.Status("sweep", true), Warn: f.IO.ErrOut, Lock: lock,
+				Print: session.Printer{Out: f.IO.Out, JSON: asJSON, TextHasVerdict: true,
+					Text: func(w io.Writer, r *result.Result) { runtext.Render(w, r, f.IO.ColorEnabled()) }}}
+			_, err = Run(cmd.Context(), cfg, opt)
+			return err
 		},
 	}
 	fl := cmd.Flags()

@@ -234,39 +234,47 @@ func TestSweepInterrupted(t *testing.T) {
 	}
 }
 
-// TestSweepWithoutCpufreq sweeps a machine without cpufreq: one pair of
-// measurements at the clock there is, no clock set, and a finding saying so.
-func TestSweepWithoutCpufreq(t *testing.T) {
+// TestSweepRefusals: what cannot be swept here is refused before anything
+// is measured (exit status 2, one line, no result file, no 7-Zip run): a
+// machine without cpufreq (naming the command that measures at its one
+// clock), and a machine with cpufreq without root.
+func TestSweepRefusals(t *testing.T) {
 	t.Setenv("BOARDBENCH_STATE_DIR", t.TempDir())
 	var cpuinfo strings.Builder
 	for c := 0; c < 2; c++ {
 		fmt.Fprintf(&cpuinfo, "processor\t: %d\nvendor_id\t: GenuineIntel\nmodel name\t: Test CPU\ncpu MHz\t\t: 2000.000\n\n", c)
 	}
-	h := fixture.Host(t, map[string]string{
+	noCpufreq := fixture.Host(t, map[string]string{
 		"proc/cpuinfo":                  cpuinfo.String(),
 		"proc/loadavg":                  "0.01 0.02 0.00 1/80 999\n",
 		"sys/devices/system/cpu/online": "0-1\n", "sys/devices/system/cpu/possible": "0-1\n", "sys/devices/system/cpu/present": "0-1\n",
 	})
-	no := false
-	ex := &fakeSevenZip{h: h}
-	cfg := Config{Host: h, IsRoot: &no, Allowed: []int{0, 1}, Exec: ex, FindSevenZip: fakeTool}
-	o, err := Run(context.Background(), cfg, Options{Force: true})
-	if err != nil {
-		t.Fatal(err)
-	}
-	r := o.Result
-	if len(r.Summary.Sweep) != 2 || r.Summary.Sweep[0].Policy != nil || r.Summary.Sweep[1].Threads != 2 {
-		t.Fatalf("rows %+v", r.Summary.Sweep)
-	}
-	found := false
-	for _, f := range r.Findings {
-		found = found || f.ID == "sweep_no_cpufreq"
-	}
-	if !found {
-		t.Errorf("no finding about the missing cpufreq: %+v", r.Findings)
-	}
-	if r.Summary.Sweep[0].MeasuredMHz != nil {
-		t.Error("a clock was measured on a recorded root without a probe")
+	yes, no := true, false
+	for _, tt := range []struct {
+		name    string
+		h       *host.Host
+		isRoot  *bool
+		wantMsg string
+	}{
+		{"no cpufreq", noCpufreq, &yes, "no cpufreq here"},
+		{"no cpufreq, not root", noCpufreq, &no, "`boardbench run` measures at the clock the board runs"},
+		{"not root", fixture.Open(t, quadA53(t)), &no, "needs root"},
+	} {
+		t.Run(tt.name, func(t *testing.T) {
+			ex := &fakeSevenZip{h: tt.h}
+			out := filepath.Join(t.TempDir(), "sweep.json")
+			cfg := Config{Host: tt.h, IsRoot: tt.isRoot, Allowed: []int{0, 1}, Exec: ex, FindSevenZip: fakeTool}
+			o, err := Run(context.Background(), cfg, Options{Force: true, Output: out})
+			if o != nil || cmdutil.ExitCode(err) != 2 || !strings.Contains(err.Error(), tt.wantMsg) || strings.Contains(err.Error(), "\n") {
+				t.Fatalf("Run = %v, %v (exit %d), want a one-line refusal with %q", o, err, cmdutil.ExitCode(err), tt.wantMsg)
+			}
+			if _, err := os.Stat(out); !os.IsNotExist(err) {
+				t.Errorf("a result file was written: %v", err)
+			}
+			if len(ex.calls) != 0 {
+				t.Errorf("7-Zip ran %d times before the refusal", len(ex.calls))
+			}
+		})
 	}
 }
 

@@ -5,15 +5,20 @@ import (
 	"context"
 	"errors"
 	"fmt"
+	"io"
 	"math"
 	"strconv"
 	"strings"
 	"time"
 
 	"boardbench/internal/benchtool/sevenzip"
+	"boardbench/internal/cmdutil"
 	"boardbench/internal/finding"
 	"boardbench/internal/host"
 	"boardbench/internal/inventory"
+	"boardbench/internal/inventory/sensors"
+	"boardbench/internal/iostreams"
+	"boardbench/internal/monitor"
 	"boardbench/internal/power"
 	"boardbench/internal/prepare"
 	"boardbench/internal/proc"
@@ -60,12 +65,23 @@ type Config struct {
 	Allowed      []int
 	Exec         proc.Executor
 	FindSevenZip func(ctx context.Context, h *host.Host, allowInstall bool) (*tools.Tool, *finding.Finding)
-	Progress     session.Progress
-	Status       func(string)
-	Warn         interface{ Write([]byte) (int, error) }
+	// Status is the status line (the plan, the idle wait); nil for none.
+	Status *iostreams.Status
+	// Warn receives a line when a save fails; nil discards it.
+	Warn io.Writer
+	// Print prints the outcome; the zero value prints nothing.
+	Print session.Printer
 }
 
-// Run runs the thermal test. The Outcome is nil only when nothing started.
+// noSensorRefusal is the refusal of a thermal test on a machine without a
+// readable SoC temperature sensor.
+const noSensorRefusal = "no temperature sensor here: no SoC temperature is readable, so there is nothing to heat to or cool to; `boardbench run --extensive` measures a sustained load without one"
+
+// Run runs the thermal test through the session engine. A machine without
+// a readable temperature sensor is refused before anything is measured or
+// written (a usage error, exit status 2). The Outcome is nil only when
+// nothing started; otherwise the result was written and printed
+// (Config.Print), and the error is the command's (session.Finish).
 func Run(ctx context.Context, cfg Config, opt Options) (*session.Outcome, error) {
 	if cfg.Host == nil {
 		return nil, errors.New("thermal: no host")
@@ -105,26 +121,42 @@ func Run(ctx context.Context, cfg Config, opt Options) (*session.Outcome, error)
 	var findings []finding.Finding
 	options := map[string]any{"load": cmp.Or(opt.Load, result.ThermalLoadSevenZip), "limit_s": opt.Limit.Seconds(), "force": opt.Force, "no_install": opt.NoInstall,
 		"heat_to_c": opt.HeatTo, "cool_to_c": opt.CoolTo, "interval_s": opt.Interval.Seconds()}
-	sess, err := session.Start(ctx, session.Config{Host: h, Info: info, Command: "thermal", Path: opt.Output,
-		Interval: opt.Interval, Warn: cfg.Warn, Progress: cfg.Progress, Options: options,
-		Summarize: thermal.Summarize, Power: opt.Power,
-		Findings: func(*result.Result) []finding.Finding { return findings }})
-	if err != nil {
-		return nil, err
+	mcfg := monitor.ConfigFor(h, info)
+	if mcfg.TempPath == "" {
+		return nil, cmdutil.Refusef("%s", noSensorRefusal)
 	}
+	if _, err := sensors.ReadCelsius(h, mcfg.TempPath); err != nil {
+		return nil, cmdutil.Refusef("%s (%s: %v)", noSensorRefusal, mcfg.TempPath, err)
+	}
+	scfg := session.Config{Host: h, Info: info, Command: "thermal", Path: opt.Output,
+		Interval: opt.Interval, Warn: cfg.Warn, Status: cfg.Status, Print: cfg.Print, Options: options,
+		Summarize: thermal.Summarize, Power: opt.Power,
+		Findings: func(*result.Result) []finding.Finding { return findings }}
+	return session.Measure(ctx, scfg, session.Plan{Prepare: func(ctx context.Context, sess *session.Session) ([]session.Step, error) {
+		return plan(ctx, sess, cfg, opt, both, allowed, options, &findings)
+	}})
+}
+
+// plan takes the start temperature, finds the load, waits for a quiet
+// machine and returns the heating and cooling steps.
+func plan(ctx context.Context, sess *session.Session, cfg Config, opt Options, both bool, allowed []int, options map[string]any,
+	findings *[]finding.Finding) ([]session.Step, error) {
+	h := cfg.Host
 	res, mon := sess.Result(), sess.Monitor()
 	start := mon.SampleNow(ctx)
 	noSensor := ""
 	if start.TempC == nil {
-		noSensor = "no SoC temperature sensor is readable, so there is nothing to heat to or cool to"
-		findings = append(findings, finding.Finding{ID: "thermal_no_sensor", Severity: finding.Invalidates,
-			Title: "No temperature sensor: nothing was measured", Evidence: []string{noSensor},
-			Advice: "Load the board's thermal driver (a thermal_zone or hwmon temperature) and run again."})
+		// Readable a moment ago: the phases say why they were skipped.
+		noSensor = "the SoC temperature could not be read at the start"
 	}
 	if both && start.TempC != nil {
 		v := *start.TempC + CoolMargin
 		opt.CoolTo = &v
 		options["cool_to_c"] = v
+	}
+	var status func(string)
+	if cfg.Status != nil {
+		status = cfg.Status.Show
 	}
 	var tool *tools.Tool
 	stress := opt.Load == result.ThermalLoadStressNG
@@ -132,8 +164,8 @@ func Run(ctx context.Context, cfg Config, opt Options) (*session.Outcome, error)
 		tool = &tools.Tool{Name: "stress-ng", Path: "stress-ng"}
 		res.Tools = append(res.Tools, result.ToolVersion{Name: "stress-ng", Note: "load only: gives no score"})
 		if ctx.Err() == nil {
-			if f := prepare.IdleGate(ctx, h, opt.Force, idleTimeout(opt), cfg.Status); f != nil {
-				findings = append(findings, *f)
+			if f := prepare.IdleGate(ctx, h, opt.Force, idleTimeout(opt), status); f != nil {
+				*findings = append(*findings, *f)
 			}
 		}
 	} else if opt.HeatTo != nil && noSensor == "" {
@@ -142,11 +174,11 @@ func Run(ctx context.Context, cfg Config, opt Options) (*session.Outcome, error)
 			tool = t
 			res.Tools = append(res.Tools, prepare.ToolVersion(t))
 		} else if missing != nil {
-			findings = append(findings, *missing)
+			*findings = append(*findings, *missing)
 		}
 		if ctx.Err() == nil {
-			if f := prepare.IdleGate(ctx, h, opt.Force, idleTimeout(opt), cfg.Status); f != nil {
-				findings = append(findings, *f)
+			if f := prepare.IdleGate(ctx, h, opt.Force, idleTimeout(opt), status); f != nil {
+				*findings = append(*findings, *f)
 			}
 		}
 	}
@@ -194,22 +226,12 @@ func Run(ctx context.Context, cfg Config, opt Options) (*session.Outcome, error)
 				return cool(ctx, p, target, opt.Limit, opt.Interval, temp)
 			}})
 	}
-	if ctx.Err() == nil {
-		sess.Save()
-		sess.Run(ctx, steps)
+	if ctx.Err() != nil {
+		return nil, ctx.Err()
 	}
-	out, err := sess.Finish(ctx, session.End{})
-	if err == nil && noSensor != "" {
-		err = &NothingMeasuredError{Reason: noSensor}
-	}
-	return out, err
+	sess.Save()
+	return steps, nil
 }
-
-// NothingMeasuredError is returned with the saved result when no phase
-// could run: the result records why, and the command ends with an error.
-type NothingMeasuredError struct{ Reason string }
-
-func (e *NothingMeasuredError) Error() string { return "nothing was measured: " + e.Reason }
 
 func idleTimeout(opt Options) time.Duration {
 	if opt.IdleTimeout <= 0 {

@@ -3,7 +3,6 @@ package thermal
 import (
 	"context"
 	"encoding/json"
-	"errors"
 	"fmt"
 	"math"
 	"os"
@@ -282,9 +281,10 @@ func TestThermalLoadChoice(t *testing.T) {
 	}
 }
 
-// TestThermalNoSensor: without a temperature sensor nothing is measured:
-// the result is saved but not valid, the cool phase's target is unknown
-// (never 0 °C), and Run returns a NothingMeasuredError.
+// TestThermalNoSensor: without a temperature sensor there is nothing to
+// measure, and thermal refuses before anything runs: one line naming the
+// command that measures a sustained load, exit status 2, no result file,
+// no load started.
 func TestThermalNoSensor(t *testing.T) {
 	root := fixture.Root(t, map[string]string{
 		"/proc/cpuinfo":                  "processor\t: 0\nmodel name\t: Test CPU\n\n",
@@ -293,23 +293,18 @@ func TestThermalNoSensor(t *testing.T) {
 		"/sys/devices/system/cpu/online": "0\n", "/sys/devices/system/cpu/possible": "0\n", "/sys/devices/system/cpu/present": "0\n",
 	})
 	out := filepath.Join(t.TempDir(), "thermal.json")
-	cfg := Config{Host: fixture.Open(t, root), Allowed: []int{0}, Exec: &board{}, FindSevenZip: fakeTool}
-	_, err := Run(context.Background(), cfg, Options{Force: true, Interval: 50 * time.Millisecond, Limit: time.Second, Output: out})
-	var nm *NothingMeasuredError
-	if !errors.As(err, &nm) {
-		t.Fatalf("err %v, want a NothingMeasuredError", err)
+	b := &board{}
+	cfg := Config{Host: fixture.Open(t, root), Allowed: []int{0}, Exec: b, FindSevenZip: fakeTool}
+	o, err := Run(context.Background(), cfg, Options{Force: true, Interval: 50 * time.Millisecond, Limit: time.Second, Output: out})
+	if o != nil || cmdutil.ExitCode(err) != 2 || !strings.Contains(err.Error(), "no temperature sensor here") ||
+		!strings.Contains(err.Error(), "boardbench run --extensive") || strings.Contains(err.Error(), "\n") {
+		t.Fatalf("Run = %v, %v (exit %d), want a one-line refusal", o, err, cmdutil.ExitCode(err))
 	}
-	r, lerr := result.Load(out)
-	if lerr != nil {
-		t.Fatal(lerr)
+	if _, err := os.Stat(out); !os.IsNotExist(err) {
+		t.Errorf("a result file was written: %v", err)
 	}
-	if r.Summary.Valid || finding.Worst(r.Findings) != finding.Invalidates {
-		t.Errorf("valid %v, findings %+v", r.Summary.Valid, r.Findings)
-	}
-	for _, p := range r.Phases {
-		if strings.Contains(p.Title, "0.0 °C") || p.Status != result.PhaseSkipped {
-			t.Errorf("phase %s %q status %s", p.Name, p.Title, p.Status)
-		}
+	if n := b.calls.Load(); n != 0 {
+		t.Errorf("%d loads started before the refusal", n)
 	}
 }
 

@@ -7,11 +7,13 @@
 package thermal
 
 import (
-	"boardbench/internal/cmd/sessioncmd"
+	"io"
+
 	"boardbench/internal/cmdutil"
-	"boardbench/internal/iostreams"
 	"boardbench/internal/power"
-	"boardbench/internal/prepare"
+	"boardbench/internal/report/runtext"
+	"boardbench/internal/result"
+	"boardbench/internal/session"
 
 	"github.com/spf13/cobra"
 )
@@ -39,8 +41,9 @@ start, the temperature the SoC settles at under load, and the cooling time
 constant τ of T(t) = ambient + ΔT·e^(−t/τ): the figures that compare
 heatsinks, fans and cases.
 
-Without a readable temperature sensor there is nothing to measure: the
-phases are skipped with that reason.`,
+Without a readable temperature sensor there is nothing to measure: thermal
+refuses at once (exit status 2) and names the command that measures a
+sustained load without one.`,
 		Example: `  boardbench thermal -o thermal.json
   boardbench thermal --heat-to 80 --limit 15m
   boardbench thermal --cool-to 45
@@ -73,7 +76,7 @@ phases are skipped with that reason.`,
 			if opt.Load != "7zip" && opt.Load != "stress-ng" {
 				return cmdutil.Usagef("--load %q: 7zip or stress-ng", opt.Load)
 			}
-			if err := sessioncmd.CheckIdleTimeout(opt.IdleTimeout); err != nil {
+			if err := cmdutil.NonNegative("--idle-timeout", opt.IdleTimeout); err != nil {
 				return err
 			}
 			h, err := f.NewHost(root)
@@ -90,10 +93,11 @@ phases are skipped with that reason.`,
 				return err
 			}
 			defer lock.Release()
-			st := f.IO.NewStatus(iostreams.StatusOptions{Prefix: "boardbench thermal"})
-			cfg := Config{Host: h, Progress: prepare.Progress{St: st}, Warn: f.IO.ErrOut, Status: st.Show}
-			out, runErr := Run(cmd.Context(), cfg, opt)
-			return sessioncmd.Finish(f, out, runErr, asJSON, "thermal")
+			cfg := Config{Host: h, Status: f.Status("thermal", false), Warn: f.IO.ErrOut,
+				Print: session.Printer{Out: f.IO.Out, JSON: asJSON, TextHasVerdict: true,
+					Text: func(w io.Writer, r *result.Result) { runtext.Render(w, r, f.IO.ColorEnabled()) }}}
+			_, err = Run(cmd.Context(), cfg, opt)
+			return err
 		},
 	}
 	fl := cmd.Flags()

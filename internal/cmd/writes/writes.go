@@ -151,13 +151,19 @@ func run(ctx context.Context, f *cmdutil.Factory, target string, opts options) e
 	facts.VarLog, _ = blockdev.Resolve(ctx, h, "/var/log", blockdev.Options{Redact: true, KernelLog: []byte{}})
 
 	info := machine.Collect(h, machine.Options{Redact: true})
-	sess, err := session.Start(ctx, session.Config{Host: h, Info: info, Command: "writes", Path: opts.output, Warn: f.IO.ErrOut,
+	var figs result.WritesFigures
+	cfg := session.Config{Host: h, Info: info, Command: "writes", Path: opts.output, Warn: f.IO.ErrOut,
 		Interval: max(opts.interval, time.Second),
-		Options:  map[string]any{"target": target, "device": dev, "interval_s": opts.interval.Seconds(), "count": opts.count}})
-	if err != nil {
-		return err
-	}
-	sess.Result().Device = id
+		Options:  map[string]any{"target": target, "device": dev, "interval_s": opts.interval.Seconds(), "count": opts.count},
+		// The summary below the lines, then the verdict; with --json one
+		// last JSON line.
+		Print: session.Printer{Out: f.IO.Out, TextHasVerdict: opts.asJSON, Text: func(w io.Writer, r *result.Result) {
+			if opts.asJSON {
+				_ = writeJSONLine(w, map[string]any{"summary": figs, "valid": r.Summary.Valid, "verdict": r.Summary.Verdict})
+				return
+			}
+			runtext.RenderWritesSummary(textfmt.New(w, false), figs)
+		}}}
 	if !h.IsRoot() {
 		fmt.Fprintln(f.IO.ErrOut, "boardbench writes: not root: /proc/PID/io of other users' processes is unreadable, writers will be missing")
 	}
@@ -173,8 +179,7 @@ func run(ctx context.Context, f *cmdutil.Factory, target string, opts options) e
 			width = min(width, tw)
 		}
 	}
-	var figs result.WritesFigures
-	sess.Step(ctx, 0, session.Step{Name: result.PhaseWrites, Title: "Writes to " + dev, Estimate: time.Duration(max(opts.count, 1)) * opts.interval,
+	step := session.Step{Name: result.PhaseWrites, Title: "Writes to " + dev, Estimate: time.Duration(max(opts.count, 1)) * opts.interval,
 		Run: func(ctx context.Context, ph *result.Phase) error {
 			// Other processes' work is what this phase watches, not
 			// interference with it.
@@ -197,18 +202,12 @@ func run(ctx context.Context, f *cmdutil.Factory, target string, opts options) e
 				return nil
 			}
 			return err
-		}})
-	if opts.asJSON {
-		_ = writeJSONLine(f.IO.Out, map[string]any{"summary": figs})
-	} else {
-		runtext.RenderWritesSummary(textfmt.New(f.IO.Out, false), figs)
-	}
-	out, finErr := sess.Finish(ctx, session.End{})
-	if finErr != nil {
-		return finErr
-	}
-	out.Announce(f.IO.ErrOut, "writes")
-	return nil
+		}}
+	_, err = session.Measure(ctx, cfg, session.Plan{Prepare: func(ctx context.Context, s *session.Session) ([]session.Step, error) {
+		s.Result().Device = id
+		return []session.Step{step}, nil
+	}})
+	return err
 }
 
 // deviceToWatch returns the block device whose counters the watch reads
