@@ -30,6 +30,8 @@ func execute(t *testing.T, args ...string) (stdout, stderr *bytes.Buffer, err er
 	cmd.SetArgs(args)
 	cmd.SetOut(out)
 	cmd.SetErr(errOut)
+	// As the root command does: the error is the caller's to print.
+	cmd.SilenceUsage, cmd.SilenceErrors = true, true
 	err = cmd.Execute()
 	return out, errOut, err
 }
