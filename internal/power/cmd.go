@@ -109,7 +109,10 @@ func ParseWatts(line string) (float64, error) {
 		s = strings.TrimSuffix(s, "W")
 	}
 	v, err := strconv.ParseFloat(strings.TrimSpace(s), 64)
-	if err != nil || v < 0 || v > 1e6 || v != v {
+	if err == nil {
+		err = checkWatts(KindCmd, v*scale)
+	}
+	if err != nil {
 		q := line
 		if len(q) > 40 {
 			q = q[:40] + "…"

@@ -10,7 +10,6 @@ import (
 	"bytes"
 	"embed"
 	"encoding/base64"
-	"encoding/json"
 	"fmt"
 	"html/template"
 	"io"
@@ -133,7 +132,7 @@ func WriteResult(w io.Writer, p Result) error {
 // no link or request leaving the file.
 func WriteStandalone(w io.Writer, r *result.Result, charts ChartFunc) error {
 	p := BuildResult(r, charts)
-	doc, err := json.MarshalIndent(r, "", "  ")
+	doc, err := result.Marshal(r)
 	if err != nil {
 		return err
 	}
