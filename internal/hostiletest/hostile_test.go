@@ -44,7 +44,11 @@ func TestMain(m *testing.M) {
 	if !set {
 		flag.Set("test.parallel", "8")
 	}
-	os.Exit(m.Run())
+	code := m.Run()
+	if binPath != "" && binErr == nil {
+		os.RemoveAll(filepath.Dir(binPath)) // the binary escapes_test.go built
+	}
+	os.Exit(code)
 }
 
 // outcome is how one run of boardbench ended.

@@ -1,9 +1,16 @@
 // Package safejson encodes JSON that never fails on a float that is not a
-// finite number. encoding/json refuses NaN and ±Inf ("json: unsupported
+// finite number, and that carries no control character a terminal acts
+// on. encoding/json refuses NaN and ±Inf ("json: unsupported
 // value: +Inf"), so one such value anywhere in a result (a broken meter, a
 // division by zero) would lose the whole document. Here every non-finite
 // float is written as null — JSON's "unknown" — and reported by its path,
 // so the caller can say so in a note. The value encoded is left as it was.
+//
+// encoding/json escapes the C0 control characters in strings (ESC as
+// \u001b) but writes DEL, the C1 controls (U+0080–U+009F) and the
+// bidirectional overrides raw; here they are escaped too (\u007f,
+// \u009b, \u202e), so that a document printed to a terminal, or read in
+// one, cannot act on it.
 package safejson
 
 import (
@@ -17,6 +24,7 @@ import (
 	"slices"
 	"strconv"
 	"strings"
+	"unicode/utf8"
 )
 
 // Options shape the encoding.
@@ -95,7 +103,27 @@ func encode(v any, o Options) ([]byte, error) {
 	if err := enc.Encode(v); err != nil {
 		return nil, err
 	}
-	return bytes.TrimSuffix(buf.Bytes(), []byte("\n")), nil
+	return escapeControls(bytes.TrimSuffix(buf.Bytes(), []byte("\n"))), nil
+}
+
+// escapeControls escapes DEL, the C1 controls and the bidirectional
+// overrides and isolates, which valid JSON can only hold inside strings,
+// as \uXXXX.
+func escapeControls(data []byte) []byte {
+	if bytes.IndexByte(data, 0x7f) < 0 && bytes.IndexByte(data, 0xc2) < 0 && bytes.IndexByte(data, 0xe2) < 0 {
+		return data
+	}
+	out := make([]byte, 0, len(data)+16)
+	for i := 0; i < len(data); {
+		r, size := utf8.DecodeRune(data[i:])
+		if r == 0x7f || (r >= 0x80 && r <= 0x9f) || (r >= 0x202a && r <= 0x202e) || (r >= 0x2066 && r <= 0x2069) {
+			out = append(out, fmt.Sprintf("\\u%04x", r)...)
+		} else {
+			out = append(out, data[i:i+size]...)
+		}
+		i += size
+	}
+	return out
 }
 
 // Sentinels stand for a non-finite float in a field that cannot be null (a

@@ -100,3 +100,31 @@ func mustJSON(v any) []byte {
 // snapshot renders v (maps sorted, pointers as addresses, NaN and Inf
 // spelled out), to see that Marshal left it as it was.
 func snapshot(v any) string { return fmt.Sprintf("%+v", v) }
+
+// TestControlsEscaped: no byte a terminal acts on survives in the JSON:
+// encoding/json's own escapes for C0, and DEL, C1 and bidirectional
+// overrides escaped here; the document decodes back to the same text.
+func TestControlsEscaped(t *testing.T) {
+	name := "board\x1b]0;owned\x07\x1b]52;c;cm0gLXJmIH4=\x07\x1b[2J\x7f\u009b31m\u0085\u202eevil\u2066é"
+	got, _, err := Marshal(map[string]string{"board": name}, Options{NoEscapeHTML: true})
+	if err != nil {
+		t.Fatal(err)
+	}
+	for _, b := range got {
+		if b < 0x20 || b == 0x7f {
+			t.Fatalf("control byte %#x in %q", b, got)
+		}
+	}
+	for _, r := range string(got) {
+		if (r >= 0x80 && r <= 0x9f) || (r >= 0x202a && r <= 0x202e) || (r >= 0x2066 && r <= 0x2069) {
+			t.Fatalf("control character %U in %q", r, got)
+		}
+	}
+	var back map[string]string
+	if err := json.Unmarshal(got, &back); err != nil || back["board"] != name {
+		t.Errorf("decoded %q, %v; want %q", back["board"], err, name)
+	}
+	if !strings.Contains(string(got), `\u009b31m`) || !strings.Contains(string(got), `\u007f`) || !strings.Contains(string(got), "é") {
+		t.Errorf("escapes missing or text lost: %s", got)
+	}
+}
