@@ -118,6 +118,7 @@ func runCommand(ctx context.Context, f *cmdutil.Factory, opts options) error {
 			spec := proc.Spec{
 				Argv:         opts.argv,
 				CPUs:         pin,
+				UserCommand:  true,
 				Stdout:       f.IO.RawOut(),
 				Stderr:       f.IO.RawErrOut(),
 				CaptureLimit: CaptureLimit,

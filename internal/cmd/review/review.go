@@ -203,7 +203,7 @@ func runCommand(ctx context.Context, f *cmdutil.Factory, h *host.Host, o options
 		m.SilenceUsage, m.SilenceErrors = true, true
 		return m.ExecuteContext(ctx)
 	}
-	p, err := proc.Start(ctx, proc.Spec{Argv: o.argv, Stdout: f.IO.RawOut(), Stderr: f.IO.RawErrOut()})
+	p, err := proc.Start(ctx, proc.Spec{Argv: o.argv, UserCommand: true, Stdout: f.IO.RawOut(), Stderr: f.IO.RawErrOut()})
 	if err != nil {
 		return fmt.Errorf("%s: %w", o.argv[0], err)
 	}
