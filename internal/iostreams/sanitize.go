@@ -87,23 +87,6 @@ func (s *Sanitizer) Err() error {
 	return nil
 }
 
-// String returns s as a Sanitizer writes it to a pipe: for text that is
-// shown somewhere a writer does not reach (a window title, a log line).
-func String(str string) string {
-	out, rest := Escape(nil, []byte(str), false)
-	out = append(out, []byte(string(invalidText(rest)))...)
-	return string(out)
-}
-
-// invalidText escapes an incomplete tail as a final flush would.
-func invalidText(rest []byte) []byte {
-	var out []byte
-	for range rest {
-		out = append(out, "\uFFFD"...)
-	}
-	return out
-}
-
 // Escape appends p, escaped as the Sanitizer does, to dst. It returns the
 // tail of p it cannot judge yet (an incomplete UTF-8 character or, on a
 // terminal, an incomplete allowed sequence, at most maxCarry bytes), for

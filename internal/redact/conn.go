@@ -34,15 +34,8 @@ func isConnSecretKey(k string) bool {
 // path without such keys comes back unchanged. It is the one redaction of
 // connection strings: every message and view that shows a store uses it.
 func ConnString(s string) string {
-	out, _ := conn(s)
+	out, _ := connParts(s)
 	return out
-}
-
-// ConnSecrets returns the credentials ConnString hides in s, as written
-// and decoded, for scrubbing text that may echo them.
-func ConnSecrets(s string) []string {
-	_, sec := conn(s)
-	return sec
 }
 
 // minSecret is the shortest secret ConnText replaces in free text: a
@@ -52,7 +45,7 @@ const minSecret = 3
 // ConnText returns text with conn (as written) and each of its credentials
 // replaced: for messages of libraries that may echo a connection string.
 func ConnText(text, conn string) string {
-	red, secrets := ConnStringAndSecrets(conn)
+	red, secrets := connParts(conn)
 	if conn != "" && conn != red {
 		text = strings.ReplaceAll(text, conn, red)
 	}
@@ -63,9 +56,6 @@ func ConnText(text, conn string) string {
 	}
 	return text
 }
-
-// ConnStringAndSecrets is ConnString and ConnSecrets at once.
-func ConnStringAndSecrets(s string) (string, []string) { return conn(s) }
 
 // connError is an error whose message had a connection string's
 // credentials removed.
@@ -94,7 +84,9 @@ func ConnError(err error, conn string) error {
 	return &connError{msg: msg, err: err}
 }
 
-func conn(s string) (string, []string) {
+// connParts returns s redacted and the credentials it hid, as written and
+// decoded.
+func connParts(s string) (string, []string) {
 	if i := strings.Index(s, "://"); i > 0 && isScheme(s[:i]) {
 		return connURL(s, i+3)
 	}

@@ -70,7 +70,7 @@ func Marshal(v any, o Options) (data []byte, nulled []string, err error) {
 }
 
 // Encode writes v to w as Marshal encodes it, followed by a newline, like
-// json.Encoder.Encode: the one JSON writer of boardbench's standard output.
+// json.Encoder.Encode (monitor --json, cmdutil.WriteJSON).
 func Encode(w io.Writer, v any, o Options) error {
 	data, _, err := Marshal(v, o)
 	if err != nil {
@@ -78,21 +78,6 @@ func Encode(w io.Writer, v any, o Options) error {
 	}
 	_, err = w.Write(append(data, '\n'))
 	return err
-}
-
-// NonFinite returns the paths of the floats in v that are NaN or ±Inf, as
-// Marshal would report them; v is left as it was.
-func NonFinite(v any) []string {
-	rv := reflect.ValueOf(v)
-	if !rv.IsValid() {
-		return nil
-	}
-	s := &scrubber{}
-	top := reflect.New(rv.Type()).Elem()
-	top.Set(rv)
-	s.walk(top, "")
-	s.restore()
-	return s.paths
 }
 
 func encode(v any, o Options) ([]byte, error) {
