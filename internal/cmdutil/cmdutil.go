@@ -3,13 +3,13 @@
 package cmdutil
 
 import (
-	"encoding/json"
 	"errors"
 	"fmt"
 	"os"
 
 	"boardbench/internal/host"
 	"boardbench/internal/iostreams"
+	"boardbench/internal/safejson"
 
 	"github.com/spf13/cobra"
 )
@@ -59,12 +59,11 @@ func AddJSONFlag(cmd *cobra.Command, asJSON *bool) {
 	cmd.Flags().BoolVar(asJSON, "json", false, "print machine-readable JSON instead of text")
 }
 
-// WriteJSON writes v as indented JSON followed by a newline.
+// WriteJSON writes v as indented JSON followed by a newline. A float that
+// is not a finite number is written as null (package safejson), never an
+// error that would leave standard output empty.
 func (f *Factory) WriteJSON(v any) error {
-	enc := json.NewEncoder(f.IO.Out)
-	enc.SetIndent("", "  ")
-	enc.SetEscapeHTML(false)
-	return enc.Encode(v)
+	return safejson.Encode(f.IO.Out, v, safejson.Options{Indent: "  ", NoEscapeHTML: true})
 }
 
 // UsageError marks an error caused by bad command-line input (exit status 2).

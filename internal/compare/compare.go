@@ -8,7 +8,6 @@
 package compare
 
 import (
-	"encoding/json"
 	"fmt"
 	"maps"
 	"math"
@@ -442,7 +441,7 @@ func figures(in []Input) []Figure {
 	for i, x := range in {
 		doc := x.Doc
 		if doc == nil {
-			doc, _ = json.Marshal(x.Result)
+			doc, _ = result.Marshal(x.Result)
 		}
 		for name, v := range store.Figures(doc) {
 			if isKnown(name) {

@@ -160,7 +160,7 @@ func shortID(id string) string {
 func (c *Comparison) WriteMarkdown(w io.Writer) {
 	mdRow := func(cells []string) {
 		for i, s := range cells {
-			cells[i] = strings.ReplaceAll(s, "|", "\\|")
+			cells[i] = textfmt.MarkdownText(s) // "|" escaped, no live links or HTML
 		}
 		fmt.Fprintln(w, "| "+strings.Join(cells, " | ")+" |")
 	}

@@ -581,7 +581,7 @@ func (h *Host) Run(ctx context.Context, name string, args ...string) ([]byte, er
 	ctx, cancel := context.WithTimeout(ctx, h.cmdTimeout)
 	defer cancel()
 	cmd := exec.CommandContext(ctx, name, args...)
-	cmd.Env = append(os.Environ(), "LC_ALL=C", "LANG=C")
+	cmd.Env = append(ChildEnv(nil, false), "LC_ALL=C", "LANG=C")
 	stdout := &cappedBuffer{limit: MaxCommandBytes}
 	stderr := &cappedBuffer{limit: 64 << 10}
 	cmd.Stdout = stdout

@@ -34,19 +34,48 @@ func isTerminal(f *os.File) bool {
 }
 
 // System returns the process's real streams. Standard output remembers its
-// first write error (see OutErr).
+// first write error (see OutErr). Both outputs escape control characters
+// (see Sanitizer); RawOut and RawErrOut bypass that.
 func System() *IOStreams {
-	s := &IOStreams{In: os.Stdin, Out: NewErrWriter(os.Stdout), ErrOut: os.Stderr}
+	s := &IOStreams{In: os.Stdin}
+	s.sanitize(NewErrWriter(os.Stdout), os.Stderr)
 	s.outTTY = isTerminal(os.Stdout)
 	s.errTTY = isTerminal(os.Stderr)
 	s.color = colorEnabled(s.outTTY, os.Getenv)
 	return s
 }
 
-// Test returns streams backed by buffers, never a TTY.
+// Test returns streams backed by buffers, never a TTY. Like System's,
+// they escape control characters on their way to the buffers.
 func Test() (s *IOStreams, stdout, stderr *bytes.Buffer) {
 	stdout, stderr = &bytes.Buffer{}, &bytes.Buffer{}
-	return &IOStreams{In: &bytes.Buffer{}, Out: stdout, ErrOut: stderr}, stdout, stderr
+	s = &IOStreams{In: &bytes.Buffer{}}
+	s.sanitize(stdout, stderr)
+	return s, stdout, stderr
+}
+
+// sanitize sets Out and ErrOut to Sanitizers writing to out and errOut,
+// which let boardbench's own drawing sequences pass while the stream is a
+// terminal.
+func (s *IOStreams) sanitize(out, errOut io.Writer) {
+	s.Out = NewSanitizer(out, func() bool { return s.outTTY })
+	s.ErrOut = NewSanitizer(errOut, func() bool { return s.errTTY })
+}
+
+// RawOut returns standard output without the Sanitizer: for bytes that are
+// not text from a file — binary data (`capture -o -`) and the output of a
+// child boardbench runs for the user (`monitor -- COMMAND`), which must
+// reach the terminal as the child wrote it.
+func (s *IOStreams) RawOut() io.Writer { return raw(s.Out) }
+
+// RawErrOut is RawOut for standard error.
+func (s *IOStreams) RawErrOut() io.Writer { return raw(s.ErrOut) }
+
+func raw(w io.Writer) io.Writer {
+	if z, ok := w.(*Sanitizer); ok {
+		return z.w
+	}
+	return w
 }
 
 // IsStdoutTTY reports whether standard output is a terminal.

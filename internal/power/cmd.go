@@ -4,10 +4,12 @@ import (
 	"bytes"
 	"context"
 	"fmt"
+	"path"
 	"strconv"
 	"strings"
 	"sync"
 	"time"
+	"unicode"
 
 	"boardbench/internal/proc"
 )
@@ -32,9 +34,67 @@ type cmdSource struct {
 
 func openCmd(spec Spec) (Source, error) {
 	inf := Info{Kind: KindCmd, Spec: spec.String(), Measures: MeasuresComponent,
-		Description: "the program `" + spec.Arg + "`",
+		Description: "the program " + CmdProgram(spec.Arg) + " (its command line is not recorded: it may hold credentials)",
 		Notes:       []string{"what a program's readings measure (wall, board, SoC) depends on its meter: boardbench cannot tell"}}
 	return &cmdSource{command: spec.Arg, info: inf}, nil
+}
+
+// CmdProgram returns the name of the program a cmd: command line runs:
+// the base name of its first word after any VAR=value assignments
+// ("curl" for `TOKEN=x /usr/bin/curl -u admin:pw …`), "sh" when there is
+// none. It is all of a cmd: source that results keep: the rest of the
+// line may hold credentials.
+func CmdProgram(command string) string {
+	for _, w := range cmdWords(command) {
+		if i := strings.IndexByte(w, '='); i > 0 && isShellName(w[:i]) {
+			continue
+		}
+		if name := path.Base(w); name != "." && name != "/" {
+			return name
+		}
+		break
+	}
+	return "sh"
+}
+
+func isShellName(s string) bool {
+	for i, c := range s {
+		if !(c == '_' || c >= 'a' && c <= 'z' || c >= 'A' && c <= 'Z' || i > 0 && c >= '0' && c <= '9') {
+			return false
+		}
+	}
+	return s != ""
+}
+
+// cmdWords splits a command line into words at spaces, quotes and shell
+// operators.
+func cmdWords(command string) []string {
+	return strings.FieldsFunc(command, func(r rune) bool {
+		return unicode.IsSpace(r) || strings.ContainsRune(`'"`+"`"+`;|&<>()`, r)
+	})
+}
+
+// minScrubbed is the shortest word of a cmd: command line that is masked
+// in the messages a source records.
+const minScrubbed = 4
+
+// scrub masks, in a message recorded from the program (its standard error,
+// a line that is not a reading), every word of its command line but the
+// program's name: a program that echoes its arguments must not put the
+// credentials they hold into results.
+func (s *cmdSource) scrub(msg string) string {
+	prog := CmdProgram(s.command)
+	for _, w := range cmdWords(s.command) {
+		for _, part := range strings.FieldsFunc(w, func(r rune) bool { return r == '=' || r == ':' || r == ',' || r == '@' }) {
+			if len(part) >= minScrubbed && part != prog {
+				msg = strings.ReplaceAll(msg, part, "xxxxx")
+			}
+		}
+		if len(w) >= minScrubbed && w != prog {
+			msg = strings.ReplaceAll(msg, w, "xxxxx")
+		}
+	}
+	return msg
 }
 
 func (s *cmdSource) Info() Info { return s.info }
@@ -50,6 +110,7 @@ func (s *cmdSource) Run(ctx context.Context, emit func(Reading)) {
 			return
 		}
 		last = r.Time
+		r.Err = s.scrub(r.Err)
 		emit(r)
 	}
 	go func() {
@@ -72,7 +133,7 @@ func (s *cmdSource) Run(ctx context.Context, emit func(Reading)) {
 	for ctx.Err() == nil {
 		lw := &lineWriter{emit: safeEmit}
 		var stderr bytes.Buffer
-		h, err := proc.Start(ctx, proc.Spec{Argv: []string{"sh", "-c", s.command}, Stdout: lw, Stderr: &limitedBuffer{buf: &stderr, n: 512}})
+		h, err := proc.Start(ctx, proc.Spec{Argv: []string{"sh", "-c", s.command}, UserCommand: true, Stdout: lw, Stderr: &limitedBuffer{buf: &stderr, n: 512}})
 		if err == nil {
 			ex, werr := h.Wait()
 			lw.flush()
@@ -109,7 +170,10 @@ func ParseWatts(line string) (float64, error) {
 		s = strings.TrimSuffix(s, "W")
 	}
 	v, err := strconv.ParseFloat(strings.TrimSpace(s), 64)
-	if err != nil || v < 0 || v > 1e6 || v != v {
+	if err == nil {
+		err = checkWatts(KindCmd, v*scale)
+	}
+	if err != nil {
 		q := line
 		if len(q) > 40 {
 			q = q[:40] + "…"

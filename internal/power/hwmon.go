@@ -194,9 +194,11 @@ func (s *hwmonSource) Read(ctx context.Context) (Reading, error) {
 		r.W = ptr(a * v)
 	}
 	if s.ch.energyPath != "" {
-		if j, err := sensors.ReadValue(s.h, sensors.QuantityEnergy, s.ch.energyPath); err == nil {
+		// The counter is optional: a failed or implausible one leaves the
+		// power reading standing.
+		if j, err := sensors.ReadValue(s.h, sensors.QuantityEnergy, s.ch.energyPath); err == nil && checkEnergy(KindHwmon, j/3600) == nil {
 			r.EnergyWh = ptr(j / 3600)
 		}
 	}
-	return r, nil
+	return checked(KindHwmon, r)
 }

@@ -63,6 +63,7 @@ func (m *Meter) Done() <-chan struct{} { return m.done }
 
 // add records one reading; readings must come in time order.
 func (m *Meter) add(r Reading) {
+	r = guard(m.info.Kind, r)
 	m.mu.Lock()
 	defer m.mu.Unlock()
 	if r.Err == "" {

@@ -155,5 +155,5 @@ func netioReading(outs []netioOutput, want string, t time.Time) (Reading, error)
 	if o.Energy != nil {
 		r.EnergyWh = ptr(*o.Energy)
 	}
-	return r, nil
+	return checked(KindNetio, r)
 }

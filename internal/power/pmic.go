@@ -93,5 +93,5 @@ func (s pmicSource) Read(ctx context.Context) (Reading, error) {
 	if len(rails) == 0 {
 		return Reading{}, fmt.Errorf("vcgencmd pmic_read_adc: no rail in the output")
 	}
-	return Reading{Time: t, W: ptr(PMICWatts(rails))}, nil
+	return checked(KindRPiPMIC, Reading{Time: t, W: ptr(PMICWatts(rails))})
 }

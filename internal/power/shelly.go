@@ -139,7 +139,7 @@ func parseShellyGen2(data []byte, component string, t time.Time) (Reading, error
 		if c.AEnergy != nil && c.AEnergy.Total != nil {
 			r.EnergyWh = ptr(*c.AEnergy.Total)
 		}
-		return r, nil
+		return checked(KindShelly, r)
 	}
 	return Reading{}, fmt.Errorf("shelly: no %s component in Shelly.GetStatus", strings.Join(keys, " or "))
 }
@@ -190,7 +190,7 @@ func parseShellyGen1(data []byte, component string, t time.Time) (Reading, error
 	if total != nil {
 		r.EnergyWh = ptr(*total * scale)
 	}
-	return r, nil
+	return checked(KindShelly, r)
 }
 
 // shorten keeps a decoding error to its first 120 characters.

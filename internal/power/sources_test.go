@@ -205,7 +205,12 @@ func TestParseSpec(t *testing.T) {
 		{in: "rpi-pmic", want: "rpi-pmic"}, {in: "usb-pd", want: "usb-pd"},
 		{in: "shelly:10.0.0.5", want: "shelly:http://10.0.0.5"},
 		{in: "netio:http://admin:secret@10.0.0.6#2", want: "netio:http://admin:xxxxx@10.0.0.6#2"},
-		{in: "cmd:echo 1", want: "cmd:echo 1"},
+		// A cmd: source keeps its program's name only: the rest may hold
+		// credentials.
+		{in: "cmd:echo 1", want: "cmd:echo"},
+		{in: "cmd:TOKEN=s3cret /usr/bin/curl -su admin:s3cret http://pdu/w", want: "cmd:curl"},
+		{in: "cmd:  'my meter' --raw", want: "cmd:my"},
+		{in: "netio:http://10.0.0.6/netio.json?password=s3cret", want: "netio:http://10.0.0.6/netio.json?password=xxxxx"},
 		{in: "hwmon:", bad: true}, {in: "shelly", bad: true}, {in: "shelly:ftp://x", bad: true},
 		{in: "usb-pd:x", bad: true}, {in: "cmd:  ", bad: true}, {in: "tasmota:x", bad: true},
 	}

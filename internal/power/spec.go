@@ -6,6 +6,8 @@ import (
 	"strings"
 	"time"
 
+	"boardbench/internal/redact"
+
 	"github.com/spf13/cobra"
 )
 
@@ -81,8 +83,9 @@ func meterURL(s string) (*url.URL, error) {
 	return u, nil
 }
 
-// String returns the spec as written, with any password in a URL removed
-// (it goes into results).
+// String returns the spec as written, with any credential removed (it
+// goes into results): a meter URL's password (redact.ConnString), and all
+// of a cmd: command line but its program's name (CmdProgram).
 func (s Spec) String() string {
 	switch {
 	case s.Kind == "":
@@ -91,8 +94,11 @@ func (s Spec) String() string {
 		return s.Kind
 	case s.Kind == KindShelly || s.Kind == KindNetio:
 		if u, err := meterURL(s.Arg); err == nil {
-			return s.Kind + ":" + u.Redacted()
+			return s.Kind + ":" + redact.ConnString(u.String())
 		}
+		return s.Kind + ":" + redact.ConnString(s.Arg)
+	case s.Kind == KindCmd:
+		return s.Kind + ":" + CmdProgram(s.Arg)
 	}
 	return s.Kind + ":" + s.Arg
 }

@@ -66,6 +66,9 @@ func openUSBPD(h *host.Host) (Source, error) {
 		return nil, err
 	}
 	limit := s.volts * s.amps
+	if err := checkWatts(KindUSBPD, limit); err != nil {
+		return nil, fmt.Errorf("%v (%s reads %g V × %g A)", err, s.name, s.volts, s.amps)
+	}
 	inf := Info{Kind: KindUSBPD, Spec: KindUSBPD, Measures: MeasuresLimit, LimitW: ptr(limit),
 		Description: fmt.Sprintf("USB-PD contract of %s: %.2f V at up to %.2f A (%.1f W)", s.name, s.volts, s.amps, limit),
 		Notes:       []string{"a USB-PD contract is the most the supply agreed to give, not what the board draws: no power is measured"}}

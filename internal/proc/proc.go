@@ -125,8 +125,14 @@ type Spec struct {
 	Argv []string
 	// Dir is the working directory; "" means the caller's.
 	Dir string
-	// Env is the environment; nil means the caller's.
+	// Env is the environment; nil means the caller's. Either way the
+	// variables host.ChildEnv drops are dropped.
 	Env []string
+	// UserCommand marks the user's own command line (monitor -- COMMAND,
+	// review --apply -- COMMAND, a cmd: power program): it keeps the
+	// user's database credentials (PGPASSWORD, see host.ChildEnv), which the
+	// programs boardbench chooses do not get.
+	UserCommand bool
 	// CPUs pins the program and everything it starts to these CPUs; nil or
 	// empty means no pinning (the caller's affinity is inherited).
 	CPUs []int
@@ -255,7 +261,7 @@ func Start(ctx context.Context, s Spec) (*Handle, error) {
 	newCmd := func() *exec.Cmd {
 		cmd := exec.Command(s.Argv[0], s.Argv[1:]...)
 		cmd.Dir = s.Dir
-		cmd.Env = s.Env
+		cmd.Env = host.ChildEnv(s.Env, s.UserCommand)
 		cmd.Stdin = s.Stdin
 		cmd.Stdout = h.outputTo(s.Stdout)
 		if h.pty != nil {

@@ -19,6 +19,7 @@ import (
 	"boardbench/internal/monitor"
 	"boardbench/internal/outfile"
 	"boardbench/internal/regfile"
+	"boardbench/internal/safejson"
 	"boardbench/internal/schema"
 )
 
@@ -81,6 +82,9 @@ type Result struct {
 	Summary  Summary           `json:"summary"`
 	// Device is the storage a storage command measured (blockdev.Identity).
 	Device *blockdev.Identity `json:"device,omitempty"`
+	// Notes say what the document could not hold as it was measured, such
+	// as a value that was not a finite number and is written as null.
+	Notes []string `json:"notes,omitempty"`
 }
 
 // ToolVersion records one external tool.
@@ -254,13 +258,79 @@ func NewID() string {
 }
 
 // SetFigures stores typed figures in a phase.
+// A float of v that is not a finite number is stored as null, with a note
+// on the phase naming it (see Marshal).
 func (p *Phase) SetFigures(v any) error {
-	data, err := json.Marshal(v)
+	data, nulled, err := safejson.Marshal(v, safejson.Options{})
 	if err != nil {
 		return err
 	}
+	for i := range nulled {
+		nulled[i] = "figures." + nulled[i]
+	}
+	addNonFiniteNotes(&p.Notes, nulled)
 	p.Figures = data
 	return nil
+}
+
+// maxNonFiniteNotes bounds the notes naming values that were not finite
+// numbers; further ones share one note.
+const maxNonFiniteNotes = 10
+
+// nonFiniteSuffix ends each note naming a value that was not a finite
+// number.
+const nonFiniteSuffix = ": not a finite number; written as null"
+
+// moreNonFinite is the note standing for the values beyond
+// maxNonFiniteNotes.
+const moreNonFinite = "more values that were not finite numbers were written as null"
+
+// addNonFiniteNotes adds a note per path (as safejson.Marshal reports
+// them) that notes lacks, and reports whether it added any.
+func addNonFiniteNotes(notes *[]string, paths []string) bool {
+	added := false
+	for _, p := range paths {
+		n := p + nonFiniteSuffix
+		if slices.Contains(*notes, n) {
+			continue
+		}
+		count := 0
+		for _, x := range *notes {
+			if strings.HasSuffix(x, nonFiniteSuffix) {
+				count++
+			}
+		}
+		if count >= maxNonFiniteNotes {
+			n = moreNonFinite
+			if slices.Contains(*notes, n) {
+				continue
+			}
+		}
+		*notes = append(*notes, n)
+		added = true
+	}
+	return added
+}
+
+// Marshal returns r as the result file holds it: indented JSON with a
+// final newline. JSON cannot hold a float that is not a finite number
+// (NaN, ±Inf), and encoding/json refuses the whole document for one; here
+// such a value is written as null — unknown — and a note in r.Notes names
+// it, so that no value a source or a computation produces can make a save
+// fail. Every writer of a result document (Save, the store, the views)
+// goes through it.
+func Marshal(r *Result) ([]byte, error) {
+	o := safejson.Options{Indent: "  "}
+	data, nulled, err := safejson.Marshal(r, o)
+	if err != nil {
+		return nil, err
+	}
+	if addNonFiniteNotes(&r.Notes, nulled) {
+		if data, _, err = safejson.Marshal(r, o); err != nil {
+			return nil, err
+		}
+	}
+	return append(data, '\n'), nil
 }
 
 // MaxFileBytes is the largest result file Load reads (a result with every
@@ -362,9 +432,9 @@ func truncate(s string) string {
 // with an *outfile.RefusedError; callers check it with outfile.Check
 // before a run starts.
 func Save(path string, r *Result) error {
-	data, err := json.MarshalIndent(r, "", "  ")
+	data, err := Marshal(r)
 	if err != nil {
 		return err
 	}
-	return outfile.WriteFile(path, append(data, '\n'))
+	return outfile.WriteFile(path, data)
 }

@@ -27,7 +27,6 @@ package session
 
 import (
 	"context"
-	"encoding/json"
 	"fmt"
 	"io"
 	"math"
@@ -642,12 +641,12 @@ func (s *Session) keep(ctx context.Context) string {
 	if k == nil {
 		return ""
 	}
-	doc, err := json.MarshalIndent(s.res, "", "  ")
+	doc, err := result.Marshal(s.res)
 	if err == nil {
 		kctx, cancel := context.WithTimeout(context.WithoutCancel(ctx), KeepTimeout)
 		defer cancel()
 		var id string
-		if id, err = k(kctx, append(doc, '\n')); err == nil {
+		if id, err = k(kctx, doc); err == nil {
 			return id
 		}
 	}

@@ -12,6 +12,8 @@ import (
 	"strings"
 	"time"
 
+	"boardbench/internal/redact"
+
 	_ "github.com/jackc/pgx/v5/stdlib" // the "pgx" database/sql driver
 	_ "modernc.org/sqlite"             // the "sqlite" database/sql driver (pure Go)
 )
@@ -62,6 +64,32 @@ func IsPostgres(spec string) bool {
 // schema is migrated to this boardbench's version; a store of a newer
 // version is refused unchanged (ErrNewerSchema).
 func Open(ctx context.Context, spec string) (Store, error) {
+	st, err := open(ctx, spec)
+	return st, redactErr(err, spec)
+}
+
+// OpenReadOnly opens the store spec names (resolved as by Open) for
+// reading only, for the commands that must never write (serve, report):
+// see openReadOnly. Its errors are redacted as Open's.
+func OpenReadOnly(ctx context.Context, spec string) (Store, error) {
+	st, err := openReadOnly(ctx, spec)
+	return st, redactErr(err, spec)
+}
+
+// redactErr removes the credentials of the store spec names (given, or
+// from BOARDBENCH_STORE) from err's message: pgx and net/url may echo a
+// connection string in theirs.
+func redactErr(err error, spec string) error {
+	if err == nil {
+		return nil
+	}
+	if resolved, rerr := Resolve(spec); rerr == nil {
+		spec = resolved
+	}
+	return redact.ConnError(err, spec)
+}
+
+func open(ctx context.Context, spec string) (Store, error) {
 	url, path, err := locate(spec)
 	switch {
 	case err != nil:
@@ -133,7 +161,7 @@ func openSQLite(ctx context.Context, path string) (Store, error) {
 	if err != nil {
 		return nil, fmt.Errorf("store %s: %v", path, err)
 	}
-	s := &sqlStore{db: db, d: dialect{name: "sqlite"}, where: path}
+	s := &sqlStore{db: db, d: dialect{name: "sqlite"}, where: redactURL(path)}
 	if err := s.migrate(ctx); err != nil {
 		db.Close()
 		return nil, sqliteError(path, err)
@@ -171,14 +199,9 @@ func openPostgres(ctx context.Context, url string) (Store, error) {
 	return s, nil
 }
 
-// redactURL hides a URL's password.
-func redactURL(s string) string {
-	u, err := url.Parse(s)
-	if err != nil {
-		return "(unparseable URL)"
-	}
-	return u.Redacted()
-}
+// redactURL hides every credential of a store's URL or connection string
+// (redact.ConnString).
+func redactURL(s string) string { return redact.ConnString(s) }
 
 // Where returns where st is (a path, or a URL without password), "" for
 // a store that does not say.

@@ -23,7 +23,7 @@ const MaxReadConns = 4
 // file that does not exist: a reader never creates one.
 var ErrNoSuchStore = errors.New("no results store there")
 
-// OpenReadOnly opens the store spec names (resolved as by Open) for
+// openReadOnly opens the store spec names (resolved as by Open) for
 // reading only, for the commands that must never write (serve, report).
 // A SQLite file must exist; it is opened with SQLite's mode=ro and
 // query_only, so no statement through the returned Store can change it.
@@ -31,8 +31,9 @@ var ErrNoSuchStore = errors.New("no results store there")
 // migrated first (through Open, as any command would) and then reopened
 // read-only. A PostgreSQL store is migrated the same way if needed, then
 // used through sessions whose transactions are read-only
-// (default_transaction_read_only).
-func OpenReadOnly(ctx context.Context, spec string) (Store, error) {
+// (default_transaction_read_only). (Its errors are redacted by
+// OpenReadOnly, open.go.)
+func openReadOnly(ctx context.Context, spec string) (Store, error) {
 	url, path, err := locate(spec)
 	switch {
 	case err != nil:

@@ -62,7 +62,7 @@ to standard output.`,
 				return capture.Write(w, snap, capture.Options{Redact: !noRedact})
 			}
 			if outfile.IsStdout(output) {
-				if err := write(f.IO.Out); err != nil {
+				if err := write(f.IO.RawOut()); err != nil {
 					return err
 				}
 				if err := f.IO.OutErr(); err != nil {

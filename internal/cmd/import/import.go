@@ -213,7 +213,7 @@ func ImportFile(ctx context.Context, st store.Store, path string) (Outcome, erro
 		o.Status, o.Reason = StatusRejected, err.Error()
 		return o, nil
 	}
-	doc, err := json.Marshal(r)
+	doc, err := result.Marshal(r)
 	if err != nil {
 		return o, err
 	}

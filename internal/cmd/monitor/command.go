@@ -104,8 +104,9 @@ func runCommand(ctx context.Context, f *cmdutil.Factory, opts options) error {
 			spec := proc.Spec{
 				Argv:         opts.argv,
 				CPUs:         pin,
-				Stdout:       f.IO.Out,
-				Stderr:       f.IO.ErrOut,
+				UserCommand:  true,
+				Stdout:       f.IO.RawOut(),
+				Stderr:       f.IO.RawErrOut(),
 				CaptureLimit: CaptureLimit,
 				PTY:          f.IO.IsStdoutTTY(),
 				PTYSize:      windowSize(f.IO.Out),

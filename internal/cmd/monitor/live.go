@@ -2,13 +2,13 @@ package monitor
 
 import (
 	"context"
-	"encoding/json"
 	"fmt"
 
 	"boardbench/internal/cmdutil"
 	"boardbench/internal/inventory"
 	"boardbench/internal/monitor"
 	"boardbench/internal/power"
+	"boardbench/internal/safejson"
 	"boardbench/internal/session"
 )
 
@@ -46,14 +46,15 @@ func runLive(ctx context.Context, f *cmdutil.Factory, opts options) error {
 
 	var emit func(monitor.Sample) error
 	if opts.asJSON {
-		enc := json.NewEncoder(out)
-		enc.SetEscapeHTML(false)
-		if err := enc.Encode(struct {
+		// safejson: a sample holding a value that is not a finite number
+		// is still a line, with null there.
+		o := safejson.Options{NoEscapeHTML: true}
+		if err := safejson.Encode(out, struct {
 			Config Config `json:"config"`
-		}{conf}); err != nil {
+		}{conf}, o); err != nil {
 			return err
 		}
-		emit = func(s monitor.Sample) error { return enc.Encode(s) }
+		emit = func(s monitor.Sample) error { return safejson.Encode(out, s, o) }
 	} else {
 		writeHeader(out, f.IO.ColorEnabled(), conf, in)
 		if opts.count == 0 && f.IO.IsStderrTTY() {

@@ -16,6 +16,7 @@ import (
 	"boardbench/internal/report/runtext"
 	"boardbench/internal/result"
 	"boardbench/internal/store"
+	"boardbench/internal/textfmt"
 
 	"github.com/spf13/cobra"
 )
@@ -197,7 +198,11 @@ func exportCSV(ctx context.Context, w io.Writer, st store.Store, ids []string) e
 	}
 	figs := slices.Sorted(maps.Keys(names))
 	cw := csv.NewWriter(w)
-	cw.Write(append(slices.Clone(csvColumns), figs...))
+	head := append(slices.Clone(csvColumns), figs...)
+	for i := range head {
+		head[i] = textfmt.CSVText(head[i])
+	}
+	cw.Write(head)
 	for _, r := range recs {
 		tools := make([]string, 0, len(r.Tools))
 		for _, n := range slices.Sorted(maps.Keys(r.Tools)) {
@@ -206,6 +211,11 @@ func exportCSV(ctx context.Context, w io.Writer, st store.Store, ids []string) e
 		row := []string{r.ID, r.Kind, r.Board, r.SoC, r.CoreTypes, r.Kernel, r.Distro, r.Arch, r.Host,
 			r.CreatedAt.UTC().Format("2006-01-02T15:04:05Z"), r.Status, strconv.FormatBool(r.Valid),
 			strings.Join(r.Tags, ";"), strings.Join(r.FindingIDs, ";"), strings.Join(tools, ";")}
+		// Text cells came from results (a stranger's board name): no
+		// spreadsheet formulas. Figure cells are numbers, written as such.
+		for i := range row {
+			row[i] = textfmt.CSVText(row[i])
+		}
 		for _, n := range figs {
 			cell := ""
 			if v, ok := r.Figures[n]; ok {

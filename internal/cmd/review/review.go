@@ -229,7 +229,7 @@ func runApplyCommand(ctx context.Context, f *cmdutil.Factory, h *host.Host, o op
 	var cmdErr error
 	step := session.Step{Name: result.PhaseCommand, Title: strings.Join(o.argv, " "),
 		Run: func(ctx context.Context, p *result.Phase) error {
-			pr, err := proc.Start(ctx, proc.Spec{Argv: o.argv, Stdout: f.IO.Out, Stderr: f.IO.ErrOut})
+			pr, err := proc.Start(ctx, proc.Spec{Argv: o.argv, UserCommand: true, Stdout: f.IO.RawOut(), Stderr: f.IO.RawErrOut()})
 			if err != nil {
 				cmdErr = fmt.Errorf("%s: %w", o.argv[0], err)
 				return cmdErr

@@ -5,7 +5,6 @@ package writes
 
 import (
 	"context"
-	"encoding/json"
 	"errors"
 	"fmt"
 	"io"
@@ -21,6 +20,7 @@ import (
 	machine "boardbench/internal/inventory"
 	"boardbench/internal/report/runtext"
 	"boardbench/internal/result"
+	"boardbench/internal/safejson"
 	"boardbench/internal/session"
 	"boardbench/internal/textfmt"
 	"boardbench/internal/writewatch"
@@ -235,5 +235,5 @@ func firstNonEmpty(a, b string) string {
 
 // writeJSONLine writes v as one line of JSON.
 func writeJSONLine(w io.Writer, v any) error {
-	return json.NewEncoder(w).Encode(v)
+	return safejson.Encode(w, v, safejson.Options{})
 }

@@ -22,6 +22,7 @@ import (
 	"boardbench/internal/inventory"
 	"boardbench/internal/inventory/cpu"
 	"boardbench/internal/result"
+	"boardbench/internal/textfmt"
 )
 
 // Header is the table's header line.
@@ -68,7 +69,7 @@ func (c Columns) String() string {
 		if s == "" {
 			s = Unknown
 		}
-		cells[i] = s
+		cells[i] = textfmt.MarkdownText(s)
 	}
 	return "| " + strings.Join(cells, " | ") + " |"
 }
@@ -77,7 +78,11 @@ func (c Columns) String() string {
 // an imported result whose log printed one is that row (see ImportedRow).
 func Row(r *result.Result) string {
 	if cells := ImportedRow(r); cells != nil {
-		return "| " + strings.Join(cells, " | ") + " |"
+		safe := make([]string, len(cells))
+		for i, c := range cells {
+			safe[i] = textfmt.MarkdownText(c) // a stranger's log: no live links or HTML
+		}
+		return "| " + strings.Join(safe, " | ") + " |"
 	}
 	return Compute(r).String()
 }

@@ -10,7 +10,6 @@ import (
 	"context"
 	"embed"
 	"encoding/base64"
-	"encoding/json"
 	"fmt"
 	"html/template"
 	"io"
@@ -173,7 +172,7 @@ func WriteStandalone(ctx context.Context, w io.Writer, r *result.Result, charts 
 	if err != nil {
 		return err
 	}
-	doc, err := json.MarshalIndent(r, "", "  ")
+	doc, err := result.Marshal(r)
 	if err != nil {
 		return err
 	}
