@@ -545,3 +545,42 @@ func (id *Identity) Label() string {
 	}
 	return strings.Join(parts, ", ")
 }
+
+// maxStacked bounds StackedOn's answer (and its walk through a hostile
+// fixture's holders).
+const maxStacked = 256
+
+// StackedOn lists the block devices whose writes land on the device name:
+// its partitions, the devices that hold it or its partitions (dm-crypt,
+// LVM, md), and theirs, a few levels deep; each once, name itself left
+// out. Loop devices are not holders: their backing file is found with
+// Resolve.
+func StackedOn(h *host.Host, name string) []string {
+	seen := map[string]bool{name: true}
+	var out []string
+	var walk func(n string, depth int)
+	walk = func(n string, depth int) {
+		if depth > 4 {
+			return
+		}
+		var next []string
+		children, _ := h.ReadDirNames("/sys/class/block/" + n)
+		for _, c := range children {
+			if strings.HasPrefix(c, n) && h.Exists("/sys/class/block/"+n+"/"+c+"/partition") {
+				next = append(next, c)
+			}
+		}
+		holders, _ := h.ReadDirNames("/sys/class/block/" + n + "/holders")
+		next = append(next, holders...)
+		for _, c := range next {
+			if seen[c] || len(out) >= maxStacked || c == "" || strings.ContainsAny(c, "/") {
+				continue
+			}
+			seen[c] = true
+			out = append(out, c)
+			walk(c, depth+1)
+		}
+	}
+	walk(name, 0)
+	return out
+}

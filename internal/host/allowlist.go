@@ -63,7 +63,9 @@ var deniedBase = map[string]bool{
 	"registers": true, "regmap": true, "eeprom": true, "nvmem": true,
 }
 
-var procPidFile = regexp.MustCompile(`^/proc/[0-9]+/(stat|comm|status|cmdline|task/[0-9]+/(stat|comm)|io)$`)
+// procPidFile are the files of a process that may be read; fdinfo, maps
+// and mountinfo say which devices `writes` may attribute its writes to.
+var procPidFile = regexp.MustCompile(`^/proc/[0-9]+/(stat|comm|status|cmdline|task/[0-9]+/(stat|comm)|io|fdinfo/[0-9]+|maps|mountinfo)$`)
 
 // hasPrefixIn reports whether p lies in one of the prefixes. A prefix ending in
 // "/" names a tree (and matches the tree's directory itself); any other prefix

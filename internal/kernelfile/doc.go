@@ -6,7 +6,9 @@
 // (cpuN/cache/indexM/size), and choice.go the sysfs attributes that list
 // their options with the selected one in brackets (I/O scheduler, PCIe ASPM
 // policy, transparent huge pages, zram compressor), interrupts.go
-// /proc/interrupts and softirqs.go /proc/softirqs.
+// /proc/interrupts, softirqs.go /proc/softirqs, fdinfo.go /proc/PID/fdinfo/FD,
+// mountinfo.go the mount ids and devices of /proc/PID/mountinfo and maps.go
+// the shared writable mappings of /proc/PID/maps.
 //
 // Every parser is a pure function of the file's text: it does no I/O, never
 // panics on malformed or hostile content, and says when it found nothing

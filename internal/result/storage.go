@@ -177,9 +177,17 @@ type WritesLine struct {
 	// what they wrote (sectors written / 2).
 	Writes     uint64  `json:"writes"`
 	KiBWritten float64 `json:"kib_written"`
-	// Writers are the processes whose write_bytes grew in the interval,
-	// largest first (all devices: the kernel does not split it).
+	// Writers are the processes whose write_bytes grew in the interval
+	// and that hold a file open for writing (or mapped shared and
+	// writable) on the device, one of its partitions or a device stacked
+	// on it, largest first. write_bytes is counted over all devices: a
+	// process writing to several is listed with all of it.
 	Writers []Writer `json:"writers"`
+	// NotAttributable are the processes whose write_bytes grew but that
+	// held no writable file on any block device at the poll (e.g. one that
+	// opened, wrote and closed a file in between): they may have written
+	// to this device or another. Absent in results of older versions.
+	NotAttributable []Writer `json:"not_attributable,omitempty"`
 }
 
 // WritesFigures are the figures of PhaseWrites.
@@ -194,6 +202,12 @@ type WritesFigures struct {
 	KiBWritten float64 `json:"kib_written"`
 	// TopWriters are the processes that wrote most over the whole watch.
 	TopWriters []Writer `json:"top_writers"`
+	// TopNotAttributable are the processes that wrote most where the
+	// writes could not be put on a device (see WritesLine.NotAttributable).
+	TopNotAttributable []Writer `json:"top_not_attributable,omitempty"`
+	// AttributedDevices are the devices whose writers are the watched
+	// device's: itself, its partitions and the devices stacked on it.
+	AttributedDevices []string `json:"attributed_devices,omitempty"`
 	// Advice are the changes that would reduce the writes, each with its
 	// evidence and cost.
 	Advice []WritesAdvice `json:"advice"`

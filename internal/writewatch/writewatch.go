@@ -1,7 +1,9 @@
 // Package writewatch watches what is written to a block device: the
 // device's completed write requests and sectors from /sys/class/block/NAME/stat,
 // and the processes that caused writes from /proc/PID/io (write_bytes,
-// readable as root), interval by interval. It also gives the advice that
+// readable as root), interval by interval. Since write_bytes is counted over
+// all devices, a process is the device's writer only while it holds a file
+// open for writing there (see Devices.Attribute). It also gives the advice that
 // reduces writes to flash, each with its evidence and its cost.
 package writewatch
 
@@ -122,6 +124,9 @@ type Config struct {
 	OnLine func(result.WritesLine)
 	// Now returns the time; nil means time.Now.
 	Now func() time.Time
+	// Devices are the devices whose writers are the watched device's;
+	// nil means DevicesOf(Device).
+	Devices *Devices
 }
 
 // Watch polls until ctx is done or Count lines were seen and returns the
@@ -139,10 +144,15 @@ func Watch(ctx context.Context, h *host.Host, cfg Config) (result.WritesFigures,
 	if err != nil {
 		return figs, fmt.Errorf("%s: %w", cfg.Device, err)
 	}
+	devs := cfg.Devices
+	if devs == nil {
+		devs = DevicesOf(ctx, h, cfg.Device)
+	}
+	figs.AttributedDevices = devs.Names
 	start := now()
 	lastLine := start
 	procs := processes(h)
-	totals := map[int]result.Writer{}
+	totals, otherTotals := map[int]result.Writer{}, map[int]result.Writer{}
 	tick := time.NewTicker(cfg.Interval)
 	defer tick.Stop()
 	for cfg.Count == 0 || figs.Events < cfg.Count {
@@ -158,19 +168,17 @@ func Watch(ctx context.Context, h *host.Host, cfg Config) (result.WritesFigures,
 			return figs, fmt.Errorf("%s: %w", cfg.Device, err)
 		}
 		nowProcs := processes(h)
-		writers := writersBetween(procs, nowProcs)
+		writers, unknown := devs.split(h, writersBetween(procs, nowProcs))
 		procs = nowProcs
-		for _, w := range writers {
-			t := totals[w.PID]
-			t.PID, t.Comm, t.KiB = w.PID, w.Comm, t.KiB+w.KiB
-			totals[w.PID] = t
-		}
+		addUp(totals, writers)
+		addUp(otherTotals, unknown)
 		if cur.Writes <= last.Writes && cur.Sectors <= last.Sectors {
 			continue
 		}
 		t := now()
 		line := result.WritesLine{Time: t.Format(time.RFC3339), Device: cfg.Device, IntervalS: t.Sub(lastLine).Seconds(),
-			Writes: sub(cur.Writes, last.Writes), KiBWritten: float64(sub(cur.Sectors, last.Sectors)) / 2, Writers: writers}
+			Writes: sub(cur.Writes, last.Writes), KiBWritten: float64(sub(cur.Sectors, last.Sectors)) / 2, Writers: writers,
+			NotAttributable: unknown}
 		if line.Writers == nil {
 			line.Writers = []result.Writer{}
 		}
@@ -184,16 +192,47 @@ func Watch(ctx context.Context, h *host.Host, cfg Config) (result.WritesFigures,
 		}
 	}
 	figs.DurationS = now().Sub(start).Seconds()
-	for _, w := range totals {
-		figs.TopWriters = append(figs.TopWriters, w)
-	}
-	slices.SortFunc(figs.TopWriters, func(x, y result.Writer) int {
-		return cmp.Or(cmp.Compare(y.KiB, x.KiB), cmp.Compare(x.PID, y.PID))
-	})
-	if len(figs.TopWriters) > 10 {
-		figs.TopWriters = figs.TopWriters[:10]
+	figs.TopWriters = top(totals)
+	if other := top(otherTotals); len(other) > 0 {
+		figs.TopNotAttributable = other
 	}
 	return figs, nil
+}
+
+// addUp adds each writer's KiB to its total.
+func addUp(totals map[int]result.Writer, writers []result.Writer) {
+	for _, w := range writers {
+		t := totals[w.PID]
+		t.PID, t.Comm, t.KiB = w.PID, w.Comm, t.KiB+w.KiB
+		totals[w.PID] = t
+	}
+}
+
+// top returns the 10 largest totals, largest first (never nil).
+func top(totals map[int]result.Writer) []result.Writer {
+	out := []result.Writer{}
+	for _, w := range totals {
+		out = append(out, w)
+	}
+	slices.SortFunc(out, func(x, y result.Writer) int {
+		return cmp.Or(cmp.Compare(y.KiB, x.KiB), cmp.Compare(x.PID, y.PID))
+	})
+	return out[:min(len(out), 10)]
+}
+
+// split sorts the processes whose write_bytes grew into the watched
+// device's writers and those whose writes cannot be put on a device;
+// those writing to other devices only are left out. Both keep the order.
+func (d *Devices) split(h *host.Host, writers []result.Writer) (here, unknown []result.Writer) {
+	for _, w := range writers {
+		switch d.Attribute(h, w.PID, w.Comm) {
+		case Here:
+			here = append(here, w)
+		case NotAttributable:
+			unknown = append(unknown, w)
+		}
+	}
+	return here, unknown
 }
 
 // sub is a-b, 0 when a counter went backwards (device re-created).
@@ -206,14 +245,17 @@ func sub(a, b uint64) uint64 {
 
 // Line formats a line the way users know it from armbianmonitor -d: the
 // date, write requests / 512-byte sectors written, and the seconds since
-// the previous line; then the top writers.
+// the previous line; then the top writers of the device, and how many
+// processes wrote where it cannot be said.
 func Line(l result.WritesLine) string {
 	return FitLine(l, 0)
 }
 
 // FitLine is Line kept within width columns (0: no limit): it names the
 // top writers without their pids, then fewer of them, saying how many it
-// left out, until the line fits. The date and the counts are never cut.
+// left out, until the line fits. The number of processes whose writes
+// could not be put on a device comes last, and goes first when the line
+// is too long. The date and the counts are never cut.
 func FitLine(l result.WritesLine, width int) string {
 	t, err := time.Parse(time.RFC3339, l.Time)
 	ts := l.Time
@@ -222,6 +264,24 @@ func FitLine(l result.WritesLine, width int) string {
 	}
 	head := fmt.Sprintf("%s %d/%.0f pages written after %.0f sec", ts, l.Writes, l.KiBWritten*2, l.IntervalS)
 	top := l.Writers[:min(3, len(l.Writers))]
+	note := ""
+	switch n := len(l.NotAttributable); n {
+	case 0:
+	case 1:
+		note = "1 writer not attributable to a device"
+	default:
+		note = fmt.Sprintf("%d writers not attributable to a device", n)
+	}
+	// withNote appends the note to a line, if any.
+	withNote := func(s, note string) string {
+		switch {
+		case note == "":
+			return s
+		case s == head:
+			return s + " · " + note
+		}
+		return s + "; " + note
+	}
 	with := func(n int, pids bool) string {
 		var parts []string
 		for _, w := range top[:n] {
@@ -240,12 +300,14 @@ func FitLine(l result.WritesLine, width int) string {
 		return head + " · " + strings.Join(parts, ", ")
 	}
 	if width <= 0 {
-		return with(len(top), true)
+		return withNote(with(len(top), true), note)
 	}
 	for n := len(top); n >= 0; n-- {
 		for _, pids := range []bool{true, false} {
-			if s := with(n, pids); utf8.RuneCountInString(s) <= width {
-				return s
+			for _, note := range []string{note, ""} {
+				if s := withNote(with(n, pids), note); utf8.RuneCountInString(s) <= width {
+					return s
+				}
 			}
 		}
 	}

@@ -76,6 +76,9 @@ func TestFitLine(t *testing.T) {
 	}
 	for _, tt := range tests {
 		s := FitLine(l, tt.width)
+		if strings.Contains(s, "attributable") {
+			t.Errorf("FitLine(%d) = %q speaks of writers not attributable, there are none", tt.width, s)
+		}
 		if tt.width > 0 && len([]rune(s)) > tt.width && strings.Contains(s, "·") {
 			t.Errorf("FitLine(%d) is %d columns: %q", tt.width, len([]rune(s)), s)
 		}
@@ -89,6 +92,25 @@ func TestFitLine(t *testing.T) {
 				t.Errorf("FitLine(%d) = %q, has %q", tt.width, s, w)
 			}
 		}
+	}
+}
+
+// TestFitLineNotAttributable: the number of writers whose writes cannot be
+// put on a device ends the line, and goes before the device's writers when
+// the line is too long.
+func TestFitLineNotAttributable(t *testing.T) {
+	l := result.WritesLine{Time: "2021-11-14T14:43:14Z", Device: "vda", IntervalS: 1, Writes: 3, KiBWritten: 12,
+		Writers:         []result.Writer{{PID: 4321, Comm: "postgres", KiB: 12}},
+		NotAttributable: []result.Writer{{PID: 99, Comm: "cp", KiB: 4}, {PID: 98, Comm: "tar", KiB: 8}}}
+	if s := FitLine(l, 0); !strings.HasSuffix(s, " · postgres[4321] 12 KiB; 2 writers not attributable to a device") {
+		t.Errorf("FitLine = %q", s)
+	}
+	if s := FitLine(l, 90); !strings.Contains(s, "postgres[4321]") || strings.Contains(s, "attributable") || len([]rune(s)) > 90 {
+		t.Errorf("FitLine(90) = %q: want the writer kept, the note dropped", s)
+	}
+	l.Writers, l.NotAttributable = []result.Writer{}, l.NotAttributable[:1]
+	if s := FitLine(l, 0); !strings.HasSuffix(s, "pages written after 1 sec · 1 writer not attributable to a device") {
+		t.Errorf("FitLine without writers = %q", s)
 	}
 }
 
@@ -126,8 +148,9 @@ func TestAdvise(t *testing.T) {
 	}
 }
 
-// helperEnv makes the test binary a process that writes and then waits,
-// so that its write_bytes can be read while it is alive.
+// helperEnv makes the test binary a process that writes and then waits
+// with the file open, so that its write_bytes can be read, and its file
+// seen, while it is alive.
 const helperEnv = "BOARDBENCH_WRITES_HELPER"
 
 func TestMain(m *testing.M) {
@@ -142,9 +165,11 @@ func TestMain(m *testing.M) {
 				_, _ = f.Write(buf)
 			}
 			_ = f.Sync()
+			// Held open: a writer is the device's while it holds a
+			// file open for writing there.
+			time.Sleep(5 * time.Second)
 			_ = f.Close()
 		}
-		time.Sleep(5 * time.Second)
 		os.Exit(0)
 	}
 	os.Exit(m.Run())

@@ -49,7 +49,10 @@ something was written to it:
 N is the number of write requests the device completed, M the 512-byte
 sectors they wrote, S the seconds since the previous line; the top writers
 are the processes whose write_bytes (/proc/PID/io, readable as root) grew in
-the interval, over all devices. At the end (Ctrl-C or --count) a summary says
+the interval and that hold a file open for writing on the device (or a
+partition or device stacked on it); the others are counted as "not
+attributable" (a process that opens, writes and closes a file between two
+polls is one of them). At the end (Ctrl-C or --count) a summary says
 how often, how much and by whom, with advice that reduces writes to flash
 (swap, ext4 commit interval, logs, atime), each with its evidence and cost.`,
 		Example: `  boardbench writes

@@ -2,6 +2,7 @@ package runtext
 
 import (
 	"fmt"
+	"strings"
 
 	"boardbench/internal/result"
 	"boardbench/internal/textfmt"
@@ -47,7 +48,21 @@ func RenderWritesSummary(w *textfmt.Writer, f result.WritesFigures) {
 			t.Row(wr.Comm, fmt.Sprint(wr.PID), fmt.Sprintf("%.0f KiB", wr.KiB))
 		}
 		w.Table(t)
-		w.Line("(write_bytes of each process over all devices)")
+		if len(f.AttributedDevices) == 0 {
+			// A result of an older version counted every writer.
+			w.Line("(write_bytes of each process over all devices)")
+		} else {
+			w.Line("(processes holding a file open for writing on %s; write_bytes of each over all devices)", writesDevices(f))
+		}
+	}
+	if len(f.TopNotAttributable) > 0 {
+		w.Line("writes not attributable to a device (no file open for writing on any disk at the poll):")
+		t := textfmt.NewTable("process", "pid", "written")
+		t.RightAlign[1], t.RightAlign[2] = true, true
+		for _, wr := range f.TopNotAttributable {
+			t.Row(wr.Comm, fmt.Sprint(wr.PID), fmt.Sprintf("%.0f KiB", wr.KiB))
+		}
+		w.Table(t)
 	}
 	if len(f.Advice) > 0 {
 		w.Section("Advice")
@@ -57,4 +72,19 @@ func RenderWritesSummary(w *textfmt.Writer, f result.WritesFigures) {
 			w.Line("  cost:   %s", a.Cost)
 		}
 	}
+}
+
+// writesDevices names the devices whose writers were counted: the watched
+// one, with its partitions and stacked devices when the result lists them.
+func writesDevices(f result.WritesFigures) string {
+	var others []string
+	for _, n := range f.AttributedDevices {
+		if n != f.Device {
+			others = append(others, n)
+		}
+	}
+	if len(others) == 0 {
+		return orDash(f.Device)
+	}
+	return orDash(f.Device) + " or " + strings.Join(others, ", ")
 }

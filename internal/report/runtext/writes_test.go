@@ -40,6 +40,31 @@ func TestReportRendersWrites(t *testing.T) {
 	}
 }
 
+// TestWritesSummarySaysWhoseWriters: the summary says which devices'
+// writers were counted and lists the writers not attributable to a device
+// apart; a result of an older version keeps its "over all devices".
+func TestWritesSummarySaysWhoseWriters(t *testing.T) {
+	figs := result.WritesFigures{Device: "vda", DurationS: 10, AttributedDevices: []string{"dm-0", "vda", "vda1"},
+		TopWriters:         []result.Writer{{PID: 10, Comm: "postgres", KiB: 64}},
+		TopNotAttributable: []result.Writer{{PID: 11, Comm: "cp", KiB: 32}}}
+	var b bytes.Buffer
+	RenderWritesSummary(textfmt.New(&b, false), figs)
+	out := b.String()
+	head, tail, ok := strings.Cut(out, "writes not attributable to a device")
+	if !ok || !strings.Contains(head, "postgres") || strings.Contains(head, "cp ") || !strings.Contains(tail, "cp") {
+		t.Errorf("writers and writers not attributable not apart:\n%s", out)
+	}
+	if !strings.Contains(strings.Join(strings.Fields(out), " "), "open for writing on vda or dm-0, vda1") {
+		t.Errorf("summary does not name the devices:\n%s", out)
+	}
+	b.Reset()
+	figs.AttributedDevices, figs.TopNotAttributable = nil, nil
+	RenderWritesSummary(textfmt.New(&b, false), figs)
+	if out := b.String(); !strings.Contains(out, "over all devices") || strings.Contains(out, "attributable") {
+		t.Errorf("an older result's summary:\n%s", out)
+	}
+}
+
 func TestStorageTextSaysRegionsAndInterrupt(t *testing.T) {
 	v := 1000.0
 	figs := result.StorageFigures{Dir: "/srv", FileBytes: 100 << 20, FillSeconds: 2.5, WriteFileBytes: 64 << 20, CellLimitS: 1,
