@@ -134,7 +134,7 @@ func CoresOf(in *inventory.Info) string {
 // "armhf" 32); 0 when unknown.
 func BitsOf(arch string) int {
 	switch strings.ToLower(arch) {
-	case "arm64", "aarch64", "amd64", "x86_64", "riscv64", "loongarch64", "ppc64el", "ppc64le", "s390x", "mips64el":
+	case "arm64", "aarch64", "amd64", "x86_64", "riscv64", "loongarch64", "loong64", "ppc64el", "ppc64le", "s390x", "mips64el":
 		return 64
 	case "armhf", "armel", "arm", "armv7l", "armv6l", "i386", "i686", "x32", "mipsel", "riscv32":
 		return 32
@@ -142,12 +142,19 @@ func BitsOf(arch string) int {
 	return 0
 }
 
-// KernelKind judges a kernel release the way `boardbench kernel` does.
+// KernelKind judges a kernel release the way `boardbench kernel` does,
+// from the release string alone; "" when it cannot tell: a release with
+// no suffix is judged mainline by default, which says nothing of a board
+// kernel ("5.4.180" on an RK3588 is the vendor's).
 func KernelKind(release string) string {
 	if release == "" {
 		return ""
 	}
-	return kernelinfo.Judge(kernelinfo.Input{Release: release, Now: time.Unix(0, 0)}).Kind
+	k := kernelinfo.Judge(kernelinfo.Input{Release: release, Now: time.Unix(0, 0)})
+	if k.Kind == kernelinfo.KindUnknown || k.Kind == kernelinfo.KindMainline && k.Tree == "" {
+		return ""
+	}
+	return k.Kind
 }
 
 // ConditionsOf reads a result's conditions: its machine description, its

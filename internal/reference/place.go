@@ -389,3 +389,10 @@ func countKeys(m map[string]string) map[string]int {
 	}
 	return out
 }
+
+// Applies reports whether a result's figures are placed: those of `run`
+// and of imported logs, the commands whose headline figures the reference
+// set holds.
+func Applies(r *result.Result) bool {
+	return r != nil && (r.Command == "run" || r.Command == result.CommandImport)
+}

@@ -20,7 +20,6 @@ import (
 	"encoding/json"
 	"fmt"
 	"io"
-	"regexp"
 	"sort"
 	"strings"
 )
@@ -124,49 +123,64 @@ func (s *Set) Encode(w io.Writer) error {
 // did not judge it disturbed.
 func (e Entry) Usable() bool { return len(e.Disturbed) == 0 }
 
-// reToken finds model tokens in an SoC name: letters and digits together
-// ("rk3588", "s922x", "bcm2712", "h3", "n100").
-var reToken = regexp.MustCompile(`[a-z]*\d[a-z0-9]*|[a-z]+\d*`)
-
-// reStepping matches a stepping code after a model number.
-var reStepping = regexp.MustCompile(`(\d{4})[a-c]\d$`)
-
 // noise are tokens of SoC names that name no model.
-var noise = map[string]bool{"i3": true, "i5": true, "i7": true, "i9": true, "x5": true, "x7": true, "r": true, "tm": true, "cpu": true,
-	"amd": true, "intel": true, "with": true, "gen": true, "apu": true}
+func noise(t string) bool {
+	switch t {
+	case "i3", "i5", "i7", "i9", "x5", "x7":
+		return true
+	}
+	return false
+}
 
 // SoCKey is the key SoCs are grouped and matched by: the SoC name's first
 // model token with at least three digits ("rk3588", "s922x", "jh7110",
-// "n100"; a stepping code dropped: "bcm2711b0" is "bcm2711"), else its first token with letters and a digit ("h3", "a64",
-// "k1"), lower case; "" for an empty or unmodelled name. Two names with
-// the same key are the same SoC for comparisons (docs/reference.md).
+// "n100"; a stepping code dropped: "bcm2711b0" is "bcm2711"), else its
+// first token with letters and a digit ("h3", "a64", "k1"), lower case;
+// "" for an empty or unmodelled name. Tokens are the runs of letters and
+// digits; what follows "@" (a clock) is ignored. Two names with the same
+// key are the same SoC for comparisons (docs/reference.md).
 func SoCKey(soc string) string {
 	s := strings.ToLower(soc)
-	s = strings.NewReplacer("(r)", " ", "(tm)", " ").Replace(s)
-	if i := strings.Index(s, "@"); i >= 0 {
+	if i := strings.IndexByte(s, '@'); i >= 0 {
 		s = s[:i] // "@ 1.50GHz"
 	}
+	tokens := strings.FieldsFunc(s, func(r rune) bool { return !(r >= 'a' && r <= 'z' || r >= '0' && r <= '9') })
 	var weak string
-	for _, t := range reToken.FindAllString(s, -1) {
-		if noise[t] || !strings.ContainsAny(t, "0123456789") || !strings.ContainsAny(t, "abcdefghijklmnopqrstuvwxyz") {
-			continue
-		}
-		digits := 0
+	for _, t := range tokens {
+		digits, letters := 0, 0
 		for _, c := range t {
 			if c >= '0' && c <= '9' {
 				digits++
+			} else {
+				letters++
 			}
 		}
+		if digits == 0 || letters == 0 || noise(t) {
+			continue
+		}
 		if digits >= 3 {
-			// a stepping after the model number ("bcm2711b0") names the
-			// same SoC
-			return reStepping.ReplaceAllString(t, "$1")
+			return dropStepping(t)
 		}
 		if weak == "" {
 			weak = t
 		}
 	}
 	return weak
+}
+
+// dropStepping removes a stepping code ("b0") after a four-digit model
+// number: "bcm2711b0" is "bcm2711".
+func dropStepping(t string) string {
+	n := len(t)
+	if n < 6 || t[n-1] < '0' || t[n-1] > '9' || t[n-2] < 'a' || t[n-2] > 'c' {
+		return t
+	}
+	for _, c := range t[n-6 : n-2] {
+		if c < '0' || c > '9' {
+			return t
+		}
+	}
+	return t[:n-2]
 }
 
 // Group is the reference results of one SoC.
@@ -216,12 +230,16 @@ func (s *Set) Group(soc string) (Group, bool) {
 	if k == "" {
 		k = strings.ToLower(strings.TrimSpace(soc))
 	}
-	for _, g := range s.Groups() {
-		if g.Key == k {
-			return g, true
+	g := Group{Key: k}
+	labels := map[string]int{}
+	for _, e := range s.Entries {
+		if e.SoC != "" && SoCKey(e.SoC) == k {
+			g.Entries = append(g.Entries, e)
+			labels[e.SoC]++
 		}
 	}
-	return Group{}, false
+	g.Label = mostCommon(labels)
+	return g, len(g.Entries) > 0
 }
 
 // ByCores returns the entries of a core configuration.

@@ -26,10 +26,17 @@ func RenderPlacement(w *textfmt.Writer, p Placement) {
 		t.Row(f.Label, num(f.Value, f.Unit), fmt.Sprint(f.N), num(f.Median, f.Unit), rangeText(f), pctText(f), f.Population)
 	}
 	w.Table(t)
+	var few []string
 	for _, f := range p.Figures {
-		if f.Note != "" && f.N < MinForPercentile {
+		switch {
+		case f.N > 0 && f.N < MinForPercentile:
+			few = append(few, f.Label)
+		case f.Note != "":
 			w.Line("%s: %s.", f.Label, f.Note)
 		}
+	}
+	if len(few) > 0 {
+		w.Line("Fewer than %d reference results for %s: no percentile from so few.", MinForPercentile, strings.Join(few, ", "))
 	}
 	for _, f := range p.Figures {
 		if !f.Below {

@@ -28,7 +28,7 @@ var files embed.FS
 
 var (
 	css       = mustRead("templates/style.css")
-	templates = template.Must(template.New("").Funcs(template.FuncMap{"join": strings.Join}).ParseFS(files, "templates/*.html"))
+	templates = template.Must(template.New("").Funcs(template.FuncMap{"join": strings.Join, "pct": func(v float64) float64 { return 100 * v }}).ParseFS(files, "templates/*.html"))
 )
 
 func mustRead(name string) template.CSS {
@@ -77,6 +77,9 @@ type Result struct {
 	Phases               []PhaseRow
 	// Text is the text report, as `boardbench report` prints it.
 	Text string
+	// Reference places the headline figures among published results;
+	// nil for commands without them.
+	Reference *Placement
 }
 
 // PhaseRow is one line of the phases table.
@@ -107,6 +110,9 @@ func BuildResult(r *result.Result, charts ChartFunc) Result {
 		p.Phases = append(p.Phases, PhaseRow{Name: ph.Name, Title: ph.Title, CPUs: cpu.FormatCPUList(ph.CPUs), Status: ph.Status, Reason: ph.Reason, DurationS: ph.DurationS,
 			DurationNotRecorded: ph.TimingNotRecorded})
 	}
+	if p.Reference = buildPlacement(r); p.Reference != nil {
+		p.Reference.ResultID = r.ID
+	}
 	var text bytes.Buffer
 	runtext.Render(&text, r, false)
 	p.Text = text.String()
@@ -133,6 +139,9 @@ func WriteResult(w io.Writer, p Result) error {
 // no link or request leaving the file.
 func WriteStandalone(w io.Writer, r *result.Result, charts ChartFunc) error {
 	p := BuildResult(r, charts)
+	if p.Reference != nil {
+		p.Reference.Key = "" // no link may leave the file
+	}
 	doc, err := json.MarshalIndent(r, "", "  ")
 	if err != nil {
 		return err
