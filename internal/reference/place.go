@@ -297,6 +297,18 @@ func judge(fp *FigurePlacement, f Figure, pop []Entry, c Conditions, r *result.R
 	fp.Causes = causes(f, fp.Gap, pop, c, r, group)
 	if len(fp.Causes) == 0 {
 		fp.NoCause = "none of the measured causes (clock, cpufreq and memory governors, throttling, background activity, userland, 7-Zip version, kernel, swap) explains it"
+		return
+	}
+	// every cause measured and together well short of the gap: say so
+	sum := 0.0
+	for _, c := range fp.Causes {
+		if c.Explains == nil {
+			return
+		}
+		sum += *c.Explains
+	}
+	if sum < 0.9 {
+		fp.NoCause = fmt.Sprintf("the causes above explain at most %.0f%% of the gap; no measured cause explains the rest", 100*min(sum, 1))
 	}
 }
 

@@ -43,16 +43,18 @@ func RenderPlacement(w *textfmt.Writer, p Placement) {
 			continue
 		}
 		w.Line("%s is clearly below: %.0f%% under the median (%s).", f.Label, 100*f.Gap, GapRule())
-		if f.NoCause != "" {
-			w.Line("  No measured cause: %s.", f.NoCause)
-			continue
-		}
 		for i, c := range f.Causes {
 			share := ""
 			if c.Explains != nil {
 				share = fmt.Sprintf(" (can explain up to %.0f%% of the gap)", 100**c.Explains)
 			}
 			w.Line("  %d. %s%s: %s.", i+1, c.Name, share, c.Evidence)
+		}
+		switch {
+		case f.NoCause != "" && len(f.Causes) == 0:
+			w.Line("  No measured cause: %s.", f.NoCause)
+		case f.NoCause != "":
+			w.Line("  %s.", upperFirst(f.NoCause))
 		}
 	}
 }
@@ -132,4 +134,11 @@ func Summary(g Group) string {
 		s += " (" + strings.Join(disturbed, ", ") + ")"
 	}
 	return s
+}
+
+func upperFirst(s string) string {
+	if s == "" {
+		return s
+	}
+	return strings.ToUpper(s[:1]) + s[1:]
 }

@@ -28,7 +28,7 @@ var files embed.FS
 
 var (
 	css       = mustRead("templates/style.css")
-	templates = template.Must(template.New("").Funcs(template.FuncMap{"join": strings.Join, "pct": func(v float64) float64 { return 100 * v }}).ParseFS(files, "templates/*.html"))
+	templates = template.Must(template.New("").Funcs(template.FuncMap{"join": strings.Join, "pct": func(v *float64) string { return fmt.Sprintf("%.0f%%", 100**v) }}).ParseFS(files, "templates/*.html"))
 )
 
 func mustRead(name string) template.CSS {

@@ -27,8 +27,8 @@ type Placement struct {
 // Strip is one figure's distribution drawn, with a row of text.
 type Strip struct {
 	reference.FigurePlacement
-	Range, Percentile string
-	SVG               template.HTML
+	Range, Percentile, ValueText, MedianText string
+	SVG                                      template.HTML
 }
 
 // buildPlacement places r among the reference set; nil when r's command
@@ -57,7 +57,13 @@ func buildPlacement(r *result.Result) *Placement {
 }
 
 func newStrip(f reference.FigurePlacement, mark *float64) Strip {
-	s := Strip{FigurePlacement: f, Range: "–", Percentile: "–", SVG: StripSVG(f, mark)}
+	s := Strip{FigurePlacement: f, Range: "–", Percentile: "–", ValueText: "unknown", MedianText: "–", SVG: StripSVG(f, mark)}
+	if f.Value != nil {
+		s.ValueText = reference.FormatValue(*f.Value, f.Unit)
+	}
+	if f.Median != nil {
+		s.MedianText = reference.FormatValue(*f.Median, f.Unit)
+	}
 	switch {
 	case f.P10 != nil:
 		s.Range = fmt.Sprintf("%.0f–%.0f", *f.P10, *f.P90)
