@@ -19,6 +19,7 @@ import (
 	"sync"
 	"time"
 
+	refset "boardbench/internal/reference"
 	"boardbench/internal/result"
 	"boardbench/internal/serve/page"
 	"boardbench/internal/store"
@@ -78,6 +79,8 @@ func New(cfg Config) *Server {
 	s.mux.HandleFunc("GET /{$}", s.limited(s.table))
 	s.mux.HandleFunc("GET /results/{id}", s.limited(s.result))
 	s.mux.HandleFunc("GET /compare", s.limited(s.compare))
+	s.mux.HandleFunc("GET /reference", s.limited(s.reference))
+	s.mux.HandleFunc("GET /reference/{soc}", s.limited(s.reference))
 	if cfg.Metrics != nil {
 		s.mux.Handle("GET /metrics", cfg.Metrics)
 	}
@@ -258,4 +261,58 @@ func (s *Server) socList(ctx context.Context) []string {
 	slices.Sort(out)
 	s.socs, s.socTime = slices.Compact(out), time.Now()
 	return s.socs
+}
+
+// reference serves /reference (the reference set's SoCs) and
+// /reference/{soc} (one SoC's distributions, ?result=ID marking a stored
+// result on them).
+func (s *Server) reference(w http.ResponseWriter, r *http.Request) {
+	set, err := refset.Embedded()
+	if err != nil {
+		s.errorPage(w, http.StatusInternalServerError, "Reference set unreadable", err.Error())
+		return
+	}
+	soc := r.PathValue("soc")
+	if soc == "" {
+		var links []page.SoCLink
+		for _, g := range set.Groups() {
+			n := 0
+			for _, e := range g.Entries {
+				if e.Usable() {
+					n++
+				}
+			}
+			links = append(links, page.SoCLink{Label: g.Label, Key: g.Key, N: n})
+		}
+		s.render(w, r, func(b *bytes.Buffer) error { return page.WriteSoCIndex(b, links) })
+		return
+	}
+	g, ok := set.Group(soc)
+	if !ok {
+		s.errorPage(w, http.StatusNotFound, "No reference results", "The reference set holds no result of this SoC; /reference lists those it holds.")
+		return
+	}
+	q, err := queryValues(r)
+	if err != nil {
+		s.badRequest(w, err.Error())
+		return
+	}
+	var marked *result.Result
+	if id := q.Get("result"); id != "" {
+		if !ValidID(id) {
+			s.badRequest(w, "A result id is 8 to 64 lowercase hexadecimal digits.")
+			return
+		}
+		doc, err := s.cfg.Store.Get(r.Context(), id)
+		if err != nil {
+			s.storeError(w, r, err)
+			return
+		}
+		if marked, err = result.Parse(doc); err != nil {
+			s.errorPage(w, http.StatusInternalServerError, "Unreadable result", "The stored document is not a result this boardbench reads.")
+			return
+		}
+	}
+	p := page.BuildSoCPage(g, marked)
+	s.render(w, r, func(b *bytes.Buffer) error { return page.WriteSoC(b, p) })
 }

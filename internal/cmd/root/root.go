@@ -16,6 +16,7 @@ import (
 	"boardbench/internal/cmd/mem"
 	"boardbench/internal/cmd/monitor"
 	netcmd "boardbench/internal/cmd/net"
+	refcmd "boardbench/internal/cmd/reference"
 	"boardbench/internal/cmd/report"
 	"boardbench/internal/cmd/restore"
 	"boardbench/internal/cmd/results"
@@ -100,6 +101,7 @@ memory, storage, buses) and measures it with figures that carry their evidence.`
 		compare.NewCmd(f),
 		importcmd.NewCmd(f),
 		servecmd.NewCmd(f),
+		refcmd.NewCmd(f),
 	)
 	return cmd
 }

@@ -44,6 +44,9 @@ type Info struct {
 	Zswap *Zswap `json:"zswap"`
 	// TransparentHugePages is the THP configuration, nil when not exposed.
 	TransparentHugePages *HugePages `json:"transparent_huge_pages"`
+	// Controllers are the devfreq devices that scale the memory clock
+	// (a DMC): governor and clock when the description was taken.
+	Controllers []Controller `json:"memory_controllers,omitempty"`
 
 	// Warnings are human sentences about setups that hurt performance or
 	// wear out flash.
@@ -62,6 +65,7 @@ func Collect(h *host.Host) Info {
 	collectZram(h, &in, mounts)
 	collectZswap(h, &in)
 	collectSwaps(h, &in, mounts)
+	in.Controllers = collectControllers(h)
 	in.Warnings = warnings(in)
 	return in
 }

@@ -31,6 +31,7 @@ func Render(w io.Writer, r *result.Result, color bool) {
 	tw := textfmt.New(w, color)
 	renderBanner(tw, r)
 	renderSummary(tw, r)
+	renderReference(tw, r)
 	renderSweep(tw, r)
 	renderThermal(tw, r)
 	RenderDevice(tw, r.Device)

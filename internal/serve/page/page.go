@@ -27,7 +27,7 @@ var files embed.FS
 
 var (
 	css       = mustRead("templates/style.css")
-	templates = template.Must(template.New("").Funcs(template.FuncMap{"join": strings.Join}).ParseFS(files, "templates/*.html"))
+	templates = template.Must(template.New("").Funcs(template.FuncMap{"join": strings.Join, "pct": func(v *float64) string { return fmt.Sprintf("%.0f%%", 100**v) }}).ParseFS(files, "templates/*.html"))
 )
 
 func mustRead(name string) template.CSS {
@@ -82,6 +82,9 @@ type Result struct {
 	// part (MaxFindings, MaxPhases, monitor lines, the text report's
 	// length); the raw JSON has all of it.
 	Omitted []string
+	// Reference places the headline figures among published results;
+	// nil for commands without them.
+	Reference *Placement
 }
 
 // PhaseRow is one line of the phases table.
@@ -127,6 +130,9 @@ func BuildResultContext(ctx context.Context, r *result.Result, charts ChartFunc)
 		p.Phases = append(p.Phases, PhaseRow{Name: ph.Name, Title: ph.Title, CPUs: cpu.FormatCPUList(ph.CPUs), Status: ph.Status, Reason: ph.Reason, DurationS: ph.DurationS,
 			DurationNotRecorded: ph.TimingNotRecorded})
 	}
+	if p.Reference = buildPlacement(r); p.Reference != nil {
+		p.Reference.ResultID = r.ID
+	}
 	if err := ctx.Err(); err != nil {
 		return Result{}, err
 	}
@@ -171,6 +177,9 @@ func WriteStandalone(ctx context.Context, w io.Writer, r *result.Result, charts 
 	p, err := BuildResultContext(ctx, r, charts)
 	if err != nil {
 		return err
+	}
+	if p.Reference != nil {
+		p.Reference.Key = "" // no link may leave the file
 	}
 	doc, err := result.Marshal(r)
 	if err != nil {
