@@ -12,8 +12,7 @@ import (
 	"strings"
 	"time"
 
-	_ "github.com/jackc/pgx/v5/stdlib" // the "pgx" database/sql driver
-	_ "modernc.org/sqlite"             // the "sqlite" database/sql driver (pure Go)
+	_ "modernc.org/sqlite" // the "sqlite" database/sql driver (pure Go)
 )
 
 // EnvVar names the environment variable that chooses the store when
