@@ -80,6 +80,9 @@ func locate(spec string) (url, path string, err error) {
 		return "", "", err
 	}
 	if IsPostgres(spec) {
+		if noPostgres != nil {
+			return "", "", noPostgres
+		}
 		return spec, "", nil
 	}
 	if strings.Contains(spec, "://") {
