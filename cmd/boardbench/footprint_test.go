@@ -25,7 +25,9 @@ type buildError struct {
 	err error
 }
 
-func (e *buildError) Error() string { return "building the board build: " + e.err.Error() + "\n" + e.out }
+func (e *buildError) Error() string {
+	return "building the board build: " + e.err.Error() + "\n" + e.out
+}
 
 func needBoard(t *testing.T) string {
 	t.Helper()
