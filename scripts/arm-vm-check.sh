@@ -1,10 +1,13 @@
 #!/usr/bin/env bash
 # Integration check on a real ARM kernel: boots Debian's arm64 kernel under
 # qemu-system-aarch64 (4 Cortex-A72 in 2 clusters) with a busybox initramfs
-# holding the static arm64 boardbench, runs `info --json` and `capture`
-# there, then checks on this machine that
+# holding the static arm64 boardbench (the board build of build-all.sh),
+# runs `info --json` and `capture` there, then checks on this machine that
 #   - the live description is right (4 × Cortex-A72, MIDR 0x41/0xd08, arm64),
 #   - the capture, unpacked here, describes the same machine.
+# The VM has MEM MiB of memory (default 128, the small boards' size): there
+# `info`, `monitor` for 10 s, `mem --quick` and `clock` must succeed, and
+# the peak RSS of each (VmHWM, polled every 0.1 s) is printed.
 # Needs: qemu-system-arm, cpio, gzip, python3, the arm64 cross compiler, and
 # apt access to Debian's arm64 packages (dpkg --add-architecture arm64).
 # The VM has no network card (-nic none), so no network option ROM is needed.
@@ -47,7 +50,31 @@ cat >"$init/init" <<'INIT'
 /bin/busybox --install -s /bin
 mount -t proc proc /proc
 mount -t sysfs sysfs /sys
+mount -t tmpfs tmpfs /tmp
 cd /tmp
+export HOME=/tmp BOARDBENCH_STORE=/tmp/results.db
+# peak NAME SECS CMD...: runs CMD (stopped with SIGINT after SECS seconds
+# unless SECS is 0) and prints its exit status and peak RSS in kB.
+peak() {
+  name=$1 secs=$2; shift 2
+  "$@" >"$name.out" 2>"$name.err" &
+  pid=$! hwm=0 n=0
+  while [ -d /proc/$pid ] && ! grep -q '^State:.*Z' /proc/$pid/status 2>/dev/null; do
+    v=$(sed -n 's/^VmHWM:[^0-9]*\([0-9]*\).*/\1/p' /proc/$pid/status 2>/dev/null)
+    [ -n "$v" ] && hwm=$v
+    n=$((n + 1))
+    [ "$secs" != 0 ] && [ "$n" = $((secs * 10)) ] && kill -INT $pid
+    sleep 0.1
+  done
+  wait $pid
+  rc=$?
+  echo "@@RSS $name $rc $hwm $(grep -v '^[[:space:]]*$' "$name.err" | tail -n1)"
+}
+peak info 0 /bin/boardbench info
+peak monitor 10 /bin/boardbench monitor --interval 1s
+peak mem 0 /bin/boardbench mem --quick -o mem.json
+peak clock 0 /bin/boardbench clock -o clock.json
+echo "@@MEMAVAILABLE $(sed -n 's/^MemAvailable:[^0-9]*\([0-9]*\).*/\1/p' /proc/meminfo)"
 if /bin/boardbench info --json >info.json 2>info.err; then
   echo "@@JSON-BEGIN"; cat info.json; echo "@@JSON-END"
 else
@@ -65,16 +92,29 @@ chmod +x "$init/init"
   || die "cannot pack the initramfs: $(lastline "$work/err")"
 
 rc=0
-timeout 300 qemu-system-aarch64 -M virt -cpu cortex-a72 -smp 4,clusters=2,cores=2 -m 512 \
+timeout 900 qemu-system-aarch64 -M virt -cpu cortex-a72 -smp 4,clusters=2,cores=2 -m "${MEM:-128}" \
   -nic none -nographic -no-reboot -kernel "$kernel" -initrd "$work/initrd.gz" \
   -append "console=ttyAMA0 quiet panic=-1" </dev/null >"$work/console.log" 2>&1 || rc=$?
 tr -d '\r' <"$work/console.log" >"$work/console.txt"
 if ! grep -q '^@@' "$work/console.txt"; then
-  [ "$rc" = 124 ] && die "the VM printed no result within 300 s: $(lastline "$work/console.txt")"
+  [ "$rc" = 124 ] && die "the VM printed no result within 900 s: $(lastline "$work/console.txt")"
   [ "$rc" != 0 ] && die "qemu did not start (exit $rc): $(lastline "$work/console.txt")"
   why=$(grep -m1 'Kernel panic' "$work/console.txt" | cut -c1-300 || true)
   die "the VM printed no result: ${why:-$(lastline "$work/console.txt")}"
 fi
+# The small-memory run: each command succeeded (monitor stopped by SIGINT
+# may say so with 130; a measurement whose verdict is "not valid" in an
+# emulated machine exits 3, still measured), with its peak RSS.
+for name in info monitor mem clock; do
+  line=$(grep -m1 "^@@RSS $name " "$work/console.txt" || true)
+  [ -n "$line" ] || die "the VM did not run $name (qemu exit $rc): $(lastline "$work/console.txt")"
+  read -r _ _ code hwm why <<<"$line"
+  if [ "$code" != 0 ] && ! { [ "$name" = monitor ] && [ "$code" = 130 ]; } \
+    && ! { [ "$code" = 3 ] && [ "$name" != info ] && [ "$name" != monitor ]; }; then
+    die "boardbench $name failed in the ${MEM:-128} MiB VM (exit $code): $why"
+  fi
+  printf 'ok   arm64 VM, %s MiB: %-8s peak RSS %6.1f MiB\n' "${MEM:-128}" "$name" "$(awk -v k="$hwm" 'BEGIN{print k/1024}')"
+done
 failed=$(sed -n 's/^@@JSON-FAILED //p' "$work/console.txt")
 [ -z "$failed" ] || die "boardbench info --json failed in the VM: $failed"
 grep -q '^@@JSON-END' "$work/console.txt" || die "the VM's info --json output is cut off (qemu exit $rc)"

@@ -3,6 +3,10 @@
 # armv6 (Raspberry Pi Zero/1), armv7, arm64, riscv64 and amd64. The binaries
 # link the C library statically (cgo), which the libc memcpy/memset figures
 # need; cross compilers come from Debian's gcc-<triplet> packages.
+# The four board architectures get board builds (-tags board: no serve,
+# charts, report --html or PostgreSQL driver; no HTTP/2), amd64 the full
+# build for a lab machine; FULL=1 makes every binary a full build
+# (docs/architecture.md, "Board builds"). Prints each binary's size.
 #
 # usage: scripts/build-all.sh [armv6|armv7|arm64|riscv64|amd64]
 # DIST sets the output directory, VERSION the version stamped in.
@@ -44,12 +48,16 @@ for t in "${targets[@]}"; do
   fi
   goarm=""
   [ "$arm" != - ] && goarm=$arm
+  tags=netgo,osusergo
+  [ "$name" != amd64 ] && [ -z "${FULL:-}" ] && tags=$tags,board,nethttpomithttp2
   if ! CGO_ENABLED=1 CC=$cc GOOS=linux GOARCH=$arch GOARM=$goarm \
-    go build -trimpath -tags netgo,osusergo -ldflags "$ldflags" \
+    go build -trimpath -tags "$tags" -ldflags "$ldflags" \
     -o "$out/boardbench-linux-$name" ./cmd/boardbench >"$log" 2>&1; then
     cat "$log" >&2
     echo "build-all: $name: go build failed: $(grep -v '^[[:space:]]*$' "$log" | tail -n1)" >&2
     exit 1
   fi
-  printf '%-8s %8d bytes  %s\n' "$name" "$(stat -c %s "$out/boardbench-linux-$name")" "$out/boardbench-linux-$name"
+  size=$(stat -c %s "$out/boardbench-linux-$name")
+  kind=full; case $tags in *board*) kind=board;; esac
+  printf '%-8s %9d bytes  %5.1f MB  %-5s  %s\n' "$name" "$size" "$(awk -v s="$size" 'BEGIN{print s/1e6}')" "$kind" "$out/boardbench-linux-$name"
 done

@@ -125,6 +125,9 @@ func (in Info) String() string {
 		cgo = "with C library"
 	}
 	parts = append(parts, in.Arch, in.GoVersion, cgo)
+	if Board {
+		parts = append(parts, "board build")
+	}
 	return fmt.Sprintf("%s %s (%s)", in.Name, in.Version, strings.Join(parts, ", "))
 }
 

@@ -1,8 +1,8 @@
 package host
 
 import (
+	"boardbench/internal/lazyre"
 	"path"
-	"regexp"
 	"strings"
 )
 
@@ -65,7 +65,7 @@ var deniedBase = map[string]bool{
 
 // procPidFile are the files of a process that may be read; fdinfo, maps
 // and mountinfo say which devices `writes` may attribute its writes to.
-var procPidFile = regexp.MustCompile(`^/proc/[0-9]+/(stat|comm|status|cmdline|task/[0-9]+/(stat|comm)|io|fdinfo/[0-9]+|maps|mountinfo)$`)
+var procPidFile = lazyre.New(`^/proc/[0-9]+/(stat|comm|status|cmdline|task/[0-9]+/(stat|comm)|io|fdinfo/[0-9]+|maps|mountinfo)$`)
 
 // hasPrefixIn reports whether p lies in one of the prefixes. A prefix ending in
 // "/" names a tree (and matches the tree's directory itself); any other prefix
@@ -117,19 +117,19 @@ func deniedResolved(rp string) bool {
 // writePatterns are the only files boardbench may write: cpufreq and devfreq
 // governors and limits, interrupt affinity and receive packet steering,
 // which it restores when it exits.
-var writePatterns = []*regexp.Regexp{
-	regexp.MustCompile(`^/sys/devices/system/cpu/cpufreq/policy[0-9]+/scaling_(governor|min_freq|max_freq|setspeed)$`),
-	regexp.MustCompile(`^/sys/devices/system/cpu/cpu[0-9]+/cpufreq/scaling_(governor|min_freq|max_freq|setspeed)$`),
-	regexp.MustCompile(`^/sys/devices/system/cpu/cpu[0-9]+/online$`),
-	regexp.MustCompile(`^/sys/class/devfreq/[^/]+/(governor|min_freq|max_freq)$`),
+var writePatterns = []*lazyre.Regexp{
+	lazyre.New(`^/sys/devices/system/cpu/cpufreq/policy[0-9]+/scaling_(governor|min_freq|max_freq|setspeed)$`),
+	lazyre.New(`^/sys/devices/system/cpu/cpu[0-9]+/cpufreq/scaling_(governor|min_freq|max_freq|setspeed)$`),
+	lazyre.New(`^/sys/devices/system/cpu/cpu[0-9]+/online$`),
+	lazyre.New(`^/sys/class/devfreq/[^/]+/(governor|min_freq|max_freq)$`),
 	// review --apply: governor tunables, the PCIe ASPM policy, receive
 	// packet steering, interrupt affinity (all restored from tune's state
 	// file).
-	regexp.MustCompile(`^/sys/devices/system/cpu/cpufreq/(policy[0-9]+/)?(ondemand|conservative)/(io_is_busy|up_threshold|sampling_down_factor|sampling_rate)$`),
-	regexp.MustCompile(`^/sys/module/pcie_aspm/parameters/policy$`),
+	lazyre.New(`^/sys/devices/system/cpu/cpufreq/(policy[0-9]+/)?(ondemand|conservative)/(io_is_busy|up_threshold|sampling_down_factor|sampling_rate)$`),
+	lazyre.New(`^/sys/module/pcie_aspm/parameters/policy$`),
 	// net --apply and review --apply: interrupt affinity and receive packet steering.
-	regexp.MustCompile(`^/proc/irq/[0-9]+/smp_affinity(_list)?$`),
-	regexp.MustCompile(`^/sys/class/net/[^/]+/queues/rx-[0-9]+/rps_cpus$`),
+	lazyre.New(`^/proc/irq/[0-9]+/smp_affinity(_list)?$`),
+	lazyre.New(`^/sys/class/net/[^/]+/queues/rx-[0-9]+/rps_cpus$`),
 }
 
 func writeAllowed(p string) bool {

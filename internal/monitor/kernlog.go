@@ -1,8 +1,8 @@
 package monitor
 
 import (
+	"boardbench/internal/lazyre"
 	"boardbench/internal/redact"
-	"regexp"
 	"strings"
 )
 
@@ -26,14 +26,14 @@ const (
 // eventPatterns classify kernel log lines; the first match wins.
 var eventPatterns = []struct {
 	kind string
-	re   *regexp.Regexp
+	re   *lazyre.Regexp
 }{
-	{EventUnderVoltage, regexp.MustCompile(`(?i)under-?voltage|undervolt|voltage (is )?(too )?low|brown-?out`)},
-	{EventOOM, regexp.MustCompile(`(?i)out of memory|oom-kill|oom_reaper|invoked oom-killer|killed process \d+`)},
-	{EventCPUOffline, regexp.MustCompile(`(?i)CPU\d+:? (is )?(shutdown|killed|offline|went offline)|psci: CPU\d+ killed|cpu \d+ (is )?offline|smpboot: CPU \d+ is now offline|failed to (come|bring) online`)},
-	{EventThermal, regexp.MustCompile(`(?i)thermal|critical temperature|over-?temperature|overheat|throttl|temperature above threshold|cpu clock throttled`)},
-	{EventHardware, regexp.MustCompile(`(?i)hardware error|\bmce\b|machine check|EDAC|SError|Internal error: |Unable to handle kernel|kernel BUG|Oops`)},
-	{EventIO, regexp.MustCompile(`(?i)I/O error|blk_update_request|buffer i/o error|mmc\d+: (error|timeout)|card removed|reset (high|full|super)-?speed USB device|uas_eh_abort_handler|EXT4-fs error`)},
+	{EventUnderVoltage, lazyre.New(`(?i)under-?voltage|undervolt|voltage (is )?(too )?low|brown-?out`)},
+	{EventOOM, lazyre.New(`(?i)out of memory|oom-kill|oom_reaper|invoked oom-killer|killed process \d+`)},
+	{EventCPUOffline, lazyre.New(`(?i)CPU\d+:? (is )?(shutdown|killed|offline|went offline)|psci: CPU\d+ killed|cpu \d+ (is )?offline|smpboot: CPU \d+ is now offline|failed to (come|bring) online`)},
+	{EventThermal, lazyre.New(`(?i)thermal|critical temperature|over-?temperature|overheat|throttl|temperature above threshold|cpu clock throttled`)},
+	{EventHardware, lazyre.New(`(?i)hardware error|\bmce\b|machine check|EDAC|SError|Internal error: |Unable to handle kernel|kernel BUG|Oops`)},
+	{EventIO, lazyre.New(`(?i)I/O error|blk_update_request|buffer i/o error|mmc\d+: (error|timeout)|card removed|reset (high|full|super)-?speed USB device|uas_eh_abort_handler|EXT4-fs error`)},
 }
 
 // ClassifyLine returns the kind of a kernel log line, or "" when it does not

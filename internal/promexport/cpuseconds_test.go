@@ -8,8 +8,6 @@ import (
 	"boardbench/internal/inventory/soc"
 	"boardbench/internal/kernelfile"
 	"boardbench/internal/monitor"
-
-	"github.com/prometheus/client_golang/prometheus/testutil"
 )
 
 // timesSource is a fakeSource that also keeps /proc/stat times, counting
@@ -51,12 +49,12 @@ func TestCPUSecondsTotal(t *testing.T) {
 	} {
 		want.WriteString(`boardbench_cpu_seconds_total{board="Radxa ROCK 5B \"test\"",` + line[:strings.Index(line, "}")] + `,soc="Rockchip RK3588"` + line[strings.Index(line, "}"):] + "\n")
 	}
-	if err := testutil.CollectAndCompare(e, strings.NewReader(want.String()), "boardbench_cpu_seconds_total"); err != nil {
+	if err := collectAndCompare(e, want.String(), "boardbench_cpu_seconds_total"); err != nil {
 		t.Error(err)
 	}
 	// Before the sampler's first reading: no series, never zeros.
 	src.per = nil
-	if n := testutil.CollectAndCount(e, "boardbench_cpu_seconds_total"); n != 0 {
+	if n := collectAndCount(e, "boardbench_cpu_seconds_total"); n != 0 {
 		t.Errorf("%d series before the first reading, want 0", n)
 	}
 }
@@ -82,11 +80,11 @@ func TestBoardLabel(t *testing.T) {
 	// The label is never empty: an unnamed board is "unknown", as is its SoC.
 	cfg, _ := testConfig()
 	e := New(&fakeSource{s: fullSample()}, cfg, &inventory.Info{}, nil)
-	if err := testutil.CollectAndCompare(e, strings.NewReader(`
+	if err := collectAndCompare(e, `
 # HELP boardbench_power_watts Power from the chosen power source.
 # TYPE boardbench_power_watts gauge
 boardbench_power_watts{board="unknown",soc="unknown"} 6.25
-`), "boardbench_power_watts"); err != nil {
+`, "boardbench_power_watts"); err != nil {
 		t.Error(err)
 	}
 }

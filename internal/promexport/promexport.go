@@ -1,5 +1,5 @@
 // Package promexport exposes the monitor's live samples to Prometheus on
-// /metrics through the official Go client library. A scrape reads the
+// /metrics in the text exposition format (written by text.go). A scrape reads the
 // sampler's latest sample (monitor.Monitor.Last), its latest /proc/stat
 // times (monitor.Monitor.LastCPUTimes) and the counters taken with it; it never reads /proc or /sys itself, so scraping costs no more
 // machine reads however often Prometheus asks. docs/prometheus.md lists
@@ -7,9 +7,11 @@
 package promexport
 
 import (
+	"bytes"
 	"context"
 	"errors"
 	"fmt"
+	"io"
 	"maps"
 	"net"
 	"net/http"
@@ -20,9 +22,6 @@ import (
 	"boardbench/internal/inventory"
 	"boardbench/internal/kernelfile"
 	"boardbench/internal/monitor"
-
-	"github.com/prometheus/client_golang/prometheus"
-	"github.com/prometheus/client_golang/prometheus/promhttp"
 )
 
 // Namespace prefixes every metric name.
@@ -44,8 +43,8 @@ type Cluster struct {
 	CoreType string
 }
 
-// Exporter is a prometheus.Collector over a monitor's latest sample and
-// the counters read with it (see Counters).
+// Exporter writes a monitor's latest sample and the counters read with it
+// (see Counters) as Prometheus metrics.
 type Exporter struct {
 	src      Source
 	clusters []Cluster
@@ -53,30 +52,26 @@ type Exporter struct {
 	temp     string
 	counters *Counters
 
-	descs descs
+	constLabels [][2]string // board and soc, on every series
 }
 
-type descs struct {
-	clock, fwClock, temp, load, busy, mode, cpuBusy, volts, power, sensor, swapUsed, stamp *prometheus.Desc
-	tis, tisDropped, swapIn, swapOut, throttled, throttledBits, cpuSeconds                 *prometheus.Desc
+// families are the metric families of one scrape, empty.
+type families struct {
+	clock, fwClock, temp, load, busy, mode, cpuBusy, volts, power, sensor, swapUsed, stamp *family
+	tis, tisDropped, swapIn, swapOut, throttled, throttledBits, cpuSeconds                 *family
 }
 
-// New returns an exporter of src's samples, taken with configuration cfg
-// on the machine in (its board, SoC and core types label the metrics).
-// counters may be nil: time-in-state, swap activity and throttling flags
-// are then left out.
-func New(src Source, cfg monitor.Config, in *inventory.Info, counters *Counters) *Exporter {
-	board, soc := BoardLabel(in), Unknown
-	if in != nil && in.SoC.Guess != "" {
-		soc = in.SoC.Guess
+// newFamilies returns every metric family the exporter sends, without samples.
+func newFamilies() families {
+	d := func(name, help string, labels ...string) *family {
+		return &family{name: Namespace + "_" + name, help: help, typ: gaugeType, labels: labels}
 	}
-	constLabels := prometheus.Labels{"board": board, "soc": soc}
-	d := func(name, help string, labels ...string) *prometheus.Desc {
-		return prometheus.NewDesc(Namespace+"_"+name, help, labels, constLabels)
+	c := func(name, help string, labels ...string) *family {
+		f := d(name, help, labels...)
+		f.typ = counterType
+		return f
 	}
-	e := &Exporter{src: src, sensors: cfg.Power, temp: cfg.TempLabel, counters: counters}
-	e.clusters = Clusters(cfg, in)
-	e.descs = descs{
+	return families{
 		clock:         d("cpu_clock_hertz", "Current clock of a cluster's cpufreq policy (scaling_cur_freq).", "cluster", "core_type"),
 		fwClock:       d("firmware_clock_hertz", "ARM clock the Raspberry Pi firmware measures."),
 		temp:          d("temperature_celsius", "SoC temperature.", "sensor"),
@@ -89,14 +84,34 @@ func New(src Source, cfg monitor.Config, in *inventory.Info, counters *Counters)
 		sensor:        d("power_sensor_value", "Reading of a sampled hwmon power, current or voltage sensor, in its unit.", "sensor", "quantity", "unit"),
 		swapUsed:      d("swap_used_bytes", "Swap space in use."),
 		stamp:         d("sample_timestamp_seconds", "Unix time of the latest sample."),
-		tis:           d("cpu_clock_time_seconds_total", "Time a cluster's cpufreq policy has spent at a clock since boot (time_in_state).", "cluster", "core_type", "clock_hertz"),
+		tis:           c("cpu_clock_time_seconds_total", "Time a cluster's cpufreq policy has spent at a clock since boot (time_in_state).", "cluster", "core_type", "clock_hertz"),
 		tisDropped:    d("cpu_clock_states_dropped", "Frequencies of a cluster's time_in_state beyond the 256 exported (a damaged file); present only when some were.", "cluster", "core_type"),
-		swapIn:        d("swap_in_pages_total", "Pages swapped in since boot (pswpin)."),
-		swapOut:       d("swap_out_pages_total", "Pages swapped out since boot (pswpout)."),
+		swapIn:        c("swap_in_pages_total", "Pages swapped in since boot (pswpin)."),
+		swapOut:       c("swap_out_pages_total", "Pages swapped out since boot (pswpout)."),
 		throttled:     d("throttled", "Raspberry Pi firmware throttling flag (get_throttled): 1 set, 0 clear.", "flag"),
 		throttledBits: d("throttled_bits", "Raspberry Pi firmware get_throttled bit field."),
-		cpuSeconds:    d("cpu_seconds_total", "Time a CPU has spent in a mode since boot (/proc/stat, as the sampler last read it).", "cpu", "mode"),
+		cpuSeconds:    c("cpu_seconds_total", "Time a CPU has spent in a mode since boot (/proc/stat, as the sampler last read it).", "cpu", "mode"),
 	}
+}
+
+// list returns the families in one slice.
+func (d families) list() []*family {
+	return []*family{d.clock, d.fwClock, d.temp, d.load, d.busy, d.mode, d.cpuBusy, d.volts,
+		d.power, d.sensor, d.swapUsed, d.stamp, d.tis, d.tisDropped, d.swapIn, d.swapOut, d.throttled, d.throttledBits, d.cpuSeconds}
+}
+
+// New returns an exporter of src's samples, taken with configuration cfg
+// on the machine in (its board, SoC and core types label the metrics).
+// counters may be nil: time-in-state, swap activity and throttling flags
+// are then left out.
+func New(src Source, cfg monitor.Config, in *inventory.Info, counters *Counters) *Exporter {
+	board, soc := BoardLabel(in), Unknown
+	if in != nil && in.SoC.Guess != "" {
+		soc = in.SoC.Guess
+	}
+	e := &Exporter{src: src, sensors: cfg.Power, temp: cfg.TempLabel, counters: counters,
+		constLabels: [][2]string{{"board", board}, {"soc", soc}}}
+	e.clusters = Clusters(cfg, in)
 	return e
 }
 
@@ -122,22 +137,17 @@ func Clusters(cfg monitor.Config, in *inventory.Info) []Cluster {
 	return out
 }
 
-// Describe sends every metric's description.
-func (e *Exporter) Describe(ch chan<- *prometheus.Desc) {
-	d := e.descs
-	for _, x := range []*prometheus.Desc{d.clock, d.fwClock, d.temp, d.load, d.busy, d.mode, d.cpuBusy, d.volts,
-		d.power, d.sensor, d.swapUsed, d.stamp, d.tis, d.tisDropped, d.swapIn, d.swapOut, d.throttled, d.throttledBits, d.cpuSeconds} {
-		ch <- x
-	}
+// WriteText writes the latest sample's values in the text exposition
+// format; nothing is read from the machine. A value the sample lacks is
+// left out, never sent as 0.
+func (e *Exporter) WriteText(w io.Writer) error {
+	return writeText(w, e.collect().list(), e.constLabels)
 }
 
-// Collect sends the latest sample's values; nothing is read from the
-// machine. A value the sample lacks is left out, never sent as 0.
-func (e *Exporter) Collect(ch chan<- prometheus.Metric) {
-	d := e.descs
-	gauge := func(desc *prometheus.Desc, v float64, labels ...string) {
-		ch <- prometheus.MustNewConstMetric(desc, prometheus.GaugeValue, v, labels...)
-	}
+// collect returns the families with the latest sample's values.
+func (e *Exporter) collect() families {
+	d := newFamilies()
+	gauge := func(f *family, v float64, labels ...string) { f.add(v, labels...) }
 	if s := e.src.Last(); s != nil {
 		for i, c := range e.clusters {
 			if i < len(s.ClockMHz) && s.ClockMHz[i] != nil {
@@ -192,14 +202,15 @@ func (e *Exporter) Collect(ch chan<- prometheus.Metric) {
 					ticks uint64
 				}{{"user", t.User}, {"nice", t.Nice}, {"system", t.System}, {"idle", t.Idle}, {"iowait", t.Iowait},
 					{"irq", t.IRQ}, {"softirq", t.SoftIRQ}, {"steal", t.Steal}} {
-					ch <- prometheus.MustNewConstMetric(d.cpuSeconds, prometheus.CounterValue, float64(m.ticks)/UserHZ, fmt.Sprint(cpu), m.mode)
+					d.cpuSeconds.add(float64(m.ticks)/UserHZ, fmt.Sprint(cpu), m.mode)
 				}
 			}
 		}
 	}
 	if e.counters != nil {
-		e.collectCounters(ch)
+		e.collectCounters(d)
 	}
+	return d
 }
 
 // UserHZ is the unit of /proc/stat's CPU times: ticks per second, 100 on
@@ -244,32 +255,31 @@ func BoardLabel(in *inventory.Info) string {
 	return Unknown
 }
 
-func (e *Exporter) collectCounters(ch chan<- prometheus.Metric) {
-	d := e.descs
+func (e *Exporter) collectCounters(d families) {
 	snap := e.counters.snapshot()
 	for _, c := range e.clusters {
 		states := snap.timeInState[c.Policy]
 		for _, khz := range slices.Sorted(maps.Keys(states)) {
-			ch <- prometheus.MustNewConstMetric(d.tis, prometheus.CounterValue, states[khz], c.Label, c.CoreType, fmt.Sprint(khz*1000))
+			d.tis.add(states[khz], c.Label, c.CoreType, fmt.Sprint(khz*1000))
 		}
 		if n := snap.statesDropped[c.Policy]; n > 0 {
-			ch <- prometheus.MustNewConstMetric(d.tisDropped, prometheus.GaugeValue, float64(n), c.Label, c.CoreType)
+			d.tisDropped.add(float64(n), c.Label, c.CoreType)
 		}
 	}
 	if snap.swapIn != nil {
-		ch <- prometheus.MustNewConstMetric(d.swapIn, prometheus.CounterValue, float64(*snap.swapIn))
+		d.swapIn.add(float64(*snap.swapIn))
 	}
 	if snap.swapOut != nil {
-		ch <- prometheus.MustNewConstMetric(d.swapOut, prometheus.CounterValue, float64(*snap.swapOut))
+		d.swapOut.add(float64(*snap.swapOut))
 	}
 	if t := snap.throttled; t != nil {
-		ch <- prometheus.MustNewConstMetric(d.throttledBits, prometheus.GaugeValue, float64(*t))
+		d.throttledBits.add(float64(*t))
 		for _, f := range ThrottledFlags {
 			v := 0.0
 			if *t&(1<<f.Bit) != 0 {
 				v = 1
 			}
-			ch <- prometheus.MustNewConstMetric(d.throttled, prometheus.GaugeValue, v, f.Name)
+			d.throttled.add(v, f.Name)
 		}
 	}
 }
@@ -286,13 +296,19 @@ var ThrottledFlags = []ThrottledFlag{
 	{16, "under_voltage_occurred"}, {17, "frequency_capped_occurred"}, {18, "throttled_occurred"}, {19, "soft_temp_limit_occurred"},
 }
 
-// Handler returns the /metrics handler of a registry holding only e.
+// Handler returns the /metrics handler of e. The error is always nil;
+// it is kept for the callers.
 func Handler(e *Exporter) (http.Handler, error) {
-	reg := prometheus.NewRegistry()
-	if err := reg.Register(e); err != nil {
-		return nil, err
-	}
-	return promhttp.HandlerFor(reg, promhttp.HandlerOpts{ErrorHandling: promhttp.ContinueOnError, Timeout: 10 * time.Second}), nil
+	return http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		var buf bytes.Buffer
+		if err := e.WriteText(&buf); err != nil {
+			http.Error(w, "boardbench exporter: "+err.Error(), http.StatusInternalServerError)
+			return
+		}
+		w.Header().Set("Content-Type", ContentType)
+		w.Header().Set("Content-Length", fmt.Sprint(buf.Len()))
+		_, _ = w.Write(buf.Bytes())
+	}), nil
 }
 
 // Listen opens addr for Serve; a port already in use is reported here, before anything runs.

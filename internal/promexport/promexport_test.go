@@ -24,8 +24,6 @@ import (
 	"boardbench/internal/kernelfile"
 	"boardbench/internal/monitor"
 	"boardbench/internal/testutil/need"
-
-	"github.com/prometheus/client_golang/prometheus/testutil"
 )
 
 // fakeSource counts how often the exporter asks for a sample.
@@ -102,17 +100,17 @@ boardbench_power_sensor_value{board="Radxa ROCK 5B \"test\"",quantity="voltage",
 `
 	names := []string{"boardbench_cpu_clock_hertz", "boardbench_temperature_celsius", "boardbench_power_watts",
 		"boardbench_cpu_mode_ratio", "boardbench_swap_used_bytes", "boardbench_power_sensor_value"}
-	if err := testutil.CollectAndCompare(e, strings.NewReader(want), names...); err != nil {
+	if err := collectAndCompare(e, want, names...); err != nil {
 		t.Error(err)
 	}
 	// The second cluster's clock was missing: left out, not exported as 0.
-	if n := testutil.CollectAndCount(e, "boardbench_cpu_clock_hertz"); n != 1 {
+	if n := collectAndCount(e, "boardbench_cpu_clock_hertz"); n != 1 {
 		t.Errorf("clock series = %d, want 1 (a missing reading is left out)", n)
 	}
-	if n := testutil.CollectAndCount(e, "boardbench_cpu_core_busy_ratio"); n != 2 {
+	if n := collectAndCount(e, "boardbench_cpu_core_busy_ratio"); n != 2 {
 		t.Errorf("per-CPU series = %d, want 2", n)
 	}
-	if err := testutil.CollectAndCompare(e, strings.NewReader(""), "boardbench_core_voltage_volts", "boardbench_firmware_clock_hertz"); err != nil {
+	if err := collectAndCompare(e, "", "boardbench_core_voltage_volts", "boardbench_firmware_clock_hertz"); err != nil {
 		t.Errorf("values the sample lacks must be absent: %v", err)
 	}
 }
@@ -120,7 +118,7 @@ boardbench_power_sensor_value{board="Radxa ROCK 5B \"test\"",quantity="voltage",
 func TestCollectBeforeTheFirstSampleIsEmpty(t *testing.T) {
 	cfg, in := testConfig()
 	e := New(&fakeSource{}, cfg, in, nil)
-	if n := testutil.CollectAndCount(e); n != 0 {
+	if n := collectAndCount(e); n != 0 {
 		t.Errorf("metrics before the first sample = %d, want 0", n)
 	}
 }
@@ -165,7 +163,7 @@ boardbench_swap_out_pages_total{board="Radxa ROCK 5B \"test\"",soc="Rockchip RK3
 # TYPE boardbench_throttled_bits gauge
 boardbench_throttled_bits{board="Radxa ROCK 5B \"test\"",soc="Rockchip RK3588"} 65540
 `
-	if err := testutil.CollectAndCompare(e, strings.NewReader(want), "boardbench_cpu_clock_time_seconds_total",
+	if err := collectAndCompare(e, want, "boardbench_cpu_clock_time_seconds_total",
 		"boardbench_swap_in_pages_total", "boardbench_swap_out_pages_total", "boardbench_throttled_bits"); err != nil {
 		t.Error(err)
 	}

@@ -1,8 +1,8 @@
 package sbcimport
 
 import (
+	"boardbench/internal/lazyre"
 	"fmt"
-	"regexp"
 	"slices"
 	"strconv"
 	"strings"
@@ -52,23 +52,23 @@ type Identity struct {
 }
 
 var (
-	reSoCGuess      = regexp.MustCompile(`^SoC guess: (.*\S)\s*$`)
-	reDTCompat      = regexp.MustCompile(`^DT compat: (\S+)\s*$`)
-	reDTCompatMore  = regexp.MustCompile(`^\s+([^\s:]+)\s*$`)
-	reHardware      = regexp.MustCompile(`^Hardware\s*:\s*(.*\S)\s*$`)
-	reLscpuVendor   = regexp.MustCompile(`^Vendor ID:\s+(.*\S)\s*$`)
-	reLscpuModel    = regexp.MustCompile(`^\s*Model name:\s+(.*\S)\s*$`)
-	reBIOSModel     = regexp.MustCompile(`^\s*BIOS Model name:\s+(.*\S)\s*$`)
-	reBIOSClock     = regexp.MustCompile(`\s*\bCPU @ [\d.]+\s*GHz$`)
-	reArmbianBoard  = regexp.MustCompile(`^BOARD_NAME="?([^"]*)"?\s*$`)
-	reDMIField      = regexp.MustCompile(`^\t(Manufacturer|Product Name): (.*\S)\s*$`)
-	reGovernor      = regexp.MustCompile(`^\s+cpufreq-policy(\d+): (\S+) /`)
-	reDpkgArch      = regexp.MustCompile(`^Architecture:\t(\S+)\s*$`)
-	reKernelLine    = regexp.MustCompile(`^\s+Kernel: (\d\S*)/(\S+)\s*$`)
-	reGuessCaveat   = regexp.MustCompile(`^(.*?) / ((?:guess|guessing) .*)$`)
-	reGuessURL      = regexp.MustCompile(`^(.*?) or https?://\S+$`)
-	reGuessChipID   = regexp.MustCompile(`^(.*?) \((?:SID: )?[0-9a-fA-F]{8}\b[^()]*\)$`)
-	reGuessRevision = regexp.MustCompile(`^(.*?) (?:Revision|Rev[A-Z]\b)(?: .*)?$`)
+	reSoCGuess      = lazyre.New(`^SoC guess: (.*\S)\s*$`)
+	reDTCompat      = lazyre.New(`^DT compat: (\S+)\s*$`)
+	reDTCompatMore  = lazyre.New(`^\s+([^\s:]+)\s*$`)
+	reHardware      = lazyre.New(`^Hardware\s*:\s*(.*\S)\s*$`)
+	reLscpuVendor   = lazyre.New(`^Vendor ID:\s+(.*\S)\s*$`)
+	reLscpuModel    = lazyre.New(`^\s*Model name:\s+(.*\S)\s*$`)
+	reBIOSModel     = lazyre.New(`^\s*BIOS Model name:\s+(.*\S)\s*$`)
+	reBIOSClock     = lazyre.New(`\s*\bCPU @ [\d.]+\s*GHz$`)
+	reArmbianBoard  = lazyre.New(`^BOARD_NAME="?([^"]*)"?\s*$`)
+	reDMIField      = lazyre.New(`^\t(Manufacturer|Product Name): (.*\S)\s*$`)
+	reGovernor      = lazyre.New(`^\s+cpufreq-policy(\d+): (\S+) /`)
+	reDpkgArch      = lazyre.New(`^Architecture:\t(\S+)\s*$`)
+	reKernelLine    = lazyre.New(`^\s+Kernel: (\d\S*)/(\S+)\s*$`)
+	reGuessCaveat   = lazyre.New(`^(.*?) / ((?:guess|guessing) .*)$`)
+	reGuessURL      = lazyre.New(`^(.*?) or https?://\S+$`)
+	reGuessChipID   = lazyre.New(`^(.*?) \((?:SID: )?[0-9a-fA-F]{8}\b[^()]*\)$`)
+	reGuessRevision = lazyre.New(`^(.*?) (?:Revision|Rev[A-Z]\b)(?: .*)?$`)
 )
 
 // readIdentity fills l.Identity, and the userland and kernel where the

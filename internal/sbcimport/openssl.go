@@ -1,7 +1,7 @@
 package sbcimport
 
 import (
-	"regexp"
+	"boardbench/internal/lazyre"
 	"slices"
 	"strconv"
 	"strings"
@@ -26,10 +26,10 @@ type OpenSSLRun struct {
 }
 
 var (
-	reOpenSSLVersion = regexp.MustCompile(`^(OpenSSL|LibreSSL) \d`)
-	reBlockHeader    = regexp.MustCompile(`(\d+) bytes`)
+	reOpenSSLVersion = lazyre.New(`^(OpenSSL|LibreSSL) \d`)
+	reBlockHeader    = lazyre.New(`(\d+) bytes`)
 	// "aes-256-cbc     848212.30k  1326481.54k ... (Cortex-A720)"
-	reCipherLine = regexp.MustCompile(`^([a-z][a-z0-9-]+)\s+((?:[\d.]+k\s*)+)(?:\((.*)\))?\s*$`)
+	reCipherLine = lazyre.New(`^([a-z][a-z0-9-]+)\s+((?:[\d.]+k\s*)+)(?:\((.*)\))?\s*$`)
 )
 
 func isOpenSSLVersion(line string) bool { return reOpenSSLVersion.MatchString(line) }

@@ -1,7 +1,7 @@
 package sbcimport
 
 import (
-	"regexp"
+	"boardbench/internal/lazyre"
 	"strconv"
 	"strings"
 
@@ -9,8 +9,8 @@ import (
 )
 
 var (
-	reRamlatHead = regexp.MustCompile(`^Executing ramlat on cpu(\d+)(?: \((.*)\))?`)
-	reRamlatRow  = regexp.MustCompile(`^\s*(\d+)k:\s+(.*)$`)
+	reRamlatHead = lazyre.New(`^Executing ramlat on cpu(\d+)(?: \((.*)\))?`)
+	reRamlatRow  = lazyre.New(`^\s*(\d+)k:\s+(.*)$`)
 )
 
 // ramlat reads one ramlat table: latency in ns per block size (KiB) and

@@ -1,7 +1,7 @@
 package sbcimport
 
 import (
-	"regexp"
+	"boardbench/internal/lazyre"
 	"strconv"
 	"strings"
 
@@ -27,10 +27,10 @@ type SevenZipBlock struct {
 }
 
 var (
-	reSevenContext = regexp.MustCompile(`on (?:cpu(\d+)(?: \((.*)\))?|CPUs ([\d,-]+)(?: \((.*)\))?)`)
-	reSevenVersion = regexp.MustCompile(`^7-Zip(?: \([a-zA-Z]\))?(?: \[\d+\])? (\d+\.\d+)`)
-	reSevenThreads = regexp.MustCompile(`# Benchmark threads:\s*(\d+)`)
-	reSevenRAM     = regexp.MustCompile(`^RAM usage:\s*(\d+) MB`)
+	reSevenContext = lazyre.New(`on (?:cpu(\d+)(?: \((.*)\))?|CPUs ([\d,-]+)(?: \((.*)\))?)`)
+	reSevenVersion = lazyre.New(`^7-Zip(?: \([a-zA-Z]\))?(?: \[\d+\])? (\d+\.\d+)`)
+	reSevenThreads = lazyre.New(`# Benchmark threads:\s*(\d+)`)
+	reSevenRAM     = lazyre.New(`^RAM usage:\s*(\d+) MB`)
 )
 
 // sevenContext notes what the next 7-Zip runs are.

@@ -1,7 +1,7 @@
 package sbcimport
 
 import (
-	"regexp"
+	"boardbench/internal/lazyre"
 	"strconv"
 	"strings"
 
@@ -9,8 +9,8 @@ import (
 )
 
 var (
-	reThrottlingHead = regexp.MustCompile(`for CPUs ([\d,-]+)(?: \((.*)\))?:`)
-	reOPPTime        = regexp.MustCompile(`^\s*(\d+) MHz:\s*([\d.]*)\s*(?:sec)?\s*$`)
+	reThrottlingHead = lazyre.New(`for CPUs ([\d,-]+)(?: \((.*)\))?:`)
+	reOPPTime        = lazyre.New(`^\s*(\d+) MHz:\s*([\d.]*)\s*(?:sec)?\s*$`)
 )
 
 // throttling reads one block of cpufreq statistics: the time spent at each

@@ -1,7 +1,7 @@
 package sbcimport
 
 import (
-	"regexp"
+	"boardbench/internal/lazyre"
 	"strconv"
 	"strings"
 
@@ -19,9 +19,9 @@ type MemoryRun struct {
 }
 
 var (
-	reMemContext = regexp.MustCompile(`^Executing (?:benchmark on cpu(\d+)(?: \((.*)\))?|tinymembench on (?:an? )?(.*?)(?: core)?):?\s*$`)
-	reBandwidth  = regexp.MustCompile(`^ (\S.*?)\s+:\s+([\d.]+) MB/s`)
-	reLatencyRow = regexp.MustCompile(`^\s*(\d+) :\s+([\d.]+) ns\s*/\s*([\d.]+) ns`)
+	reMemContext = lazyre.New(`^Executing (?:benchmark on cpu(\d+)(?: \((.*)\))?|tinymembench on (?:an? )?(.*?)(?: core)?):?\s*$`)
+	reBandwidth  = lazyre.New(`^ (\S.*?)\s+:\s+([\d.]+) MB/s`)
+	reLatencyRow = lazyre.New(`^\s*(\d+) :\s+([\d.]+) ns\s*/\s*([\d.]+) ns`)
 )
 
 // memContext notes the CPU of the next tinymembench run.

@@ -14,8 +14,7 @@ import (
 
 	"boardbench/internal/redact"
 
-	_ "github.com/jackc/pgx/v5/stdlib" // the "pgx" database/sql driver
-	_ "modernc.org/sqlite"             // the "sqlite" database/sql driver (pure Go)
+	_ "modernc.org/sqlite" // the "sqlite" database/sql driver (pure Go)
 )
 
 // EnvVar names the environment variable that chooses the store when
@@ -126,6 +125,9 @@ func locate(spec string) (url, path string, err error) {
 		return "", "", err
 	}
 	if IsPostgres(spec) {
+		if noPostgres != nil {
+			return "", "", noPostgres
+		}
 		return spec, "", nil
 	}
 	if strings.Contains(spec, "://") {

@@ -1,9 +1,9 @@
 package tools
 
 import (
+	"boardbench/internal/lazyre"
 	"context"
 	"fmt"
-	"regexp"
 	"strconv"
 	"strings"
 
@@ -51,10 +51,10 @@ type OpenSSLBuild struct {
 var (
 	// "OpenSSL 3.0.19 27 Jan 2026 (Library: OpenSSL 3.0.19 27 Jan 2026)",
 	// "OpenSSL 1.1.1f  31 Mar 2020", "LibreSSL 3.8.2".
-	opensslVersionRE = regexp.MustCompile(`^(OpenSSL|LibreSSL)\s+(\S+)`)
-	opensslLibraryRE = regexp.MustCompile(`\(Library:\s+(?:OpenSSL|LibreSSL)\s+(\S+)`)
-	armcapRE         = regexp.MustCompile(`\bOPENSSL_armcap=0x([0-9a-fA-F]+)`)
-	ia32capRE        = regexp.MustCompile(`\bOPENSSL_ia32cap=0x([0-9a-fA-F]+)`)
+	opensslVersionRE = lazyre.New(`^(OpenSSL|LibreSSL)\s+(\S+)`)
+	opensslLibraryRE = lazyre.New(`\(Library:\s+(?:OpenSSL|LibreSSL)\s+(\S+)`)
+	armcapRE         = lazyre.New(`\bOPENSSL_armcap=0x([0-9a-fA-F]+)`)
+	ia32capRE        = lazyre.New(`\bOPENSSL_ia32cap=0x([0-9a-fA-F]+)`)
 )
 
 // Capability bits OpenSSL reports in CPUINFO (facts of OpenSSL's

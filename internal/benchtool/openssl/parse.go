@@ -12,8 +12,8 @@
 package openssl
 
 import (
+	"boardbench/internal/lazyre"
 	"errors"
-	"regexp"
 	"strconv"
 	"strings"
 
@@ -98,10 +98,10 @@ func (r *Result) KBPerSec(cipher string, blockBytes int) *float64 {
 }
 
 var (
-	headerSizeRE = regexp.MustCompile(`(\d+) bytes`)
-	valueRE      = regexp.MustCompile(`^(\d+(?:\.\d+)?)(k?)$`)
-	doingRE      = regexp.MustCompile(`^Doing (.+?) (?:ops )?for \d+(?:\.\d+)?s on (\d+) size blocks: (\d+) .+?'s in (\d+(?:\.\d+)?)s`)
-	versionRE    = regexp.MustCompile(`^(?:OpenSSL|LibreSSL)\s+(\d[^\s,]*)|^version:\s*(\S+)`)
+	headerSizeRE = lazyre.New(`(\d+) bytes`)
+	valueRE      = lazyre.New(`^(\d+(?:\.\d+)?)(k?)$`)
+	doingRE      = lazyre.New(`^Doing (.+?) (?:ops )?for \d+(?:\.\d+)?s on (\d+) size blocks: (\d+) .+?'s in (\d+(?:\.\d+)?)s`)
+	versionRE    = lazyre.New(`^(?:OpenSSL|LibreSSL)\s+(\d[^\s,]*)|^version:\s*(\S+)`)
 )
 
 // Parse reads the output of `openssl speed` (stdout, optionally followed by

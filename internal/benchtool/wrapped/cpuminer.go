@@ -1,7 +1,7 @@
 package wrapped
 
 import (
-	"regexp"
+	"boardbench/internal/lazyre"
 	"slices"
 	"strings"
 )
@@ -26,9 +26,9 @@ type CPUMinerFigures struct {
 }
 
 var (
-	cpuminerBannerRE  = regexp.MustCompile(`\*\*\s+(cpuminer(?:-multi)?)\s+(\d+(?:\.\d+)+)\s+by\s`)
-	cpuminerStartRE   = regexp.MustCompile(`(\d+) miner threads started, using '([^']+)' algorithm`)
-	cpuminerTotalRE   = regexp.MustCompile(`Total:\s+([\d.]+)\s+(k?)(?:H|hash)/s`)
+	cpuminerBannerRE  = lazyre.New(`\*\*\s+(cpuminer(?:-multi)?)\s+(\d+(?:\.\d+)+)\s+by\s`)
+	cpuminerStartRE   = lazyre.New(`(\d+) miner threads started, using '([^']+)' algorithm`)
+	cpuminerTotalRE   = lazyre.New(`Total:\s+([\d.]+)\s+(k?)(?:H|hash)/s`)
 	cpuminerUnitScale = map[string]float64{"": 0.001, "k": 1}
 )
 

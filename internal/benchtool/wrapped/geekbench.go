@@ -1,6 +1,8 @@
 package wrapped
 
-import "regexp"
+import (
+	"boardbench/internal/lazyre"
+)
 
 // GeekbenchFigures are what Geekbench's command-line edition prints: the
 // result's URL on the Geekbench Browser and the scores where it prints them.
@@ -18,10 +20,10 @@ type GeekbenchFigures struct {
 }
 
 var (
-	geekbenchVersionRE = regexp.MustCompile(`(?m)^\s*Geekbench\s+(\d+\.\d+(?:\.\d+)?)`)
-	geekbenchURLRE     = regexp.MustCompile(`https://browser\.geekbench\.com/v\d+/cpu/\d+`)
-	geekbenchSingleRE  = regexp.MustCompile(`(?m)^\s*Single-Core Score\s+(\d+)\s*$`)
-	geekbenchMultiRE   = regexp.MustCompile(`(?m)^\s*Multi-Core Score\s+(\d+)\s*$`)
+	geekbenchVersionRE = lazyre.New(`(?m)^\s*Geekbench\s+(\d+\.\d+(?:\.\d+)?)`)
+	geekbenchURLRE     = lazyre.New(`https://browser\.geekbench\.com/v\d+/cpu/\d+`)
+	geekbenchSingleRE  = lazyre.New(`(?m)^\s*Single-Core Score\s+(\d+)\s*$`)
+	geekbenchMultiRE   = lazyre.New(`(?m)^\s*Multi-Core Score\s+(\d+)\s*$`)
 )
 
 // parseGeekbench finds the result URL and the scores; either is a result.

@@ -1,7 +1,7 @@
 package wrapped
 
 import (
-	"regexp"
+	"boardbench/internal/lazyre"
 	"strings"
 )
 
@@ -42,10 +42,10 @@ type HPLRun struct {
 }
 
 var (
-	hplVersionRE  = regexp.MustCompile(`HPLinpack\s+(\d+(?:\.\d+)+)`)
-	hplRunRE      = regexp.MustCompile(`^(W[RC]\d{2}[LCR]\d[LCR]\d)\s+(\d+)\s+(\d+)\s+(\d+)\s+(\d+)\s+(\S+)\s+(\S+)`)
-	hplResidualRE = regexp.MustCompile(`^\|\|Ax-b\|\|.*=\s*(\S+)\s+\.+\s+(PASSED|FAILED)\b`)
-	hplSummaryRE  = regexp.MustCompile(`(\d+)\s+tests? completed and failed residual checks`)
+	hplVersionRE  = lazyre.New(`HPLinpack\s+(\d+(?:\.\d+)+)`)
+	hplRunRE      = lazyre.New(`^(W[RC]\d{2}[LCR]\d[LCR]\d)\s+(\d+)\s+(\d+)\s+(\d+)\s+(\d+)\s+(\S+)\s+(\S+)`)
+	hplResidualRE = lazyre.New(`^\|\|Ax-b\|\|.*=\s*(\S+)\s+\.+\s+(PASSED|FAILED)\b`)
+	hplSummaryRE  = lazyre.New(`(\d+)\s+tests? completed and failed residual checks`)
 )
 
 // parseHPL reads the result lines and residual checks of HPL's output.

@@ -1,7 +1,7 @@
 package wrapped
 
 import (
-	"regexp"
+	"boardbench/internal/lazyre"
 	"strings"
 )
 
@@ -35,8 +35,8 @@ type LlamaBenchRow struct {
 }
 
 var (
-	llamaBuildRE = regexp.MustCompile(`^build:\s*(\S+)\s+\((\d+)\)`)
-	llamaTPSRE   = regexp.MustCompile(`^([\d.]+)(?:\s*±\s*([\d.]+))?$`)
+	llamaBuildRE = lazyre.New(`^build:\s*(\S+)\s+\((\d+)\)`)
+	llamaTPSRE   = lazyre.New(`^([\d.]+)(?:\s*±\s*([\d.]+))?$`)
 )
 
 // parseLlamaBench reads the table: a header row naming at least "model",

@@ -1,7 +1,7 @@
 package wrapped
 
 import (
-	"regexp"
+	"boardbench/internal/lazyre"
 	"strings"
 )
 
@@ -35,10 +35,10 @@ type SysbenchFigures struct {
 }
 
 var (
-	sysbenchVersionRE     = regexp.MustCompile(`^sysbench\s+(\d+\.\d+(?:\.\d+)?)`)
-	sysbenchTransferredRE = regexp.MustCompile(`^([\d.]+)\s+MiB transferred\s+\(([\d.]+)\s+MiB/sec\)`)
-	sysbenchPercentileRE  = regexp.MustCompile(`^(\d+)(?:th|st|nd|rd) percentile:\s*([\d.]+)`)
-	sysbenchSecondsRE     = regexp.MustCompile(`^([\d.]+)s$`)
+	sysbenchVersionRE     = lazyre.New(`^sysbench\s+(\d+\.\d+(?:\.\d+)?)`)
+	sysbenchTransferredRE = lazyre.New(`^([\d.]+)\s+MiB transferred\s+\(([\d.]+)\s+MiB/sec\)`)
+	sysbenchPercentileRE  = lazyre.New(`^(\d+)(?:th|st|nd|rd) percentile:\s*([\d.]+)`)
+	sysbenchSecondsRE     = lazyre.New(`^([\d.]+)s$`)
 )
 
 // sysbenchTests are the test names sysbench accepts on the command line.

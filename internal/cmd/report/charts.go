@@ -1,3 +1,5 @@
+//go:build !board
+
 package report
 
 import (
@@ -10,6 +12,9 @@ import (
 	"boardbench/internal/outfile"
 	"boardbench/internal/result"
 )
+
+// chartsBuilt is nil: this build draws charts (a board build does not).
+func chartsBuilt() error { return nil }
 
 // writeCharts writes every chart of r as DIR/NAME.svg and lists them
 // (at most chart.MaxCharts; the list says how many more there were).

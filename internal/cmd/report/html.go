@@ -1,3 +1,5 @@
+//go:build !board
+
 package report
 
 import (

@@ -92,6 +92,11 @@ input: one line on standard error and exit status 2.`,
 			if markdownRow {
 				return markdownTable(f, src, args, header)
 			}
+			if chartsDir != "" {
+				if err := chartsBuilt(); err != nil {
+					return err // a board build draws no charts
+				}
+			}
 			r, err := src.load(args[0])
 			if err != nil {
 				return err

@@ -22,7 +22,6 @@ import (
 	"boardbench/internal/cmd/results"
 	"boardbench/internal/cmd/review"
 	"boardbench/internal/cmd/run"
-	servecmd "boardbench/internal/cmd/serve"
 	"boardbench/internal/cmd/storage"
 	"boardbench/internal/cmd/sweep"
 	"boardbench/internal/cmd/thermal"
@@ -100,9 +99,9 @@ memory, storage, buses) and measures it with figures that carry their evidence.`
 		results.NewCmd(f),
 		compare.NewCmd(f),
 		importcmd.NewCmd(f),
-		servecmd.NewCmd(f),
 		refcmd.NewCmd(f),
 	)
+	cmd.AddCommand(labCmds(f)...)
 	return cmd
 }
 

@@ -12,9 +12,9 @@
 package buses
 
 import (
+	"boardbench/internal/lazyre"
 	"fmt"
 	"path"
-	"regexp"
 	"sort"
 	"strconv"
 	"strings"
@@ -192,9 +192,9 @@ type USBLink struct {
 }
 
 var (
-	pciAddrRE     = regexp.MustCompile(`^[0-9a-f]{4,8}:[0-9a-f]{2}:[0-9a-f]{2}\.[0-7]$`)
-	usbDeviceRE   = regexp.MustCompile(`^(usb[0-9]+|[0-9]+-[0-9]+(\.[0-9]+)*)$`)
-	usbInterfacRE = regexp.MustCompile(`^[0-9]+-[0-9]+(\.[0-9]+)*:[0-9]+\.[0-9]+$`)
+	pciAddrRE     = lazyre.New(`^[0-9a-f]{4,8}:[0-9a-f]{2}:[0-9a-f]{2}\.[0-7]$`)
+	usbDeviceRE   = lazyre.New(`^(usb[0-9]+|[0-9]+-[0-9]+(\.[0-9]+)*)$`)
+	usbInterfacRE = lazyre.New(`^[0-9]+-[0-9]+(\.[0-9]+)*:[0-9]+\.[0-9]+$`)
 )
 
 // Collect describes the buses of the machine behind h. It never fails: what

@@ -1,7 +1,7 @@
 package cpu
 
 import (
-	"regexp"
+	"boardbench/internal/lazyre"
 	"strconv"
 	"strings"
 )
@@ -94,14 +94,14 @@ func X86VendorName(vendorID string) (string, bool) {
 }
 
 var (
-	x86Marks     = regexp.MustCompile(`\((R|r|TM|tm)\)|®|™`)
-	x86Gen       = regexp.MustCompile(`^\d+(st|nd|rd|th) Gen `)
-	x86Clock     = regexp.MustCompile(`\s*@\s*[0-9.]+\s*[GM]Hz.*$`)
-	x86Suffixes  = regexp.MustCompile(`(?i)\s+(\d+-Core\s+)?(Processor|CPU)\b`)
-	x86Graphics  = regexp.MustCompile(`\s+with\s+Radeon.*$`)
-	spaceRuns    = regexp.MustCompile(`\s+`)
-	mipsFPU      = regexp.MustCompile(`\s+FPU\s+V\S*.*$`)
-	mipsRevision = regexp.MustCompile(`^(.*\S)\s+(V\d+(\.\d+)*)$`)
+	x86Marks     = lazyre.New(`\((R|r|TM|tm)\)|®|™`)
+	x86Gen       = lazyre.New(`^\d+(st|nd|rd|th) Gen `)
+	x86Clock     = lazyre.New(`\s*@\s*[0-9.]+\s*[GM]Hz.*$`)
+	x86Suffixes  = lazyre.New(`(?i)\s+(\d+-Core\s+)?(Processor|CPU)\b`)
+	x86Graphics  = lazyre.New(`\s+with\s+Radeon.*$`)
+	spaceRuns    = lazyre.New(`\s+`)
+	mipsFPU      = lazyre.New(`\s+FPU\s+V\S*.*$`)
+	mipsRevision = lazyre.New(`^(.*\S)\s+(V\d+(\.\d+)*)$`)
 )
 
 // X86CoreName shortens an x86 "model name" to the name of the processor:
@@ -133,7 +133,7 @@ func MIPSCoreName(cpuModel string) (name, revision string) {
 // armGenericModel matches the model names ARM kernels print instead of a
 // core name ("ARMv7 Processor rev 4 (v7l)", "AArch64 Processor rev 4
 // (aarch64)").
-var armGenericModel = regexp.MustCompile(`^(ARMv\d+|AArch64)(-compatible)? [Pp]rocessor`)
+var armGenericModel = lazyre.New(`^(ARMv\d+|AArch64)(-compatible)? [Pp]rocessor`)
 
 // parseIntField reads a decimal integer value of a cpuinfo line.
 func parseIntField(v string) (int, bool) {

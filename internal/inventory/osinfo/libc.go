@@ -1,9 +1,9 @@
 package osinfo
 
 import (
+	"boardbench/internal/lazyre"
 	"context"
 	"path"
-	"regexp"
 	"strings"
 
 	"boardbench/internal/host"
@@ -20,7 +20,7 @@ type LibC struct {
 	Source string `json:"source"`
 }
 
-var versionRE = regexp.MustCompile(`\b(\d+\.\d+(?:\.\d+)?)\b`)
+var versionRE = lazyre.New(`\b(\d+\.\d+(?:\.\d+)?)\b`)
 
 // ParseLddVersion names the C library from the first line of `ldd --version`
 // (or its error text), e.g. "ldd (Debian GLIBC 2.36-9+deb12u4) 2.36" →
@@ -56,7 +56,7 @@ func ParseLddVersion(out string) (lc LibC, ok bool) {
 	return lc, false
 }
 
-var libcFileRE = regexp.MustCompile(`^libc-(\d+\.\d+(?:\.\d+)?)\.so$`)
+var libcFileRE = lazyre.New(`^libc-(\d+\.\d+(?:\.\d+)?)\.so$`)
 
 func collectLibC(h *host.Host, notes *note.List) LibC {
 	var lddErr string

@@ -1,7 +1,7 @@
 package soc
 
 import (
-	"regexp"
+	"boardbench/internal/lazyre"
 	"strings"
 )
 
@@ -322,23 +322,23 @@ var compatibleSoCs = map[string]string{
 // strings, for SoCs not in compatibleSoCs. The capture is upper-cased
 // after the prefix.
 type compatiblePattern struct {
-	re     *regexp.Regexp
+	re     *lazyre.Regexp
 	prefix string
 }
 
 var compatiblePatterns = []compatiblePattern{
-	{regexp.MustCompile(`^rockchip,((?:rk|rv|px)\d+[a-z]?)$`), "Rockchip "},
-	{regexp.MustCompile(`^allwinner,sun\d+i-([a-z]\d+[a-z0-9]*)$`), "Allwinner "},
-	{regexp.MustCompile(`^qcom,((?:msm|apq|sdm|sm|sc|sa|qcs|qcm|qrb|ipq|x1e|x1p|sdx)\d+[a-z0-9]*)$`), "Qualcomm "},
-	{regexp.MustCompile(`^mediatek,(mt\d+[a-z]?)$`), "MediaTek "},
-	{regexp.MustCompile(`^nvidia,(tegra\d+)$`), "NVIDIA "},
-	{regexp.MustCompile(`^fsl,((?:ls|lx)\d+a?)$`), "NXP "},
-	{regexp.MustCompile(`^ti,((?:am|j7)\d+[a-z0-9]*)$`), "TI "},
-	{regexp.MustCompile(`^samsung,(exynos\d+)$`), "Samsung "},
-	{regexp.MustCompile(`^amlogic,((?:s|a|t)\d{3}[a-z0-9]*)$`), "Amlogic "},
-	{regexp.MustCompile(`^starfive,(jh\d+)$`), "StarFive "},
-	{regexp.MustCompile(`^sophgo,((?:sg|cv)\d+[a-z]?)$`), "Sophgo "},
-	{regexp.MustCompile(`^sprd,((?:ums|sc)\d+[a-z]?)$`), "Unisoc "},
+	{lazyre.New(`^rockchip,((?:rk|rv|px)\d+[a-z]?)$`), "Rockchip "},
+	{lazyre.New(`^allwinner,sun\d+i-([a-z]\d+[a-z0-9]*)$`), "Allwinner "},
+	{lazyre.New(`^qcom,((?:msm|apq|sdm|sm|sc|sa|qcs|qcm|qrb|ipq|x1e|x1p|sdx)\d+[a-z0-9]*)$`), "Qualcomm "},
+	{lazyre.New(`^mediatek,(mt\d+[a-z]?)$`), "MediaTek "},
+	{lazyre.New(`^nvidia,(tegra\d+)$`), "NVIDIA "},
+	{lazyre.New(`^fsl,((?:ls|lx)\d+a?)$`), "NXP "},
+	{lazyre.New(`^ti,((?:am|j7)\d+[a-z0-9]*)$`), "TI "},
+	{lazyre.New(`^samsung,(exynos\d+)$`), "Samsung "},
+	{lazyre.New(`^amlogic,((?:s|a|t)\d{3}[a-z0-9]*)$`), "Amlogic "},
+	{lazyre.New(`^starfive,(jh\d+)$`), "StarFive "},
+	{lazyre.New(`^sophgo,((?:sg|cv)\d+[a-z]?)$`), "Sophgo "},
+	{lazyre.New(`^sprd,((?:ums|sc)\d+[a-z]?)$`), "Unisoc "},
 }
 
 // socFromCompatible returns the SoC named by the first compatible string the

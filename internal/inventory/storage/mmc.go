@@ -1,9 +1,9 @@
 package storage
 
 import (
+	"boardbench/internal/lazyre"
 	"encoding/hex"
 	"fmt"
-	"regexp"
 	"strconv"
 	"strings"
 
@@ -486,7 +486,7 @@ type BusMode struct {
 	Line string `json:"line"`
 }
 
-var newCardRE = regexp.MustCompile(`\b(mmc[0-9]+): new (.*?)(SD|SDHC|SDXC|SDUC|MMC|SDIO|SD-combo) card (on SPI|at address)`)
+var newCardRE = lazyre.New(`\b(mmc[0-9]+): new (.*?)(SD|SDHC|SDXC|SDUC|MMC|SDIO|SD-combo) card (on SPI|at address)`)
 
 // busModeLimits are the bus limits in MB/s of each mode.
 var busModeLimits = map[string]float64{

@@ -10,11 +10,11 @@
 package storage
 
 import (
+	"boardbench/internal/lazyre"
 	"errors"
 	"fmt"
 	"io/fs"
 	"path"
-	"regexp"
 	"sort"
 	"strconv"
 	"strings"
@@ -120,9 +120,9 @@ type HardwarePartition struct {
 const blockDir = "/sys/block"
 
 var (
-	hwPartRE   = regexp.MustCompile(`^(mmcblk[0-9]+)(boot[0-9]+|rpmb)$`)
-	ataRE      = regexp.MustCompile(`^ata[0-9]+$`)
-	scsiHostRE = regexp.MustCompile(`^host[0-9]+$`)
+	hwPartRE   = lazyre.New(`^(mmcblk[0-9]+)(boot[0-9]+|rpmb)$`)
+	ataRE      = lazyre.New(`^ata[0-9]+$`)
+	scsiHostRE = lazyre.New(`^host[0-9]+$`)
 )
 
 // Collect describes the storage of the machine behind h. It never fails:

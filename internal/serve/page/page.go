@@ -14,6 +14,7 @@ import (
 	"html/template"
 	"io"
 	"strings"
+	"sync"
 
 	"boardbench/internal/finding"
 	"boardbench/internal/inventory/cpu"
@@ -25,9 +26,13 @@ import (
 //go:embed templates
 var files embed.FS
 
+// The style sheet and the templates are read when a page is first made,
+// not when boardbench starts (most commands make no page).
 var (
-	css       = mustRead("templates/style.css")
-	templates = template.Must(template.New("").Funcs(template.FuncMap{"join": strings.Join, "pct": func(v *float64) string { return fmt.Sprintf("%.0f%%", 100**v) }}).ParseFS(files, "templates/*.html"))
+	css       = sync.OnceValue(func() template.CSS { return mustRead("templates/style.css") })
+	templates = sync.OnceValue(func() *template.Template {
+		return template.Must(template.New("").Funcs(template.FuncMap{"join": strings.Join, "pct": func(v *float64) string { return fmt.Sprintf("%.0f%%", 100**v) }}).ParseFS(files, "templates/*.html"))
+	})
 )
 
 func mustRead(name string) template.CSS {
@@ -58,7 +63,7 @@ type Frame struct {
 }
 
 // NewFrame returns the frame of a page titled title.
-func NewFrame(title string, nav bool) Frame { return Frame{Title: title, CSS: css, Nav: nav} }
+func NewFrame(title string, nav bool) Frame { return Frame{Title: title, CSS: css(), Nav: nav} }
 
 // Headline is one cell of the published row.
 type Headline struct{ Name, Value string }
@@ -163,7 +168,7 @@ func BuildResultContext(ctx context.Context, r *result.Result, charts ChartFunc)
 
 // WriteResult writes the server's result page of p.
 func WriteResult(w io.Writer, p Result) error {
-	return templates.ExecuteTemplate(w, "result", struct {
+	return templates().ExecuteTemplate(w, "result", struct {
 		Frame
 		Result Result
 	}{NewFrame(p.Device, true), p})
@@ -198,7 +203,7 @@ func WriteStandalone(ctx context.Context, w io.Writer, r *result.Result, charts 
 	}
 	// A data: URL is not a safe URL to html/template; it is ours, built
 	// from base64 only.
-	return templates.ExecuteTemplate(w, "result", struct {
+	return templates().ExecuteTemplate(w, "result", struct {
 		Frame
 		Result resultWithURL
 	}{NewFrame(p.Device, false), resultWithURL{p, raw}})
@@ -212,7 +217,7 @@ type resultWithURL struct {
 
 // WriteError writes an error page.
 func WriteError(w io.Writer, title, message string) error {
-	return templates.ExecuteTemplate(w, "error", struct {
+	return templates().ExecuteTemplate(w, "error", struct {
 		Frame
 		Message string
 	}{NewFrame(title, true), message})
@@ -221,11 +226,11 @@ func WriteError(w io.Writer, title, message string) error {
 // WriteTable writes the results table page.
 func WriteTable(w io.Writer, t Table) error {
 	t.Frame = NewFrame("Results", true)
-	return templates.ExecuteTemplate(w, "table", t)
+	return templates().ExecuteTemplate(w, "table", t)
 }
 
 // WriteCompare writes the comparison page.
 func WriteCompare(w io.Writer, c Compare) error {
 	c.Frame = NewFrame(fmt.Sprintf("Compare %d results", len(c.Results)), true)
-	return templates.ExecuteTemplate(w, "compare", c)
+	return templates().ExecuteTemplate(w, "compare", c)
 }

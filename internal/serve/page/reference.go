@@ -178,10 +178,10 @@ func BuildSoCPage(g reference.Group, r *result.Result) SoCPage {
 // WriteSoC writes a per-SoC reference page.
 func WriteSoC(w io.Writer, p SoCPage) error {
 	p.Frame = NewFrame("Reference: "+p.Label, true)
-	return templates.ExecuteTemplate(w, "reference", p)
+	return templates().ExecuteTemplate(w, "reference", p)
 }
 
 // WriteSoCIndex writes the list of the reference set's SoCs.
 func WriteSoCIndex(w io.Writer, groups []SoCLink) error {
-	return templates.ExecuteTemplate(w, "reference", SoCPage{Frame: NewFrame("Reference set", true), Groups: groups})
+	return templates().ExecuteTemplate(w, "reference", SoCPage{Frame: NewFrame("Reference set", true), Groups: groups})
 }
