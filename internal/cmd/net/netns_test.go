@@ -141,6 +141,21 @@ func (l *lab) counter(ns, ifname, name string) uint64 {
 	return v
 }
 
+// waitTraffic waits until ifname in ns has received more than n bytes
+// since the call: the traffic flows. Only a hang guard of minutes limits
+// the wait, so a slow start never fails the test.
+func (l *lab) waitTraffic(ns, ifname string, n uint64) {
+	l.t.Helper()
+	base := l.counter(ns, ifname, "rx_bytes")
+	deadline := time.Now().Add(2 * time.Minute)
+	for l.counter(ns, ifname, "rx_bytes")-base <= n {
+		if time.Now().After(deadline) {
+			l.t.Fatalf("no traffic reached %s after 2 minutes: iperf3 hung?", ifname)
+		}
+		time.Sleep(50 * time.Millisecond)
+	}
+}
+
 // boardbench runs the command in a namespace and returns stdout, stderr
 // and the exit status.
 func (l *lab) boardbench(ns string, env []string, args ...string) (string, string, int) {
