@@ -15,6 +15,7 @@ import (
 	"boardbench/internal/host"
 	"boardbench/internal/inventory/storage"
 	"boardbench/internal/result"
+	"boardbench/internal/testutil/wait"
 )
 
 func TestParseStat(t *testing.T) {
@@ -144,7 +145,9 @@ func TestMain(m *testing.M) {
 			_ = f.Sync()
 			_ = f.Close()
 		}
-		time.Sleep(5 * time.Second)
+		// Alive until the test has seen it and kills it, however long
+		// a loaded machine takes.
+		time.Sleep(wait.HangGuard)
 		os.Exit(0)
 	}
 	os.Exit(m.Run())
@@ -172,7 +175,7 @@ func TestWatchSeesWritesAndWriter(t *testing.T) {
 	}
 	cmd := exec.Command(os.Args[0], "-test.run=^$")
 	cmd.Env = append(os.Environ(), helperEnv+"="+filepath.Join(dir, "data"))
-	ctx, cancel := context.WithTimeout(context.Background(), 4*time.Second)
+	ctx, cancel := context.WithTimeout(context.Background(), wait.HangGuard)
 	defer cancel()
 	var lines []result.WritesLine
 	started := false
