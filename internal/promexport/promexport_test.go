@@ -23,6 +23,7 @@ import (
 	"boardbench/internal/inventory/cpu"
 	"boardbench/internal/monitor"
 	"boardbench/internal/testutil/need"
+	"boardbench/internal/testutil/wait"
 
 	"github.com/prometheus/client_golang/prometheus/testutil"
 )
@@ -273,7 +274,7 @@ func TestRealPrometheusScrapes(t *testing.T) {
 	}()
 
 	api := "http://" + promPort + "/api/v1/"
-	deadline := time.Now().Add(60 * time.Second)
+	deadline := time.Now().Add(wait.HangGuard)
 	var scrapes float64
 	for time.Now().Before(deadline) {
 		time.Sleep(500 * time.Millisecond)
@@ -285,7 +286,7 @@ func TestRealPrometheusScrapes(t *testing.T) {
 		}
 	}
 	if scrapes < 2 {
-		t.Fatalf("Prometheus did not scrape the exporter twice within a minute")
+		t.Fatalf("hung: Prometheus did not scrape the exporter twice within %v", wait.HangGuard)
 	}
 	for _, q := range []struct {
 		query string
