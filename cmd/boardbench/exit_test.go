@@ -14,6 +14,8 @@ import (
 	"syscall"
 	"testing"
 	"time"
+
+	testwait "boardbench/internal/testutil/wait"
 )
 
 // binary is the boardbench binary built once for the tests in this file.
@@ -226,7 +228,7 @@ func TestInterruptExits130(t *testing.T) {
 				t.Fatal(err)
 			}
 			var ids []int
-			for i := 0; i < 1000 && len(ids) < 2; i++ {
+			for deadline := time.Now().Add(testwait.HangGuard); len(ids) < 2 && time.Now().Before(deadline); {
 				time.Sleep(10 * time.Millisecond)
 				data, _ := os.ReadFile(pids)
 				ids = ids[:0]
@@ -248,9 +250,9 @@ func TestInterruptExits130(t *testing.T) {
 			var r result
 			select {
 			case r = <-done:
-			case <-time.After(20 * time.Second):
+			case <-time.After(testwait.HangGuard):
 				_ = cmd.Process.Kill()
-				t.Fatalf("boardbench did not end within 20 s of %s", name)
+				t.Fatalf("hung: boardbench did not end within %v of %s", testwait.HangGuard, name)
 			}
 			if r.code != 130 {
 				t.Errorf("exit %d after %s, want 130\nstderr: %s", r.code, name, r.stderr)

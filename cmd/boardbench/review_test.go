@@ -9,6 +9,7 @@ import (
 	"time"
 
 	"boardbench/internal/testutil/fixture"
+	testwait "boardbench/internal/testutil/wait"
 )
 
 const (
@@ -161,7 +162,7 @@ func applyWithCommand(t *testing.T, root, state string) (func(syscall.Signal) re
 	if err := cmd.Start(); err != nil {
 		t.Fatal(err)
 	}
-	deadline := time.Now().Add(20 * time.Second)
+	deadline := time.Now().Add(testwait.HangGuard)
 	for readRoot(t, root, reviewBusy) != "1" {
 		if time.Now().After(deadline) {
 			cmd.Process.Kill()

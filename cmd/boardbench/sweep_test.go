@@ -14,6 +14,7 @@ import (
 	"boardbench/internal/host"
 	"boardbench/internal/testutil/fixture"
 	"boardbench/internal/testutil/need"
+	testwait "boardbench/internal/testutil/wait"
 )
 
 // sweepRoot is a writable fixture root of a four-core board with three
@@ -109,7 +110,7 @@ func TestSweepSIGTERM(t *testing.T) {
 		data, err := os.ReadFile(filepath.Join(dir, "s.json"))
 		return d, err == nil && json.Unmarshal(data, &d) == nil
 	}
-	deadline := time.Now().Add(30 * time.Second)
+	deadline := time.Now().Add(testwait.HangGuard)
 	for {
 		if d, ok := read(); ok && len(d.Summary.Sweep) >= 1 {
 			break
@@ -117,7 +118,7 @@ func TestSweepSIGTERM(t *testing.T) {
 		if time.Now().After(deadline) {
 			_ = cmd.Process.Kill()
 			r := wait(t, cmd, stdout, stderr)
-			t.Fatalf("no measurement saved within 30 s; status %d stderr %q", r.code, r.stderr)
+			t.Fatalf("hung: no measurement saved within %v; status %d stderr %q", testwait.HangGuard, r.code, r.stderr)
 		}
 		time.Sleep(20 * time.Millisecond)
 	}

@@ -10,12 +10,12 @@ import (
 	"strings"
 	"syscall"
 	"testing"
-	"time"
 
 	"boardbench/internal/interrupt"
 	"boardbench/internal/proc"
 	"boardbench/internal/result"
 	"boardbench/internal/testutil/fixture"
+	"boardbench/internal/testutil/wait"
 )
 
 // TestRunSignals sends each interrupting signal to the process while a
@@ -78,13 +78,10 @@ func TestRunSignals(t *testing.T) {
 
 func waitForFile(t *testing.T, p string) {
 	t.Helper()
-	for i := 0; i < 500; i++ {
-		if data, err := os.ReadFile(p); err == nil && strings.Count(string(data), "\n") >= 2 {
-			return
-		}
-		time.Sleep(10 * time.Millisecond)
-	}
-	t.Fatalf("%s not written", p)
+	wait.Until(t, p+" written", func() bool {
+		data, err := os.ReadFile(p)
+		return err == nil && strings.Count(string(data), "\n") >= 2
+	})
 }
 
 func readPIDs(t *testing.T, p string) []int {

@@ -46,12 +46,17 @@ func TestMeasureLive(t *testing.T) {
 		t.Fatalf("state lacks figures: %+v", st)
 	}
 	found := false
-	for _, p := range st.Top {
+	for i, p := range st.Top {
 		if p.PID == os.Getpid() {
 			found = true
 		}
+		if p.PID <= 0 || p.Name == "" || !(p.CPUPct > 0) || p.CPUPct > 100 || (i > 0 && p.CPUPct > st.Top[i-1].CPUPct) {
+			t.Errorf("process %d of the busiest: %+v", i, st.Top)
+		}
 	}
-	if !found {
+	// The busy test process is among the busiest unless five others took
+	// at least as much CPU: on a loaded machine they may.
+	if !found && len(st.Top) < 5 {
 		t.Errorf("the busy test process is not among the busiest: %+v", st.Top)
 	}
 }

@@ -9,6 +9,8 @@ import (
 	"time"
 
 	"golang.org/x/sys/unix"
+
+	"boardbench/internal/testutil/wait"
 )
 
 // clock is a fake time source moved by hand.
@@ -245,8 +247,8 @@ func TestStatusTickerRedrawsExtra(t *testing.T) {
 	for range 3 {
 		select {
 		case <-calls:
-		case <-time.After(5 * time.Second):
-			t.Fatal("the ticker did not redraw")
+		case <-time.After(wait.HangGuard):
+			t.Fatal("hung: the ticker did not redraw")
 		}
 	}
 	st.Close()

@@ -16,6 +16,8 @@ import (
 	"testing"
 	"time"
 
+	"boardbench/internal/testutil/wait"
+
 	"golang.org/x/sys/unix"
 )
 
@@ -54,14 +56,15 @@ func gone(pid int) bool {
 	return ok && st.dead()
 }
 
-// waitGoneWithin fails the test unless pid is gone within d.
-func waitGoneWithin(t *testing.T, pid int, d time.Duration, what string) {
+// waitGone fails the test unless pid ends (a hang guard of minutes, no
+// speed limit: a loaded machine may be slow to deliver a signal).
+func waitGone(t *testing.T, pid int, what string) {
 	t.Helper()
-	deadline := time.Now().Add(d)
+	deadline := time.Now().Add(wait.HangGuard)
 	for !gone(pid) {
 		if time.Now().After(deadline) {
 			syscall.Kill(pid, syscall.SIGKILL)
-			t.Fatalf("%s (pid %d) still alive after %v", what, pid, d)
+			t.Fatalf("%s (pid %d) still alive after %v", what, pid, wait.HangGuard)
 		}
 		time.Sleep(20 * time.Millisecond)
 	}
@@ -70,7 +73,7 @@ func waitGoneWithin(t *testing.T, pid int, d time.Duration, what string) {
 // readPIDFile waits for a shell to write its pid into path.
 func readPIDFile(t *testing.T, path string) int {
 	t.Helper()
-	deadline := time.Now().Add(5 * time.Second)
+	deadline := time.Now().Add(wait.HangGuard)
 	for {
 		data, err := os.ReadFile(path)
 		if err == nil && strings.HasSuffix(string(data), "\n") {
@@ -156,18 +159,36 @@ func TestExitStopsWhatWasLeftBehind(t *testing.T) {
 		t.Run(mode.name, func(t *testing.T) {
 			skipWithoutCgroup(t, mode.noCgroup)
 			pidFile := filepath.Join(t.TempDir(), "pid")
-			// The program waits for the pid file and lives 1 s more, so that
-			// the /proc scan (every 0.5 s at most) sees the grandchild.
-			script := escapeScript + `while [ ! -s "$0" ]; do sleep 0.05; done; sleep 1; exit 4`
-			exit, _, err := Run(context.Background(), Spec{Argv: []string{"sh", "-c", script, pidFile}, KillGrace: time.Second, noCgroup: mode.noCgroup})
+			exitFile := pidFile + ".exit"
+			// The program waits for the pid file, then lives until the test
+			// creates the exit file: after the /proc scan has seen the
+			// grandchild (an event, however slow the machine).
+			script := escapeScript + `while [ ! -s "$0" ]; do sleep 0.05; done; while [ ! -e "$0.exit" ]; do sleep 0.05; done; exit 4`
+			h, err := Start(context.Background(), Spec{Argv: []string{"sh", "-c", script, pidFile}, KillGrace: time.Second, noCgroup: mode.noCgroup})
 			if err != nil {
 				t.Fatal(err)
 			}
 			escaped := readPIDFile(t, pidFile)
+			if h.kin.scanning() {
+				wait.Until(t, "the /proc scan finding the grandchild", func() bool {
+					h.kin.mu.Lock()
+					defer h.kin.mu.Unlock()
+					_, ok := h.kin.tracked[escaped]
+					return ok
+				})
+			}
+			if err := os.WriteFile(exitFile, nil, 0o644); err != nil {
+				t.Fatal(err)
+			}
+			var exit Exit
+			guard(t, "Wait", func() { exit, err = h.Wait() })
+			if err != nil {
+				t.Fatal(err)
+			}
 			if exit.Code != 4 || exit.Canceled || exit.Stray < 1 {
 				t.Errorf("exit = %+v, want code 4 with a stray process stopped", exit)
 			}
-			waitGoneWithin(t, escaped, 2*time.Second, "the grandchild left behind")
+			waitGone(t, escaped, "the grandchild left behind")
 		})
 	}
 }
@@ -252,8 +273,8 @@ func TestParentKilledTakesItsChild(t *testing.T) {
 				if _, err := fmt.Sscan(l, &child, &cgDir); err != nil {
 					t.Fatalf("helper said %q", l)
 				}
-			case <-time.After(10 * time.Second):
-				t.Fatal("the helper did not start its child")
+			case <-time.After(wait.HangGuard):
+				t.Fatal("hung: the helper did not start its child")
 			}
 			if gone(child) {
 				t.Fatal("the child died while its parent's threads came and went")
@@ -262,7 +283,7 @@ func TestParentKilledTakesItsChild(t *testing.T) {
 				t.Fatal(err)
 			}
 			cmd.Wait()
-			waitGoneWithin(t, child, 5*time.Second, "the child of the SIGKILLed parent")
+			waitGone(t, child, "the child of the SIGKILLed parent")
 			if cgDir == "-" {
 				return
 			}

@@ -4,7 +4,9 @@ import (
 	"bytes"
 	"context"
 	"fmt"
+	"os"
 	"os/exec"
+	"path/filepath"
 	"strings"
 	"sync"
 	"syscall"
@@ -12,18 +14,14 @@ import (
 	"time"
 
 	"boardbench/internal/host"
+	"boardbench/internal/testutil/wait"
 )
 
-// guard fails the test when f does not return within 10 s.
+// guard fails the test when f does not return (a hang guard of minutes,
+// no speed limit).
 func guard(t *testing.T, what string, f func()) {
 	t.Helper()
-	done := make(chan struct{})
-	go func() { defer close(done); f() }()
-	select {
-	case <-done:
-	case <-time.After(10 * time.Second):
-		t.Fatalf("%s did not finish within 10 s", what)
-	}
+	wait.Return(t, what, f)
 }
 
 func needShell(t *testing.T) {
@@ -112,12 +110,13 @@ func TestCancelKillsTheGroupPromptly(t *testing.T) {
 	ctx, cancel := context.WithCancel(context.Background())
 	defer cancel()
 	// The shell starts a grandchild in the background: both must go.
-	h, err := Start(ctx, Spec{Argv: []string{"sh", "-c", "sleep 30 & sleep 30; wait"}})
+	ready := readyFile(t)
+	h, err := Start(ctx, Spec{Argv: []string{"sh", "-c", "sleep 30 & : > " + ready + "; sleep 30; wait"}})
 	if err != nil {
 		t.Fatal(err)
 	}
 	pgid := h.PID()
-	time.Sleep(200 * time.Millisecond) // let the shell start its children
+	waitReady(t, ready) // the shell has started its children
 	cancel()
 	var exit Exit
 	guard(t, "Wait after cancel", func() { exit, err = h.Wait() })
@@ -137,12 +136,13 @@ func TestCancelEscalatesToSIGKILL(t *testing.T) {
 	ctx, cancel := context.WithCancel(context.Background())
 	defer cancel()
 	// Ignored signals stay ignored across exec: sleep ignores SIGTERM too.
-	h, err := Start(ctx, Spec{Argv: []string{"sh", "-c", `trap "" TERM; sleep 30`}, KillGrace: 300 * time.Millisecond})
+	ready := readyFile(t)
+	h, err := Start(ctx, Spec{Argv: []string{"sh", "-c", `trap "" TERM; : > ` + ready + `; sleep 30`}, KillGrace: 300 * time.Millisecond})
 	if err != nil {
 		t.Fatal(err)
 	}
 	pgid := h.PID()
-	time.Sleep(200 * time.Millisecond)
+	waitReady(t, ready) // SIGTERM is ignored from now on
 	cancel()
 	var exit Exit
 	guard(t, "Wait after cancel", func() { exit, err = h.Wait() })
@@ -152,6 +152,23 @@ func TestCancelEscalatesToSIGKILL(t *testing.T) {
 	if groupAlive(liveHost(t), pgid) {
 		t.Errorf("process group %d still has living members after Wait", pgid)
 	}
+}
+
+// readyFile returns a path, not yet created, that a test's shell creates
+// once it has reached the point the test waits for.
+func readyFile(t *testing.T) string {
+	t.Helper()
+	return filepath.Join(t.TempDir(), "ready")
+}
+
+// waitReady waits until the shell has created ready: an event, not a
+// guess at how long a loaded machine takes to start a shell.
+func waitReady(t *testing.T, ready string) {
+	t.Helper()
+	wait.Until(t, "the shell's "+filepath.Base(ready)+" file", func() bool {
+		_, err := os.Stat(ready)
+		return err == nil
+	})
 }
 
 func liveHost(t *testing.T) *host.Host {

@@ -3,10 +3,14 @@ package proc
 import (
 	"bytes"
 	"context"
+	"os"
+	"path/filepath"
 	"strings"
 	"sync"
 	"testing"
 	"time"
+
+	"boardbench/internal/testutil/wait"
 )
 
 // chunkWriter records every write with whether the program had exited by
@@ -74,19 +78,23 @@ if [ -t 1 ]; then stty size <&1; fi`
 
 // TestPTYStreamsBeforeExit runs a program that buffers its output when
 // piped (grep, through C stdio) and checks that on a PTY its first line
-// arrives while it still runs, before its second.
+// arrives while it still runs, before its second. The program writes its
+// second line only once the test has seen the first (an event, not a
+// pause that a loaded machine may outlast).
 func TestPTYStreamsBeforeExit(t *testing.T) {
 	needShell(t)
 	w := &chunkWriter{chunks: make(chan string, 100)}
+	next := filepath.Join(t.TempDir(), "next")
 	h, err := Start(context.Background(), Spec{
-		Argv:   []string{"sh", "-c", "(echo first; sleep 2; echo second) | grep -v zzz"},
+		Argv:   []string{"sh", "-c", `(echo first; while [ ! -e "$0" ]; do sleep 0.05; done; echo second) | grep -v zzz`, next},
 		Stdout: w, CaptureLimit: 1 << 10, PTY: true,
 	})
 	if err != nil {
 		t.Fatal(err)
 	}
 	defer h.Wait()
-	timeout := time.After(10 * time.Second)
+	defer os.WriteFile(next, nil, 0o644) // a failed test lets it end
+	timeout := time.After(wait.HangGuard)
 	var seen string
 	for !strings.Contains(seen, "first") {
 		select {
@@ -95,7 +103,7 @@ func TestPTYStreamsBeforeExit(t *testing.T) {
 		case <-h.exited:
 			t.Fatalf("the program exited before its first line arrived (got %q)", seen)
 		case <-timeout:
-			t.Fatal("no first line within 10 s")
+			t.Fatalf("hung: no first line within %v", wait.HangGuard)
 		}
 	}
 	select {
@@ -105,6 +113,9 @@ func TestPTYStreamsBeforeExit(t *testing.T) {
 	}
 	if strings.Contains(seen, "second") {
 		t.Errorf("the first line arrived together with the second: %q", seen)
+	}
+	if err := os.WriteFile(next, nil, 0o644); err != nil {
+		t.Fatal(err)
 	}
 	exit, err := h.Wait()
 	if err != nil || exit.Code != 0 {
@@ -127,8 +138,8 @@ func TestPTYCancelStopsTheProgram(t *testing.T) {
 	}
 	select {
 	case <-w.chunks:
-	case <-time.After(10 * time.Second):
-		t.Fatal("no output within 10 s")
+	case <-time.After(wait.HangGuard):
+		t.Fatalf("hung: no output within %v", wait.HangGuard)
 	}
 	cancel()
 	var exit Exit

@@ -24,6 +24,7 @@ import (
 	"boardbench/internal/kernelfile"
 	"boardbench/internal/monitor"
 	"boardbench/internal/testutil/need"
+	"boardbench/internal/testutil/wait"
 )
 
 // fakeSource counts how often the exporter asks for a sample.
@@ -272,7 +273,7 @@ func TestRealPrometheusScrapes(t *testing.T) {
 	}()
 
 	api := "http://" + promPort + "/api/v1/"
-	deadline := time.Now().Add(60 * time.Second)
+	deadline := time.Now().Add(wait.HangGuard)
 	var scrapes float64
 	for time.Now().Before(deadline) {
 		time.Sleep(500 * time.Millisecond)
@@ -284,7 +285,7 @@ func TestRealPrometheusScrapes(t *testing.T) {
 		}
 	}
 	if scrapes < 2 {
-		t.Fatalf("Prometheus did not scrape the exporter twice within a minute")
+		t.Fatalf("hung: Prometheus did not scrape the exporter twice within %v", wait.HangGuard)
 	}
 	for _, q := range []struct {
 		query string

@@ -9,6 +9,7 @@ import (
 	"time"
 
 	"boardbench/internal/regfile"
+	"boardbench/internal/testutil/wait"
 )
 
 func TestRead(t *testing.T) {
@@ -56,8 +57,8 @@ func TestRead(t *testing.T) {
 			go func() { got, err = regfile.Read(c.path, c.limit, c.links); close(done) }()
 			select {
 			case <-done:
-			case <-time.After(5 * time.Second):
-				t.Fatal("read did not return within 5 s")
+			case <-time.After(wait.HangGuard):
+				t.Fatalf("hung: read did not return within %v", wait.HangGuard)
 			}
 			switch want := c.wantErr.(type) {
 			case nil:

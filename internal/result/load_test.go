@@ -12,6 +12,7 @@ import (
 
 	"boardbench/internal/outfile"
 	"boardbench/internal/regfile"
+	"boardbench/internal/testutil/wait"
 )
 
 func TestParseValidatesVersionAndStatus(t *testing.T) {
@@ -58,8 +59,8 @@ func TestLoadRefusesSpecialAndHugeFiles(t *testing.T) {
 			if !errors.Is(err, regfile.ErrNotRegular) && !errors.As(err, &tl) {
 				t.Errorf("Load(%s) = %v, want not regular or too large", p, err)
 			}
-		case <-time.After(5 * time.Second):
-			t.Fatalf("Load(%s) did not return within 5 s", p)
+		case <-time.After(wait.HangGuard):
+			t.Fatalf("hung: Load(%s) did not return within %v", p, wait.HangGuard)
 		}
 	}
 }

@@ -15,6 +15,7 @@ import (
 	"time"
 
 	"boardbench/internal/testutil/fixture"
+	"boardbench/internal/testutil/wait"
 )
 
 // deadPID returns the id of a process that has run and been reaped.
@@ -218,8 +219,8 @@ func TestGuardRestoresOnEverySignal(t *testing.T) {
 			}
 			select {
 			case <-walked:
-			case <-time.After(10 * time.Second):
-				t.Fatalf("the walk did not stop after %v", sig)
+			case <-time.After(wait.HangGuard):
+				t.Fatalf("hung: the walk did not stop after %v", sig)
 			}
 			if after := fixture.Snapshot(t, root); !reflect.DeepEqual(after, before) {
 				t.Errorf("after %v:\n%v\nwant\n%v", sig, after, before)
@@ -272,8 +273,8 @@ func TestReadStateFileRefusesBadInput(t *testing.T) {
 			if err == nil || !strings.Contains(err.Error(), tt.want) {
 				t.Errorf("%s: ReadStateFile = %v, want %q", tt.name, err, tt.want)
 			}
-		case <-time.After(5 * time.Second):
-			t.Fatalf("%s: ReadStateFile blocked", tt.name)
+		case <-time.After(wait.HangGuard):
+			t.Fatalf("%s: ReadStateFile blocked (hung)", tt.name)
 		}
 	}
 	if sf, err := ReadStateFile(write("good", good)); err != nil || sf.PID != 12 {

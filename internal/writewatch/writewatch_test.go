@@ -15,6 +15,7 @@ import (
 	"boardbench/internal/host"
 	"boardbench/internal/inventory/storage"
 	"boardbench/internal/result"
+	"boardbench/internal/testutil/wait"
 )
 
 func TestParseStat(t *testing.T) {
@@ -165,11 +166,11 @@ func TestMain(m *testing.M) {
 				_, _ = f.Write(buf)
 			}
 			_ = f.Sync()
-			// Held open: a writer is the device's while it holds a
-			// file open for writing there.
-			time.Sleep(5 * time.Second)
-			_ = f.Close()
 		}
+		// Alive, with the file held open (a writer is the device's while
+		// it holds a file open for writing there), until the test has
+		// seen it and kills it, however long a loaded machine takes.
+		time.Sleep(wait.HangGuard)
 		os.Exit(0)
 	}
 	os.Exit(m.Run())
@@ -197,7 +198,7 @@ func TestWatchSeesWritesAndWriter(t *testing.T) {
 	}
 	cmd := exec.Command(os.Args[0], "-test.run=^$")
 	cmd.Env = append(os.Environ(), helperEnv+"="+filepath.Join(dir, "data"))
-	ctx, cancel := context.WithTimeout(context.Background(), 4*time.Second)
+	ctx, cancel := context.WithTimeout(context.Background(), wait.HangGuard)
 	defer cancel()
 	var lines []result.WritesLine
 	started := false

@@ -25,6 +25,7 @@ import (
 	"boardbench/internal/session"
 	"boardbench/internal/stats"
 	"boardbench/internal/testutil/fixture"
+	"boardbench/internal/testutil/wait"
 	"boardbench/internal/tune"
 )
 
@@ -78,7 +79,7 @@ type fakeBoard struct {
 	factor  map[int]float64 // policy → measured/reported
 	offline map[int]bool
 	calls   []int
-	onCall  func(n int)
+	onCall  func(ctx context.Context, n int)
 	// busy marks every sample as disturbed by another task.
 	busy bool
 }
@@ -86,7 +87,7 @@ type fakeBoard struct {
 func (b *fakeBoard) measure(ctx context.Context, id int, opt probeclock.Options) (probeclock.Result, error) {
 	b.calls = append(b.calls, id)
 	if b.onCall != nil {
-		b.onCall(len(b.calls))
+		b.onCall(ctx, len(b.calls))
 	}
 	if err := ctx.Err(); err != nil {
 		return probeclock.Result{}, err
@@ -367,13 +368,19 @@ func TestOPPWalkInterruptedBySignal(t *testing.T) {
 			b := &fakeBoard{factor: map[int]float64{0: 1, 4: 1}}
 			var stateFiles []string
 			// Calls 1 and 2 measure the clusters as they are; 3 and on walk.
-			b.onCall = func(n int) {
+			b.onCall = func(ctx context.Context, n int) {
 				if n == 4 {
 					stateFiles, _ = filepath.Glob(filepath.Join(stateDir, "tune-*.json"))
 					if err := syscall.Kill(os.Getpid(), tt.sig); err != nil {
 						t.Error(err)
 					}
-					time.Sleep(200 * time.Millisecond) // let the guard restore
+					// The measurement lasts until the guard has restored
+					// and stopped it (an event, however slow the machine).
+					select {
+					case <-ctx.Done():
+					case <-time.After(wait.HangGuard):
+						t.Error("hung: the signal did not stop the measurement")
+					}
 				}
 			}
 			r := newRunner(t, root, b)

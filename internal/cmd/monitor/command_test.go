@@ -15,6 +15,7 @@ import (
 	"boardbench/internal/cmdutil"
 	"boardbench/internal/iostreams"
 	"boardbench/internal/result"
+	"boardbench/internal/testutil/wait"
 
 	"github.com/creack/pty"
 )
@@ -63,13 +64,17 @@ func TestCommandStreamsOnATerminal(t *testing.T) {
 	ios, master, _ := ptyStreams(t)
 	chunks := readChunks(master)
 	path := filepath.Join(t.TempDir(), "r.json")
+	// The second line comes once the test has seen the first (an event,
+	// not a pause that a loaded machine may outlast).
+	next := filepath.Join(t.TempDir(), "next")
+	defer os.WriteFile(next, nil, 0o644) // a failed test lets it end
 	done := make(chan error, 1)
 	go func() {
 		done <- executeOn(t, context.Background(), ios, "--interval", "0.5", "-o", path, "--",
-			"sh", "-c", "(echo first; sleep 2; echo second) | grep -v zzz")
+			"sh", "-c", `(echo first; while [ ! -e "$0" ]; do sleep 0.05; done; echo second) | grep -v zzz`, next)
 	}()
 	var seen string
-	timeout := time.After(10 * time.Second)
+	timeout := time.After(wait.HangGuard)
 	for !strings.Contains(seen, "first") {
 		select {
 		case c := <-chunks:
@@ -77,7 +82,7 @@ func TestCommandStreamsOnATerminal(t *testing.T) {
 		case err := <-done:
 			t.Fatalf("the command ended (%v) before its first line arrived (got %q)", err, seen)
 		case <-timeout:
-			t.Fatal("no first line within 10 s")
+			t.Fatalf("hung: no first line within %v", wait.HangGuard)
 		}
 	}
 	select {
@@ -88,6 +93,9 @@ func TestCommandStreamsOnATerminal(t *testing.T) {
 	if strings.Contains(seen, "second") {
 		t.Fatalf("the first line arrived together with the second (%q): the output was buffered", seen)
 	}
+	if err := os.WriteFile(next, nil, 0o644); err != nil {
+		t.Fatal(err)
+	}
 	// Exit status 3 (not valid) is the verdict of a loaded machine, not a
 	// failure of the streaming this test is about.
 	if err := <-done; err != nil && cmdutil.ExitCode(err) != 3 {
@@ -97,8 +105,8 @@ func TestCommandStreamsOnATerminal(t *testing.T) {
 		select {
 		case c := <-chunks:
 			seen += c
-		case <-time.After(5 * time.Second):
-			t.Fatalf("the second line never arrived: %q", seen)
+		case <-time.After(wait.HangGuard):
+			t.Fatalf("hung: the second line never arrived: %q", seen)
 		}
 	}
 	r, err := result.Load(path)
@@ -130,8 +138,8 @@ func TestCommandStdoutIsATerminalOnlyOnATerminal(t *testing.T) {
 				select {
 				case c := <-chunks:
 					out += c
-				case <-time.After(5 * time.Second):
-					t.Fatalf("no output on the terminal: %q", out)
+				case <-time.After(wait.HangGuard):
+					t.Fatalf("hung: no output on the terminal: %q", out)
 				}
 			}
 			errOut = errBuf.String()

@@ -17,6 +17,7 @@ import (
 
 	"boardbench/internal/result"
 	"boardbench/internal/testutil/need"
+	"boardbench/internal/testutil/wait"
 )
 
 // These tests build network namespaces joined by veth pairs, run iperf3
@@ -79,7 +80,7 @@ func newLab(t *testing.T, tag string) *lab {
 // sh runs a command and fails the test on error.
 func (l *lab) sh(args ...string) string {
 	l.t.Helper()
-	ctx, cancel := context.WithTimeout(context.Background(), 30*time.Second)
+	ctx, cancel := context.WithTimeout(context.Background(), wait.HangGuard)
 	defer cancel()
 	out, err := exec.CommandContext(ctx, args[0], args[1:]...).CombinedOutput()
 	if err != nil {
@@ -120,7 +121,7 @@ func (l *lab) iperfServer(ns, addr string) {
 		cmd.Process.Kill()
 		cmd.Wait()
 	})
-	deadline := time.Now().Add(10 * time.Second)
+	deadline := time.Now().Add(wait.HangGuard)
 	for time.Now().Before(deadline) {
 		out, _ := exec.Command("ip", "netns", "exec", ns, "ss", "-Hltn", "sport", "=", ":5201").Output()
 		if strings.Contains(string(out), "5201") {
@@ -139,6 +140,15 @@ func (l *lab) counter(ns, ifname, name string) uint64 {
 		l.t.Fatal(err)
 	}
 	return v
+}
+
+// waitTraffic waits until ifname in ns has received more than n bytes
+// since the call: the traffic flows. Only a hang guard of minutes limits
+// the wait, so a slow start never fails the test.
+func (l *lab) waitTraffic(ns, ifname string, n uint64) {
+	l.t.Helper()
+	base := l.counter(ns, ifname, "rx_bytes")
+	wait.Until(l.t, "traffic reaching "+ifname, func() bool { return l.counter(ns, ifname, "rx_bytes")-base > n })
 }
 
 // boardbench runs the command in a namespace and returns stdout, stderr
@@ -382,12 +392,12 @@ func TestPeerUnusableOneLine(t *testing.T) {
 	t.Run("busy", func(t *testing.T) {
 		l.iperfServer(server, "10.205.0.2")
 		// Another client holds the server for the whole run.
-		other := exec.Command("ip", "netns", "exec", client, "iperf3", "-c", "10.205.0.2", "-t", "60", "-b", "1M")
+		other := exec.Command("ip", "netns", "exec", client, "iperf3", "-c", "10.205.0.2", "-t", "3600", "-b", "1M")
 		if err := other.Start(); err != nil {
 			t.Fatal(err)
 		}
 		t.Cleanup(func() { other.Process.Kill(); other.Wait() })
-		time.Sleep(time.Second)
+		l.waitTraffic(server, l.prefix+"b", 16<<10) // the other test runs
 		check(t, "is busy with another client's test")
 	})
 }

@@ -11,6 +11,7 @@ import (
 
 	"boardbench/internal/kernelfile"
 	"boardbench/internal/result"
+	"boardbench/internal/testutil/wait"
 )
 
 // softirqNetRX reads the NET_RX count per CPU of /proc/softirqs.
@@ -65,20 +66,18 @@ func TestWatchRouterThreeNamespaces(t *testing.T) {
 	l.sh("ip", "-n", server, "route", "add", "default", "via", "10.203.2.1")
 	l.iperfServer(server, "10.203.2.2")
 
-	traffic := exec.Command("ip", "netns", "exec", client, "iperf3", "-c", "10.203.2.2", "-t", "15", "-b", "300M")
+	traffic := exec.Command("ip", "netns", "exec", client, "iperf3", "-c", "10.203.2.2", "-t", "3600", "-b", "300M")
 	if err := traffic.Start(); err != nil {
 		t.Fatal(err)
 	}
 	t.Cleanup(func() { traffic.Process.Kill(); traffic.Wait() })
-	time.Sleep(1500 * time.Millisecond)
+	l.waitTraffic(router, rIn, 1<<20)
 
 	rxBefore := l.counter(router, rIn, "rx_packets")
-	start := time.Now()
 	softBefore, ticksBefore := softirqNetRX(t), statSoftirqTicks(t)
 	out, stderr, code := l.boardbench(router, nil, "net", "--watch", rIn+","+rOut, "--duration", "3s", "--json")
 	softAfter, ticksAfter := softirqNetRX(t), statSoftirqTicks(t)
 	rxAfter := l.counter(router, rIn, "rx_packets")
-	elapsed := time.Since(start).Seconds()
 	if code != 0 {
 		t.Fatalf("exit %d: %s", code, stderr)
 	}
@@ -108,12 +107,14 @@ func TestWatchRouterThreeNamespaces(t *testing.T) {
 	if !within(in.RxPPS*f.Seconds, float64(ctr.RxPackets), 1) {
 		t.Errorf("rx_pps %.1f over %.2fs, counters %d packets", in.RxPPS, f.Seconds, ctr.RxPackets)
 	}
-	// iperf3 sends at a steady 300 Mbit/s, so the rate around the whole
-	// command (read independently) is the rate of the window too.
+	// The window lies inside the command: its packets are some, and at
+	// most what the interface counted around the command (read
+	// independently). Rates are not compared: on a loaded machine
+	// iperf3's pace and boardbench's start-up vary.
 	total := rxAfter - rxBefore
-	if ctr.RxPackets > total || !within(in.RxPPS, float64(total)/elapsed, 25) {
-		t.Errorf("watch: %d packets, %.0f/s; the interface around the command: %d packets, %.0f/s",
-			ctr.RxPackets, in.RxPPS, total, float64(total)/elapsed)
+	if ctr.RxPackets == 0 || ctr.RxPackets > total {
+		t.Errorf("watch: %d packets, %.0f/s; the interface around the command: %d packets",
+			ctr.RxPackets, in.RxPPS, total)
 	}
 	// Softirq load shows on the CPUs that /proc/softirqs shows handling
 	// NET_RX: the busiest of them has soft interrupt time in the table
@@ -209,7 +210,7 @@ func TestApplyRestoresOnVeth(t *testing.T) {
 		t.Fatal(err)
 	}
 	t.Cleanup(func() { cmd.Process.Kill() })
-	deadline := time.Now().Add(10 * time.Second)
+	deadline := time.Now().Add(wait.HangGuard)
 	for rps() == before && time.Now().Before(deadline) {
 		time.Sleep(100 * time.Millisecond)
 	}

@@ -19,6 +19,7 @@ import (
 	"boardbench/internal/host"
 	"boardbench/internal/iostreams"
 	"boardbench/internal/testutil/fixture"
+	"boardbench/internal/testutil/wait"
 	"boardbench/internal/tune"
 )
 
@@ -102,10 +103,10 @@ func killedTuner(t *testing.T, root, stateDir string) string {
 			cmd.Wait()
 			t.Fatalf("tuner: %q", s)
 		}
-	case <-time.After(30 * time.Second):
+	case <-time.After(wait.HangGuard):
 		cmd.Process.Kill()
 		cmd.Wait()
-		t.Fatal("tuner did not report its changes")
+		t.Fatal("hung: tuner did not report its changes")
 	}
 	if err := cmd.Process.Signal(syscall.SIGKILL); err != nil {
 		t.Fatal(err)

@@ -4,7 +4,6 @@ import (
 	"bytes"
 	"strings"
 	"sync"
-	"time"
 )
 
 // lockedBuffer is a bytes.Buffer safe to write from the server's
@@ -27,5 +26,3 @@ func (l *lockedBuffer) String() string {
 }
 
 func containsLine(s, part string) bool { return strings.Contains(s, part) }
-
-func sleepBriefly() { time.Sleep(10 * time.Millisecond) }

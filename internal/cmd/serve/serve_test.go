@@ -12,6 +12,7 @@ import (
 	"boardbench/internal/cmdutil"
 	"boardbench/internal/iostreams"
 	"boardbench/internal/store"
+	"boardbench/internal/testutil/wait"
 )
 
 // newStore makes an empty store and returns its path.
@@ -69,9 +70,7 @@ func TestServesUntilCancelledAndWarnsOffLocalhost(t *testing.T) {
 		done := make(chan error, 1)
 		go func() { done <- run(ctx, f, c.addr, nil, true) }()
 		// The server is up once it has said where.
-		for i := 0; i < 200 && !containsLine(stderr.String(), "serving"); i++ {
-			sleepBriefly()
-		}
+		wait.Until(t, "the serving line", func() bool { return containsLine(stderr.String(), "serving") })
 		cancel()
 		if err := <-done; err != nil {
 			t.Errorf("%s: %v", c.addr, err)

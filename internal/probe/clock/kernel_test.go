@@ -100,7 +100,13 @@ func TestMeasureShape(t *testing.T) {
 	}
 	t.Logf("%v, samples %v, disturbed %v", r, r.Summary.Samples, r.Disturbed)
 	// Samples another task interrupted are retaken, up to 3 attempts each.
-	if r.CPU != cpus[0] || r.Summary.N < 1 || r.Summary.N > 3 || len(r.SampleDurations) != r.Summary.N ||
+	// On a loaded machine every attempt may be disturbed: the summary then
+	// holds all of them (up to 9), marked, and none is set aside.
+	maxN := 3
+	if r.AllDisturbed {
+		maxN = 9
+	}
+	if r.CPU != cpus[0] || r.Summary.N < 1 || r.Summary.N > maxN || len(r.SampleDurations) != r.Summary.N ||
 		r.Summary.N+len(r.Disturbed) > 9 || r.Iterations == 0 {
 		t.Errorf("result = %+v", r)
 	}
