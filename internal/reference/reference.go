@@ -137,9 +137,31 @@ func noise(t string) bool {
 // "n100"; a stepping code dropped: "bcm2711b0" is "bcm2711"), else its
 // first token with letters and a digit ("h3", "a64", "k1"), lower case;
 // "" for an empty or unmodelled name. Tokens are the runs of letters and
-// digits; what follows "@" (a clock) is ignored. Two names with the same
-// key are the same SoC for comparisons (docs/reference.md).
+// digits; what follows "@" (a clock) is ignored. The Raspberry Pi
+// kernel's names of Broadcom chips are their chip names (see alias).
+// Two names with the same key are the same SoC for comparisons
+// (docs/reference.md).
 func SoCKey(soc string) string {
+	return alias(socKey(soc))
+}
+
+// alias maps the names the Raspberry Pi kernel gives Broadcom SoCs (the
+// cpuinfo Hardware line and logs of Raspberry Pis say "BCM2709",
+// "BCM2710") to the chip each is: the same silicon, so the same key as
+// the device tree's name ("brcm,bcm2837").
+func alias(k string) string {
+	switch k {
+	case "bcm2708":
+		return "bcm2835"
+	case "bcm2709":
+		return "bcm2836"
+	case "bcm2710":
+		return "bcm2837"
+	}
+	return k
+}
+
+func socKey(soc string) string {
 	s := strings.ToLower(soc)
 	if i := strings.IndexByte(s, '@'); i >= 0 {
 		s = s[:i] // "@ 1.50GHz"
