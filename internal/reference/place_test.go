@@ -216,6 +216,32 @@ func TestPlaceRules(t *testing.T) {
 	}
 }
 
+// TestByCores: core configurations meet across spellings of one core
+// name (a machine's inventory name, a log's device-tree compatible), not
+// across other counts or types.
+func TestByCores(t *testing.T) {
+	s := &Set{Entries: []Entry{
+		{Log: "a", Cores: "4×sifive,u74-mc"},
+		{Log: "b", Cores: "4×Cortex-A55 + 4×Cortex-A76"},
+		{Log: "c", Cores: "2×sifive,u74-mc"},
+	}}
+	for _, c := range []struct{ cores, want string }{
+		{"4×SiFive U74-MC", "a"},
+		{"4×Cortex-A55 + 4×Cortex-A76", "b"},
+		{"4×cortex-a55 + 4×cortex-a76", "b"},
+		{"4×Cortex-A55 + 2×Cortex-A76", ""},
+		{"", ""},
+	} {
+		var got []string
+		for _, e := range s.ByCores(c.cores) {
+			got = append(got, e.Log)
+		}
+		if strings.Join(got, ",") != c.want {
+			t.Errorf("ByCores(%q) = %v, want %q", c.cores, got, c.want)
+		}
+	}
+}
+
 func TestRenderPlacement(t *testing.T) {
 	var b bytes.Buffer
 	RenderPlacement(textfmt.New(&b, false), rk3588Set().Place(rk3588Result("Rockchip RK3588", 1800, 12300, 10700)))

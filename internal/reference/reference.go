@@ -264,18 +264,34 @@ func (s *Set) Group(soc string) (Group, bool) {
 	return g, len(g.Entries) > 0
 }
 
-// ByCores returns the entries of a core configuration.
+// ByCores returns the entries of a core configuration. Core names are
+// compared by CoresKey, so that a machine's "4×SiFive U74-MC" meets a
+// log's "4×sifive,u74-mc" (its device tree's spelling).
 func (s *Set) ByCores(cores string) []Entry {
 	var out []Entry
-	if cores == "" {
+	k := CoresKey(cores)
+	if k == "" {
 		return nil
 	}
 	for _, e := range s.Entries {
-		if e.Cores == cores {
+		if CoresKey(e.Cores) == k {
 			out = append(out, e)
 		}
 	}
 	return out
+}
+
+// CoresKey is the key core configurations are matched by: lower case,
+// with only letters, digits, "×" and "+" kept ("4×SiFive U74-MC" and
+// "4×sifive,u74-mc" are both "4×sifiveu74mc").
+func CoresKey(cores string) string {
+	var b strings.Builder
+	for _, r := range strings.ToLower(cores) {
+		if r >= 'a' && r <= 'z' || r >= '0' && r <= '9' || r == '×' || r == '+' {
+			b.WriteRune(r)
+		}
+	}
+	return b.String()
 }
 
 // mostCommon returns the most frequent name, the shortest and then the
