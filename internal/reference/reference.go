@@ -246,11 +246,15 @@ func (s *Set) Groups() []Group {
 }
 
 // Group returns the group of an SoC name (or key); false when the set
-// holds no result of it.
+// holds no result of it, and for an empty name (the entries whose SoC name
+// has no model key are of many SoCs, not a group).
 func (s *Set) Group(soc string) (Group, bool) {
 	k := SoCKey(soc)
 	if k == "" {
 		k = strings.ToLower(strings.TrimSpace(soc))
+	}
+	if k == "" {
+		return Group{}, false
 	}
 	g := Group{Key: k}
 	labels := map[string]int{}
