@@ -216,6 +216,32 @@ func TestPlaceRules(t *testing.T) {
 	}
 }
 
+// TestByCores: core configurations meet across spellings of one core
+// name (a machine's inventory name, a log's device-tree compatible), not
+// across other counts or types.
+func TestByCores(t *testing.T) {
+	s := &Set{Entries: []Entry{
+		{Log: "a", Cores: "4×sifive,u74-mc"},
+		{Log: "b", Cores: "4×Cortex-A55 + 4×Cortex-A76"},
+		{Log: "c", Cores: "2×sifive,u74-mc"},
+	}}
+	for _, c := range []struct{ cores, want string }{
+		{"4×SiFive U74-MC", "a"},
+		{"4×Cortex-A55 + 4×Cortex-A76", "b"},
+		{"4×cortex-a55 + 4×cortex-a76", "b"},
+		{"4×Cortex-A55 + 2×Cortex-A76", ""},
+		{"", ""},
+	} {
+		var got []string
+		for _, e := range s.ByCores(c.cores) {
+			got = append(got, e.Log)
+		}
+		if strings.Join(got, ",") != c.want {
+			t.Errorf("ByCores(%q) = %v, want %q", c.cores, got, c.want)
+		}
+	}
+}
+
 func TestRenderPlacement(t *testing.T) {
 	var b bytes.Buffer
 	RenderPlacement(textfmt.New(&b, false), rk3588Set().Place(rk3588Result("Rockchip RK3588", 1800, 12300, 10700)))
@@ -232,6 +258,11 @@ func TestSoCKey(t *testing.T) {
 		{"Rockchip RK3588/RK3588s", "rk3588"},
 		{"Rockchip RK3588", "rk3588"},
 		{"BCM2711B0", "bcm2711"},
+		{"BCM2710", "bcm2837"},
+		{"Broadcom BCM2837", "bcm2837"},
+		{"BCM2836/BCM2709", "bcm2836"},
+		{"BCM2709", "bcm2836"},
+		{"BCM2708", "bcm2835"},
 		{"Amlogic Meson G12B (S922X)", "s922x"},
 		{"Amlogic S905X2/S905Y2/S905D2/T962X2", "s905x2"},
 		{"Allwinner H3/H2+", "h3"},
@@ -274,5 +305,60 @@ func TestEmbedded(t *testing.T) {
 	}
 	if _, err := Decode(strings.NewReader("not gzip")); err == nil {
 		t.Error("garbage decoded")
+	}
+}
+
+// TestGapCauses: each cause of a gap is listed only on its own evidence,
+// with that evidence; a gap no measured cause explains says so.
+func TestGapCauses(t *testing.T) {
+	base := func() *result.Result {
+		r := rk3588Result("Rockchip RK3588", 2390, 12300, 10700)
+		return r
+	}
+	for _, c := range []struct {
+		name   string
+		change func(r *result.Result)
+		cause  string
+		want   string
+	}{
+		{"none", func(r *result.Result) {}, "", ""},
+		{"slow cpufreq governor, not tuned", func(r *result.Result) {
+			r.Tuning.Changed = nil
+			for i := range r.Info.CPU.Clusters {
+				r.Info.CPU.Clusters[i].Governor = "powersave"
+			}
+		}, CauseGovernor, "cpufreq governor powersave during the run; 8 of the 8 reference results ran performance"},
+		{"throttling", func(r *result.Result) {
+			r.Findings = []finding.Finding{{ID: "throttling", Severity: finding.Warning, Title: "Throttling", Evidence: []string{"cpu4: 1800 MHz at 85 °C"}}}
+		}, CauseThrottling, "Throttling: cpu4: 1800 MHz at 85 °C"},
+		{"disturbed 7-Zip runs", func(r *result.Result) {
+			r.Summary.SevenZipMultiDisturbedRuns = []int{2}
+		}, CauseBackground, "other tasks took CPUs from 1 of the multi-threaded 7-Zip runs"},
+		{"mainline kernel against vendor ones", func(r *result.Result) {
+			r.Info.OS.Kernel.Release = "6.12.1-edge-rockchip64"
+		}, CauseKernel, "8 of the 8 Rockchip RK3588/RK3588s results ran a vendor one"},
+		{"swap", func(r *result.Result) {
+			r.Findings = []finding.Finding{{ID: "swapping", Severity: finding.Warning, Title: "Swapping during the run", Evidence: []string{"412 MiB swapped out"}}}
+		}, CauseSwap, "Swapping during the run: 412 MiB swapped out"},
+		{"an info finding is no evidence", func(r *result.Result) {
+			r.Findings = []finding.Finding{{ID: "swapping", Severity: finding.Info, Title: "Swap configured"}}
+		}, "", ""},
+	} {
+		r := base()
+		c.change(r)
+		m := figure(t, rk3588Set().Place(r), KeyMulti)
+		if !m.Below {
+			t.Errorf("%s: 12300 MIPS not below: %+v", c.name, m)
+			continue
+		}
+		if c.cause == "" {
+			if len(m.Causes) != 0 || !strings.Contains(m.NoCause, "none of the measured causes") {
+				t.Errorf("%s: causes %v, no cause %q", c.name, causeNames(m.Causes), m.NoCause)
+			}
+			continue
+		}
+		if len(m.Causes) != 1 || m.Causes[0].Name != c.cause || !strings.Contains(m.Causes[0].Evidence, c.want) {
+			t.Errorf("%s: causes %+v, want only %s with %q", c.name, m.Causes, c.cause, c.want)
+		}
 	}
 }

@@ -137,9 +137,31 @@ func noise(t string) bool {
 // "n100"; a stepping code dropped: "bcm2711b0" is "bcm2711"), else its
 // first token with letters and a digit ("h3", "a64", "k1"), lower case;
 // "" for an empty or unmodelled name. Tokens are the runs of letters and
-// digits; what follows "@" (a clock) is ignored. Two names with the same
-// key are the same SoC for comparisons (docs/reference.md).
+// digits; what follows "@" (a clock) is ignored. The Raspberry Pi
+// kernel's names of Broadcom chips are their chip names (see alias).
+// Two names with the same key are the same SoC for comparisons
+// (docs/reference.md).
 func SoCKey(soc string) string {
+	return alias(socKey(soc))
+}
+
+// alias maps the names the Raspberry Pi kernel gives Broadcom SoCs (the
+// cpuinfo Hardware line and logs of Raspberry Pis say "BCM2709",
+// "BCM2710") to the chip each is: the same silicon, so the same key as
+// the device tree's name ("brcm,bcm2837").
+func alias(k string) string {
+	switch k {
+	case "bcm2708":
+		return "bcm2835"
+	case "bcm2709":
+		return "bcm2836"
+	case "bcm2710":
+		return "bcm2837"
+	}
+	return k
+}
+
+func socKey(soc string) string {
 	s := strings.ToLower(soc)
 	if i := strings.IndexByte(s, '@'); i >= 0 {
 		s = s[:i] // "@ 1.50GHz"
@@ -224,11 +246,15 @@ func (s *Set) Groups() []Group {
 }
 
 // Group returns the group of an SoC name (or key); false when the set
-// holds no result of it.
+// holds no result of it, and for an empty name (the entries whose SoC name
+// has no model key are of many SoCs, not a group).
 func (s *Set) Group(soc string) (Group, bool) {
 	k := SoCKey(soc)
 	if k == "" {
 		k = strings.ToLower(strings.TrimSpace(soc))
+	}
+	if k == "" {
+		return Group{}, false
 	}
 	g := Group{Key: k}
 	labels := map[string]int{}
@@ -242,18 +268,34 @@ func (s *Set) Group(soc string) (Group, bool) {
 	return g, len(g.Entries) > 0
 }
 
-// ByCores returns the entries of a core configuration.
+// ByCores returns the entries of a core configuration. Core names are
+// compared by CoresKey, so that a machine's "4×SiFive U74-MC" meets a
+// log's "4×sifive,u74-mc" (its device tree's spelling).
 func (s *Set) ByCores(cores string) []Entry {
 	var out []Entry
-	if cores == "" {
+	k := CoresKey(cores)
+	if k == "" {
 		return nil
 	}
 	for _, e := range s.Entries {
-		if e.Cores == cores {
+		if CoresKey(e.Cores) == k {
 			out = append(out, e)
 		}
 	}
 	return out
+}
+
+// CoresKey is the key core configurations are matched by: lower case,
+// with only letters, digits, "×" and "+" kept ("4×SiFive U74-MC" and
+// "4×sifive,u74-mc" are both "4×sifiveu74mc").
+func CoresKey(cores string) string {
+	var b strings.Builder
+	for _, r := range strings.ToLower(cores) {
+		if r >= 'a' && r <= 'z' || r >= '0' && r <= '9' || r == '×' || r == '+' {
+			b.WriteRune(r)
+		}
+	}
+	return b.String()
 }
 
 // mostCommon returns the most frequent name, the shortest and then the

@@ -100,9 +100,12 @@ func TestReferenceList(t *testing.T) {
 }
 
 func TestReferenceUnknownSoC(t *testing.T) {
-	out, errOut, code := run(t, "Nonexistent ZZ9999")
-	if code != 2 || out != "" || !strings.Contains(errOut, "no reference results for SoC") || strings.Count(strings.TrimSpace(errOut), "\n") != 0 {
-		t.Errorf("exit %d, out %q, err %q", code, out, errOut)
+	// an empty name is no SoC either (not the entries whose name has no model)
+	for _, soc := range []string{"Nonexistent ZZ9999", "", "  ", "Nvidia Jetson Nano"} {
+		out, errOut, code := run(t, soc)
+		if code != 2 || out != "" || !strings.Contains(errOut, "no reference results for SoC") || strings.Count(strings.TrimSpace(errOut), "\n") != 0 {
+			t.Errorf("%q: exit %d, out %q, err %q", soc, code, out, errOut)
+		}
 	}
 	if _, _, code := run(t, "a", "b"); code != 2 {
 		t.Errorf("two arguments: exit %d", code)

@@ -8,6 +8,7 @@ import (
 	"testing"
 
 	"boardbench/internal/reference"
+	"boardbench/internal/sbcimport"
 	"boardbench/internal/testutil/shareddata"
 )
 
@@ -70,6 +71,21 @@ func TestFromLog(t *testing.T) {
 	e, ok = FromLog("4pzf", read("4pzf.txt"))
 	if !ok || e.Usable() || e.Clean == nil || *e.Clean || !contains(e.Disturbed, "throttling") {
 		t.Errorf("throttled log: %+v", e)
+	}
+	// the log's own judgement decides, not boardbench's stricter one: a
+	// log without a validation section whose monitor lines boardbench
+	// finds disturbed is not valid as an imported result, yet its own log
+	// judged nothing, so it stays in the set
+	data := read("3Nzx.txt")
+	l, err := sbcimport.Parse(data)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if r := l.Result("3Nzx.txt"); r.Summary.Valid {
+		t.Errorf("3Nzx is valid by boardbench's rules: %s", r.Summary.Verdict)
+	}
+	if e, ok = FromLog("3Nzx", data); !ok || !e.Usable() || e.Clean != nil {
+		t.Errorf("3Nzx: %+v", e)
 	}
 	if _, ok := FromLog("x", []byte("hello\n")); ok {
 		t.Error("a text that is not a log gave an entry")
