@@ -91,7 +91,9 @@ func TestImpossiblePowerReadings(t *testing.T) {
 			}
 			out := filepath.Join(t.TempDir(), "r.json")
 			_, stderr, code := runWithin(t, slowDeadline, "monitor", "-o", out, "--interval", "0.3", "--idle-baseline", "1s", "--power", spec, "--", "sleep", "2")
-			if code != 0 {
+			// 3: not valid, the verdict of a loaded machine (other work
+			// took the CPU), not of the readings this test is about.
+			if code != 0 && code != 3 {
 				t.Fatalf("exit %d: %s", code, stderr)
 			}
 			r, err := result.Load(out)

@@ -15,6 +15,9 @@ import (
 // listens on port 1) or to parse it: no password may appear in any
 // output or error.
 func TestStoreSecretsRedacted(t *testing.T) {
+	// Made here: a subtest's own directory is named after the subtest,
+	// which holds the password.
+	dir := t.TempDir()
 	specs := []string{
 		"postgres://bench:Hunter2userinfo@127.0.0.1:1/b?connect_timeout=1",
 		"postgres://bench@127.0.0.1:1/b?password=Hunter2query&connect_timeout=1",
@@ -52,7 +55,7 @@ func TestStoreSecretsRedacted(t *testing.T) {
 			check(t, stdout, stderr)
 		})
 		t.Run("results push --to "+spec, func(t *testing.T) {
-			stdout, stderr, _ := runWithin(t, slowDeadline, "results", "push", "--store", filepath.Join(t.TempDir(), "r.db"), "--to", spec)
+			stdout, stderr, _ := runWithin(t, slowDeadline, "results", "push", "--store", filepath.Join(dir, "r.db"), "--to", spec)
 			check(t, stdout, stderr)
 		})
 	}
@@ -70,7 +73,8 @@ func TestCmdPowerSourceNotStored(t *testing.T) {
 	// quotes the secret), then fails with the secret on standard error.
 	power := `cmd:echo 2.5; echo "Hunter2cmd"; echo "curl: -u admin:Hunter2cmd refused" >&2; exit 3`
 	_, stderr, code := runWithin(t, slowDeadline, "monitor", "-o", out, "--interval", "0.3", "--idle-baseline", "0", "--power", power, "--", "sleep", "2")
-	if code != 0 {
+	// 3: not valid, the verdict of a loaded machine, not of the source.
+	if code != 0 && code != 3 {
 		t.Fatalf("exit %d: %s", code, stderr)
 	}
 	data, err := os.ReadFile(out)
