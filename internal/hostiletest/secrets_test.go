@@ -23,10 +23,15 @@ func TestStoreSecretsRedacted(t *testing.T) {
 		"postgres://bench@127.0.0.1:1/b?password=Hunter2badopt&connect_timeout=x",
 		"postgres://bench:Hunter2badport@127.0.0.1:x/b",
 		"mysql://bench:Hunter2scheme@db/b?password=Hunter2scheme2",
+		// A keyword/value string is no URL: boardbench takes it for a
+		// SQLite path, and must still not show its password.
+		"host=127.0.0.1 port=1 user=bench password=Hunter2kv dbname=b",
+		"host=127.0.0.1 port=1 user=bench password='Hunter2 quoted' dbname=b",
 	}
 	commands := [][]string{
 		{"results", "list"},
 		{"results", "show", "0123abcd"},
+		{"results", "tag", "0123abcd", "x"},
 		{"serve", "--listen", "127.0.0.1:0"},
 		{"compare", "0123abcd", "4567ef01"},
 	}
@@ -39,6 +44,9 @@ func TestStoreSecretsRedacted(t *testing.T) {
 			t.Error("no error line")
 		}
 	}
+	// The source of push lies in the parent test's directory: a
+	// subtest's own is named after the subtest, spec and password in it.
+	src := filepath.Join(t.TempDir(), "r.db")
 	for _, spec := range specs {
 		for _, c := range commands {
 			t.Run(strings.Join(c, " ")+" "+spec, func(t *testing.T) {
@@ -52,7 +60,7 @@ func TestStoreSecretsRedacted(t *testing.T) {
 			check(t, stdout, stderr)
 		})
 		t.Run("results push --to "+spec, func(t *testing.T) {
-			stdout, stderr, _ := runWithin(t, slowDeadline, "results", "push", "--store", filepath.Join(t.TempDir(), "r.db"), "--to", spec)
+			stdout, stderr, _ := runWithin(t, slowDeadline, "results", "push", "--store", src, "--to", spec)
 			check(t, stdout, stderr)
 		})
 	}
