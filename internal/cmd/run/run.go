@@ -51,9 +51,6 @@ whose verdict is not valid exits with status 3 (see README, "Exit status").`,
   boardbench report myboard.json`,
 		Args: cmdutil.NoArgs,
 		RunE: func(cmd *cobra.Command, args []string) error {
-			if err := session.CheckLeftovers(f.IO.ErrOut, opt.Force, "run", "/"); err != nil {
-				return err
-			}
 			if err := cmdutil.NonNegative("--idle-timeout", opt.IdleTimeout); err != nil {
 				return err
 			}
@@ -73,6 +70,10 @@ whose verdict is not valid exits with status 3 (see README, "Exit status").`,
 				return err
 			}
 			defer lock.Release()
+			// Under the lock: a run waited for may have left its state.
+			if err := session.CheckLeftovers(f.IO.ErrOut, opt.Force, "run", "/"); err != nil {
+				return err
+			}
 			cfg := benchrun.Config{Host: h, Progress: f.IO.ErrOut, TTY: f.IO.IsStderrTTY(), Width: f.IO.StderrWidth(), Lock: lock,
 				Print: session.Printer{Out: f.IO.Out, JSON: asJSON, TextHasVerdict: true,
 					Text: func(w io.Writer, r *result.Result) { runtext.Render(w, r, f.IO.ColorEnabled()) }}}

@@ -60,9 +60,6 @@ every cpufreq setting at the end, on error, Ctrl-C and SIGTERM.`,
 			if !cmd.Flags().Changed("settle") && opt.Quick {
 				opt.Settle = QuickSettle
 			}
-			if err := session.CheckLeftovers(f.IO.ErrOut, opt.Force, "sweep", root); err != nil {
-				return err
-			}
 			h, err := f.NewHost(root)
 			if err != nil {
 				return err
@@ -72,6 +69,12 @@ every cpufreq setting at the end, on error, Ctrl-C and SIGTERM.`,
 				return err
 			}
 			defer lock.Release()
+			// Leftovers are looked for under the lock: a run this one
+			// waited for (--wait) may have been killed and left its
+			// state file, the clocks still pinned.
+			if err := session.CheckLeftovers(f.IO.ErrOut, opt.Force, "sweep", root); err != nil {
+				return err
+			}
 			isRoot := f.IsRoot()
 			cfg := Config{Host: h, IsRoot: &isRoot, Status: f.Status("sweep", true), Warn: f.IO.ErrOut, Lock: lock,
 				Print: session.Printer{Out: f.IO.Out, JSON: asJSON, TextHasVerdict: true,
