@@ -51,6 +51,9 @@ whose verdict is not valid exits with status 3 (see README, "Exit status").`,
   boardbench report myboard.json`,
 		Args: cmdutil.NoArgs,
 		RunE: func(cmd *cobra.Command, args []string) error {
+			if err := session.CheckLeftovers(f.IO.ErrOut, opt.Force, "run", "/"); err != nil {
+				return err
+			}
 			if err := cmdutil.NonNegative("--idle-timeout", opt.IdleTimeout); err != nil {
 				return err
 			}
@@ -70,8 +73,9 @@ whose verdict is not valid exits with status 3 (see README, "Exit status").`,
 				return err
 			}
 			defer lock.Release()
-			// Under the lock: a run waited for may have left its state.
-			if err := session.CheckLeftovers(f.IO.ErrOut, opt.Force, "run", "/"); err != nil {
+			// Again under the lock: a run waited for (--wait) may have
+			// been killed and left its state, the clocks still tuned.
+			if err := recheckLeftovers(opt.Force, "run", "/"); err != nil {
 				return err
 			}
 			cfg := benchrun.Config{Host: h, Progress: f.IO.ErrOut, TTY: f.IO.IsStderrTTY(), Width: f.IO.StderrWidth(), Lock: lock,
@@ -93,4 +97,14 @@ whose verdict is not valid exits with status 3 (see README, "Exit status").`,
 	power.AddFlags(cmd, &opt.Power)
 	cmdutil.AddJSONFlag(cmd, &asJSON)
 	return cmd
+}
+
+// recheckLeftovers repeats the leftover check once the tuning lock is
+// held, without --force only (with it the user was told before and goes
+// on): it refuses when a run this one waited for left its state file.
+func recheckLeftovers(force bool, command, root string) error {
+	if force {
+		return nil
+	}
+	return session.CheckLeftovers(nil, false, command, root)
 }

@@ -60,6 +60,9 @@ every cpufreq setting at the end, on error, Ctrl-C and SIGTERM.`,
 			if !cmd.Flags().Changed("settle") && opt.Quick {
 				opt.Settle = QuickSettle
 			}
+			if err := session.CheckLeftovers(f.IO.ErrOut, opt.Force, "sweep", root); err != nil {
+				return err
+			}
 			h, err := f.NewHost(root)
 			if err != nil {
 				return err
@@ -69,11 +72,13 @@ every cpufreq setting at the end, on error, Ctrl-C and SIGTERM.`,
 				return err
 			}
 			defer lock.Release()
-			// Leftovers are looked for under the lock: a run this one
-			// waited for (--wait) may have been killed and left its
-			// state file, the clocks still pinned.
-			if err := session.CheckLeftovers(f.IO.ErrOut, opt.Force, "sweep", root); err != nil {
-				return err
+			// Again under the lock (without --force, which was told
+			// before): a run this one waited for (--wait) may have been
+			// killed and left its state file, the clocks still pinned.
+			if !opt.Force {
+				if err := session.CheckLeftovers(nil, false, "sweep", root); err != nil {
+					return err
+				}
 			}
 			isRoot := f.IsRoot()
 			cfg := Config{Host: h, IsRoot: &isRoot, Status: f.Status("sweep", true), Warn: f.IO.ErrOut, Lock: lock,
