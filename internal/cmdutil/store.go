@@ -76,6 +76,22 @@ func (o StoreOptions) OpenStore(ctx context.Context) (store.Store, error) {
 	return st, err
 }
 
+// ReadStore opens the chosen store as OpenStore does, for the commands
+// that only read stored results (results list, show, export, push's
+// source, compare): read-only (store.OpenReadOnly), so a store on a
+// read-only mount or owned by another user can be read, and nothing is
+// written next to it (no -wal or -shm).
+func (o StoreOptions) ReadStore(ctx context.Context) (store.Store, error) {
+	if o.Off {
+		return nil, &UsageError{Err: ErrNoStore}
+	}
+	st, err := store.OpenReadOnly(ctx, o.Spec)
+	if errors.Is(err, store.ErrNoSuchStore) {
+		return nil, Usagef("%v (nothing has been saved to it yet: the measuring commands and 'boardbench import' save results there)", err)
+	}
+	return st, err
+}
+
 // CreateStore opens the chosen store for saving results (import),
 // creating it when missing; under --no-store it returns ErrNoStore as a
 // usage error.

@@ -15,9 +15,6 @@ import (
 // listens on port 1) or to parse it: no password may appear in any
 // output or error.
 func TestStoreSecretsRedacted(t *testing.T) {
-	// Made here: a subtest's own directory is named after the subtest,
-	// which holds the password.
-	dir := t.TempDir()
 	specs := []string{
 		"postgres://bench:Hunter2userinfo@127.0.0.1:1/b?connect_timeout=1",
 		"postgres://bench@127.0.0.1:1/b?password=Hunter2query&connect_timeout=1",
@@ -26,10 +23,15 @@ func TestStoreSecretsRedacted(t *testing.T) {
 		"postgres://bench@127.0.0.1:1/b?password=Hunter2badopt&connect_timeout=x",
 		"postgres://bench:Hunter2badport@127.0.0.1:x/b",
 		"mysql://bench:Hunter2scheme@db/b?password=Hunter2scheme2",
+		// A keyword/value string is no URL: boardbench takes it for a
+		// SQLite path, and must still not show its password.
+		"host=127.0.0.1 port=1 user=bench password=Hunter2kv dbname=b",
+		"host=127.0.0.1 port=1 user=bench password='Hunter2 quoted' dbname=b",
 	}
 	commands := [][]string{
 		{"results", "list"},
 		{"results", "show", "0123abcd"},
+		{"results", "tag", "0123abcd", "x"},
 		{"serve", "--listen", "127.0.0.1:0"},
 		{"compare", "0123abcd", "4567ef01"},
 	}
@@ -42,6 +44,9 @@ func TestStoreSecretsRedacted(t *testing.T) {
 			t.Error("no error line")
 		}
 	}
+	// The source of push lies in the parent test's directory: a
+	// subtest's own is named after the subtest, spec and password in it.
+	src := filepath.Join(t.TempDir(), "r.db")
 	for _, spec := range specs {
 		for _, c := range commands {
 			t.Run(strings.Join(c, " ")+" "+spec, func(t *testing.T) {
@@ -55,7 +60,7 @@ func TestStoreSecretsRedacted(t *testing.T) {
 			check(t, stdout, stderr)
 		})
 		t.Run("results push --to "+spec, func(t *testing.T) {
-			stdout, stderr, _ := runWithin(t, slowDeadline, "results", "push", "--store", filepath.Join(dir, "r.db"), "--to", spec)
+			stdout, stderr, _ := runWithin(t, slowDeadline, "results", "push", "--store", src, "--to", spec)
 			check(t, stdout, stderr)
 		})
 	}
@@ -73,7 +78,7 @@ func TestCmdPowerSourceNotStored(t *testing.T) {
 	// quotes the secret), then fails with the secret on standard error.
 	power := `cmd:echo 2.5; echo "Hunter2cmd"; echo "curl: -u admin:Hunter2cmd refused" >&2; exit 3`
 	_, stderr, code := runWithin(t, slowDeadline, "monitor", "-o", out, "--interval", "0.3", "--idle-baseline", "0", "--power", power, "--", "sleep", "2")
-	// 3: not valid, the verdict of a loaded machine, not of the source.
+	// 3: measured, not valid (a loaded machine's verdict).
 	if code != 0 && code != 3 {
 		t.Fatalf("exit %d: %s", code, stderr)
 	}

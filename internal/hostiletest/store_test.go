@@ -37,9 +37,26 @@ func onlyStore(t *testing.T, dir string) {
 	}
 }
 
-// TestStoreOnReadOnlyMountOrOfAnotherUser: report and report --html read
-// a store on a read-only mount and one owned by another user, and leave
-// nothing beside it.
+// readCommands runs every command that only reads the store on it: each
+// must succeed and print something (they open the store read-only).
+func readCommands(t *testing.T, store, id string) {
+	t.Helper()
+	for _, args := range [][]string{
+		{"results", "list"},
+		{"results", "show", id},
+		{"results", "export", id, "--format", "csv"},
+		{"compare", id, id},
+	} {
+		stdout, stderr, code := boardbench(t, append([]string{"--store", store}, args...)...)
+		if code != 0 || stdout == "" {
+			t.Errorf("%v: exit %d, %d bytes on stdout: %s", args, code, len(stdout), stderr)
+		}
+	}
+}
+
+// TestStoreOnReadOnlyMountOrOfAnotherUser: report, report --html, results
+// list/show/export and compare read a store on a read-only mount and one
+// owned by another user, and leave nothing beside it.
 func TestStoreOnReadOnlyMountOrOfAnotherUser(t *testing.T) {
 	if os.Geteuid() != 0 {
 		need.Missing(t, "a read-only bind mount and chown need root")
@@ -62,6 +79,7 @@ func TestStoreOnReadOnlyMountOrOfAnotherUser(t *testing.T) {
 		if _, stderr, code := boardbench(t, "--store", ro, "report", "--html", id, "-o", filepath.Join(t.TempDir(), "r.html")); code != 0 {
 			t.Errorf("report --html from a read-only mount: exit %d: %s", code, stderr)
 		}
+		readCommands(t, ro, id)
 		onlyStore(t, filepath.Dir(path))
 	})
 	t.Run("another user's store", func(t *testing.T) {
@@ -71,6 +89,7 @@ func TestStoreOnReadOnlyMountOrOfAnotherUser(t *testing.T) {
 		if _, stderr, code := boardbench(t, "--store", path, "report", "--html", id, "-o", filepath.Join(t.TempDir(), "r.html")); code != 0 {
 			t.Errorf("report --html of another user's store: exit %d: %s", code, stderr)
 		}
+		readCommands(t, path, id)
 		onlyStore(t, filepath.Dir(path))
 	})
 }

@@ -44,6 +44,29 @@ func TestTuningLockHostile(t *testing.T) {
 			t.Errorf("ASPM policy changed to %q", now)
 		}
 	})
+	// On the live machine review --apply -- CMD runs its command under
+	// monitoring: a held lock is still a refusal before anything runs
+	// (one line, exit 2), no result file written, nothing stored.
+	t.Run("held, live, with a command", func(t *testing.T) {
+		t.Setenv(tune.StateDirEnv, t.TempDir())
+		cwd := t.TempDir()
+		t.Chdir(cwd)
+		store := filepath.Join(t.TempDir(), "store.db")
+		t.Setenv("BOARDBENCH_STORE", store)
+		l, err := tune.AcquireRootLock(context.Background(), "/", false, nil)
+		must(t, err)
+		defer l.Release()
+		stdout, stderr, code := run(t, "review", "--apply", "--", "true")
+		if code != 2 || strings.Count(stderr, "\n") != 1 || !strings.Contains(stderr, "pid "+strconv.Itoa(os.Getpid())) || stdout != "" {
+			t.Errorf("live review --apply -- true while the lock is held: exit %d, stdout %q, stderr %q", code, stdout, stderr)
+		}
+		if left, _ := os.ReadDir(cwd); len(left) != 0 {
+			t.Errorf("files written by a refused run: %v", left)
+		}
+		if _, err := os.Lstat(store); !os.IsNotExist(err) {
+			t.Errorf("store created by a refused run: %v", err)
+		}
+	})
 	for name, mk := range map[string]func(t *testing.T, lock string){
 		"fifo": func(t *testing.T, lock string) { must(t, syscall.Mkfifo(lock, 0o600)) },
 		"link out": func(t *testing.T, lock string) {

@@ -110,7 +110,7 @@ func OpenExisting(ctx context.Context, spec string) (Store, error) {
 	}
 	if path != "" {
 		if _, err := os.Lstat(path); errors.Is(err, fs.ErrNotExist) {
-			return nil, fmt.Errorf("store %s: %w", path, ErrNoSuchStore)
+			return nil, redactErr(fmt.Errorf("store %s: %w", path, ErrNoSuchStore), spec)
 		}
 	}
 	return Open(ctx, spec)

@@ -111,7 +111,7 @@ func openSQLiteReadOnly(ctx context.Context, path string) (*sqlStore, int, error
 	}
 	db.SetMaxOpenConns(MaxReadConns)
 	db.SetMaxIdleConns(MaxReadConns)
-	s := &sqlStore{db: db, d: dialect{name: "sqlite"}, where: path}
+	s := &sqlStore{db: db, d: dialect{name: "sqlite"}, where: redactURL(path)}
 	if writable && !hadWAL && !hadSHM {
 		s.closeFn = func() error { return tidyWAL(abs) }
 	}

@@ -122,7 +122,12 @@ func NewGuard(parent context.Context, h *host.Host, opts ...Option) (*Guard, con
 		var err error
 		st, err = Snapshot(h)
 		if err != nil && !(g0.allowEmpty && errors.Is(err, errNothingSaved)) {
-			lock.Release()
+			// A lock handed over with WithLock stays its caller's: the
+			// caller goes on (measuring untuned) and releases it at its
+			// end; only a lock the Guard took is given up here.
+			if g0.lock == nil {
+				lock.Release()
+			}
 			return nil, nil, err
 		}
 	}

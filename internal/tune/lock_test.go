@@ -10,6 +10,8 @@ import (
 	"strings"
 	"syscall"
 	"testing"
+
+	"boardbench/internal/testutil/fixture"
 )
 
 // lockHolderEnv makes the test binary take the tuning lock in the
@@ -135,4 +137,34 @@ func TestLockRefusesSpecialFiles(t *testing.T) {
 	if _, err := os.Lstat(filepath.Join(filepath.Dir(outside), "boardbench")); !errors.Is(err, os.ErrNotExist) {
 		t.Errorf("written through the link: %v", err)
 	}
+}
+
+// TestGuardKeepsHandedLockWhenNothingToTune: a machine without cpufreq or
+// devfreq gives no Guard, but the lock its caller handed over stays held
+// until the caller releases it (run measures on, untuned, under the lock).
+func TestGuardKeepsHandedLockWhenNothingToTune(t *testing.T) {
+	dir := filepath.Join(t.TempDir(), "state")
+	l, err := AcquireLock(context.Background(), dir, LockOptions{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	h := fixture.Open(t, t.TempDir())
+	t.Setenv(StateDirEnv, dir)
+	if g, _, err := NewGuard(context.Background(), h, WithLock(l)); err == nil {
+		g.Close()
+		t.Fatal("NewGuard on an empty machine succeeded")
+	}
+	var busy *BusyError
+	if _, err := AcquireLock(context.Background(), dir, LockOptions{}); !errors.As(err, &busy) {
+		t.Fatalf("after the failed NewGuard, another AcquireLock: %v, want a *BusyError (the caller still holds the lock)", err)
+	}
+	l.Release()
+	if _, err := os.Lstat(filepath.Join(dir, LockFileName)); !errors.Is(err, os.ErrNotExist) {
+		t.Errorf("lock file after Release: %v, want it removed", err)
+	}
+	l2, err := AcquireLock(context.Background(), dir, LockOptions{})
+	if err != nil {
+		t.Fatalf("after Release: %v", err)
+	}
+	l2.Release()
 }

@@ -89,6 +89,17 @@ restored when the walk ends, fails, or is stopped with Ctrl-C or SIGTERM.`,
 			if err := r.preflight(); err != nil {
 				return err
 			}
+			if opps {
+				// The tuning lock before anything is measured: a busy
+				// root is a refusal (exit 2), not a failed walk after
+				// the clusters were measured.
+				lock, err := f.TuningLock(cmd.Context(), h.Root(), wait)
+				if err != nil {
+					return err
+				}
+				defer lock.Release()
+				r.lock = lock
+			}
 			// The report is the runner's once measured: printed by the
 			// engine at the end.
 			print := f.Printer(asJSON, func(res *result.Result) any { return withVerdict(r.rep, res) },
@@ -128,7 +139,10 @@ type runner struct {
 	allowed []int
 	opps    bool
 	// wait is the guard's option for the tuning lock (--wait).
-	wait   tune.Option
+	wait tune.Option
+	// lock is the tuning lock --opps takes before measuring, handed to
+	// the guard (nil: the guard takes it).
+	lock   *tune.Lock
 	isRoot bool
 	// progress shows what is being measured (on a terminal only); nil
 	// for none. It is the session's status line.
@@ -187,7 +201,11 @@ func (r *runner) clusters(ctx context.Context) (*Report, error) {
 // settings are written back when the walk ends (and by the guard at once
 // on a signal; the engine closes it at the end).
 func (r *runner) walkOPPs(ctx context.Context, c *clockcheck.Checker, rep *Report) error {
-	g, gctx, err := r.sess.Tune(ctx, r.wait)
+	opt := r.wait
+	if r.lock != nil {
+		opt = tune.WithLock(r.lock)
+	}
+	g, gctx, err := r.sess.Tune(ctx, opt)
 	if err != nil {
 		return fmt.Errorf("--opps: saving the cpufreq settings: %w", err)
 	}

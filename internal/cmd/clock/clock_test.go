@@ -350,6 +350,34 @@ func TestOPPWalkRestoresSettings(t *testing.T) {
 	}
 }
 
+// TestOPPWalkUsesTheCommandsLock: clock --opps takes the root's tuning
+// lock before it measures and hands it to the walk's guard; the walk does
+// not refuse as busy on its own lock, and the lock is released (its file
+// removed) when the walk has restored.
+func TestOPPWalkUsesTheCommandsLock(t *testing.T) {
+	state := t.TempDir()
+	t.Setenv(tune.StateDirEnv, state)
+	root := board(t, "")
+	r := newRunner(t, root, &fakeBoard{factor: map[int]float64{0: 1, 4: 1}})
+	r.opps, r.isRoot = true, true
+	lock, err := tune.AcquireRootLock(context.Background(), root, false, nil)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer lock.Release()
+	r.lock = lock
+	rep, err := r.run(context.Background())
+	if err != nil {
+		t.Fatalf("OPP walk under the command's own lock: %v", err)
+	}
+	if len(rep.Clusters) == 0 || len(rep.Clusters[0].OPPs) == 0 {
+		t.Fatalf("no OPP measured: %+v", rep)
+	}
+	if left, _ := os.ReadDir(state); len(left) != 0 {
+		t.Errorf("left in the state directory after the walk: %v", left)
+	}
+}
+
 // TestOPPWalkInterruptedBySignal stops the OPP walk with each signal that
 // ends a session: the cpufreq files are byte-identical afterwards and the
 // state file, on disk during the walk, is gone.

@@ -104,7 +104,7 @@ func loadInputs(ctx context.Context, f *cmdutil.Factory, args []string) ([]compa
 		}
 		if st == nil {
 			var err error
-			if st, err = f.Store.OpenStore(ctx); err != nil {
+			if st, err = f.Store.ReadStore(ctx); err != nil {
 				return nil, fmt.Errorf("%s is not a file, and the results store cannot be opened: %w", a, err)
 			}
 		}

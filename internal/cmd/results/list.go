@@ -48,7 +48,7 @@ valid, summary}, summary holding every headline figure by name.`,
 				q.Since = t
 			}
 			ctx := cmd.Context()
-			st, err := open(ctx, f)
+			st, err := openRead(ctx, f)
 			if err != nil {
 				return err
 			}

@@ -45,9 +45,15 @@ func stdinIsTerminal(f *cmdutil.Factory) bool {
 	return ok && term.IsTerminal(int(file.Fd()))
 }
 
-// open opens the chosen store.
+// open opens the chosen store, to change it (tag, rm).
 func open(ctx context.Context, f *cmdutil.Factory) (store.Store, error) {
 	return f.Store.OpenStore(ctx)
+}
+
+// openRead opens the chosen store read-only, to read it (list, show,
+// export, push's source): see cmdutil.StoreOptions.ReadStore.
+func openRead(ctx context.Context, f *cmdutil.Factory) (store.Store, error) {
+	return f.Store.ReadStore(ctx)
 }
 
 // lookup resolves an id or its start; an unknown id, or a start that
@@ -72,9 +78,10 @@ func whereOf(st store.Store) string {
 
 // withStored opens the store, resolves ref (an id or its start, see
 // lookup) and calls fn with the store and the full id; the store is
-// closed when fn returns.
-func withStored(ctx context.Context, f *cmdutil.Factory, ref string, fn func(st store.Store, id string) error) error {
-	st, err := open(ctx, f)
+// closed when fn returns. openWith is open (to change the result) or
+// openRead.
+func withStored(ctx context.Context, f *cmdutil.Factory, openWith func(context.Context, *cmdutil.Factory) (store.Store, error), ref string, fn func(st store.Store, id string) error) error {
+	st, err := openWith(ctx, f)
 	if err != nil {
 		return err
 	}

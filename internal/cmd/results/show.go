@@ -34,7 +34,7 @@ func newShowCmd(f *cmdutil.Factory) *cobra.Command {
 		},
 		RunE: func(cmd *cobra.Command, args []string) error {
 			ctx := cmd.Context()
-			return withStored(ctx, f, args[0], func(st store.Store, id string) error {
+			return withStored(ctx, f, openRead, args[0], func(st store.Store, id string) error {
 				r, doc, err := store.LoadResult(ctx, st, id)
 				if err != nil {
 					return err
@@ -96,7 +96,7 @@ func newExportCmd(f *cmdutil.Factory) *cobra.Command {
 				return cmdutil.Usagef("--header only applies to --format markdown")
 			}
 			ctx := cmd.Context()
-			st, err := open(ctx, f)
+			st, err := openRead(ctx, f)
 			if err != nil {
 				return err
 			}
@@ -256,7 +256,7 @@ func newTagCmd(f *cmdutil.Factory) *cobra.Command {
 		},
 		RunE: func(cmd *cobra.Command, args []string) error {
 			ctx := cmd.Context()
-			return withStored(ctx, f, args[0], func(st store.Store, id string) error {
+			return withStored(ctx, f, open, args[0], func(st store.Store, id string) error {
 				return st.Tag(ctx, id, args[1])
 			})
 		},
@@ -339,7 +339,7 @@ left as it is, so pushing again copies only what is new. --board, --tag and
 				return cmdutil.Usagef("results push needs --to URL (postgres://user@host/db, or a SQLite file)")
 			}
 			ctx := cmd.Context()
-			src, err := open(ctx, f)
+			src, err := openRead(ctx, f)
 			if err != nil {
 				return err
 			}

@@ -205,8 +205,16 @@ func failedChanges(changes []review.Change) int {
 // a fixture root plainly, in a session on that root (the monitor samples
 // only the live machine).
 func runApplyCommand(ctx context.Context, f *cmdutil.Factory, h *host.Host, o options) error {
+	// The tuning lock first, as every command that tunes: a busy root is a
+	// refusal before the command runs (exit 2, no result written or
+	// stored), not a failed measurement.
+	lock, err := f.TuningLock(ctx, h.Root(), o.wait)
+	if err != nil {
+		return err
+	}
+	defer lock.Release()
 	prepare := func(ctx context.Context, s *session.Session) error {
-		g, _, err := s.Tune(ctx, tune.AllowNoFrequency(), f.GuardWait(o.wait))
+		g, _, err := s.Tune(ctx, tune.AllowNoFrequency(), tune.WithLock(lock))
 		if err != nil {
 			return err
 		}
@@ -249,7 +257,7 @@ func runApplyCommand(ctx context.Context, f *cmdutil.Factory, h *host.Host, o op
 		}}
 	cfg := session.Config{Host: h, Info: inventory.Collect(h, inventory.Options{Redact: true}), Command: "review",
 		Options: map[string]any{"command": o.argv}, Warn: f.IO.ErrOut, NoKeep: true}
-	_, err := session.Measure(ctx, cfg, session.Plan{
+	_, err = session.Measure(ctx, cfg, session.Plan{
 		Prepare: func(ctx context.Context, s *session.Session) ([]session.Step, error) {
 			return []session.Step{step}, prepare(ctx, s)
 		},

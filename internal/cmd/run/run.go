@@ -73,6 +73,11 @@ whose verdict is not valid exits with status 3 (see README, "Exit status").`,
 				return err
 			}
 			defer lock.Release()
+			// Again under the lock: a run waited for (--wait) may have
+			// been killed and left its state, the clocks still tuned.
+			if err := recheckLeftovers(opt.Force, "run", "/"); err != nil {
+				return err
+			}
 			cfg := benchrun.Config{Host: h, Progress: f.IO.ErrOut, TTY: f.IO.IsStderrTTY(), Width: f.IO.StderrWidth(), Lock: lock,
 				Print: session.Printer{Out: f.IO.Out, JSON: asJSON, TextHasVerdict: true,
 					Text: func(w io.Writer, r *result.Result) { runtext.Render(w, r, f.IO.ColorEnabled()) }}}
@@ -92,4 +97,14 @@ whose verdict is not valid exits with status 3 (see README, "Exit status").`,
 	power.AddFlags(cmd, &opt.Power)
 	cmdutil.AddJSONFlag(cmd, &asJSON)
 	return cmd
+}
+
+// recheckLeftovers repeats the leftover check once the tuning lock is
+// held, without --force only (with it the user was told before and goes
+// on): it refuses when a run this one waited for left its state file.
+func recheckLeftovers(force bool, command, root string) error {
+	if force {
+		return nil
+	}
+	return session.CheckLeftovers(nil, false, command, root)
 }

@@ -130,20 +130,7 @@ func TestSweepOverlapping(t *testing.T) {
 func TestSweepRefusesLeftovers(t *testing.T) {
 	t.Setenv(tune.StateDirEnv, "")
 	root := quadA53(t)
-	dead := exec.Command("true")
-	if err := dead.Run(); err != nil {
-		t.Skip(err)
-	}
-	dir, _ := tune.LockDirFor(root)
-	if err := os.MkdirAll(dir, 0o700); err != nil {
-		t.Fatal(err)
-	}
-	sf := fmt.Sprintf(`{"version": %d, "pid": %d, "root": %q, "command": ["boardbench", "sweep"], "started": "2024-01-01T10:00:00Z",
-		"saved": {"policies": [{"policy": 0, "dir": "/sys/devices/system/cpu/cpufreq/policy0", "governor": "ondemand\n", "scaling_min_freq": "600000\n", "scaling_max_freq": "1000000\n"}]}}`,
-		tune.StateFileVersion, dead.Process.Pid, root)
-	if err := os.WriteFile(filepath.Join(dir, fmt.Sprintf("tune-%d.json", dead.Process.Pid)), []byte(sf), 0o600); err != nil {
-		t.Fatal(err)
-	}
+	writeLeftover(t, root)
 	before := fixture.Snapshot(t, root)
 	ios, _, _ := iostreams.Test()
 	cmd := NewCmd(cmdutil.NewFactory(ios))
@@ -160,5 +147,79 @@ func TestSweepRefusesLeftovers(t *testing.T) {
 	}
 	if after := fixture.Snapshot(t, root); !reflect.DeepEqual(after, before) {
 		t.Error("the fixture changed")
+	}
+}
+
+// writeLeftover writes the state file a killed sweep on root leaves in
+// root's state directory (a process that no longer runs).
+func writeLeftover(t *testing.T, root string) {
+	t.Helper()
+	dead := exec.Command("true")
+	if err := dead.Run(); err != nil {
+		t.Skip(err)
+	}
+	dir, _ := tune.LockDirFor(root)
+	if err := os.MkdirAll(dir, 0o700); err != nil {
+		t.Fatal(err)
+	}
+	sf := fmt.Sprintf(`{"version": %d, "pid": %d, "root": %q, "command": ["boardbench", "sweep"], "started": "2024-01-01T10:00:00Z",
+		"saved": {"policies": [{"policy": 0, "dir": "/sys/devices/system/cpu/cpufreq/policy0", "governor": "ondemand\n", "scaling_min_freq": "600000\n", "scaling_max_freq": "1000000\n"}]}}`,
+		tune.StateFileVersion, dead.Process.Pid, root)
+	if err := os.WriteFile(filepath.Join(dir, fmt.Sprintf("tune-%d.json", dead.Process.Pid)), []byte(sf), 0o600); err != nil {
+		t.Fatal(err)
+	}
+}
+
+// TestSweepWaitsThenRefusesLeftovers: a sweep waiting for the lock
+// (--wait) looks for leftovers only once it holds the lock. The run it
+// waited for was killed meanwhile and left its state file: the waiting
+// sweep refuses, naming restore, writes nothing and changes nothing (it
+// used to pass the check before waiting and measure from the pinned
+// clocks).
+func TestSweepWaitsThenRefusesLeftovers(t *testing.T) {
+	t.Setenv(tune.StateDirEnv, "")
+	root := quadA53(t)
+	held, err := tune.AcquireRootLock(context.Background(), root, false, nil)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer held.Release()
+	before := fixture.Snapshot(t, root)
+	ios, _, _ := iostreams.Test()
+	notice := &signalWriter{ch: make(chan struct{})}
+	ios.ErrOut = notice
+	cmd := NewCmd(cmdutil.NewFactory(ios))
+	cmd.SetFlagErrorFunc(cmdutil.FlagErrorFunc)
+	cmd.SilenceUsage, cmd.SilenceErrors = true, true
+	out := filepath.Join(t.TempDir(), "sweep.json")
+	cmd.SetArgs([]string{"--root", root, "--no-install", "--wait", "-o", out})
+	done := make(chan error, 1)
+	go func() { done <- cmd.Execute() }()
+	select {
+	case <-notice.ch:
+	case err := <-done:
+		t.Fatalf("sweep --wait ended without waiting: %v", err)
+	}
+	// The holder "dies" with its clocks pinned: its state file stays.
+	writeLeftover(t, root)
+	held.Release()
+	err = <-done
+	if err == nil || !strings.Contains(err.Error(), "boardbench restore --root "+root) {
+		t.Errorf("sweep after waiting for a run that left its state: %v, want a refusal naming restore", err)
+	}
+	if _, serr := os.Stat(out); serr == nil {
+		t.Error("a result was written although sweep refused")
+	}
+	// The state directory (lock, leftover state file) aside.
+	after := fixture.Snapshot(t, root)
+	for _, m := range []map[string]string{before, after} {
+		for p := range m {
+			if strings.HasPrefix(p, "/run/") {
+				delete(m, p)
+			}
+		}
+	}
+	if !reflect.DeepEqual(after, before) {
+		t.Errorf("the fixture changed:\n%v\nwant\n%v", after, before)
 	}
 }

@@ -72,6 +72,14 @@ every cpufreq setting at the end, on error, Ctrl-C and SIGTERM.`,
 				return err
 			}
 			defer lock.Release()
+			// Again under the lock (without --force, which was told
+			// before): a run this one waited for (--wait) may have been
+			// killed and left its state file, the clocks still pinned.
+			if !opt.Force {
+				if err := session.CheckLeftovers(nil, false, "sweep", root); err != nil {
+					return err
+				}
+			}
 			isRoot := f.IsRoot()
 			cfg := Config{Host: h, IsRoot: &isRoot, Status: f.Status("sweep", true), Warn: f.IO.ErrOut, Lock: lock,
 				Print: session.Printer{Out: f.IO.Out, JSON: asJSON, TextHasVerdict: true,
