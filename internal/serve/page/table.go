@@ -54,6 +54,9 @@ type Compare struct {
 	Rows []CompareRow
 	// Text is the text comparison, when one was made.
 	Text string
+	// Notes warn about what the figures cannot say (compare's notes: a
+	// quick result beside standard ones), shown above the table.
+	Notes []string
 }
 
 // CompareResult heads one column of the comparison.
