@@ -125,8 +125,14 @@ func fakeTool(context.Context, *host.Host, bool) (*tools.Tool, *finding.Finding)
 func runBoard(t *testing.T, b *board, opt Options) *result.Result {
 	t.Helper()
 	ctx, cancel := context.WithCancel(context.Background())
-	defer cancel()
-	go b.simulate(ctx)
+	simulated := make(chan struct{})
+	go func() {
+		defer close(simulated)
+		b.simulate(ctx)
+	}()
+	// The simulation writes into the fixture: it must have stopped before
+	// the test's temporary directories are removed.
+	defer func() { cancel(); <-simulated }()
 	opt.Force, opt.Interval = true, 50*time.Millisecond
 	opt.Output = filepath.Join(t.TempDir(), "thermal.json")
 	cfg := Config{Host: fixture.Open(t, b.root), Allowed: []int{0, 1}, Exec: b, FindSevenZip: func(ctx context.Context, h *host.Host, install bool) (*tools.Tool, *finding.Finding) {
