@@ -2,6 +2,7 @@ package serve
 
 import (
 	"bytes"
+	"encoding/json"
 	"strings"
 	"testing"
 
@@ -9,6 +10,7 @@ import (
 	"boardbench/internal/inventory"
 	"boardbench/internal/result"
 	"boardbench/internal/serve/page"
+	"boardbench/internal/serve/servetest"
 )
 
 // TestComparePageQuickNote: the compare page says, above its table, what
@@ -43,5 +45,30 @@ func TestComparePageQuickNote(t *testing.T) {
 				t.Errorf("quick note at %d, table at %d, want a note %v above the table:\n%s", i, j, tt.wantNote, html)
 			}
 		})
+	}
+}
+
+// TestTableMarksQuickResults: the results table marks a quick result, and
+// only it, beside the standard ones.
+func TestTableMarksQuickResults(t *testing.T) {
+	m := servetest.NewMemStore()
+	for i := range 2 {
+		r, rec := servetest.Result(i)
+		r.Quick, rec.Quick = i == 1, i == 1
+		doc, err := json.Marshal(r)
+		if err != nil {
+			t.Fatal(err)
+		}
+		m.Add(rec, doc)
+	}
+	body := get(t, New(Config{Store: m}).Handler(), "/").Body.String()
+	if !strings.Contains(body, `data-id="00000000000000000000000000000002"`) || !strings.Contains(body, `title="a quick result`) {
+		t.Fatalf("no quick row, or no marker:\n%s", body)
+	}
+	for _, row := range strings.Split(body, "<tr")[1:] {
+		quick := strings.Contains(row, `data-id="00000000000000000000000000000002"`)
+		if got := strings.Contains(row, `title="a quick result`); got != quick {
+			t.Errorf("quick marker %v on the row (want %v):\n%s", got, quick, row)
+		}
 	}
 }

@@ -44,6 +44,9 @@ type Row struct {
 	// FindingsTitle lists the findings of an invalid result (hover text).
 	FindingsTitle string
 	Tags          []string
+	// Quick marks a result of a quick mode: its figures do not compare
+	// with the standard results beside it.
+	Quick bool
 }
 
 // Compare is the content of the comparison page.
