@@ -91,7 +91,9 @@ func TestImpossiblePowerReadings(t *testing.T) {
 			}
 			out := filepath.Join(t.TempDir(), "r.json")
 			_, stderr, code := runWithin(t, slowDeadline, "monitor", "-o", out, "--interval", "0.3", "--idle-baseline", "1s", "--power", spec, "--", "sleep", "2")
-			if code != 0 {
+			// 3: measured, but not valid (a loaded machine's other tasks
+			// took the CPU); the result is written all the same.
+			if code != 0 && code != 3 {
 				t.Fatalf("exit %d: %s", code, stderr)
 			}
 			r, err := result.Load(out)

@@ -70,7 +70,9 @@ func TestCmdPowerSourceNotStored(t *testing.T) {
 	// quotes the secret), then fails with the secret on standard error.
 	power := `cmd:echo 2.5; echo "Hunter2cmd"; echo "curl: -u admin:Hunter2cmd refused" >&2; exit 3`
 	_, stderr, code := runWithin(t, slowDeadline, "monitor", "-o", out, "--interval", "0.3", "--idle-baseline", "0", "--power", power, "--", "sleep", "2")
-	if code != 0 {
+	// 3: measured, but not valid — what a loaded machine's monitor says
+	// (other tasks took the CPU); the result is written all the same.
+	if code != 0 && code != 3 {
 		t.Fatalf("exit %d: %s", code, stderr)
 	}
 	data, err := os.ReadFile(out)
