@@ -96,7 +96,7 @@ func TestExitStatus(t *testing.T) {
 	if err := os.WriteFile(xhpl, []byte("#!/bin/sh\ncat '"+hplLog+"'\n"), 0o755); err != nil {
 		t.Fatal(err)
 	}
-	// A recorded root (without cpufreq): nothing for sweep to set or measure.
+	// A recorded root without cpufreq: nothing for sweep to set.
 	noCpufreq := filepath.Join(tmp, "no-cpufreq")
 	if err := os.MkdirAll(filepath.Join(noCpufreq, "proc"), 0o755); err != nil {
 		t.Fatal(err)
@@ -136,8 +136,7 @@ func TestExitStatus(t *testing.T) {
 		{"capture to a missing directory", []string{"capture", "-o", filepath.Join(tmp, "no-dir", "x.tar.gz")}, 2, "no such file or directory"},
 
 		// Refused before measuring: one line, exit 2, no result file.
-		{"sweep of a recorded root", []string{"sweep", "--root", noCpufreq, "--force", "-o", sweepOut}, 2, "is a recorded one (leave --root out)"},
-		{"sweep of a board's recorded root", []string{"sweep", "--root", fixture, "--force", "-o", sweepOut}, 2, "is a recorded one (leave --root out)"},
+		{"sweep without cpufreq", []string{"sweep", "--root", noCpufreq, "--force", "-o", sweepOut}, 2, "`boardbench run` measures at the clock the board runs"},
 
 		{"measured, not valid", []string{"monitor", "-o", resultFile, "--", xhpl}, 3, ""},
 		{"wrapped command's status", []string{"monitor", "-o", resultFile, "--", "sh", "-c", "exit 7"}, 7, ""},
