@@ -157,3 +157,40 @@ func TestSweepSIGTERM(t *testing.T) {
 		t.Errorf("first row %+v, want 1000 MHz, 1 thread, 800 MIPS", rows[0])
 	}
 }
+
+// TestReplayThatMeasuresNothing: a sweep of a board's recorded root whose
+// 7-Zip cannot run there measures nothing: it ends "not measured" (exit 1,
+// status failed), never "valid", and stores nothing.
+func TestReplayThatMeasuresNothing(t *testing.T) {
+	if os.Geteuid() != 0 {
+		need.Missing(t, "sweep sets clocks only as root")
+	}
+	fx, err := filepath.Abs("../../testdata/boards/rpi-zero2w")
+	if err != nil {
+		t.Fatal(err)
+	}
+	dir := t.TempDir()
+	storePath := filepath.Join(dir, "store", "results.db")
+	cmd, stdout, stderr := start(dir, "--store", storePath, "sweep", "--root", fx, "--force", "--no-install", "-o", "s.json")
+	cmd.Env = append(os.Environ(), "BOARDBENCH_STATE_DIR="+t.TempDir())
+	if err := cmd.Start(); err != nil {
+		t.Fatal(err)
+	}
+	r := wait(t, cmd, stdout, stderr)
+	if r.code != 1 || !strings.Contains(r.stdout, "not measured: nothing was measured: every step was skipped") || strings.Contains(r.stdout, "verdict:    valid") {
+		t.Errorf("exit %d, want 1 and the verdict 'not measured'\nstdout:\n%s\nstderr:\n%s", r.code, r.stdout, r.stderr)
+	}
+	if _, err := os.Stat(storePath); !os.IsNotExist(err) {
+		t.Errorf("a replay that measured nothing was stored: %v", err)
+	}
+	var d struct {
+		Status  string `json:"status"`
+		Summary struct {
+			Valid bool `json:"valid"`
+		} `json:"summary"`
+	}
+	data, err := os.ReadFile(filepath.Join(dir, "s.json"))
+	if err != nil || json.Unmarshal(data, &d) != nil || d.Status != "failed" || d.Summary.Valid {
+		t.Errorf("result file (%v): status %q valid %v", err, d.Status, d.Summary.Valid)
+	}
+}

@@ -33,6 +33,11 @@ var claims = []claim{
 	{"swapping",
 		regexp.MustCompile(`(?i)\bswapped\b|swapping occur`),
 		regexp.MustCompile(`(?i)no swapping|did not swap`)},
+	// falling_scores says the runs fell in order; sevenzip_spread that
+	// they are not in falling order: never both of the same runs.
+	{"falling scores",
+		regexp.MustCompile(`(?i)scores fell|in falling order`),
+		regexp.MustCompile(`(?i)not in falling order|did not fall`)},
 }
 
 // texts renders a finding's statements one per line: title and evidence
@@ -143,7 +148,16 @@ func TestNoContradictions(t *testing.T) {
 		{ID: "falling_scores", Severity: finding.Warning, Title: "Throttling: 7-Zip scores fell 16.3% over consecutive runs"},
 		{ID: "sevenzip_spread", Severity: finding.Warning, Title: "Interference", Evidence: []string{"3900, 3100, 3264 MIPS (not in falling order, so not throttling)"}},
 	}}
-	if got := contradictions(bad); len(got) != 1 || !strings.HasPrefix(got[0], "throttling") {
+	if got := contradictions(bad); len(got) != 2 || !strings.HasPrefix(got[0], "throttling") || !strings.HasPrefix(got[1], "falling scores") {
 		t.Errorf("the issue's contradiction is not caught: %v", got)
+	}
+	// Falling scores without a word on throttling, beside runs said not
+	// to fall: still a contradiction.
+	bad = &result.Result{Findings: []finding.Finding{
+		{ID: "falling_scores", Severity: finding.Warning, Title: "7-Zip scores fell 16.3% over consecutive runs; the cause cannot be told here"},
+		{ID: "sevenzip_spread", Severity: finding.Warning, Title: "Interference", Evidence: []string{"multi-threaded totals of the valid runs: 3900, 3100, 3264 MIPS, not in falling order"}},
+	}}
+	if got := contradictions(bad); len(got) != 1 || !strings.HasPrefix(got[0], "falling scores") {
+		t.Errorf("falling scores asserted and denied is not caught: %v", got)
 	}
 }

@@ -1,12 +1,14 @@
 package hostiletest_test
 
 import (
+	"context"
 	"os"
 	"path/filepath"
 	"strings"
 	"testing"
 
 	"boardbench/internal/result"
+	"boardbench/internal/store"
 )
 
 // TestStoreSecretsRedacted gives the store as a URL or keyword/value
@@ -44,9 +46,16 @@ func TestStoreSecretsRedacted(t *testing.T) {
 			t.Error("no error line")
 		}
 	}
-	// The source of push lies in the parent test's directory: a
-	// subtest's own is named after the subtest, spec and password in it.
+	// The source of push lies in the parent test's directory (a
+	// subtest's own is named after the subtest, spec and password in it)
+	// and exists, as push never creates one, so that push reaches the
+	// target.
 	src := filepath.Join(t.TempDir(), "r.db")
+	st, err := store.Open(context.Background(), src)
+	if err != nil {
+		t.Fatal(err)
+	}
+	st.Close()
 	for _, spec := range specs {
 		for _, c := range commands {
 			t.Run(strings.Join(c, " ")+" "+spec, func(t *testing.T) {

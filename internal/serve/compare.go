@@ -94,6 +94,7 @@ func BuildCompare(cmp *compare.Comparison) page.Compare {
 		}
 		c.Rows = append(c.Rows, row)
 	}
+	c.Notes = cmp.Notes
 	var text bytes.Buffer
 	cmp.WriteText(&text)
 	c.Text = text.String()

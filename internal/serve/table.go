@@ -260,7 +260,7 @@ func rowOf(rc store.Record) page.Row {
 	row := page.Row{ID: rc.ID, Device: rc.Board, Kernel: rc.Kernel, Distro: rc.Distro,
 		Clock: fig("clock_mhz.max", ""), SevenZipMulti: fig("sevenzip_multi_mips", ""), SevenZipSingle: fig("sevenzip_single_mips.max", ""),
 		AES: fig("aes256_16k.max", ""), Memcpy: fig("memcpy_mb_s.max", ""), Memset: fig("memset_mb_s.max", ""),
-		SoC: rc.SoC, CoreTypes: rc.CoreTypes, Valid: rc.Valid, Tags: rc.Tags}
+		SoC: rc.SoC, CoreTypes: rc.CoreTypes, Valid: rc.Valid, Tags: rc.Tags, Quick: rc.Quick}
 	if v, ok := rc.Figures["sevenzip_multi_mips"]; ok {
 		row.SevenZipMultiRaw = strconv.FormatFloat(v, 'f', -1, 64)
 	}

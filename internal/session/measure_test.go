@@ -40,7 +40,9 @@ func TestMeasure(t *testing.T) {
 		{"failed before measuring", Plan{Prepare: func(ctx context.Context, s *Session) ([]Step, error) {
 			return nil, errors.New("no tool")
 		}, Steps: []Step{{Name: "mem", Run: ok}}}, nil, 1, false, []string{"Verdict: not measured: no tool"}},
-		{"only skipped", Plan{Steps: []Step{{Name: "mem", Skip: "no tool"}}}, nil, 0, false, []string{"Verdict: valid"}},
+		{"only skipped", Plan{Steps: []Step{{Name: "mem", Skip: "no tool"}, {Name: "other", Skip: "no tool"}}}, nil, 1, false,
+			[]string{"Verdict: not measured: nothing was measured: every step was skipped (no tool)"}},
+		{"one measured, one skipped", Plan{Steps: []Step{{Name: "mem", Skip: "no tool"}, {Name: "other", Run: ok}}}, nil, 0, true, []string{"Verdict: valid"}},
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {

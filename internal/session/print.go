@@ -5,6 +5,7 @@ import (
 	"errors"
 	"fmt"
 	"io"
+	"slices"
 	"strings"
 
 	"boardbench/internal/finding"
@@ -118,7 +119,7 @@ func DisturbedLines(r *result.Result) []string {
 			continue
 		}
 		for _, f := range r.Findings {
-			if f.Severity.Rank() < finding.Warning.Rank() || !concerns(f, p) {
+			if f.Severity.Rank() < finding.Warning.Rank() || !concerns(f, p, r) {
 				continue
 			}
 			title := p.Title
@@ -136,11 +137,64 @@ func DisturbedLines(r *result.Result) []string {
 }
 
 // concerns reports whether finding f names phase p, by its name or its
-// title.
-func concerns(f finding.Finding, p result.Phase) bool {
+// title. Several phases may share a name (mem's per-CPU phases are all
+// "memory"): a finding about disturbed figures then concerns only those
+// of them that were judged disturbed or had a figure left out, so that
+// one hogged CPU does not mark every CPU's figures.
+func concerns(f finding.Finding, p result.Phase, r *result.Result) bool {
 	for _, name := range f.Phases {
-		if name == p.Name || name == p.Title {
+		if name == p.Title && p.Title != "" {
 			return true
+		}
+		if name != p.Name {
+			continue
+		}
+		if !disturbedID[f.ID] || sharedName(r, p.Name) < 2 {
+			return true
+		}
+		return p.IsDisturbed() || excludedFrom(r, p)
+	}
+	return false
+}
+
+// disturbedID are the findings about figures judged disturbed phase by
+// phase (check.DisturbedFigures).
+var disturbedID = map[string]bool{"disturbed_figures": true, "disturbed_runs": true}
+
+// sharedName counts the phases of r named name.
+func sharedName(r *result.Result, name string) int {
+	n := 0
+	for _, q := range r.Phases {
+		if q.Name == name {
+			n++
+		}
+	}
+	return n
+}
+
+// excludedFrom reports whether a figure of phase p was left out of a
+// headline: an excluded figure of p's name on one of p's CPUs (any, when
+// the figure names no CPU).
+func excludedFrom(r *result.Result, p result.Phase) bool {
+	for _, e := range r.Summary.Excluded {
+		if e.Phase != p.Name {
+			continue
+		}
+		if e.CPU != nil {
+			if slices.Contains(p.CPUs, *e.CPU) {
+				return true
+			}
+			continue
+		}
+		if p.Name != result.PhaseSweepSingle && p.Name != result.PhaseSweepMulti {
+			return true
+		}
+		// A sweep step's figures name no CPU: judge the step itself.
+		var f result.SweepFigures
+		if json.Unmarshal(p.Figures, &f) == nil {
+			if bad, _ := result.SweepStepDisturbed(p, f); bad {
+				return true
+			}
 		}
 	}
 	return false

@@ -27,11 +27,13 @@ package session
 
 import (
 	"context"
+	"errors"
 	"fmt"
 	"io"
 	"math"
 	"os"
 	"path/filepath"
+	"slices"
 	"strings"
 	"time"
 
@@ -549,7 +551,26 @@ func Measure(ctx context.Context, cfg Config, plan Plan) (*Outcome, error) {
 	if plan.End != nil && !end.Failed {
 		end = plan.End(s)
 	}
+	if end == (End{}) && ctx.Err() == nil && len(s.res.Phases) > 0 && !Measured(s.res) {
+		// Every step was skipped: no figure, so no verdict on figures.
+		why := "nothing was measured: every step was skipped (" + skipReasons(s.res) + ")"
+		end = End{Failed: true, Err: errors.New(why), Verdict: "not measured: " + why}
+	}
 	return s.Finish(ctx, end)
+}
+
+// skipReasons joins the distinct reasons the phases of r were skipped.
+func skipReasons(r *result.Result) string {
+	var out []string
+	for _, p := range r.Phases {
+		if p.Reason != "" && !slices.Contains(out, p.Reason) {
+			out = append(out, p.Reason)
+		}
+	}
+	if len(out) == 0 {
+		return "no reason recorded"
+	}
+	return strings.Join(out, "; ")
 }
 
 // Finish ends the session on every exit path: it restores what was tuned,

@@ -74,6 +74,7 @@ func RecordOf(r *result.Result) Record {
 	if r.Replay {
 		rec.Kind = KindReplay
 	}
+	rec.Quick = r.Quick
 	if in := r.Info; in != nil {
 		rec.Board = strings.TrimSpace(in.Board.Model)
 		rec.SoC = strings.TrimSpace(in.SoC.Guess)

@@ -25,12 +25,17 @@ import (
 //	"r1" id kind board soc core_types kernel distro arch host
 //	created_at (Unix seconds, nanoseconds) status valid ("0"/"1")
 //	ntags tag... nfindings finding... ntools (name version)...
-//	nfigures (name value)...
+//	nfigures (name value)... ["quick"]
 //
+// The last field, "quick", is there only for a result of a quick mode
+// (Record.Quick); a row without it is a standard result's.
 // Counts are decimal; figure values are strconv's shortest 'g' form, which
 // parses back to the same float64. The first field names the format, so
 // that a later one can be told apart.
 const listRowFormat = "r1"
+
+// quickField is the optional last field of a quick result's list row.
+const quickField = "quick"
 
 // errListRow reports a list row that does not decode (empty, or damaged).
 var errListRow = errors.New("undecodable list row")
@@ -68,6 +73,9 @@ func encodeListRow(rec Record) string {
 	for _, k := range slices.Sorted(maps.Keys(rec.Figures)) {
 		str(k)
 		str(strconv.FormatFloat(rec.Figures[k], 'g', -1, 64))
+	}
+	if rec.Quick {
+		str(quickField)
 	}
 	return string(b)
 }
@@ -178,6 +186,12 @@ func decodeListRow(row string, names map[string]string) (Record, error) {
 			d.err = errListRow
 		}
 		rec.Figures[k] = v
+	}
+	if d.err == nil && d.row != "" {
+		if d.str() != quickField {
+			d.err = errListRow
+		}
+		rec.Quick = true
 	}
 	if d.err != nil || d.row != "" {
 		return Record{}, errListRow

@@ -21,6 +21,7 @@ func TestListRowRoundTrip(t *testing.T) {
 			Figures: map[string]float64{"sevenzip_multi_mips": 16000, "tiny": 1e-300, "neg": -0.5, "max": math.MaxFloat64, "third": 1.0 / 3}},
 		{ID: "before-1970", CreatedAt: time.Date(1601, 1, 1, 0, 0, 0, 1, time.UTC), Tags: []string{}, FindingIDs: []string{},
 			Tools: map[string]string{}, Figures: map[string]float64{}},
+		{ID: "quick", Kind: "mem", Tags: []string{}, FindingIDs: []string{}, Tools: map[string]string{}, Figures: map[string]float64{"memcpy_mb_s": 900}, Quick: true},
 	} {
 		row := encodeListRow(rec)
 		for _, names := range []map[string]string{nil, {}} {
@@ -37,7 +38,7 @@ func TestListRowRoundTrip(t *testing.T) {
 
 func TestListRowRefusesDamage(t *testing.T) {
 	good := encodeListRow(Record{ID: "x", Tags: []string{"t"}, Figures: map[string]float64{"f": 1}})
-	for _, row := range []string{"", "garbage", "2:r2", good[:len(good)-1], good + "1:x", "2:r1999999999:x",
+	for _, row := range []string{"", "garbage", "2:r2", good[:len(good)-1], good + "1:x", good + "5:quick" + "5:quick", "2:r1999999999:x",
 		"2:r1" + "1:x" + "0:0:0:0:0:0:0:0:1:01:01:00:1:0" + "2:-1"} {
 		if _, err := decodeListRow(row, nil); err == nil {
 			t.Errorf("decodeListRow(%q) gave no error", row)

@@ -133,7 +133,34 @@ func locate(spec string) (url, path string, err error) {
 	if strings.Contains(spec, "://") {
 		return "", "", fmt.Errorf("store %q: not a postgres:// URL nor a file path", redactURL(spec))
 	}
+	if isKeywordValue(spec) {
+		// Taken as a path, it would become a SQLite file named after the
+		// connection string, password and all.
+		return "", "", fmt.Errorf("store %q: a PostgreSQL keyword/value string is not taken as a store; give a postgres:// URL (the password in ~/.pgpass or PGPASSWORD, see docs/store.md)", redactURL(spec))
+	}
 	return "", strings.TrimPrefix(spec, "sqlite:"), nil
+}
+
+// connKeywords are libpq connection keywords that name a server or a
+// credential; a store spec made of KEY=VALUE words with one of them is a
+// keyword/value connection string, not a file name.
+var connKeywords = []string{"host", "hostaddr", "port", "dbname", "user", "password", "passfile", "sslmode", "sslpassword", "service"}
+
+// isKeywordValue reports whether spec reads as a libpq keyword/value
+// connection string ("host=db user=bench password=…"): its first word is
+// KEY=VALUE with KEY a connection keyword.
+func isKeywordValue(spec string) bool {
+	first, _, _ := strings.Cut(strings.TrimSpace(spec), " ")
+	key, _, ok := strings.Cut(first, "=")
+	if !ok || strings.ContainsAny(key, "/\\") {
+		return false
+	}
+	for _, k := range connKeywords {
+		if strings.EqualFold(strings.TrimSpace(key), k) {
+			return true
+		}
+	}
+	return false
 }
 
 // openSQLite opens (creating) a SQLite store in WAL mode with a busy

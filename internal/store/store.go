@@ -56,6 +56,9 @@ type Record struct {
 	// "sevenzip_multi_mips", "sevenzip_single_mips", "aes256_16k",
 	// "memcpy_mb_s", "memset_mb_s", "clock_mhz", "seq_read_mb_s".
 	Figures map[string]float64 `json:"summary"`
+	// Quick is true for a result of a quick mode (result.Result.Quick):
+	// its figures are not set beside standard ones.
+	Quick bool `json:"quick,omitempty"`
 }
 
 // Query selects and orders records. Zero fields do not filter.
@@ -138,9 +141,11 @@ type Heading struct {
 	CreatedAt time.Time `json:"created_at"`
 	Status    string    `json:"status"`
 	Valid     bool      `json:"valid"`
+	// Quick marks a result of a quick mode (absent for a standard one).
+	Quick bool `json:"quick,omitempty"`
 }
 
 // Heading returns the record's Heading.
 func (r Record) Heading() Heading {
-	return Heading{ID: r.ID, Kind: r.Kind, Board: r.Board, SoC: r.SoC, CreatedAt: r.CreatedAt, Status: r.Status, Valid: r.Valid}
+	return Heading{ID: r.ID, Kind: r.Kind, Board: r.Board, SoC: r.SoC, CreatedAt: r.CreatedAt, Status: r.Status, Valid: r.Valid, Quick: r.Quick}
 }

@@ -34,7 +34,9 @@ func newListCmd(f *cmdutil.Factory) *cobra.Command {
 		Long: `List the stored results, newest first: id (its first 12 digits), date, kind,
 board, SoC, status, validity and the 7-Zip multi-threaded figure when there
 is one. --json prints an array of {id, kind, board, soc, created_at, status,
-valid, summary}, summary holding every headline figure by name.`,
+valid, summary}, summary holding every headline figure by name, and quick:
+true for a result of a quick mode (its kind reads "run (quick)" in the
+table): quick figures are not comparable with standard ones.`,
 		Args: cobra.NoArgs,
 		RunE: func(cmd *cobra.Command, args []string) error {
 			if q.Limit < 0 {
@@ -80,7 +82,12 @@ valid, summary}, summary holding every headline figure by name.`,
 				if v, ok := r.Figures["sevenzip_multi_mips"]; ok {
 					multi = strconv.FormatFloat(v, 'f', 0, 64)
 				}
-				t.Row(id, r.CreatedAt.Local().Format("2006-01-02 15:04"), r.Kind, textfmt.OrUnknown(r.Board), textfmt.OrUnknown(r.SoC), r.Status, valid, multi)
+				kind := r.Kind
+				if r.Quick {
+					// A quick result is not set beside standard ones.
+					kind += " (quick)"
+				}
+				t.Row(id, r.CreatedAt.Local().Format("2006-01-02 15:04"), kind, textfmt.OrUnknown(r.Board), textfmt.OrUnknown(r.SoC), r.Status, valid, multi)
 			}
 			// One write per row would be 10,000 system calls for a long list.
 			w := bufio.NewWriterSize(f.IO.Out, 64<<10)

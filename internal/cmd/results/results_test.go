@@ -215,3 +215,42 @@ func TestMissingStoreNotCreated(t *testing.T) {
 		}
 	}
 }
+
+// TestQuickResultMarked: a quick result says so in the list (text and
+// JSON), so that it is not read beside the standard ones.
+func TestQuickResultMarked(t *testing.T) {
+	path := setup(t)
+	st, err := store.Open(context.Background(), path)
+	if err != nil {
+		t.Fatal(err)
+	}
+	r := testResult("dddd0000000000000000000000000004", "Quick Board", 9000, time.Date(2025, 3, 2, 10, 0, 0, 0, time.UTC))
+	r.Quick = true
+	doc, _ := json.Marshal(r)
+	if _, _, err := st.Put(context.Background(), doc); err != nil {
+		t.Fatal(err)
+	}
+	st.Close()
+	out, _, err := run(t, path, false, "", "list")
+	if err != nil {
+		t.Fatal(err)
+	}
+	for _, line := range strings.Split(out, "\n") {
+		if quick := strings.Contains(line, "run (quick)"); quick != strings.Contains(line, "dddd00000000") {
+			t.Errorf("quick marker on the wrong line: %q", line)
+		}
+	}
+	if !strings.Contains(out, "run (quick)") {
+		t.Errorf("no quick marker:\n%s", out)
+	}
+	out, _, err = run(t, path, false, "", "list", "--json")
+	var items []ListItem
+	if err != nil || json.Unmarshal([]byte(out), &items) != nil || len(items) != 3 {
+		t.Fatalf("list --json (%v):\n%s", err, out)
+	}
+	for _, it := range items {
+		if it.Quick != (it.Board == "Quick Board") {
+			t.Errorf("%s: quick %v", it.Board, it.Quick)
+		}
+	}
+}

@@ -44,6 +44,9 @@ type Row struct {
 	// FindingsTitle lists the findings of an invalid result (hover text).
 	FindingsTitle string
 	Tags          []string
+	// Quick marks a result of a quick mode: its figures do not compare
+	// with the standard results beside it.
+	Quick bool
 }
 
 // Compare is the content of the comparison page.
@@ -54,6 +57,9 @@ type Compare struct {
 	Rows []CompareRow
 	// Text is the text comparison, when one was made.
 	Text string
+	// Notes warn about what the figures cannot say (compare's notes: a
+	// quick result beside standard ones), shown above the table.
+	Notes []string
 }
 
 // CompareResult heads one column of the comparison.
