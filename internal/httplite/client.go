@@ -37,6 +37,9 @@ type Response struct {
 // the limit given to Get.
 var ErrTooLarge = errors.New("answer too large")
 
+// ErrNoTLS is the answer of a build without TLS (a board build) to an https URL.
+var ErrNoTLS = errors.New("https needs the full build (the board build speaks plain http; docs/architecture.md, \"Board builds\")")
+
 // Get fetches u (http; https where the build has TLS, see tls.go) with one
 // HTTP/1.1 request on a fresh connection, reading at most maxBody bytes of
 // body; ctx bounds the whole exchange. Credentials in u's user info go as

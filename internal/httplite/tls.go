@@ -8,6 +8,9 @@ import (
 	"net"
 )
 
+// TLS says whether Get speaks https in this build.
+const TLS = true
+
 // clientTLS starts TLS on conn for host, checking its certificate.
 func clientTLS(ctx context.Context, conn net.Conn, host string) (net.Conn, error) {
 	c := tls.Client(conn, &tls.Config{ServerName: host})
