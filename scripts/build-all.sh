@@ -4,8 +4,9 @@
 # link the C library statically (cgo), which the libc memcpy/memset figures
 # need; cross compilers come from Debian's gcc-<triplet> packages.
 # The four board architectures get board builds (-tags board: no serve,
-# charts, report --html or PostgreSQL driver; no HTTP/2 or TLS; no
-# inlining outside the probes and the runtime), amd64 the full
+# charts, report --html or PostgreSQL driver; no HTTP/2 or TLS; SQLite
+# from its C source, -Os; no inlining outside the probes and the
+# runtime), amd64 the full
 # build for a lab machine; FULL=1 makes every binary a full build
 # (docs/architecture.md, "Board builds"). Prints each binary's size.
 #
@@ -51,13 +52,17 @@ for t in "${targets[@]}"; do
   [ "$arm" != - ] && goarm=$arm
   tags=netgo,osusergo
   gcflags=()
+  cflags=${CGO_CFLAGS:-"-O2 -g"}
   if [ "$name" != amd64 ] && [ -z "${FULL:-}" ]; then
-    tags=$tags,board,nethttpomithttp2
+    # SQLite's C source (mattn/go-sqlite3) compiled for size, without
+    # loadable extensions (no dlopen in a static binary).
+    tags=$tags,board,nethttpomithttp2,sqlite_omit_load_extension
+    cflags="-Os"
     # No inlining (-l) but in the probes, whose loops are what is measured;
     # the runtime keeps its inlining too. The later pattern wins.
     gcflags=(-gcflags=all=-l "-gcflags=boardbench/internal/probe/...=" "-gcflags=runtime=")
   fi
-  if ! CGO_ENABLED=1 CC=$cc GOOS=linux GOARCH=$arch GOARM=$goarm \
+  if ! CGO_ENABLED=1 CGO_CFLAGS=$cflags CC=$cc GOOS=linux GOARCH=$arch GOARM=$goarm \
     go build -trimpath -tags "$tags" "${gcflags[@]}" -ldflags "$ldflags" \
     -o "$out/boardbench-linux-$name" ./cmd/boardbench >"$log" 2>&1; then
     cat "$log" >&2
