@@ -6,7 +6,7 @@
 # The four board architectures get board builds (-tags board: no serve,
 # charts, report --html or PostgreSQL driver; no HTTP/2 or TLS; SQLite
 # from its C source, -Os; no inlining outside the probes and the
-# runtime), amd64 the full
+# standard library), amd64 the full
 # build for a lab machine; FULL=1 makes every binary a full build
 # (docs/architecture.md, "Board builds"). Prints each binary's size.
 #
@@ -58,9 +58,11 @@ for t in "${targets[@]}"; do
     # loadable extensions (no dlopen in a static binary).
     tags=$tags,board,nethttpomithttp2,sqlite_omit_load_extension
     cflags="-Os"
-    # No inlining (-l) but in the probes, whose loops are what is measured;
-    # the runtime keeps its inlining too. The later pattern wins.
-    gcflags=(-gcflags=all=-l "-gcflags=boardbench/internal/probe/...=" "-gcflags=runtime=")
+    # No inlining (-l) in boardbench's and the modules' code, but in the
+    # probes, whose loops are what is measured; the standard library keeps
+    # its inlining (start-up and the runtime). The latest matching pattern
+    # wins.
+    gcflags=(-gcflags=all=-l "-gcflags=std=" "-gcflags=boardbench/internal/probe/...=")
   fi
   if ! CGO_ENABLED=1 CGO_CFLAGS=$cflags CC=$cc GOOS=linux GOARCH=$arch GOARM=$goarm \
     go build -trimpath -tags "$tags" "${gcflags[@]}" -ldflags "$ldflags" \

@@ -32,7 +32,7 @@ if [ -z "${NOBUILD:-}" ]; then
 fi
 # This machine's board build, with build-all's flags.
 CGO_ENABLED=1 CGO_CFLAGS=-Os go build -trimpath -tags netgo,osusergo,board,nethttpomithttp2,sqlite_omit_load_extension \
-  -gcflags=all=-l "-gcflags=boardbench/internal/probe/...=" "-gcflags=runtime=" \
+  -gcflags=all=-l "-gcflags=std=" "-gcflags=boardbench/internal/probe/...=" \
   -ldflags "-s -w -linkmode external -extldflags -static" -o "$work/boardbench-board" ./cmd/boardbench 2>"$work/err" \
   || { cat "$work/err" >&2; die "the board build for this machine did not build"; }
 

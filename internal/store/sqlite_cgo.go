@@ -8,7 +8,7 @@ import (
 
 // sqliteDriver is the database/sql driver of SQLite stores. A board build
 // with cgo (scripts/build-all.sh makes them static, with cgo, anyway)
-// compiles SQLite's own C source in through mattn/go-sqlite3, about 2.5 MB
+// compiles SQLite's own C source in through mattn/go-sqlite3, about 2.8 MB
 // less than modernc.org/sqlite's translation to Go (docs/architecture.md,
 // "Board builds"); the store's tests run with both drivers.
 const sqliteDriver = "sqlite3"
