@@ -4,7 +4,9 @@
 # link the C library statically (cgo), which the libc memcpy/memset figures
 # need; cross compilers come from Debian's gcc-<triplet> packages.
 # The four board architectures get board builds (-tags board: no serve,
-# charts, report --html or PostgreSQL driver; no HTTP/2), amd64 the full
+# charts, report --html or PostgreSQL driver; no HTTP/2 or TLS; SQLite
+# from its C source, -Os; no inlining outside the probes and the
+# standard library), amd64 the full
 # build for a lab machine; FULL=1 makes every binary a full build
 # (docs/architecture.md, "Board builds"). Prints each binary's size.
 #
@@ -49,9 +51,21 @@ for t in "${targets[@]}"; do
   goarm=""
   [ "$arm" != - ] && goarm=$arm
   tags=netgo,osusergo
-  [ "$name" != amd64 ] && [ -z "${FULL:-}" ] && tags=$tags,board,nethttpomithttp2
-  if ! CGO_ENABLED=1 CC=$cc GOOS=linux GOARCH=$arch GOARM=$goarm \
-    go build -trimpath -tags "$tags" -ldflags "$ldflags" \
+  gcflags=()
+  cflags=${CGO_CFLAGS:-"-O2 -g"}
+  if [ "$name" != amd64 ] && [ -z "${FULL:-}" ]; then
+    # SQLite's C source (mattn/go-sqlite3) compiled for size, without
+    # loadable extensions (no dlopen in a static binary).
+    tags=$tags,board,nethttpomithttp2,sqlite_omit_load_extension
+    cflags="-Os"
+    # No inlining (-l) in boardbench's and the modules' code, but in the
+    # probes, whose loops are what is measured; the standard library keeps
+    # its inlining (start-up and the runtime). The latest matching pattern
+    # wins.
+    gcflags=(-gcflags=all=-l "-gcflags=std=" "-gcflags=boardbench/internal/probe/...=")
+  fi
+  if ! CGO_ENABLED=1 CGO_CFLAGS=$cflags CC=$cc GOOS=linux GOARCH=$arch GOARM=$goarm \
+    go build -trimpath -tags "$tags" "${gcflags[@]}" -ldflags "$ldflags" \
     -o "$out/boardbench-linux-$name" ./cmd/boardbench >"$log" 2>&1; then
     cat "$log" >&2
     echo "build-all: $name: go build failed: $(grep -v '^[[:space:]]*$' "$log" | tail -n1)" >&2

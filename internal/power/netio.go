@@ -6,7 +6,6 @@ import (
 	"encoding/xml"
 	"errors"
 	"fmt"
-	"net/http"
 	"net/url"
 	"strconv"
 	"strings"
@@ -33,7 +32,6 @@ type netioOutput struct {
 // JSON API (/netio.json) or, for older setups, its XML API (/netio.xml).
 type netioSource struct {
 	base   *url.URL
-	client *http.Client
 	output string // "#OUTPUT": an ID or a name; "" for the only output
 
 	mu    sync.Mutex
@@ -46,7 +44,7 @@ func openNetio(spec Spec) (Source, error) {
 	if err != nil {
 		return nil, fmt.Errorf("netio: %v", err)
 	}
-	s := &netioSource{base: u, client: newHTTPClient(), output: frag}
+	s := &netioSource{base: u, output: frag}
 	switch {
 	case strings.HasSuffix(u.Path, ".xml"):
 		s.proto = netioXML
@@ -76,7 +74,7 @@ func (s *netioSource) Read(ctx context.Context) (Reading, error) {
 	var err error
 	for _, p := range try {
 		var data []byte
-		data, err = httpGet(ctx, s.client, s.base, p)
+		data, err = httpGet(ctx, s.base, p)
 		var nf errNotFound
 		if errors.As(err, &nf) && proto == netioUnknown {
 			continue

@@ -4,7 +4,6 @@ import (
 	"context"
 	"encoding/json"
 	"fmt"
-	"net/http"
 	"net/url"
 	"strconv"
 	"strings"
@@ -25,8 +24,7 @@ const (
 // meters[N].power (W) and meters[N].total in watt-minutes (Gen1 EM meters:
 // emeters[N].power and .total in Wh).
 type shellySource struct {
-	base   *url.URL
-	client *http.Client
+	base *url.URL
 	// component is the Gen2 component ("switch:0") or the Gen1 meter index
 	// ("0"); "" for the default.
 	component string
@@ -56,7 +54,7 @@ func newShelly(addr string) (*shellySource, error) {
 	if err != nil {
 		return nil, fmt.Errorf("shelly: %v", err)
 	}
-	return &shellySource{base: u, client: newHTTPClient(), component: frag}, nil
+	return &shellySource{base: u, component: frag}, nil
 }
 
 // Read asks the plug once. The generation is found on the first read: from
@@ -76,13 +74,13 @@ func (s *shellySource) Read(ctx context.Context) (Reading, error) {
 		s.mu.Unlock()
 	}
 	if gen == shellyGen1 {
-		data, err := httpGet(ctx, s.client, s.base, "/status")
+		data, err := httpGet(ctx, s.base, "/status")
 		if err != nil {
 			return Reading{}, err
 		}
 		return parseShellyGen1(data, s.component, time.Now())
 	}
-	data, err := httpGet(ctx, s.client, s.base, "/rpc/Shelly.GetStatus")
+	data, err := httpGet(ctx, s.base, "/rpc/Shelly.GetStatus")
 	if err != nil {
 		return Reading{}, err
 	}
@@ -90,7 +88,7 @@ func (s *shellySource) Read(ctx context.Context) (Reading, error) {
 }
 
 func (s *shellySource) generation(ctx context.Context) (int, error) {
-	data, err := httpGet(ctx, s.client, s.base, "/shelly")
+	data, err := httpGet(ctx, s.base, "/shelly")
 	if err != nil {
 		return shellyUnknown, err
 	}

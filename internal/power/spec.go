@@ -6,6 +6,7 @@ import (
 	"strings"
 	"time"
 
+	"boardbench/internal/httplite"
 	"boardbench/internal/redact"
 
 	"github.com/spf13/cobra"
@@ -79,6 +80,9 @@ func meterURL(s string) (*url.URL, error) {
 	}
 	if u.Host == "" {
 		return nil, fmt.Errorf("bad address %q: no host", s)
+	}
+	if u.Scheme == "https" && !httplite.TLS {
+		return nil, fmt.Errorf("%s: %v", u.Redacted(), httplite.ErrNoTLS)
 	}
 	return u, nil
 }

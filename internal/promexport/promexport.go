@@ -9,16 +9,15 @@ package promexport
 import (
 	"bytes"
 	"context"
-	"errors"
 	"fmt"
 	"io"
 	"maps"
 	"net"
-	"net/http"
 	"slices"
 	"strings"
 	"time"
 
+	"boardbench/internal/httplite"
 	"boardbench/internal/inventory"
 	"boardbench/internal/kernelfile"
 	"boardbench/internal/monitor"
@@ -296,19 +295,15 @@ var ThrottledFlags = []ThrottledFlag{
 	{16, "under_voltage_occurred"}, {17, "frequency_capped_occurred"}, {18, "throttled_occurred"}, {19, "soft_temp_limit_occurred"},
 }
 
-// Handler returns the /metrics handler of e. The error is always nil;
-// it is kept for the callers.
-func Handler(e *Exporter) (http.Handler, error) {
-	return http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
-		var buf bytes.Buffer
-		if err := e.WriteText(&buf); err != nil {
-			http.Error(w, "boardbench exporter: "+err.Error(), http.StatusInternalServerError)
-			return
-		}
-		w.Header().Set("Content-Type", ContentType)
-		w.Header().Set("Content-Length", fmt.Sprint(buf.Len()))
-		_, _ = w.Write(buf.Bytes())
-	}), nil
+// Answer is e's answer to a scrape of /metrics: the text format, or a
+// 500 naming the error.
+func Answer(e *Exporter) httplite.Answer {
+	var buf bytes.Buffer
+	if err := e.WriteText(&buf); err != nil {
+		return httplite.Answer{Status: 500, ContentType: "text/plain; charset=utf-8",
+			Body: []byte("boardbench exporter: " + err.Error() + "\n")}
+	}
+	return httplite.Answer{ContentType: ContentType, Body: buf.Bytes()}
 }
 
 // Listen opens addr for Serve; a port already in use is reported here, before anything runs.
@@ -316,43 +311,17 @@ func Listen(addr string) (net.Listener, error) {
 	return net.Listen("tcp", addr)
 }
 
-// Serve answers /metrics on ln until ctx is done.
+// Serve answers /metrics (and / with a line pointing there) on ln until
+// ctx is done, with httplite's responder: one request per connection,
+// request headers read within 10 s, answers written within 15 s.
 func Serve(ctx context.Context, ln net.Listener, e *Exporter) error {
-	h, err := Handler(e)
-	if err != nil {
-		return err
-	}
-	mux := http.NewServeMux()
-	mux.Handle("GET /metrics", h)
-	mux.HandleFunc("GET /{$}", func(w http.ResponseWriter, r *http.Request) {
-		w.Header().Set("Content-Type", "text/plain; charset=utf-8")
-		fmt.Fprintln(w, "boardbench exporter: metrics on /metrics")
-	})
-	srv := &http.Server{Handler: mux, ReadHeaderTimeout: 5 * time.Second, ReadTimeout: 10 * time.Second,
-		WriteTimeout: 15 * time.Second, IdleTimeout: 60 * time.Second}
-	return ServeUntil(ctx, srv, ln, 2*time.Second)
-}
-
-// ServeUntil serves srv on ln until ctx is done, then shuts srv down,
-// letting requests in flight finish for up to grace. The end that ctx
-// asks for is a normal one (nil); any other failure to serve is returned.
-func ServeUntil(ctx context.Context, srv *http.Server, ln net.Listener, grace time.Duration) error {
-	done := make(chan struct{})
-	go func() {
-		select {
-		case <-ctx.Done():
-			sctx, cancel := context.WithTimeout(context.Background(), grace)
-			defer cancel()
-			_ = srv.Shutdown(sctx)
-		case <-done:
-		}
-	}()
-	err := srv.Serve(ln)
-	close(done)
-	if errors.Is(err, http.ErrServerClosed) {
-		return nil
-	}
-	return err
+	srv := &httplite.Server{Routes: []httplite.Route{
+		{Path: "/metrics", Answer: func() httplite.Answer { return Answer(e) }},
+		{Path: "/", Answer: func() httplite.Answer {
+			return httplite.Answer{ContentType: "text/plain; charset=utf-8", Body: []byte("boardbench exporter: metrics on /metrics\n")}
+		}},
+	}}
+	return srv.Serve(ctx, ln, 2*time.Second)
 }
 
 // IsLoopback reports whether addr (host:port) listens on a loopback address only.

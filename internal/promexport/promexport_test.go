@@ -8,7 +8,6 @@ import (
 	"io"
 	"net"
 	"net/http"
-	"net/http/httptest"
 	"net/url"
 	"os"
 	"os/exec"
@@ -196,16 +195,11 @@ func TestScrapeReadsOnlyTheLatestSample(t *testing.T) {
 
 func scrape(t testing.TB, e *Exporter) string {
 	t.Helper()
-	h, err := Handler(e)
-	if err != nil {
-		t.Fatal(err)
+	a := Answer(e)
+	if a.Status != 0 || a.ContentType != ContentType {
+		t.Fatalf("status %d, content type %q: %s", a.Status, a.ContentType, a.Body)
 	}
-	rec := httptest.NewRecorder()
-	h.ServeHTTP(rec, httptest.NewRequest("GET", "/metrics", nil))
-	if rec.Code != 200 {
-		t.Fatalf("status %d: %s", rec.Code, rec.Body)
-	}
-	return rec.Body.String()
+	return string(a.Body)
 }
 
 // TestPromtoolAcceptsTheOutput runs `promtool check metrics` (the linter
@@ -358,15 +352,9 @@ func TestIsLoopback(t *testing.T) {
 func BenchmarkScrape(b *testing.B) {
 	cfg, in := testConfig()
 	e := New(withTimes(fullSample()), cfg, in, nil)
-	h, err := Handler(e)
-	if err != nil {
-		b.Fatal(err)
-	}
-	req := httptest.NewRequest("GET", "/metrics", nil)
 	b.ReportAllocs()
 	for b.Loop() {
-		rec := httptest.NewRecorder()
-		h.ServeHTTP(rec, req)
+		_ = Answer(e)
 	}
 }
 

@@ -6,15 +6,12 @@ import (
 	"errors"
 	"fmt"
 	"io/fs"
-	"net/url"
 	"os"
 	"path/filepath"
 	"strings"
 	"time"
 
 	"boardbench/internal/redact"
-
-	_ "modernc.org/sqlite" // the "sqlite" database/sql driver (pure Go)
 )
 
 // EnvVar names the environment variable that chooses the store when
@@ -181,12 +178,7 @@ func openSQLite(ctx context.Context, path string) (Store, error) {
 	if err != nil {
 		return nil, fmt.Errorf("store %s: %v", path, err)
 	}
-	// A "file:" URI with the path escaped, so that '%' (and any '?' or
-	// '#') in a directory name stays part of the name.
-	dsn := "file:" + (&url.URL{Path: abs}).EscapedPath() + "?_txlock=immediate" +
-		fmt.Sprintf("&_pragma=busy_timeout(%d)", BusyTimeout.Milliseconds()) +
-		"&_pragma=journal_mode(WAL)&_pragma=synchronous(NORMAL)"
-	db, err := sql.Open("sqlite", dsn)
+	db, err := sql.Open(sqliteDriver, sqliteDSN(abs, sqliteOpts{immediate: true, wal: true}))
 	if err != nil {
 		return nil, fmt.Errorf("store %s: %v", path, err)
 	}

@@ -98,14 +98,9 @@ func openSQLiteReadOnly(ctx context.Context, path string) (*sqlStore, int, error
 	}
 	hadWAL, hadSHM := exists(abs+"-wal"), exists(abs+"-shm")
 	writable := canWrite(abs)
-	// A "file:" URI, so that SQLite itself applies mode=ro; the path is
-	// escaped so that '?', '#' and '%' in it stay part of the name.
-	dsn := "file:" + (&url.URL{Path: abs}).EscapedPath() + "?mode=ro&_query_only=1" +
-		fmt.Sprintf("&_pragma=busy_timeout(%d)", BusyTimeout.Milliseconds())
-	if !writable && !(hadWAL && hadSHM) {
-		dsn += "&immutable=1"
-	}
-	db, err := sql.Open("sqlite", dsn)
+	// A "file:" URI, so that SQLite itself applies mode=ro.
+	dsn := sqliteDSN(abs, sqliteOpts{mode: "ro", queryOnly: true, immutable: !writable && !(hadWAL && hadSHM)})
+	db, err := sql.Open(sqliteDriver, dsn)
 	if err != nil {
 		return nil, 0, fmt.Errorf("store %s: %v", path, err)
 	}
@@ -141,9 +136,7 @@ func exists(path string) bool {
 // is opened, reads one row and is closed; when another process has the
 // store open, SQLite leaves the files to it. No statement writes.
 func tidyWAL(abs string) error {
-	dsn := "file:" + (&url.URL{Path: abs}).EscapedPath() + "?mode=rw" +
-		fmt.Sprintf("&_pragma=busy_timeout(%d)", BusyTimeout.Milliseconds())
-	db, err := sql.Open("sqlite", dsn)
+	db, err := sql.Open(sqliteDriver, sqliteDSN(abs, sqliteOpts{mode: "rw"}))
 	if err != nil {
 		return nil
 	}

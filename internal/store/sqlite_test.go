@@ -14,7 +14,7 @@ func jsonMarshal(r *result.Result) ([]byte, error) { return json.Marshal(r) }
 
 // execSQLite runs SQL statements on the SQLite file path directly.
 func execSQLite(path, statements string) error {
-	db, err := sql.Open("sqlite", "file:"+path)
+	db, err := sql.Open(sqliteDriver, "file:"+path)
 	if err != nil {
 		return err
 	}
@@ -25,7 +25,7 @@ func execSQLite(path, statements string) error {
 
 // versionOf reads a SQLite store's schema version directly.
 func versionOf(path string) (int, error) {
-	db, err := sql.Open("sqlite", "file:"+path)
+	db, err := sql.Open(sqliteDriver, "file:"+path)
 	if err != nil {
 		return 0, err
 	}

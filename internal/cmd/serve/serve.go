@@ -16,6 +16,7 @@ import (
 	"boardbench/internal/inventory"
 	"boardbench/internal/monitor"
 	"boardbench/internal/promexport"
+	"boardbench/internal/promexport/promhttp"
 	"boardbench/internal/serve"
 	"boardbench/internal/serve/page"
 	"boardbench/internal/store"
@@ -106,7 +107,7 @@ func run(ctx context.Context, f *cmdutil.Factory, listen string, allowHosts []st
 	}
 	fmt.Fprintf(f.IO.ErrOut, "boardbench: serving %s on http://%s/ (Ctrl-C stops)\n", store.Where(st), shownAddr(listen, ln.Addr()))
 	srv := serve.NewHTTPServer(listen, serve.New(cfg).Handler())
-	return promexport.ServeUntil(ctx, srv, ln, 5*time.Second) // Ctrl-C: the normal end
+	return promhttp.ServeUntil(ctx, srv, ln, 5*time.Second) // Ctrl-C: the normal end
 }
 
 // startMetrics samples the live machine in the background and returns
@@ -123,7 +124,7 @@ func startMetrics(ctx context.Context, f *cmdutil.Factory) (http.Handler, error)
 	counters := promexport.NewCounters(h, mcfg)
 	counters.Update(ctx)
 	go m.Run(ctx, func(monitor.Sample) { counters.Update(ctx) })
-	return promexport.Handler(promexport.New(m, mcfg, in, counters))
+	return promhttp.Handler(promexport.New(m, mcfg, in, counters)), nil
 }
 
 // checkListen checks --listen before anything is opened: HOST:PORT with a
