@@ -181,13 +181,8 @@ func (s *Server) render(w http.ResponseWriter, r *http.Request, write func(*byte
 func (s *Server) result(w http.ResponseWriter, r *http.Request) {
 	raw := r.PathValue("id")
 	id, asJSON := strings.CutSuffix(raw, ".json")
-	if !ValidID(id) {
-		s.badRequest(w, "A result id is 8 to 64 lowercase hexadecimal digits.")
-		return
-	}
-	doc, err := s.cfg.Store.Get(r.Context(), id)
-	if err != nil {
-		s.storeError(w, r, err)
+	doc, ok := s.storedDoc(w, r, id)
+	if !ok {
 		return
 	}
 	if asJSON {
@@ -299,15 +294,11 @@ func (s *Server) reference(w http.ResponseWriter, r *http.Request) {
 	}
 	var marked *result.Result
 	if id := q.Get("result"); id != "" {
-		if !ValidID(id) {
-			s.badRequest(w, "A result id is 8 to 64 lowercase hexadecimal digits.")
+		doc, ok := s.storedDoc(w, r, id)
+		if !ok {
 			return
 		}
-		doc, err := s.cfg.Store.Get(r.Context(), id)
-		if err != nil {
-			s.storeError(w, r, err)
-			return
-		}
+		var err error
 		if marked, err = result.Parse(doc); err != nil {
 			s.errorPage(w, http.StatusInternalServerError, "Unreadable result", "The stored document is not a result this boardbench reads.")
 			return
@@ -315,4 +306,20 @@ func (s *Server) reference(w http.ResponseWriter, r *http.Request) {
 	}
 	p := page.BuildSoCPage(g, marked)
 	s.render(w, r, func(b *bytes.Buffer) error { return page.WriteSoC(b, p) })
+}
+
+// storedDoc returns the stored document of the result id, or answers the
+// request itself (400 for an id that is not one, the store's error) and
+// returns false.
+func (s *Server) storedDoc(w http.ResponseWriter, r *http.Request, id string) ([]byte, bool) {
+	if !ValidID(id) {
+		s.badRequest(w, "A result id is 8 to 64 lowercase hexadecimal digits.")
+		return nil, false
+	}
+	doc, err := s.cfg.Store.Get(r.Context(), id)
+	if err != nil {
+		s.storeError(w, r, err)
+		return nil, false
+	}
+	return doc, true
 }

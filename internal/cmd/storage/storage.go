@@ -16,7 +16,6 @@ import (
 	"os"
 	"path"
 	"path/filepath"
-	"slices"
 	"strconv"
 	"strings"
 	"time"
@@ -370,7 +369,7 @@ func destructiveAllowed(h *host.Host, id *blockdev.Identity, typed string) error
 	if node == "" {
 		return cmdutil.Usagef("%s: cannot tell which block device it is; refusing to write to it", id.Path)
 	}
-	for _, dev := range append([]string{node}, stackedOn(h, node, 0)...) {
+	for _, dev := range append([]string{node}, blockdev.StackedOn(h, node)...) {
 		if mp := mountedAt(h, dev); mp != "" {
 			if dev == node {
 				return cmdutil.Usagef("%s is mounted on %s: refusing to write to it", id.Path, mp)
@@ -395,27 +394,6 @@ func nodeName(h *host.Host, id *blockdev.Identity) string {
 		}
 	}
 	return ""
-}
-
-// stackedOn lists the partitions of the block device name and the devices
-// that hold it (dm-crypt, LVM, md over it), and theirs, a few levels deep.
-func stackedOn(h *host.Host, name string, depth int) []string {
-	if depth > 4 {
-		return nil
-	}
-	var out []string
-	children, _ := h.ReadDirNames("/sys/class/block/" + name)
-	for _, c := range children {
-		if strings.HasPrefix(c, name) && h.Exists("/sys/class/block/"+name+"/"+c+"/partition") {
-			out = append(out, c)
-		}
-	}
-	holders, _ := h.ReadDirNames("/sys/class/block/" + name + "/holders")
-	out = append(out, holders...)
-	for _, c := range slices.Clone(out) {
-		out = append(out, stackedOn(h, c, depth+1)...)
-	}
-	return out
 }
 
 // mountedAt returns a mount point of the block device name ("" when it is
