@@ -29,6 +29,12 @@ func TestMain(m *testing.M) {
 	binary = filepath.Join(dir, "boardbench")
 	// The binary's results go to a store of the test's own, never the developer's.
 	os.Setenv("BOARDBENCH_STORE", filepath.Join(dir, "results.db"))
+	// Its state files and tuning lock too: a live tuning run of another
+	// test package (go test runs packages at once) must not make this
+	// one's refuse as busy, nor the other way round.
+	if os.Getenv("BOARDBENCH_STATE_DIR") == "" {
+		os.Setenv("BOARDBENCH_STATE_DIR", filepath.Join(dir, "state"))
+	}
 	build := exec.Command("go", "build", "-o", binary, ".")
 	build.Stderr = os.Stderr
 	if err := build.Run(); err != nil {

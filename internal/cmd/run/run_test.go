@@ -55,6 +55,9 @@ func TestQuickRunWithRealTools(t *testing.T) {
 	if testing.Short() {
 		t.Skip("runs real benchmarks for about 35 s; skipped with -short")
 	}
+	// The test's own state directory and tuning lock: a live tuning run
+	// of another test package must not make this one refuse as busy.
+	t.Setenv(tune.StateDirEnv, t.TempDir())
 	sevenZip := ""
 	for _, name := range []string{"7zz", "7z", "7za", "7zr"} {
 		if _, err := exec.LookPath(name); err == nil {
