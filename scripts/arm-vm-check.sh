@@ -50,6 +50,8 @@ cat >"$init/init" <<'INIT'
 /bin/busybox --install -s /bin
 mount -t proc proc /proc
 mount -t sysfs sysfs /sys
+# /dev/null and friends: the shell opens /dev/null for every background job.
+mount -t devtmpfs devtmpfs /dev
 mount -t tmpfs tmpfs /tmp
 cd /tmp
 export HOME=/tmp BOARDBENCH_STORE=/tmp/results.db
