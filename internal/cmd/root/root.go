@@ -91,7 +91,7 @@ memory, storage, buses) and measures it with figures that carry their evidence.`
 		run.NewCmd(f),
 		report.NewCmd(f),
 		restore.NewCmd(f),
-		sweep.NewCmd(f),
+		sweep.NewCmd(f, nil),
 		thermal.NewCmd(f),
 		review.NewCmd(f),
 		kernel.NewCmd(f),
