@@ -92,7 +92,7 @@ memory, storage, buses) and measures it with figures that carry their evidence.`
 		report.NewCmd(f),
 		restore.NewCmd(f),
 		sweep.NewCmd(f, nil),
-		thermal.NewCmd(f),
+		thermal.NewCmd(f, nil),
 		review.NewCmd(f),
 		kernel.NewCmd(f),
 		netcmd.NewCmd(f),
