@@ -7,7 +7,7 @@ import (
 	"strings"
 	"time"
 
-	"boardbench/internal/finding"
+	"boardbench/internal/check"
 	"boardbench/internal/host"
 	"boardbench/internal/prepare"
 	"boardbench/internal/result"
@@ -74,12 +74,7 @@ func (r *runner) findTools(ctx context.Context) {
 			missing = &ToolMissing{Reason: "not installed"}
 		}
 		r.res.Tools = append(r.res.Tools, result.ToolVersion{Name: name, Note: missing.Reason + "; " + missing.Hint})
-		r.runFindings = append(r.runFindings, finding.Finding{
-			ID: "tool_missing", Severity: finding.Warning,
-			Title:    name + " is missing: its benchmarks were skipped",
-			Evidence: []string{name + " " + missing.Reason},
-			Advice:   missing.Hint,
-		})
+		r.runFindings = append(r.runFindings, check.ToolMissing(name, "its benchmarks were skipped", missing.Reason, missing.Hint))
 	}
 	add("7-Zip", r.tools.SevenZip, r.tools.SevenZipMissing)
 	add("openssl", r.tools.OpenSSL, r.tools.OpenSSLMissing)
@@ -112,10 +107,7 @@ func (r *runner) idleGate(ctx context.Context) {
 func (r *runner) tune(ctx context.Context) {
 	if !r.isRoot {
 		r.res.Tuning.Note = "not root: cpufreq governors left as they are"
-		r.runFindings = append(r.runFindings, finding.Finding{ID: "not_tuned", Severity: finding.Info,
-			Title:    "Nothing was tuned: not running as root",
-			Evidence: []string{"governors during the run: " + r.governorsText()},
-			Advice:   "Run as root (sudo) to let boardbench switch governors to performance for the run; they are restored afterwards."})
+		r.runFindings = append(r.runFindings, check.NotTuned(r.governorsText()))
 		return
 	}
 	g, _, err := r.sess.Tune(ctx, tune.WithLock(r.cfg.Lock))

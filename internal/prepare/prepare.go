@@ -115,9 +115,8 @@ func SevenZip(ctx context.Context, h *host.Host, allowInstall bool) (*tools.Tool
 	} else {
 		reason = "not installed (" + err.Error() + ")"
 	}
-	return nil, &finding.Finding{ID: "tool_missing", Severity: finding.Warning,
-		Title:    "7-Zip is missing: nothing could be measured",
-		Evidence: []string{"7-Zip " + reason}, Advice: hint}
+	f := check.ToolMissing("7-Zip", "nothing could be measured", reason, hint)
+	return nil, &f
 }
 
 // ToolVersion describes a tool for the result's list of tools.

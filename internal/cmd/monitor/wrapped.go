@@ -7,7 +7,6 @@ import (
 	"os"
 
 	"boardbench/internal/benchtool/wrapped"
-	"boardbench/internal/finding"
 	"boardbench/internal/proc"
 	"boardbench/internal/result"
 
@@ -43,40 +42,6 @@ func commandFigures(res *result.Result) (wrapped.Figures, bool) {
 		}
 	}
 	return wrapped.Figures{}, false
-}
-
-// wrappedFindings are the findings a wrapped benchmark's own output gives:
-// an HPL run whose residual check FAILED computed a wrong solution, which
-// on a board is the sign of an unstable CPU (a marginal supply, an
-// overclock), so its Gflops are not a result.
-func wrappedFindings(res *result.Result) []finding.Finding {
-	f, ok := commandFigures(res)
-	if !ok || f.HPL == nil || !f.HPL.ResidualFailed {
-		return nil
-	}
-	var ev []string
-	for _, r := range f.HPL.Runs {
-		if r.Check != "FAILED" {
-			continue
-		}
-		s := fmt.Sprintf("%s N=%d NB=%d P=%d Q=%d: %.4g Gflops, residual check FAILED", r.Variant, r.N, r.NB, r.P, r.Q, r.Gflops)
-		if r.Residual != nil {
-			s = fmt.Sprintf("%s N=%d NB=%d P=%d Q=%d: %.4g Gflops, scaled residual %.4g FAILED", r.Variant, r.N, r.NB, r.P, r.Q, r.Gflops, *r.Residual)
-		}
-		ev = append(ev, s)
-	}
-	if f.HPL.FailedTests != nil {
-		ev = append(ev, fmt.Sprintf("HPL's summary: \"%d tests completed and failed residual checks\"", *f.HPL.FailedTests))
-	}
-	return []finding.Finding{{
-		ID:       "hpl_residual_failed",
-		Severity: finding.Invalidates,
-		Title:    "HPL's residual check failed: the CPU computed a wrong solution",
-		Evidence: ev,
-		Advice: "a failed residual means the hardware is not stable under this load: check the power supply " +
-			"(under-voltage), cooling and any overclock, then run HPL again",
-		Phases: []string{result.PhaseCommand},
-	}}
 }
 
 // windowSize is the size of the terminal w writes to, zero when w is not
