@@ -83,7 +83,7 @@ memory, storage, buses) and measures it with figures that carry their evidence.`
 		capture.NewCmd(f),
 		clock.NewCmd(f),
 		version.NewCmd(f),
-		mem.NewCmd(f),
+		mem.NewCmd(f, nil),
 		c2c.NewCmd(f),
 		storage.NewCmd(f),
 		writes.NewCmd(f),
