@@ -84,7 +84,7 @@ memory, storage, buses) and measures it with figures that carry their evidence.`
 		clock.NewCmd(f),
 		version.NewCmd(f),
 		mem.NewCmd(f, nil),
-		c2c.NewCmd(f),
+		c2c.NewCmd(f, nil),
 		storage.NewCmd(f),
 		writes.NewCmd(f),
 		monitor.NewCmd(f),
