@@ -86,7 +86,7 @@ memory, storage, buses) and measures it with figures that carry their evidence.`
 		mem.NewCmd(f, nil),
 		c2c.NewCmd(f, nil),
 		storage.NewCmd(f),
-		writes.NewCmd(f),
+		writes.NewCmd(f, nil),
 		monitor.NewCmd(f),
 		run.NewCmd(f),
 		report.NewCmd(f),
