@@ -317,15 +317,3 @@ func TestStrayProcessesNoted(t *testing.T) {
 		t.Errorf("the summary lacks the note:\n%s", errOut)
 	}
 }
-
-func TestStrayNote(t *testing.T) {
-	cases := map[int]string{
-		1: "the command left 1 process running when it exited; boardbench stopped it",
-		3: "the command left 3 processes running when it exited; boardbench stopped them",
-	}
-	for n, want := range cases {
-		if got := strayNote(n); got != want {
-			t.Errorf("strayNote(%d) = %q, want %q", n, got, want)
-		}
-	}
-}

@@ -2,7 +2,6 @@ package monitor
 
 import (
 	"encoding/json"
-	"fmt"
 	"io"
 	"os"
 
@@ -12,23 +11,6 @@ import (
 
 	"golang.org/x/sys/unix"
 )
-
-// addWrappedFigures stores in p the figures of the benchmark the command
-// ran, when internal/benchtool/wrapped recognises it from the command line
-// or the output. cut says that the output was longer than what was kept,
-// so that figures printed early may be missing.
-func addWrappedFigures(p *result.Phase, argv []string, out []byte, cut bool) {
-	figs, ok := wrapped.Recognize(argv, out)
-	if !ok {
-		return
-	}
-	if cut {
-		figs.Notes = append(figs.Notes, fmt.Sprintf("read from the last %d bytes of the output only: figures printed before them are missing", len(out)))
-	}
-	if err := p.SetFigures(figs); err != nil {
-		p.Notes = append(p.Notes, "the "+figs.Benchmark+" figures could not be stored: "+err.Error())
-	}
-}
 
 // commandFigures returns the wrapped figures of res's command phase.
 func commandFigures(res *result.Result) (wrapped.Figures, bool) {
@@ -56,15 +38,6 @@ func windowSize(w io.Writer) proc.WindowSize {
 		return proc.WindowSize{}
 	}
 	return proc.WindowSize{Rows: int(ws.Row), Cols: int(ws.Col)}
-}
-
-// strayNote says that the command left processes running, which proc
-// stopped.
-func strayNote(n int) string {
-	if n == 1 {
-		return "the command left 1 process running when it exited; boardbench stopped it"
-	}
-	return fmt.Sprintf("the command left %d processes running when it exited; boardbench stopped them", n)
 }
 
 // figuresLine says which benchmark's figures the result keeps, "" when

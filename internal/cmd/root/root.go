@@ -87,7 +87,7 @@ memory, storage, buses) and measures it with figures that carry their evidence.`
 		c2c.NewCmd(f, nil),
 		storage.NewCmd(f),
 		writes.NewCmd(f, nil),
-		monitor.NewCmd(f),
+		monitor.NewCmd(f, nil),
 		run.NewCmd(f),
 		report.NewCmd(f),
 		restore.NewCmd(f),
