@@ -81,7 +81,7 @@ memory, storage, buses) and measures it with figures that carry their evidence.`
 	cmd.AddCommand(
 		info.NewCmd(f),
 		capture.NewCmd(f),
-		clock.NewCmd(f),
+		clock.NewCmd(f, nil),
 		version.NewCmd(f),
 		mem.NewCmd(f, nil),
 		c2c.NewCmd(f, nil),
