@@ -4,8 +4,8 @@ import (
 	"context"
 	"fmt"
 
+	"boardbench/internal/check"
 	"boardbench/internal/clockcheck"
-	"boardbench/internal/finding"
 	"boardbench/internal/inventory/cpu"
 	"boardbench/internal/result"
 	"boardbench/internal/session"
@@ -31,9 +31,7 @@ func (r *runner) clockStep(name, title string, walk bool) session.Step {
 // run's tuning back. Without root or cpufreq it records why it did not.
 func (r *runner) walkOPPs(ctx context.Context, c *clockcheck.Checker, rep *clockcheck.Report) {
 	skip := func(why string) {
-		r.runFindings = append(r.runFindings, finding.Finding{ID: "opp_walk_skipped", Severity: finding.Info,
-			Title: "The OPP walk (--opps) was skipped", Evidence: []string{why},
-			Advice: "Run as root on a machine whose cpufreq driver lists its clocks (scaling_available_frequencies)."})
+		r.runFindings = append(r.runFindings, check.OPPWalkSkipped(why))
 	}
 	switch {
 	case !r.isRoot:

@@ -5,7 +5,7 @@ import (
 	"strings"
 	"time"
 
-	"boardbench/internal/finding"
+	"boardbench/internal/check"
 	"boardbench/internal/host"
 )
 
@@ -47,17 +47,12 @@ func (r *runner) pinFailure(cpu int, err error) {
 	}
 	r.pinFailed[cpu] = err.Error()
 	for i := range r.runFindings {
-		if r.runFindings[i].ID == "pinning_failed" {
-			r.runFindings[i].Evidence = append(r.runFindings[i].Evidence, fmt.Sprintf("cpu%d: %v", cpu, err))
+		if r.runFindings[i].ID == check.IDPinningFailed {
+			r.runFindings[i].Evidence = append(r.runFindings[i].Evidence, check.PinningEvidence(cpu, err))
 			return
 		}
 	}
-	r.runFindings = append(r.runFindings, finding.Finding{
-		ID: "pinning_failed", Severity: finding.Warning,
-		Title:    "Some CPUs could not be used (offline, or reserved by the hypervisor or a cpuset)",
-		Evidence: []string{fmt.Sprintf("cpu%d: %v", cpu, err)},
-		Advice:   "Benchmarks ran on the other CPUs of the same core type; check /sys/devices/system/cpu/online and the process's CPU affinity.",
-	})
+	r.runFindings = append(r.runFindings, check.PinningFailed(cpu, err))
 }
 
 // pinnable returns the usable CPUs that can be pinned.

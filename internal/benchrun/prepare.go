@@ -7,9 +7,8 @@ import (
 	"strings"
 	"time"
 
-	"boardbench/internal/finding"
+	"boardbench/internal/check"
 	"boardbench/internal/host"
-	"boardbench/internal/idle"
 	"boardbench/internal/prepare"
 	"boardbench/internal/result"
 	"boardbench/internal/tools"
@@ -75,36 +74,19 @@ func (r *runner) findTools(ctx context.Context) {
 			missing = &ToolMissing{Reason: "not installed"}
 		}
 		r.res.Tools = append(r.res.Tools, result.ToolVersion{Name: name, Note: missing.Reason + "; " + missing.Hint})
-		r.runFindings = append(r.runFindings, finding.Finding{
-			ID: "tool_missing", Severity: finding.Warning,
-			Title:    name + " is missing: its benchmarks were skipped",
-			Evidence: []string{name + " " + missing.Reason},
-			Advice:   missing.Hint,
-		})
+		r.runFindings = append(r.runFindings, check.ToolMissing(name, "its benchmarks were skipped", missing.Reason, missing.Hint))
 	}
 	add("7-Zip", r.tools.SevenZip, r.tools.SevenZipMissing)
 	add("openssl", r.tools.OpenSSL, r.tools.OpenSSLMissing)
 }
 
 // idleGate waits until the machine is quiet, up to the idle timeout, or
-// records that the gate was skipped or timed out.
+// records that the gate was skipped or timed out (prepare.IdleGate, the
+// gate of every measuring command); on a terminal the countdown redraws
+// one line, elsewhere a line every 10 s at most.
 func (r *runner) idleGate(ctx context.Context) {
-	if r.opt.Force {
-		r.runFindings = append(r.runFindings, prepare.SkippedIdleGate(r.h))
-		return
-	}
-	// A low load average is quiet enough: no need to watch.
-	if prepare.LowLoad(r.h) {
-		return
-	}
 	var lastLine time.Time
-	report := func(st idle.State, left time.Duration) {
-		if st.Quiet {
-			return
-		}
-		// The countdown comes first: a narrow terminal cuts the end of
-		// the status line, never the time left.
-		msg := fmt.Sprintf("%.0f s left waiting for a quiet machine (%s)", left.Seconds(), st.Reason())
+	status := func(msg string) {
 		if r.cfg.TTY {
 			r.prog.redraw("boardbench run: " + msg)
 		} else if r.now().Sub(lastLine) >= 10*time.Second {
@@ -112,32 +94,11 @@ func (r *runner) idleGate(ctx context.Context) {
 			r.prog.linef("boardbench run: %s", msg)
 		}
 	}
-	st, quiet, err := idle.Wait(ctx, r.h, time.Second, r.opt.IdleTimeout, report)
+	f := prepare.IdleGate(ctx, r.h, r.opt.Force, r.opt.IdleTimeout, status)
 	r.prog.clear()
-	if ctx.Err() != nil {
-		return
+	if f != nil {
+		r.runFindings = append(r.runFindings, *f)
 	}
-	if err != nil {
-		r.runFindings = append(r.runFindings, finding.Finding{ID: "idle_unknown", Severity: finding.Info,
-			Title: "Could not check that the machine is quiet", Evidence: []string{err.Error()},
-			Advice: "Make sure nothing else runs during the benchmark."})
-		return
-	}
-	if quiet {
-		return
-	}
-	ev := []string{st.Reason()}
-	for _, p := range st.Top {
-		kind := "process"
-		if p.Kernel {
-			kind = "kernel thread"
-		}
-		ev = append(ev, fmt.Sprintf("%s %s[%d]: %.1f%% CPU", kind, p.Name, p.PID, p.CPUPct))
-	}
-	r.runFindings = append(r.runFindings, finding.Finding{ID: "not_quiet", Severity: finding.Warning,
-		Title:    fmt.Sprintf("The machine was not quiet after waiting %.0f s", r.opt.IdleTimeout.Seconds()),
-		Evidence: ev,
-		Advice:   "Stop what keeps the machine busy (updates, indexers, desktop, containers) and run again; the figures may be low."})
 }
 
 // tune switches cpufreq governors (and memory devfreq governors) to
@@ -146,10 +107,7 @@ func (r *runner) idleGate(ctx context.Context) {
 func (r *runner) tune(ctx context.Context) {
 	if !r.isRoot {
 		r.res.Tuning.Note = "not root: cpufreq governors left as they are"
-		r.runFindings = append(r.runFindings, finding.Finding{ID: "not_tuned", Severity: finding.Info,
-			Title:    "Nothing was tuned: not running as root",
-			Evidence: []string{"governors during the run: " + r.governorsText()},
-			Advice:   "Run as root (sudo) to let boardbench switch governors to performance for the run; they are restored afterwards."})
+		r.runFindings = append(r.runFindings, check.NotTuned(r.governorsText()))
 		return
 	}
 	g, _, err := r.sess.Tune(ctx, tune.WithLock(r.cfg.Lock))

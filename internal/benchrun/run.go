@@ -4,9 +4,9 @@ import (
 	"context"
 	"errors"
 	"fmt"
-	"strings"
 	"time"
 
+	"boardbench/internal/check"
 	"boardbench/internal/finding"
 	"boardbench/internal/host"
 	"boardbench/internal/inventory"
@@ -181,12 +181,7 @@ func (r *runner) chooseCPUs() {
 			}
 		}
 		if len(off) > 0 {
-			r.runFindings = append(r.runFindings, finding.Finding{
-				ID: "cpus_offline_at_start", Severity: finding.Warning,
-				Title:    "Some CPUs were offline when the run started",
-				Evidence: []string{strings.Join(off, ", ") + " offline; multi-threaded figures use the online CPUs only"},
-				Advice:   "Bring all cores online (echo 1 > /sys/devices/system/cpu/cpuN/online) before comparing multi-threaded figures.",
-			})
+			r.runFindings = append(r.runFindings, check.CPUsOfflineAtStart(off))
 		}
 	}
 	r.usable = usable

@@ -6,6 +6,7 @@ import (
 	"testing"
 	"time"
 
+	"boardbench/internal/check"
 	"boardbench/internal/inventory"
 	"boardbench/internal/inventory/cpu"
 	"boardbench/internal/inventory/soc"
@@ -191,13 +192,13 @@ func TestSustainedDrift(t *testing.T) {
 		f.TotMIPS, f.DriftPct = result.MeanAndDrift(f.Runs)
 		return []result.Phase{phaseWith(t, result.PhaseSustained, []int{0, 1}, f)}
 	}
-	if fs := SustainedDrift(mk(8488, 8000, 7208)); len(fs) != 1 || fs[0].ID != "sustained_drift" || fs[0].Evidence[0] != "sustained runs: 8488, 8000, 7208 MIPS" {
+	if fs := check.SustainedDrift(mk(8488, 8000, 7208)); len(fs) != 1 || fs[0].ID != "sustained_drift" || fs[0].Evidence[0] != "sustained runs: 8488, 8000, 7208 MIPS" {
 		t.Errorf("15%% drop: %+v", fs)
 	}
-	if fs := SustainedDrift(mk(8000, 7700)); len(fs) != 0 {
+	if fs := check.SustainedDrift(mk(8000, 7700)); len(fs) != 0 {
 		t.Errorf("3.75%% drop is within noise: %+v", fs)
 	}
-	if fs := SustainedDrift(nil); len(fs) != 0 {
+	if fs := check.SustainedDrift(nil); len(fs) != 0 {
 		t.Errorf("no phase: %+v", fs)
 	}
 }

@@ -2,9 +2,6 @@ package benchrun
 
 import (
 	"encoding/json"
-	"fmt"
-	"strconv"
-	"strings"
 
 	"boardbench/internal/check"
 	"boardbench/internal/finding"
@@ -17,41 +14,8 @@ import (
 // no finding: it is a mode (result.Result.Quick), judged by the same rules.
 func (r *runner) findings(res *result.Result) []finding.Finding {
 	fs := append([]finding.Finding{}, r.runFindings...)
-	fs = append(fs, SustainedDrift(res.Phases)...)
+	fs = append(fs, check.SustainedDrift(res.Phases)...)
 	return fs
-}
-
-// MaxSustainedDropPct is the drop of the 7-Zip score over the sustained
-// phase beyond which the finding sustained_drift is raised.
-const MaxSustainedDropPct = 5.0
-
-// SustainedDrift reports a 7-Zip score that fell by more than
-// MaxSustainedDropPct from the first to the last run of the sustained
-// phase: the board cannot hold its performance (throttling).
-func SustainedDrift(phases []result.Phase) []finding.Finding {
-	for _, p := range phases {
-		if p.Name != result.PhaseSustained || len(p.Figures) == 0 {
-			continue
-		}
-		var f result.SevenZipFigures
-		if json.Unmarshal(p.Figures, &f) != nil || f.DriftPct == nil || *f.DriftPct > -MaxSustainedDropPct {
-			continue
-		}
-		var runs []string
-		for _, r := range f.Runs {
-			if r.TotMIPS != nil {
-				runs = append(runs, strconv.FormatFloat(*r.TotMIPS, 'f', 0, 64))
-			}
-		}
-		return []finding.Finding{{
-			ID: "sustained_drift", Severity: finding.Warning,
-			Title:    fmt.Sprintf("7-Zip score fell %.1f%% under sustained load", -*f.DriftPct),
-			Evidence: []string{"sustained runs: " + strings.Join(runs, ", ") + " MIPS"},
-			Phases:   []string{p.Name},
-			Advice:   "The board cannot hold its performance under load: check the cooling and the clocks in the monitor lines; compare sustained figures with care.",
-		}}
-	}
-	return nil
 }
 
 // facts adds what the rules need from the tuning and the clock phases to

@@ -82,16 +82,6 @@ type ToolComparability struct {
 // Rule is one validation rule.
 type Rule func(r *result.Result, f Facts) []finding.Finding
 
-// Rules returns every validation rule in report order.
-func Rules() []Rule {
-	return []Rule{
-		OOMKill, UnderVoltage, CPUOffline, DisturbedFigures, Swapping, Throttling, FallingScores,
-		RunSpread, SevenZipLowUsage, BackgroundActivity, StealTime, ClockDisturbed,
-		ClockBelowMax, ClockMismatch, Governor, HPLResidualFailed,
-		SevenZipVersion, ZswapWithZram, TempSoftLimit, NearTripPoint,
-	}
-}
-
 // Run applies every rule and sorts findings by severity (worst first),
 // keeping rule order within a severity.
 func Run(r *result.Result, f Facts) []finding.Finding {

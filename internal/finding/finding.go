@@ -41,6 +41,18 @@ type Finding struct {
 	Phases []string `json:"phases,omitempty"`
 }
 
+// Review is a finding of `boardbench review`, about a setting rather than
+// a measurement: a Finding plus the area of the machine it belongs to and
+// what following its advice costs.
+type Review struct {
+	Finding
+	Area string `json:"area"`
+	// Cost is what the fix costs (power, memory, wear, security...).
+	Cost string `json:"cost"`
+	// Persist says where to make the fix survive a reboot.
+	Persist string `json:"persist,omitempty"`
+}
+
 // Worst returns the highest severity among fs, or "" for none.
 func Worst(fs []Finding) Severity {
 	var worst Severity

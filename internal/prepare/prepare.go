@@ -11,6 +11,7 @@ import (
 	"fmt"
 	"time"
 
+	"boardbench/internal/check"
 	"boardbench/internal/finding"
 	"boardbench/internal/host"
 	"boardbench/internal/idle"
@@ -19,15 +20,19 @@ import (
 	"boardbench/internal/tools"
 )
 
-// IdleGate waits up to limit for a quiet machine and returns the finding to
-// record: the gate skipped by force, the machine still busy, or the check
-// impossible; nil when the machine was quiet. status, when set, receives a
-// line per look while waiting.
+// IdleGate is the one idle gate of every measuring command (run, sweep,
+// thermal): it waits up to limit for a quiet machine and returns the
+// finding to record (check.IdleGateSkipped, check.NotQuiet,
+// check.IdleUnknown), or nil when the machine was quiet or ctx ended.
+// status, when set, receives a line per look while waiting, the countdown
+// first (a narrow terminal cuts the end of a status line, never the time
+// left).
 func IdleGate(ctx context.Context, h *host.Host, force bool, limit time.Duration, status func(string)) *finding.Finding {
 	if force {
 		f := SkippedIdleGate(h)
 		return &f
 	}
+	// A low load average is quiet enough: no need to watch.
 	if LowLoad(h) {
 		return nil
 	}
@@ -41,34 +46,18 @@ func IdleGate(ctx context.Context, h *host.Host, force bool, limit time.Duration
 	case ctx.Err() != nil || quiet:
 		return nil
 	case err != nil:
-		return &finding.Finding{ID: "idle_unknown", Severity: finding.Info,
-			Title: "Could not check that the machine is quiet", Evidence: []string{err.Error()},
-			Advice: "Make sure nothing else runs during the measurement."}
+		f := check.IdleUnknown(err)
+		return &f
 	}
-	ev := []string{st.Reason()}
-	for _, p := range st.Top {
-		ev = append(ev, fmt.Sprintf("%s[%d]: %.1f%% CPU", p.Name, p.PID, p.CPUPct))
-	}
-	return &finding.Finding{ID: "not_quiet", Severity: finding.Warning,
-		Title:    fmt.Sprintf("The machine was not quiet after waiting %.0f s", limit.Seconds()),
-		Evidence: ev,
-		Advice:   "Stop what keeps the machine busy and run again; the figures may be low."}
+	f := check.NotQuiet(st, limit)
+	return &f
 }
 
 // SkippedIdleGate is the finding that records an idle check skipped by
 // --force, with the load average at the start as evidence (a warning when
 // that load was high).
 func SkippedIdleGate(h *host.Host) finding.Finding {
-	f := finding.Finding{ID: "idle_gate_skipped", Severity: finding.Info,
-		Title:  "The idle check was skipped (--force)",
-		Advice: "Run without --force so that boardbench waits for a quiet machine; background activity lowers every figure."}
-	if load1, ok := loadAverage(h); ok {
-		f.Evidence = []string{fmt.Sprintf("1-minute load average %.2f at the start", load1)}
-		if load1 >= idle.MaxLoad1 {
-			f.Severity = finding.Warning
-		}
-	}
-	return f
+	return check.IdleGateSkipped(loadAverage(h))
 }
 
 // LowLoad reports whether the 1-minute load average is low enough to call
@@ -126,9 +115,8 @@ func SevenZip(ctx context.Context, h *host.Host, allowInstall bool) (*tools.Tool
 	} else {
 		reason = "not installed (" + err.Error() + ")"
 	}
-	return nil, &finding.Finding{ID: "tool_missing", Severity: finding.Warning,
-		Title:    "7-Zip is missing: nothing could be measured",
-		Evidence: []string{"7-Zip " + reason}, Advice: hint}
+	f := check.ToolMissing("7-Zip", "nothing could be measured", reason, hint)
+	return nil, &f
 }
 
 // ToolVersion describes a tool for the result's list of tools.

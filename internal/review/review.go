@@ -31,16 +31,11 @@ const (
 // Areas lists the areas in display order.
 var Areas = []string{AreaCPU, AreaMemory, AreaStorage, AreaNetwork, AreaPower, AreaKernel}
 
-// Finding is a review finding: the engine's finding plus the area it
-// belongs to and what following its advice costs.
-type Finding struct {
-	finding.Finding
-	Area string `json:"area"`
-	// Cost is what the fix costs (power, memory, wear, security...).
-	Cost string `json:"cost"`
-	// Persist says where to make the fix survive a reboot.
-	Persist string `json:"persist,omitempty"`
-}
+// Finding is a review finding: the shared finding type of every
+// judgement (finding.Review: a finding.Finding plus the area it belongs to
+// and what following its advice costs). Review keeps its own registry of
+// rules (Rules), not check's: it judges settings, not measurements.
+type Finding = finding.Review
 
 // Setting is one value read, fine or not.
 type Setting struct {

@@ -441,11 +441,7 @@ func (s *Session) restore() {
 	err := s.guard.Close()
 	s.res.Tuning.Restored = err == nil
 	if err != nil {
-		s.tuneFindings = append(s.tuneFindings, finding.Finding{
-			ID: "restore_failed", Severity: finding.Warning, Title: "Some tunables could not be restored",
-			Evidence: strings.Split(err.Error(), "\n"),
-			Advice:   "Run boardbench restore; check the cpufreq governors and limits (a reboot restores the defaults).",
-		})
+		s.tuneFindings = append(s.tuneFindings, check.RestoreFailed(err))
 	}
 }
 

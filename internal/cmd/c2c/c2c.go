@@ -1,5 +1,7 @@
 // Package c2c implements `boardbench c2c`: the core-to-core latency matrix,
-// the round trip of a cache line bounced between two pinned CPUs.
+// the round trip of a cache line bounced between two pinned CPUs. The plan
+// lives in internal/c2crun; this package reads the flags, runs it and
+// prints the matrix.
 package c2c
 
 import (
@@ -10,8 +12,8 @@ import (
 	"sort"
 	"strconv"
 	"strings"
-	"time"
 
+	"boardbench/internal/c2crun"
 	"boardbench/internal/cmdutil"
 	"boardbench/internal/host"
 	machine "boardbench/internal/inventory"
@@ -47,10 +49,22 @@ type Report struct {
 	Verdict string `json:"verdict"`
 }
 
-// NewCmd returns the c2c command.
-func NewCmd(f *cmdutil.Factory) *cobra.Command {
-	var root, output string
-	var asJSON bool
+// Options are the c2c command's inputs: its flags and the factory it
+// measures with.
+type Options struct {
+	Factory *cmdutil.Factory
+	// Ctx is the command's context.
+	Ctx context.Context
+	// Root is --root (c2c refuses a recorded root); Output --output.
+	Root, Output string
+	// JSON prints the report as JSON.
+	JSON bool
+}
+
+// NewCmd returns the c2c command; runF, when set, replaces the run
+// function (tests check the options without measuring).
+func NewCmd(f *cmdutil.Factory, runF func(*Options) error) *cobra.Command {
+	opts := &Options{Factory: f}
 	cmd := &cobra.Command{
 		Use:   "c2c [--json]",
 		Short: "Measure core-to-core latency between every pair of CPUs",
@@ -67,22 +81,29 @@ neighbour, and the first CPU with every other.`,
   boardbench c2c -o c2c-result.json && boardbench report c2c-result.json`,
 		Args: cmdutil.NoArgs,
 		RunE: func(cmd *cobra.Command, args []string) error {
-			return run(cmd.Context(), f, root, asJSON, output)
+			opts.Ctx = cmd.Context()
+			if runF != nil {
+				return runF(opts)
+			}
+			return runC2C(opts)
 		},
 	}
-	cmdutil.AddRootFlag(cmd, &root)
-	cmdutil.AddJSONFlag(cmd, &asJSON)
-	cmd.Flags().StringVarP(&output, "output", "o", "", "also write the result (with the monitor's evidence) to `FILE`, for boardbench report")
+	cmdutil.AddRootFlag(cmd, &opts.Root)
+	cmdutil.AddJSONFlag(cmd, &opts.JSON)
+	cmd.Flags().StringVarP(&opts.Output, "output", "o", "", "also write the result (with the monitor's evidence) to `FILE`, for boardbench report")
 	return cmd
 }
 
 var errNotLive = errors.New("c2c measures the machine it runs on; it cannot measure a recorded root (--root)")
 
-func run(ctx context.Context, f *cmdutil.Factory, root string, asJSON bool, output string) error {
+// runC2C refuses a recorded root or a single CPU, then measures the plan
+// of c2crun through the session engine.
+func runC2C(opts *Options) error {
+	f, ctx := opts.Factory, opts.Ctx
 	if ctx == nil {
 		ctx = context.Background()
 	}
-	h, err := f.NewHost(root)
+	h, err := f.NewHost(opts.Root)
 	if err != nil {
 		return err
 	}
@@ -97,56 +118,21 @@ func run(ctx context.Context, f *cmdutil.Factory, root string, asJSON bool, outp
 		return c2c.ErrTooFewCPUs
 	}
 	info := machine.Collect(h, machine.Options{Redact: true})
-	rep := Report{SchemaVersion: schema.Version, CPUs: cpus}
-	coreOf := map[int]string{}
-	var clusters [][]int
-	for _, cl := range info.CPU.Clusters {
-		clusters = append(clusters, cl.CPUs)
-		for _, c := range cl.CPUs {
-			coreOf[c] = cl.Core
-		}
-	}
-	for _, c := range cpus {
-		rep.Cores = append(rep.Cores, coreOf[c])
-	}
-	pairs := c2c.Pairs(cpus, clusters)
-	rep.Sampled = len(cpus) > c2c.MaxFullMatrix
-	if rep.Sampled {
-		rep.Notes.Add("pairs", fmt.Sprintf("%d CPUs: measured a sample of %d pairs", len(cpus), len(pairs)))
-	}
-	// The status line (on a terminal only): the pairs as work, each
-	// estimated at 20 ms.
-	const perPair = 20 * time.Millisecond
+	// The status line (on a terminal only): the pairs as work.
 	status := f.Status("c2c", false)
-	status.Work(time.Duration(len(pairs)) * perPair)
-	step := session.Step{Name: result.PhaseC2C, Title: "Core-to-core round-trip latency between pinned CPUs", CPUs: cpus,
-		Estimate: time.Duration(len(pairs)) * perPair,
-		Run: func(ctx context.Context, p *result.Phase) error {
-			cfg := c2c.Config{}
-			for _, pr := range pairs {
-				if ctx.Err() != nil {
-					break
-				}
-				res := c2c.MeasurePair(pr[0], pr[1], host.PinThread, cfg)
-				status.Advance(fmt.Sprintf("cpu%d-cpu%d", pr[0], pr[1]), perPair)
-				if res.Error != "" {
-					rep.Notes.Add(res.String(), res.Error)
-				}
-				rep.Pairs = append(rep.Pairs, res)
-			}
-			rep.MatrixNS = c2c.Matrix(cpus, rep.Pairs)
-			for _, n := range rep.Notes {
-				p.Notes = append(p.Notes, n.Item+": "+n.Reason)
-			}
-			return p.SetFigures(result.C2CFigures{CPUs: cpus, Cores: rep.Cores, Sampled: rep.Sampled, MatrixNS: rep.MatrixNS})
-		}}
-	cfg := session.Config{Host: h, Info: info, Command: "c2c", Path: output, Warn: f.IO.ErrOut, Status: status,
+	step, figs := c2crun.Step(info, cpus, status.Advance)
+	status.Work(step.Estimate)
+	report := func() Report {
+		return Report{SchemaVersion: schema.Version, CPUs: figs.CPUs, Cores: figs.Cores, Sampled: figs.Sampled,
+			Pairs: figs.Pairs, MatrixNS: figs.MatrixNS, Notes: figs.Notes}
+	}
+	cfg := session.Config{Host: h, Info: info, Command: "c2c", Path: opts.Output, Warn: f.IO.ErrOut, Status: status,
 		Options: map[string]any{"cpus": cpu.FormatCPUList(cpus)},
-		Print: f.Printer(asJSON, func(r *result.Result) any {
-			out := rep
+		Print: f.Printer(opts.JSON, func(r *result.Result) any {
+			out := report()
 			out.Valid, out.Verdict = r.Summary.Valid, r.Summary.Verdict
 			return out
-		}, func(w io.Writer, _ *result.Result) { render(w, rep, f.IO.ColorEnabled()) })}
+		}, func(w io.Writer, _ *result.Result) { render(w, report(), f.IO.ColorEnabled()) })}
 	_, err = session.Measure(ctx, cfg, session.Plan{Steps: []session.Step{step}})
 	return err
 }

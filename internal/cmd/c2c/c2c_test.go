@@ -14,9 +14,35 @@ import (
 	"boardbench/internal/textfmt"
 )
 
+// TestNewCmdOptions: the flags reach the run function as Options, without
+// measuring anything.
+func TestNewCmdOptions(t *testing.T) {
+	tests := []struct {
+		args []string
+		want Options
+	}{
+		{nil, Options{Root: "/"}},
+		{[]string{"--json", "-o", "c.json", "--root", "/x"}, Options{Root: "/x", Output: "c.json", JSON: true}},
+	}
+	for _, tt := range tests {
+		ios, _, _ := iostreams.Test()
+		var got *Options
+		cmd := NewCmd(cmdutil.NewFactory(ios), func(o *Options) error { got = o; return nil })
+		cmd.SetArgs(tt.args)
+		if err := cmd.Execute(); err != nil {
+			t.Fatalf("%q: %v", tt.args, err)
+		}
+		o := *got
+		o.Factory, o.Ctx = nil, nil
+		if o != tt.want {
+			t.Errorf("%q: options %+v, want %+v", tt.args, o, tt.want)
+		}
+	}
+}
+
 func TestFixtureRootRefused(t *testing.T) {
 	ios, _, _ := iostreams.Test()
-	cmd := NewCmd(cmdutil.NewFactory(ios))
+	cmd := NewCmd(cmdutil.NewFactory(ios), nil)
 	cmd.SetArgs([]string{"--root", t.TempDir()})
 	err := cmd.Execute()
 	if !errors.Is(err, errNotLive) || cmdutil.ExitCode(err) != 2 {

@@ -15,6 +15,7 @@ import (
 	"testing"
 	"time"
 
+	"boardbench/internal/clockcheck"
 	"boardbench/internal/cmdutil"
 	"boardbench/internal/host"
 	"boardbench/internal/interrupt"
@@ -120,13 +121,13 @@ func (b *fakeBoard) measure(ctx context.Context, id int, opt probeclock.Options)
 // run measures through the session engine as the command does (after its
 // preflight) and returns the report and the measurement's own error (an
 // interruption as *interrupt.Error); the verdict is left to other tests.
-func (r *runner) run(ctx context.Context) (*Report, error) {
-	if err := r.preflight(); err != nil {
+func run(ctx context.Context, r *clockcheck.Command) (*Report, error) {
+	if err := r.Preflight(); err != nil {
 		return nil, err
 	}
-	info := machine.Collect(r.h, machine.Options{Redact: true})
-	info.CPU = r.inv
-	rep, out, err := r.session(ctx, session.Config{Info: info})
+	info := machine.Collect(r.Host, machine.Options{Redact: true})
+	info.CPU = r.CPU
+	rep, out, err := r.Run(ctx, session.Config{Info: info})
 	var ie *interrupt.Error
 	var nv *session.NotValidError
 	switch {
@@ -138,18 +139,18 @@ func (r *runner) run(ctx context.Context) (*Report, error) {
 	return rep, err
 }
 
-func newRunner(t *testing.T, root string, b *fakeBoard) *runner {
+func newRunner(t *testing.T, root string, b *fakeBoard) *clockcheck.Command {
 	t.Helper()
 	h := fixture.Open(t, root)
 	b.root = root
-	return &runner{h: h, inv: inventory(), measure: b.measure, allowed: []int{0, 1, 2, 3, 4, 5}}
+	return &clockcheck.Command{Host: h, CPU: inventory(), Probe: b.measure, Allowed: []int{0, 1, 2, 3, 4, 5}}
 }
 
 func TestRunMeasuresOneCPUPerCluster(t *testing.T) {
 	root := board(t, "frequency(48)=1800398464\n")
 	b := &fakeBoard{factor: map[int]float64{0: 0.99, 4: 0.95}}
 	r := newRunner(t, root, b)
-	rep, err := r.run(context.Background())
+	rep, err := run(context.Background(), r)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -157,9 +158,9 @@ func TestRunMeasuresOneCPUPerCluster(t *testing.T) {
 		t.Errorf("firmware clock compared on a big.LITTLE machine: %v", fmtp(c.FirmwareMHz))
 	}
 	// A Raspberry Pi has one cluster; the firmware's clock is compared.
-	r.inv.Clusters = r.inv.Clusters[:1]
+	r.CPU.Clusters = r.CPU.Clusters[:1]
 	b.calls = nil
-	rep, err = r.run(context.Background())
+	rep, err = run(context.Background(), r)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -167,9 +168,9 @@ func TestRunMeasuresOneCPUPerCluster(t *testing.T) {
 		t.Fatalf("%d clusters", len(rep.Clusters))
 	}
 	little := rep.Clusters[0]
-	r.inv = inventory()
+	r.CPU = inventory()
 	b.calls = nil
-	rep, err = r.run(context.Background())
+	rep, err = run(context.Background(), r)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -240,7 +241,7 @@ func TestRunNotesAllSamplesDisturbed(t *testing.T) {
 	root := board(t, "")
 	b := &fakeBoard{factor: map[int]float64{0: 1, 4: 1}, busy: true}
 	r := newRunner(t, root, b)
-	rep, err := r.run(context.Background())
+	rep, err := run(context.Background(), r)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -253,7 +254,7 @@ func TestRunSkipsOfflineCPUs(t *testing.T) {
 	root := board(t, "")
 	b := &fakeBoard{factor: map[int]float64{0: 1, 4: 1}, offline: map[int]bool{0: true, 4: true, 5: true}}
 	r := newRunner(t, root, b)
-	rep, err := r.run(context.Background())
+	rep, err := run(context.Background(), r)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -272,7 +273,7 @@ func TestRunSkipsOfflineCPUs(t *testing.T) {
 	}
 
 	b.offline = map[int]bool{0: true, 1: true, 2: true, 3: true, 4: true, 5: true}
-	if _, err := r.run(context.Background()); err == nil {
+	if _, err := run(context.Background(), r); err == nil {
 		t.Error("run with every CPU offline succeeded")
 	}
 }
@@ -281,8 +282,8 @@ func TestRunCPUListAndUnknownClusters(t *testing.T) {
 	root := board(t, "")
 	b := &fakeBoard{factor: map[int]float64{0: 1, 4: 1}}
 	r := newRunner(t, root, b)
-	r.cpus = []int{2, 5}
-	rep, err := r.run(context.Background())
+	r.CPUs = []int{2, 5}
+	rep, err := run(context.Background(), r)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -295,8 +296,8 @@ func TestRunCPUListAndUnknownClusters(t *testing.T) {
 
 	// Without an inventory: the first allowed CPU stands for all.
 	b.calls = nil
-	r.cpus, r.inv = nil, cpu.Info{}
-	rep, err = r.run(context.Background())
+	r.CPUs, r.CPU = nil, cpu.Info{}
+	rep, err = run(context.Background(), r)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -311,8 +312,8 @@ func TestOPPWalkRestoresSettings(t *testing.T) {
 	b := &fakeBoard{factor: map[int]float64{0: 0.978, 4: 1}}
 	r := newRunner(t, root, b)
 	before := fixture.Snapshot(t, root)
-	r.opps, r.isRoot = true, true
-	rep, err := r.run(context.Background())
+	r.OPPs, r.IsRoot = true, true
+	rep, err := run(context.Background(), r)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -359,14 +360,14 @@ func TestOPPWalkUsesTheCommandsLock(t *testing.T) {
 	t.Setenv(tune.StateDirEnv, state)
 	root := board(t, "")
 	r := newRunner(t, root, &fakeBoard{factor: map[int]float64{0: 1, 4: 1}})
-	r.opps, r.isRoot = true, true
+	r.OPPs, r.IsRoot = true, true
 	lock, err := tune.AcquireRootLock(context.Background(), root, false, nil)
 	if err != nil {
 		t.Fatal(err)
 	}
 	defer lock.Release()
-	r.lock = lock
-	rep, err := r.run(context.Background())
+	r.Lock = lock
+	rep, err := run(context.Background(), r)
 	if err != nil {
 		t.Fatalf("OPP walk under the command's own lock: %v", err)
 	}
@@ -412,10 +413,10 @@ func TestOPPWalkInterruptedBySignal(t *testing.T) {
 				}
 			}
 			r := newRunner(t, root, b)
-			r.opps, r.isRoot = true, true
+			r.OPPs, r.IsRoot = true, true
 			ctx, stop := interrupt.NotifyContext(context.Background())
 			defer stop()
-			rep, err := r.run(ctx)
+			rep, err := run(ctx, r)
 			var ie *interrupt.Error
 			if !errors.As(err, &ie) || cmdutil.ExitCode(err) != 130 {
 				t.Fatalf("run = %v, want an interruption (exit status 130)", err)
@@ -453,15 +454,15 @@ func TestOPPPreflight(t *testing.T) {
 	root := board(t, "")
 	b := &fakeBoard{factor: map[int]float64{0: 1, 4: 1}}
 	r := newRunner(t, root, b)
-	r.opps = true
-	if _, err := r.run(context.Background()); err == nil || !strings.Contains(err.Error(), "needs root") {
+	r.OPPs = true
+	if _, err := run(context.Background(), r); err == nil || !strings.Contains(err.Error(), "needs root") {
 		t.Errorf("--opps without root: %v", err)
 	}
-	r.isRoot = true
+	r.IsRoot = true
 	for _, p := range []string{"policy0", "policy4"} {
 		os.Remove(filepath.Join(root, "sys/devices/system/cpu/cpufreq", p, "scaling_available_frequencies"))
 	}
-	if _, err := r.run(context.Background()); err == nil || !strings.Contains(err.Error(), "scaling_available_frequencies") {
+	if _, err := run(context.Background(), r); err == nil || !strings.Contains(err.Error(), "scaling_available_frequencies") {
 		t.Errorf("--opps without available clocks: %v", err)
 	}
 	if len(b.calls) != 0 {
@@ -515,7 +516,7 @@ func TestCommandRefusesBadInput(t *testing.T) {
 	}
 	for _, tt := range tests {
 		ios, stdout, _ := iostreams.Test()
-		cmd := NewCmd(cmdutil.NewFactory(ios))
+		cmd := NewCmd(cmdutil.NewFactory(ios), nil)
 		cmd.SetFlagErrorFunc(cmdutil.FlagErrorFunc) // as under the root command
 		cmd.SetArgs(tt.args)
 		cmd.SetOut(stdout)
@@ -532,7 +533,7 @@ func TestJSONFieldNames(t *testing.T) {
 	root := board(t, "frequency(48)=1800000000")
 	b := &fakeBoard{factor: map[int]float64{0: 1, 4: 1}}
 	r := newRunner(t, root, b)
-	rep, err := r.run(context.Background())
+	rep, err := run(context.Background(), r)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -579,7 +580,7 @@ func TestDisturbedClockNotShown(t *testing.T) {
 func TestCommandPrintsFiguresAndVerdict(t *testing.T) {
 	for _, asJSON := range []bool{false, true} {
 		ios, stdout, _ := iostreams.Test()
-		cmd := NewCmd(cmdutil.NewFactory(ios))
+		cmd := NewCmd(cmdutil.NewFactory(ios), nil)
 		args := []string{"--samples", "1", "--cpu", "0"}
 		if asJSON {
 			args = append(args, "--json")
@@ -609,6 +610,33 @@ func TestCommandPrintsFiguresAndVerdict(t *testing.T) {
 		}
 		if (cmdutil.ExitCode(err) == 3) == doc.Valid {
 			t.Errorf("exit %d with valid=%v", cmdutil.ExitCode(err), doc.Valid)
+		}
+	}
+}
+
+// TestNewCmdOptions: the flags reach the run function as Options, without
+// measuring anything.
+func TestNewCmdOptions(t *testing.T) {
+	tests := []struct {
+		args []string
+		want Options
+	}{
+		{nil, Options{Root: "/", Samples: probeclock.DefaultSamples}},
+		{[]string{"--opps", "--wait", "--cpu", "0,4", "--samples", "7", "-o", "c.json", "--json"},
+			Options{Root: "/", OPPs: true, Wait: true, CPUList: "0,4", CPUListSet: true, Samples: 7, Output: "c.json", JSON: true}},
+	}
+	for _, tt := range tests {
+		ios, _, _ := iostreams.Test()
+		var got *Options
+		cmd := NewCmd(cmdutil.NewFactory(ios), func(o *Options) error { got = o; return nil })
+		cmd.SetArgs(tt.args)
+		if err := cmd.Execute(); err != nil {
+			t.Fatalf("%q: %v", tt.args, err)
+		}
+		o := *got
+		o.Factory, o.Ctx = nil, nil
+		if o != tt.want {
+			t.Errorf("%q: options %+v, want %+v", tt.args, o, tt.want)
 		}
 	}
 }

@@ -23,9 +23,24 @@ import (
 	"github.com/spf13/cobra"
 )
 
-// NewCmd returns the mem command.
-func NewCmd(f *cmdutil.Factory) *cobra.Command {
-	var opts options
+// Options are the mem command's inputs: its flags and the factory it
+// measures with.
+type Options struct {
+	Factory *cmdutil.Factory
+	// Ctx is the command's context.
+	Ctx context.Context
+	// Root is --root (mem refuses a recorded root).
+	Root string
+	// JSON prints the report as JSON; Quick takes fewer, shorter samples.
+	JSON, Quick bool
+	// CPUList is --cpu, MaxSize --max-size, Output --output.
+	CPUList, MaxSize, Output string
+}
+
+// NewCmd returns the mem command; runF, when set, replaces the run
+// function (tests check the options without measuring).
+func NewCmd(f *cmdutil.Factory, runF func(*Options) error) *cobra.Command {
+	opts := &Options{Factory: f}
 	cmd := &cobra.Command{
 		Use:   "mem [--cpu LIST] [--json] [--quick] [--max-size SIZE]",
 		Short: "Measure memory bandwidth and latency per core type",
@@ -50,44 +65,44 @@ quarter of MemAvailable. A run takes about 10 s per core type (--quick: 4 s).`,
   boardbench mem -o mem.json && boardbench report mem.json`,
 		Args: cmdutil.NoArgs,
 		RunE: func(cmd *cobra.Command, args []string) error {
-			return run(cmd.Context(), f, opts)
+			opts.Ctx = cmd.Context()
+			if runF != nil {
+				return runF(opts)
+			}
+			return runMem(opts)
 		},
 	}
-	cmdutil.AddRootFlag(cmd, &opts.root)
-	cmdutil.AddJSONFlag(cmd, &opts.asJSON)
-	cmd.Flags().StringVar(&opts.cpuList, "cpu", "", "measure these CPUs (`LIST`, e.g. 0,4-5) instead of one per core type")
-	cmd.Flags().BoolVar(&opts.quick, "quick", false, "fewer and shorter samples, latency blocks up to 64 MiB")
-	cmd.Flags().StringVarP(&opts.output, "output", "o", "", "also write the result (with the monitor's evidence) to `FILE`, for boardbench report")
-	cmd.Flags().StringVar(&opts.maxSize, "max-size", "", "largest bandwidth buffer and latency block (`SIZE`, e.g. 64M)")
+	cmdutil.AddRootFlag(cmd, &opts.Root)
+	cmdutil.AddJSONFlag(cmd, &opts.JSON)
+	cmd.Flags().StringVar(&opts.CPUList, "cpu", "", "measure these CPUs (`LIST`, e.g. 0,4-5) instead of one per core type")
+	cmd.Flags().BoolVar(&opts.Quick, "quick", false, "fewer and shorter samples, latency blocks up to 64 MiB")
+	cmd.Flags().StringVarP(&opts.Output, "output", "o", "", "also write the result (with the monitor's evidence) to `FILE`, for boardbench report")
+	cmd.Flags().StringVar(&opts.MaxSize, "max-size", "", "largest bandwidth buffer and latency block (`SIZE`, e.g. 64M)")
 	return cmd
-}
-
-type options struct {
-	root             string
-	asJSON, quick    bool
-	cpuList, maxSize string
-	output           string
 }
 
 // errNotLive is the one-line error on a recorded root.
 var errNotLive = errors.New("mem measures the machine it runs on; it cannot measure a recorded root (--root)")
 
-func run(ctx context.Context, f *cmdutil.Factory, opts options) error {
+// runMem checks the flags against the machine, then measures the plan of
+// memmeasure.CommandSteps through the session engine.
+func runMem(opts *Options) error {
+	f, ctx := opts.Factory, opts.Ctx
 	if ctx == nil {
 		ctx = context.Background()
 	}
 	var limit int64
-	if opts.maxSize != "" {
-		n, err := parseSize(opts.maxSize)
+	if opts.MaxSize != "" {
+		n, err := parseSize(opts.MaxSize)
 		if err != nil {
 			return cmdutil.Usagef("--max-size: %v", err)
 		}
 		if n < memlat.MiB {
-			return cmdutil.Usagef("--max-size: %s is below the 1 MiB minimum", opts.maxSize)
+			return cmdutil.Usagef("--max-size: %s is below the 1 MiB minimum", opts.MaxSize)
 		}
 		limit = n
 	}
-	h, err := f.NewHost(opts.root)
+	h, err := f.NewHost(opts.Root)
 	if err != nil {
 		return err
 	}
@@ -99,66 +114,34 @@ func run(ctx context.Context, f *cmdutil.Factory, opts options) error {
 		return fmt.Errorf("cannot read the CPUs this process may use: %v", err)
 	}
 	var explicit []int
-	if opts.cpuList != "" {
-		if explicit, err = cpu.ParseSelection(opts.cpuList, usable); err != nil {
+	if opts.CPUList != "" {
+		if explicit, err = cpu.ParseSelection(opts.CPUList, usable); err != nil {
 			return cmdutil.Usagef("--cpu: %v", err)
 		}
 	}
 
 	info := machine.Collect(h, machine.Options{Redact: true})
-	rep := Report{SchemaVersion: schema.Version, Results: []result.MemFigures{}}
-	plan := memmeasure.CommandPlan(opts.quick).ForMachine(info)
+	plan := memmeasure.CommandPlan(opts.Quick).ForMachine(info)
 	plan.MaxBufferBytes, plan.LimitFlag = limit, "--max-size"
-	cpus := explicit
-	if cpus == nil {
-		cpus = memmeasure.CPUs(info.CPU, usable)
-		if len(info.CPU.Clusters) == 0 {
-			rep.Notes.Add("core types", "no cluster information: measured the first usable CPU only")
-		}
-	}
 	status := f.Status("mem", false)
-	status.Work(seconds(memmeasure.Estimate(plan, len(cpus), len(usable))))
 	plan.Progress = func(label string, weight float64) { status.Advance(label, seconds(weight)) }
-	var steps []session.Step
-	var largestLLC int64
-	for _, c := range cpus {
-		core := memmeasure.CoreOf(info.CPU, c)
-		title := fmt.Sprintf("Memory bandwidth and latency on cpu%d", c)
-		if core != "" {
-			title += " (" + core + ")"
+	figs := &memmeasure.Figures{Results: []result.MemFigures{}}
+	steps := memmeasure.CommandSteps(h, info, explicit, usable, plan, figs)
+	ncpus := 0
+	for _, st := range steps {
+		if st.Name == result.PhaseMemory {
+			ncpus++
 		}
-		steps = append(steps, session.Step{Name: result.PhaseMemory, Title: title, CPUs: []int{c}, Kind: "memory",
-			Run: func(ctx context.Context, p *result.Phase) error {
-				fig, err := memmeasure.Measure(ctx, h, c, core, plan)
-				largestLLC = max(largestLLC, memlat.LargestCache(fig.SysfsCaches))
-				if ctx.Err() == nil {
-					rep.Results = append(rep.Results, fig)
-				}
-				if ferr := p.SetFigures(fig); ferr != nil {
-					return ferr
-				}
-				return err
-			}})
 	}
-	if len(usable) >= 2 {
-		steps = append(steps, session.Step{Name: result.PhaseMemoryAllCores, Title: "Memory bandwidth of all CPUs at once", CPUs: usable, Kind: "memory",
-			Run: func(ctx context.Context, p *result.Phase) error {
-				fig, err := memmeasure.MeasureAll(ctx, usable, largestLLC, plan)
-				if ctx.Err() == nil {
-					rep.Total = &fig
-				}
-				if ferr := p.SetFigures(fig); ferr != nil {
-					return ferr
-				}
-				return err
-			}})
-	} else {
-		rep.Notes.Add("all-CPU bandwidth", "only one usable CPU")
+	status.Work(seconds(memmeasure.Estimate(plan, ncpus, len(usable))))
+	report := func(r *result.Result) Report {
+		return Report{SchemaVersion: schema.Version, Results: figs.Results, Total: figs.Total, Notes: figs.Notes,
+			Valid: r.Summary.Valid, Verdict: r.Summary.Verdict}
 	}
-	cfg := session.Config{Host: h, Info: info, Command: "mem", Path: opts.output, Warn: f.IO.ErrOut, Status: status,
-		Options: map[string]any{"quick": opts.quick, "cpus": opts.cpuList, "max_size_bytes": limit},
-		Print: f.Printer(opts.asJSON, func(r *result.Result) any { return rep.withVerdict(r) },
-			func(w io.Writer, r *result.Result) { render(w, rep, f.IO.ColorEnabled()) })}
+	cfg := session.Config{Host: h, Info: info, Command: "mem", Path: opts.Output, Warn: f.IO.ErrOut, Status: status,
+		Options: map[string]any{"quick": opts.Quick, "cpus": opts.CPUList, "max_size_bytes": limit},
+		Print: f.Printer(opts.JSON, func(r *result.Result) any { return report(r) },
+			func(w io.Writer, r *result.Result) { render(w, report(r), f.IO.ColorEnabled()) })}
 	_, err = session.Measure(ctx, cfg, session.Plan{Steps: steps})
 	return err
 }

@@ -26,7 +26,7 @@ func execute(t *testing.T, args ...string) (stdout, stderr *bytes.Buffer, err er
 	t.Helper()
 	ios, out, errOut := iostreams.Test()
 	f := cmdutil.NewFactory(ios)
-	cmd := NewCmd(f)
+	cmd := NewCmd(f, nil)
 	cmd.SetArgs(args)
 	cmd.SetOut(out)
 	cmd.SetErr(errOut)
@@ -34,6 +34,33 @@ func execute(t *testing.T, args ...string) (stdout, stderr *bytes.Buffer, err er
 	cmd.SilenceUsage, cmd.SilenceErrors = true, true
 	err = cmd.Execute()
 	return out, errOut, err
+}
+
+// TestNewCmdOptions: the flags reach the run function as Options, without
+// measuring anything.
+func TestNewCmdOptions(t *testing.T) {
+	tests := []struct {
+		args []string
+		want Options
+	}{
+		{nil, Options{Root: "/"}},
+		{[]string{"--quick", "--cpu", "0,4", "--max-size", "32M", "-o", "m.json", "--json"},
+			Options{Root: "/", Quick: true, CPUList: "0,4", MaxSize: "32M", Output: "m.json", JSON: true}},
+	}
+	for _, tt := range tests {
+		ios, _, _ := iostreams.Test()
+		var got *Options
+		cmd := NewCmd(cmdutil.NewFactory(ios), func(o *Options) error { got = o; return nil })
+		cmd.SetArgs(tt.args)
+		if err := cmd.Execute(); err != nil {
+			t.Fatalf("%q: %v", tt.args, err)
+		}
+		o := *got
+		o.Factory, o.Ctx = nil, nil
+		if o != tt.want {
+			t.Errorf("%q: options %+v, want %+v", tt.args, o, tt.want)
+		}
+	}
 }
 
 func TestFixtureRootRefused(t *testing.T) {
@@ -48,7 +75,7 @@ func TestFixtureRootRefused(t *testing.T) {
 
 func TestInterrupted(t *testing.T) {
 	ios, _, _ := iostreams.Test()
-	cmd := NewCmd(cmdutil.NewFactory(ios))
+	cmd := NewCmd(cmdutil.NewFactory(ios), nil)
 	cmd.SetArgs([]string{"--quick", "--cpu", "0", "--max-size", "1M"})
 	ctx, cancel := context.WithCancel(context.Background())
 	cancel()

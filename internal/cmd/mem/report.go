@@ -20,10 +20,3 @@ type Report struct {
 	Valid   bool   `json:"valid"`
 	Verdict string `json:"verdict"`
 }
-
-// withVerdict returns the report with the verdict of r.
-func (rep *Report) withVerdict(r *result.Result) Report {
-	out := *rep
-	out.Valid, out.Verdict = r.Summary.Valid, r.Summary.Verdict
-	return out
-}

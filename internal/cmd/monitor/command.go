@@ -16,10 +16,9 @@ import (
 	"boardbench/internal/inventory"
 	"boardbench/internal/inventory/cpu"
 	"boardbench/internal/monitor"
-	"boardbench/internal/proc"
+	"boardbench/internal/monitorrun"
 	"boardbench/internal/result"
 	"boardbench/internal/session"
-	"boardbench/internal/textfmt"
 )
 
 // endTimeout bounds the evidence gathering after the command (kernel log,
@@ -35,11 +34,14 @@ type Prepare func(ctx context.Context, s *session.Session) error
 // RunCommand runs argv under monitoring as `boardbench monitor -- ARGV`
 // does with its default options, after prepare (nil for none).
 func RunCommand(ctx context.Context, f *cmdutil.Factory, argv []string, prepare Prepare) error {
-	return runCommand(ctx, f, options{interval: defaultInterval, argv: argv, prepare: prepare})
+	return runCommand(&Options{Factory: f, Ctx: ctx, Interval: defaultInterval, Argv: argv, Prepare: prepare})
 }
 
-// runCommand runs opts.argv under monitoring and writes its result.
-func runCommand(ctx context.Context, f *cmdutil.Factory, opts options) error {
+// runCommand runs opts.Argv under monitoring (the plan of
+// monitorrun.Command), with the live lines on standard error, and writes
+// its result.
+func runCommand(opts *Options) error {
+	f, ctx := opts.Factory, opts.Ctx
 	h, err := f.NewHost("/")
 	if err != nil {
 		return err
@@ -52,32 +54,32 @@ func runCommand(ctx context.Context, f *cmdutil.Factory, opts options) error {
 		return fmt.Errorf("reading the CPUs this process may use: %v", err)
 	}
 	var pin []int
-	if opts.cpus != "" {
-		if pin, err = cpu.ParseSelection(opts.cpus, allowed); err != nil {
-			return cmdutil.Usagef("--cpus %q: %v", opts.cpus, err)
+	if opts.CPUs != "" {
+		if pin, err = cpu.ParseSelection(opts.CPUs, allowed); err != nil {
+			return cmdutil.Usagef("--cpus %q: %v", opts.CPUs, err)
 		}
 	}
-	if _, err := exec.LookPath(opts.argv[0]); err != nil {
-		return startError(opts.argv[0], err)
+	if _, err := exec.LookPath(opts.Argv[0]); err != nil {
+		return monitorrun.StartError(opts.Argv[0], err)
 	}
 
 	in := inventory.Collect(h, inventory.Options{Redact: true})
 	mcfg := monitor.ConfigFor(h, in)
-	mcfg.Interval = opts.interval
+	mcfg.Interval = opts.Interval
 	started := time.Now()
-	path := opts.output
+	path := opts.Output
 	if path == "" {
 		path = defaultOutput(h, in, started)
 	}
-	title := quoteArgs(opts.argv)
+	title := quoteArgs(opts.Argv)
 	cpus := pin
 	if cpus == nil {
 		cpus = allowed
 	}
 	optMap := map[string]any{
-		"command":    opts.argv,
+		"command":    opts.Argv,
 		"cpus":       nil,
-		"interval_s": opts.interval.Seconds(),
+		"interval_s": opts.Interval.Seconds(),
 		"output":     path,
 	}
 	if pin != nil {
@@ -90,77 +92,25 @@ func runCommand(ctx context.Context, f *cmdutil.Factory, opts options) error {
 	var liveCols atomic.Pointer[monitor.Columns]
 	liveCols.Store(&cols)
 	liveOut := f.IO.ErrOut
-	prom, err := listenPrometheus(opts.prometheus, f.IO.ErrOut)
+	prom, err := listenPrometheus(opts.Prometheus, f.IO.ErrOut)
 	if err != nil {
 		return err
 	}
-	var exit proc.Exit
-	var startErr error
 	var phase result.Phase
-	step := session.Step{Name: result.PhaseCommand, Title: title, CPUs: cpus,
-		Run: func(ctx context.Context, p *result.Phase) error {
-			// On a terminal the command's standard output is a
-			// pseudo-terminal, so that it streams as it would there.
-			spec := proc.Spec{
-				Argv:         opts.argv,
-				CPUs:         pin,
-				UserCommand:  true,
-				Stdout:       f.IO.RawOut(),
-				Stderr:       f.IO.RawErrOut(),
-				CaptureLimit: CaptureLimit,
-				PTY:          f.IO.IsStdoutTTY(),
-				PTYSize:      windowSize(f.IO.Out),
-			}
-			handle, err := proc.Start(ctx, spec)
-			if errors.Is(err, proc.ErrPTY) {
-				p.Notes = append(p.Notes, "the command wrote to a pipe, not a terminal: "+err.Error())
-				spec.PTY = false
-				handle, err = proc.Start(ctx, spec)
-			}
-			if err != nil {
-				startErr = err
-				if ctx.Err() == nil {
-					p.Status, p.Reason = result.PhaseFailed, "could not start: "+err.Error()
-				}
-				return err
-			}
-			var waitErr error
-			exit, waitErr = handle.Wait()
-			code := exit.Code
-			p.ExitStatus = &code
-			out, total := handle.Output()
-			p.RawOutput = string(out)
-			if total > int64(len(out)) {
-				p.Notes = append(p.Notes, fmt.Sprintf("raw_output keeps the last %s of %s of output",
-					textfmt.Bytes(int64(len(out))), textfmt.Bytes(total)))
-			}
-			if waitErr != nil {
-				p.Notes = append(p.Notes, "output may be incomplete: "+waitErr.Error())
-			}
-			if exit.Stray > 0 {
-				p.Notes = append(p.Notes, strayNote(exit.Stray))
-			}
-			addWrappedFigures(p, opts.argv, out, total > int64(len(out)))
-			switch {
-			case exit.Canceled:
-				// The session records the interruption.
-			case exit.Signal != "":
-				p.Status, p.Reason = result.PhaseFailed, "killed by "+exit.Signal
-			case exit.Code != 0:
-				p.Status, p.Reason = result.PhaseFailed, fmt.Sprintf("exited with status %d", exit.Code)
-			default:
-				p.Status = result.PhaseOK
-			}
-			return nil
-		}}
+	// On a terminal the command's standard output is a pseudo-terminal,
+	// so that it streams as it would there.
+	command := &monitorrun.Command{Argv: opts.Argv, Pin: pin, Stdout: f.IO.RawOut(), Stderr: f.IO.RawErrOut(),
+		PTY: f.IO.IsStdoutTTY(), PTYSize: windowSize(f.IO.Out)}
+	step := command.Step(title, cpus)
 	cfg := session.Config{
 		Host: h, Info: in, Command: "monitor", Options: optMap, Path: path,
-		Interval: opts.interval, Monitor: &mcfg, Warn: f.IO.ErrOut, Power: opts.power,
+		Interval: opts.Interval, Monitor: &mcfg, Warn: f.IO.ErrOut, Power: opts.Power,
 		OnSample: func(smp monitor.Sample) {
 			prom.sampled(ctx)
 			fmt.Fprintln(liveOut, "boardbench: "+monitor.Line(*liveCols.Load(), smp))
 		},
-		Findings: wrappedFindings,
+		// A wrapped benchmark's own findings (HPL's failed residual
+		// check) are rules of check, run for every result.
 		// The summary goes to standard error: standard output is the
 		// command's. It names the result file and says the verdict.
 		Print: session.Printer{Out: f.IO.ErrOut, Fallback: f.IO.Out, TextHasVerdict: true, SaysWhere: true,
@@ -180,8 +130,8 @@ func runCommand(ctx context.Context, f *cmdutil.Factory, opts options) error {
 		if prom != nil {
 			prom.start(ctx, h, sess.Monitor(), sess.Monitor().Config(), in, f.IO.ErrOut)
 		}
-		if opts.prepare != nil {
-			if err := opts.prepare(ctx, sess); err != nil {
+		if opts.Prepare != nil {
+			if err := opts.Prepare(ctx, sess); err != nil {
 				return nil, err
 			}
 		}
@@ -190,30 +140,11 @@ func runCommand(ctx context.Context, f *cmdutil.Factory, opts options) error {
 			pinned = " on cpu" + cpu.FormatCPUList(pin)
 		}
 		fmt.Fprintf(f.IO.ErrOut, "boardbench: running %s%s, sampling every %s s; result: %s\n",
-			title, pinned, trimFloat(opts.interval.Seconds()), path)
+			title, pinned, trimFloat(opts.Interval.Seconds()), path)
 		fmt.Fprintln(liveOut, "boardbench: "+monitor.Header(cols))
 		return []session.Step{step}, nil
 	}
-	end := func(sess *session.Session) session.End {
-		res := sess.Result()
-		if len(res.Phases) > 0 && res.Phases[0].Status == result.PhaseInterrupted && exit.Signal != "" {
-			res.Phases[0].Reason = "interrupted by " + interrupt.Name(ctx) + "; the command's process group was stopped (" + exit.Signal + ")"
-		}
-		switch {
-		case ctx.Err() != nil:
-			return session.End{}
-		case startErr != nil:
-			return session.End{Failed: true, Verdict: "command could not be started", Err: startError(opts.argv[0], startErr)}
-		case exit.Signal != "":
-			return session.End{Verdict: fmt.Sprintf("command failed (killed by %s)", exit.Signal),
-				Err: &ExitStatusError{Code: exit.Code, Msg: fmt.Sprintf("%s was killed by %s", opts.argv[0], exit.Signal), Reported: true}}
-		case exit.Code != 0:
-			return session.End{Verdict: fmt.Sprintf("command failed (status %d)", exit.Code),
-				Err: &ExitStatusError{Code: exit.Code, Msg: fmt.Sprintf("%s exited with status %d", opts.argv[0], exit.Code), Reported: true}}
-		}
-		return session.End{}
-	}
-	_, err = session.Measure(ctx, cfg, session.Plan{Prepare: prepare, End: end})
+	_, err = session.Measure(ctx, cfg, session.Plan{Prepare: prepare, End: command.End(ctx)})
 	var ie *interrupt.Error
 	if errors.As(err, &ie) {
 		// The summary said that the command was interrupted.
@@ -231,22 +162,6 @@ func (e *reportedError) Unwrap() error { return e.error }
 
 // AlreadyReported is always true.
 func (e *reportedError) AlreadyReported() bool { return true }
-
-// startError reports a command that could not be started with the exit
-// status a shell would give: 127 not found, 126 not executable.
-func startError(name string, err error) error {
-	code := proc.StartStatus(err)
-	var msg string
-	switch code {
-	case 127:
-		msg = name + ": command not found"
-	case 126:
-		msg = name + ": cannot be executed (permission denied or not a program)"
-	default:
-		return fmt.Errorf("%s: %v", name, err)
-	}
-	return &ExitStatusError{Code: code, Msg: msg}
-}
 
 // defaultOutput is boardbench-monitor-HOST-YYYYmmdd-HHMMSS.json in the
 // current directory, HOST being the host name, else the SoC, else "machine".

@@ -17,20 +17,20 @@ import (
 const headerEvery = 20
 
 // runLive prints the header and one sample per interval until ctx is done
-// (Ctrl-C: the normal end, exit status 0) or opts.count lines are out.
-func runLive(ctx context.Context, f *cmdutil.Factory, opts options) error {
-	h, err := f.NewHost(opts.root)
+// (Ctrl-C: the normal end, exit status 0) or opts.Count lines are out.
+func runLive(ctx context.Context, f *cmdutil.Factory, opts *Options) error {
+	h, err := f.NewHost(opts.Root)
 	if err != nil {
 		return err
 	}
-	prom, err := listenPrometheus(opts.prometheus, f.IO.ErrOut)
+	prom, err := listenPrometheus(opts.Prometheus, f.IO.ErrOut)
 	if err != nil {
 		return err
 	}
 	in := inventory.ForMonitoring(h)
 	cfg := monitor.ConfigFor(h, in)
-	cfg.Interval = opts.interval
-	meter, err := power.Start(ctx, h, in, opts.power.Spec, f.IO.ErrOut)
+	cfg.Interval = opts.Interval
+	meter, err := power.Start(ctx, h, in, opts.Power.Spec, f.IO.ErrOut)
 	if err != nil {
 		return err
 	}
@@ -38,14 +38,14 @@ func runLive(ctx context.Context, f *cmdutil.Factory, opts options) error {
 		defer meter.Stop()
 		cfg.Meter = meter
 	}
-	conf := newConfig(in, cfg, opts.interval)
+	conf := newConfig(in, cfg, opts.Interval)
 	if meter != nil {
 		conf.PowerSource = session.PowerResult(meter)
 	}
 	out := f.IO.Out
 
 	var emit func(monitor.Sample) error
-	if opts.asJSON {
+	if opts.JSON {
 		// safejson: a sample holding a value that is not a finite number
 		// is still a line, with null there.
 		o := safejson.Options{NoEscapeHTML: true}
@@ -57,7 +57,7 @@ func runLive(ctx context.Context, f *cmdutil.Factory, opts options) error {
 		emit = func(s monitor.Sample) error { return safejson.Encode(out, s, o) }
 	} else {
 		writeHeader(out, f.IO.ColorEnabled(), conf, in)
-		if opts.count == 0 && f.IO.IsStderrTTY() {
+		if opts.Count == 0 && f.IO.IsStderrTTY() {
 			fmt.Fprintln(f.IO.ErrOut, "Ctrl-C stops.")
 		}
 		cols := cfg.Columns()
@@ -84,7 +84,7 @@ func runLive(ctx context.Context, f *cmdutil.Factory, opts options) error {
 		next := emit
 		emit = func(s monitor.Sample) error { prom.sampled(ctx); return next(s) }
 	}
-	return sampleLoop(ctx, m, opts.count, emit)
+	return sampleLoop(ctx, m, opts.Count, emit)
 }
 
 // sampleLoop runs m until ctx is done, count samples were emitted (count >

@@ -3,16 +3,20 @@
 // power, one line per interval (or one JSON object per line); and, given a
 // command after "--", runs that command (optionally pinned to CPUs) under
 // the same monitoring and validation as `boardbench run`, writing a result
-// file with its samples, evidence, findings and verdict.
+// file with its samples, evidence, findings and verdict. The plan of a
+// monitored command lives in internal/monitorrun; this package reads the
+// flags, prints the live lines and the summary.
 package monitor
 
 import (
+	"context"
 	"fmt"
 	"strconv"
 	"strings"
 	"time"
 
 	"boardbench/internal/cmdutil"
+	"boardbench/internal/monitorrun"
 	"boardbench/internal/power"
 
 	"github.com/spf13/cobra"
@@ -25,32 +29,41 @@ const (
 	MaxInterval     = time.Hour
 )
 
-// CaptureLimit is how much of a monitored command's output the result keeps
-// (the last bytes).
-const CaptureLimit = 1 << 20
-
-// options are the parsed command line.
-type options struct {
-	root     string
-	interval time.Duration
-	count    int
-	asJSON   bool
-	cpus     string
-	output   string
-	argv     []string
-	power    power.Options
-	// prometheus is the --prometheus address, "" without the exporter.
-	prometheus string
-	// prepare runs before the command (RunCommand); nil for none.
-	prepare Prepare
+// Options are the monitor command's inputs: its flags, the command after
+// "--", and the factory it measures with.
+type Options struct {
+	Factory *cmdutil.Factory
+	// Ctx is the command's context.
+	Ctx context.Context
+	// Root is --root (the live view only).
+	Root     string
+	Interval time.Duration
+	// Count is --count (the live view only); JSON prints JSON lines.
+	Count int
+	JSON  bool
+	// CPUs is --cpus, Output --output (with a command only).
+	CPUs   string
+	Output string
+	// Argv is the command after "--"; empty for the live view.
+	Argv  []string
+	Power power.Options
+	// Prometheus is the --prometheus address, "" without the exporter.
+	Prometheus string
+	// Prepare runs before the command (RunCommand); nil for none.
+	Prepare Prepare
 }
+
+// ExitStatusError ends boardbench with the monitored command's exit
+// status (monitorrun.ExitStatusError).
+type ExitStatusError = monitorrun.ExitStatusError
 
 // defaultInterval is the default --interval.
 const defaultInterval = 2 * time.Second
 
-// NewCmd returns the monitor command.
-func NewCmd(f *cmdutil.Factory) *cobra.Command {
-	var opts options
+// NewCmd returns the monitor command; runF, when set, replaces the run
+// function (tests check the options without monitoring).
+func NewCmd(f *cmdutil.Factory, runF func(*Options) error) *cobra.Command {
+	opts := &Options{Factory: f}
 	var interval string
 	cmd := &cobra.Command{
 		Use:   "monitor [flags] [-- COMMAND [ARGS...]]",
@@ -81,33 +94,37 @@ it is not found, 130 after Ctrl-C).`,
   boardbench monitor --cpus 4 -- 7zz b -mmt1
   boardbench monitor --output stress.json -- stress-ng --cpu 4 --timeout 60s`,
 		RunE: func(cmd *cobra.Command, args []string) error {
-			if err := parseArgs(cmd, args, interval, &opts); err != nil {
+			if err := parseArgs(cmd, args, interval, opts); err != nil {
 				return err
 			}
-			if len(opts.argv) > 0 {
-				return runCommand(cmd.Context(), f, opts)
+			opts.Ctx = cmd.Context()
+			if runF != nil {
+				return runF(opts)
 			}
-			return runLive(cmd.Context(), f, opts)
+			if len(opts.Argv) > 0 {
+				return runCommand(opts)
+			}
+			return runLive(opts.Ctx, f, opts)
 		},
 	}
-	cmdutil.AddRootFlag(cmd, &opts.root)
-	cmdutil.AddJSONFlag(cmd, &opts.asJSON)
-	power.AddFlags(cmd, &opts.power)
+	cmdutil.AddRootFlag(cmd, &opts.Root)
+	cmdutil.AddJSONFlag(cmd, &opts.JSON)
+	power.AddFlags(cmd, &opts.Power)
 	cmd.Flags().StringVar(&interval, "interval", "2", "time between samples: `S` seconds (e.g. 0.5) or a duration (500ms)")
-	cmd.Flags().IntVar(&opts.count, "count", 0, "stop after `N` sample lines (0: until Ctrl-C)")
-	cmd.Flags().StringVar(&opts.cpus, "cpus", "", "pin the command to the CPUs in `LIST`, e.g. 4-7 or 0,2")
-	cmd.Flags().StringVar(&opts.prometheus, "prometheus", "", "serve the live samples to Prometheus on `ADDR`/metrics, e.g. 127.0.0.1:9101 (docs/prometheus.md)")
-	cmd.Flags().StringVarP(&opts.output, "output", "o", "", "write the command's result to `FILE` (default boardbench-monitor-HOST-TIME.json)")
+	cmd.Flags().IntVar(&opts.Count, "count", 0, "stop after `N` sample lines (0: until Ctrl-C)")
+	cmd.Flags().StringVar(&opts.CPUs, "cpus", "", "pin the command to the CPUs in `LIST`, e.g. 4-7 or 0,2")
+	cmd.Flags().StringVar(&opts.Prometheus, "prometheus", "", "serve the live samples to Prometheus on `ADDR`/metrics, e.g. 127.0.0.1:9101 (docs/prometheus.md)")
+	cmd.Flags().StringVarP(&opts.Output, "output", "o", "", "write the command's result to `FILE` (default boardbench-monitor-HOST-TIME.json)")
 	return cmd
 }
 
 // parseArgs validates flags and splits off the command after "--".
-func parseArgs(cmd *cobra.Command, args []string, interval string, opts *options) error {
+func parseArgs(cmd *cobra.Command, args []string, interval string, opts *Options) error {
 	iv, err := parseInterval(interval)
 	if err != nil {
 		return cmdutil.Usagef("--interval %q: %v", interval, err)
 	}
-	opts.interval = iv
+	opts.Interval = iv
 	dash := cmd.ArgsLenAtDash()
 	switch {
 	case dash > 0 || dash < 0 && len(args) > 0:
@@ -115,29 +132,29 @@ func parseArgs(cmd *cobra.Command, args []string, interval string, opts *options
 	case dash == 0 && len(args) == 0:
 		return cmdutil.Usagef("no command after --: boardbench monitor [--cpus LIST] -- COMMAND [ARGS...]")
 	}
-	opts.argv = args
+	opts.Argv = args
 	flags := cmd.Flags()
-	if len(opts.argv) == 0 {
+	if len(opts.Argv) == 0 {
 		for _, name := range []string{"cpus", "output"} {
 			if flags.Changed(name) {
 				return cmdutil.Usagef("--%s needs a command to run: boardbench monitor --%s ... -- COMMAND [ARGS...]", name, name)
 			}
 		}
-		if opts.count < 0 {
-			return cmdutil.Usagef("--count %d: must be 0 (no limit) or more", opts.count)
+		if opts.Count < 0 {
+			return cmdutil.Usagef("--count %d: must be 0 (no limit) or more", opts.Count)
 		}
 		return nil
 	}
 	if flags.Changed("count") {
 		return cmdutil.Usagef("--count applies to the live view; with a command, monitoring lasts as long as the command")
 	}
-	if opts.asJSON {
+	if opts.JSON {
 		return cmdutil.Usagef("--json applies to the live view; with a command, the result file (--output) is the JSON")
 	}
-	if flags.Changed("root") && opts.root != "/" {
-		return cmdutil.Usagef("--root %s: a command runs on the live machine; leave --root out", opts.root)
+	if flags.Changed("root") && opts.Root != "/" {
+		return cmdutil.Usagef("--root %s: a command runs on the live machine; leave --root out", opts.Root)
 	}
-	if flags.Changed("cpus") && strings.TrimSpace(opts.cpus) == "" {
+	if flags.Changed("cpus") && strings.TrimSpace(opts.CPUs) == "" {
 		return cmdutil.Usagef("--cpus: empty CPU list")
 	}
 	return nil
@@ -166,23 +183,3 @@ func parseInterval(s string) (time.Duration, error) {
 func intervalRangeError() error {
 	return fmt.Errorf("must be between %g and %g seconds", MinInterval.Seconds(), MaxInterval.Seconds())
 }
-
-// ExitStatusError ends boardbench with the exit status of the monitored
-// command (or 126/127 when it could not be started), so that scripts can
-// chain on it. ExitCode returns that status.
-type ExitStatusError struct {
-	Code int
-	Msg  string
-	// Reported is true when the summary printed after the command has
-	// said how it ended, so that boardbench does not print Msg again.
-	Reported bool
-}
-
-// AlreadyReported tells main not to print Msg when the summary said it.
-func (e *ExitStatusError) AlreadyReported() bool { return e.Reported }
-
-// Error returns the message boardbench prints before exiting.
-func (e *ExitStatusError) Error() string { return e.Msg }
-
-// ExitCode is the process exit status to use.
-func (e *ExitStatusError) ExitCode() int { return e.Code }

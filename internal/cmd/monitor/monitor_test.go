@@ -10,6 +10,7 @@ import (
 	"os/exec"
 	"path/filepath"
 	"reflect"
+	"slices"
 	"strconv"
 	"strings"
 	"sync"
@@ -23,6 +24,7 @@ import (
 	"boardbench/internal/inventory/soc"
 	"boardbench/internal/iostreams"
 	"boardbench/internal/monitor"
+	"boardbench/internal/monitorrun"
 	"boardbench/internal/result"
 	"boardbench/internal/testutil/fixture"
 	"boardbench/internal/testutil/wait"
@@ -51,7 +53,7 @@ func execute(t *testing.T, ctx context.Context, args ...string) (err error, stdo
 // test when it hangs (wait.HangGuard, no speed limit).
 func executeOn(t *testing.T, ctx context.Context, ios *iostreams.IOStreams, args ...string) (err error) {
 	t.Helper()
-	cmd := NewCmd(cmdutil.NewFactory(ios))
+	cmd := NewCmd(cmdutil.NewFactory(ios), nil)
 	cmd.SilenceUsage, cmd.SilenceErrors = true, true
 	cmd.SetArgs(args)
 	done := make(chan error, 1)
@@ -258,7 +260,7 @@ func TestCommandExitStatus(t *testing.T) {
 	if !cmdutil.AlreadyReported(runErr) {
 		t.Errorf("the exit status error %v would be printed again after the summary", runErr)
 	}
-	if cmdutil.AlreadyReported(startError("x", exec.ErrNotFound)) {
+	if cmdutil.AlreadyReported(monitorrun.StartError("x", exec.ErrNotFound)) {
 		t.Error("a command that was not found would not be reported")
 	}
 }
@@ -406,4 +408,32 @@ func (o *onWrite) Write(p []byte) (int, error) {
 	n, err := o.w.Write(p)
 	o.once.Do(o.f)
 	return n, err
+}
+
+// TestNewCmdOptions: the flags and the command after "--" reach the run
+// function as Options, without monitoring anything.
+func TestNewCmdOptions(t *testing.T) {
+	tests := []struct {
+		args         []string
+		wantInterval time.Duration
+		wantArgv     []string
+		wantCPUs     string
+		wantCount    int
+	}{
+		{nil, 2 * time.Second, nil, "", 0},
+		{[]string{"--interval", "0.5", "--count", "3"}, 500 * time.Millisecond, nil, "", 3},
+		{[]string{"--cpus", "4", "--", "7zz", "b", "-mmt1"}, 2 * time.Second, []string{"7zz", "b", "-mmt1"}, "4", 0},
+	}
+	for _, tt := range tests {
+		ios, _, _ := iostreams.Test()
+		var got *Options
+		cmd := NewCmd(cmdutil.NewFactory(ios), func(o *Options) error { got = o; return nil })
+		cmd.SetArgs(tt.args)
+		if err := cmd.Execute(); err != nil {
+			t.Fatalf("%q: %v", tt.args, err)
+		}
+		if got.Interval != tt.wantInterval || !slices.Equal(got.Argv, tt.wantArgv) || got.CPUs != tt.wantCPUs || got.Count != tt.wantCount {
+			t.Errorf("%q: options %+v", tt.args, got)
+		}
+	}
 }

@@ -2,34 +2,15 @@ package monitor
 
 import (
 	"encoding/json"
-	"fmt"
 	"io"
 	"os"
 
 	"boardbench/internal/benchtool/wrapped"
-	"boardbench/internal/finding"
 	"boardbench/internal/proc"
 	"boardbench/internal/result"
 
 	"golang.org/x/sys/unix"
 )
-
-// addWrappedFigures stores in p the figures of the benchmark the command
-// ran, when internal/benchtool/wrapped recognises it from the command line
-// or the output. cut says that the output was longer than what was kept,
-// so that figures printed early may be missing.
-func addWrappedFigures(p *result.Phase, argv []string, out []byte, cut bool) {
-	figs, ok := wrapped.Recognize(argv, out)
-	if !ok {
-		return
-	}
-	if cut {
-		figs.Notes = append(figs.Notes, fmt.Sprintf("read from the last %d bytes of the output only: figures printed before them are missing", len(out)))
-	}
-	if err := p.SetFigures(figs); err != nil {
-		p.Notes = append(p.Notes, "the "+figs.Benchmark+" figures could not be stored: "+err.Error())
-	}
-}
 
 // commandFigures returns the wrapped figures of res's command phase.
 func commandFigures(res *result.Result) (wrapped.Figures, bool) {
@@ -45,40 +26,6 @@ func commandFigures(res *result.Result) (wrapped.Figures, bool) {
 	return wrapped.Figures{}, false
 }
 
-// wrappedFindings are the findings a wrapped benchmark's own output gives:
-// an HPL run whose residual check FAILED computed a wrong solution, which
-// on a board is the sign of an unstable CPU (a marginal supply, an
-// overclock), so its Gflops are not a result.
-func wrappedFindings(res *result.Result) []finding.Finding {
-	f, ok := commandFigures(res)
-	if !ok || f.HPL == nil || !f.HPL.ResidualFailed {
-		return nil
-	}
-	var ev []string
-	for _, r := range f.HPL.Runs {
-		if r.Check != "FAILED" {
-			continue
-		}
-		s := fmt.Sprintf("%s N=%d NB=%d P=%d Q=%d: %.4g Gflops, residual check FAILED", r.Variant, r.N, r.NB, r.P, r.Q, r.Gflops)
-		if r.Residual != nil {
-			s = fmt.Sprintf("%s N=%d NB=%d P=%d Q=%d: %.4g Gflops, scaled residual %.4g FAILED", r.Variant, r.N, r.NB, r.P, r.Q, r.Gflops, *r.Residual)
-		}
-		ev = append(ev, s)
-	}
-	if f.HPL.FailedTests != nil {
-		ev = append(ev, fmt.Sprintf("HPL's summary: \"%d tests completed and failed residual checks\"", *f.HPL.FailedTests))
-	}
-	return []finding.Finding{{
-		ID:       "hpl_residual_failed",
-		Severity: finding.Invalidates,
-		Title:    "HPL's residual check failed: the CPU computed a wrong solution",
-		Evidence: ev,
-		Advice: "a failed residual means the hardware is not stable under this load: check the power supply " +
-			"(under-voltage), cooling and any overclock, then run HPL again",
-		Phases: []string{result.PhaseCommand},
-	}}
-}
-
 // windowSize is the size of the terminal w writes to, zero when w is not
 // a terminal or its size is unknown (proc then uses its default).
 func windowSize(w io.Writer) proc.WindowSize {
@@ -91,15 +38,6 @@ func windowSize(w io.Writer) proc.WindowSize {
 		return proc.WindowSize{}
 	}
 	return proc.WindowSize{Rows: int(ws.Row), Cols: int(ws.Col)}
-}
-
-// strayNote says that the command left processes running, which proc
-// stopped.
-func strayNote(n int) string {
-	if n == 1 {
-		return "the command left 1 process running when it exited; boardbench stopped it"
-	}
-	return fmt.Sprintf("the command left %d processes running when it exited; boardbench stopped them", n)
 }
 
 // figuresLine says which benchmark's figures the result keeps, "" when

@@ -5,10 +5,12 @@
 // voltage; the result's summary holds one row per measurement and the text
 // report the efficiency table (MIPS per watt, the most efficient clock and
 // the clocks that cost power without giving performance). Every clock is
-// restored on every exit path through a tune.Guard.
+// restored on every exit path through a tune.Guard. The plan lives in
+// internal/sweeprun; this package reads the flags and calls it.
 package sweep
 
 import (
+	"context"
 	"fmt"
 	"io"
 
@@ -17,15 +19,31 @@ import (
 	"boardbench/internal/report/runtext"
 	"boardbench/internal/result"
 	"boardbench/internal/session"
+	"boardbench/internal/sweeprun"
+	"boardbench/internal/tune"
 
 	"github.com/spf13/cobra"
 )
 
-// NewCmd returns the sweep command.
-func NewCmd(f *cmdutil.Factory) *cobra.Command {
-	var opt Options
-	var root string
-	var asJSON, wait bool
+// Options are the sweep command's inputs: the plan's options, the flags
+// only the command reads, and the factory it measures with.
+type Options struct {
+	Factory *cmdutil.Factory
+	// Ctx is the command's context.
+	Ctx context.Context
+	// Sweep are the plan's options.
+	Sweep sweeprun.Options
+	// Root is --root ("" the live system).
+	Root string
+	// JSON prints the result as JSON; Wait waits for the tuning lock.
+	JSON, Wait bool
+}
+
+// NewCmd returns the sweep command; runF, when set, replaces the run
+// function (tests check the options without measuring).
+func NewCmd(f *cmdutil.Factory, runF func(*Options) error) *cobra.Command {
+	opts := &Options{Factory: f}
+	opt := &opts.Sweep
 	cmd := &cobra.Command{
 		Use:   "sweep [--output FILE] [--quick] [--all-cores] [--settle DURATION] [--force]",
 		Short: "Measure performance, temperature and power at every cpufreq clock",
@@ -58,49 +76,64 @@ every cpufreq setting at the end, on error, Ctrl-C and SIGTERM.`,
 				return err
 			}
 			if !cmd.Flags().Changed("settle") && opt.Quick {
-				opt.Settle = QuickSettle
+				opt.Settle = sweeprun.QuickSettle
 			}
-			if err := session.CheckLeftovers(f.IO.ErrOut, opt.Force, "sweep", root); err != nil {
-				return err
+			opts.Ctx = cmd.Context()
+			if runF != nil {
+				return runF(opts)
 			}
-			h, err := f.NewHost(root)
-			if err != nil {
-				return err
-			}
-			lock, err := f.TuningLock(cmd.Context(), h.Root(), wait)
-			if err != nil {
-				return err
-			}
-			defer lock.Release()
-			// Again under the lock (without --force, which was told
-			// before): a run this one waited for (--wait) may have been
-			// killed and left its state file, the clocks still pinned.
-			if !opt.Force {
-				if err := session.CheckLeftovers(nil, false, "sweep", root); err != nil {
-					return err
-				}
-			}
-			isRoot := f.IsRoot()
-			cfg := Config{Host: h, IsRoot: &isRoot, Status: f.Status("sweep", true), Warn: f.IO.ErrOut, Lock: lock,
-				Print: session.Printer{Out: f.IO.Out, JSON: asJSON, TextHasVerdict: true,
-					Text: func(w io.Writer, r *result.Result) { runtext.Render(w, r, f.IO.ColorEnabled()) }}}
-			_, err = Run(cmd.Context(), cfg, opt)
-			return err
+			return runSweep(opts)
 		},
 	}
 	fl := cmd.Flags()
-	cmdutil.AddWaitFlag(cmd, &wait)
+	cmdutil.AddWaitFlag(cmd, &opts.Wait)
 	fl.StringVarP(&opt.Output, "output", "o", "", "write the JSON result to `FILE`")
 	fl.BoolVar(&opt.Force, "force", false, "do not wait for a quiet machine (recorded as a finding)")
 	fl.BoolVar(&opt.NoInstall, "no-install", false, "never install 7-Zip")
 	fl.BoolVar(&opt.Quick, "quick", false, "one short 7-Zip pass per measurement (figures not comparable with full runs)")
 	fl.BoolVar(&opt.AllCores, "all-cores", false, "run the multi-threaded measurement on all CPUs instead of the cluster's")
-	fl.DurationVar(&opt.Settle, "settle", DefaultSettle, "pause `DURATION` before each 7-Zip run")
+	fl.DurationVar(&opt.Settle, "settle", sweeprun.DefaultSettle, "pause `DURATION` before each 7-Zip run")
 	// One default text for both cases, shown once by --help.
-	fl.Lookup("settle").DefValue = fmt.Sprintf("%s, %s with --quick", DefaultSettle, QuickSettle)
-	fl.DurationVar(&opt.IdleTimeout, "idle-timeout", DefaultIdleTimeout, "wait at most `DURATION` for a quiet machine, then start anyway with a finding")
+	fl.Lookup("settle").DefValue = fmt.Sprintf("%s, %s with --quick", sweeprun.DefaultSettle, sweeprun.QuickSettle)
+	fl.DurationVar(&opt.IdleTimeout, "idle-timeout", sweeprun.DefaultIdleTimeout, "wait at most `DURATION` for a quiet machine, then start anyway with a finding")
 	power.AddFlags(cmd, &opt.Power)
-	cmdutil.AddRootFlag(cmd, &root)
-	cmdutil.AddJSONFlag(cmd, &asJSON)
+	cmdutil.AddRootFlag(cmd, &opts.Root)
+	cmdutil.AddJSONFlag(cmd, &opts.JSON)
 	return cmd
+}
+
+// runSweep refuses a sweep left over by a killed run, then hands the plan
+// its host, status line and printer; the plan takes the tuning lock
+// (TakeLock) only once it knows the sweep is possible here.
+func runSweep(opts *Options) error {
+	f := opts.Factory
+	if err := session.CheckLeftovers(f.IO.ErrOut, opts.Sweep.Force, "sweep", opts.Root); err != nil {
+		return err
+	}
+	h, err := f.NewHost(opts.Root)
+	if err != nil {
+		return err
+	}
+	takeLock := func(ctx context.Context) (*tune.Lock, error) {
+		lock, err := f.TuningLock(ctx, h.Root(), opts.Wait)
+		if err != nil {
+			return nil, err
+		}
+		// Again under the lock (without --force, which was told before):
+		// a run this one waited for (--wait) may have been killed and left
+		// its state file, the clocks still pinned.
+		if !opts.Sweep.Force {
+			if err := session.CheckLeftovers(nil, false, "sweep", opts.Root); err != nil {
+				lock.Release()
+				return nil, err
+			}
+		}
+		return lock, nil
+	}
+	isRoot := f.IsRoot()
+	cfg := sweeprun.Config{Host: h, IsRoot: &isRoot, Status: f.Status("sweep", true), Warn: f.IO.ErrOut, TakeLock: takeLock,
+		Print: session.Printer{Out: f.IO.Out, JSON: opts.JSON, TextHasVerdict: true,
+			Text: func(w io.Writer, r *result.Result) { runtext.Render(w, r, f.IO.ColorEnabled()) }}}
+	_, err = sweeprun.Run(opts.Ctx, cfg, opts.Sweep)
+	return err
 }

@@ -2,374 +2,192 @@ package sweep
 
 import (
 	"context"
+	"errors"
 	"fmt"
-	"math"
 	"os"
+	"os/exec"
 	"path/filepath"
 	"reflect"
-	"strconv"
 	"strings"
 	"sync"
 	"testing"
 	"time"
 
 	"boardbench/internal/cmdutil"
-	"boardbench/internal/finding"
-	"boardbench/internal/host"
 	"boardbench/internal/iostreams"
-	"boardbench/internal/power"
-	probeclock "boardbench/internal/probe/clock"
-	"boardbench/internal/proc"
-	"boardbench/internal/result"
+	"boardbench/internal/sweeprun"
 	"boardbench/internal/testutil/fixture"
-	"boardbench/internal/tools"
+	"boardbench/internal/tune"
 )
 
-// quadA53 writes the fixture root of a Zero 2 W-like board: four Cortex-A53
-// in policy0 offering 600, 800 and 1000 MHz, governor ondemand, writable
-// tunables.
-func quadA53(t *testing.T) string {
-	t.Helper()
-	var cpuinfo strings.Builder
-	for c := 0; c < 4; c++ {
-		fmt.Fprintf(&cpuinfo, "processor\t: %d\nBogoMIPS\t: 38.40\nFeatures\t: fp asimd\nCPU implementer\t: 0x41\nCPU architecture: 8\nCPU variant\t: 0x0\nCPU part\t: 0xd03\nCPU revision\t: 4\n\n", c)
-	}
-	const cpuDir = "sys/devices/system/cpu/"
-	root := fixture.Root(t, map[string]string{
-		"proc/cpuinfo":      cpuinfo.String(),
-		"proc/loadavg":      "0.01 0.02 0.00 1/80 999\n",
-		"proc/meminfo":      "MemTotal:         500000 kB\nMemAvailable:     400000 kB\nSwapTotal:             0 kB\nSwapFree:              0 kB\n",
-		cpuDir + "possible": "0-3\n", cpuDir + "present": "0-3\n", cpuDir + "online": "0-3\n",
-		"sys/class/thermal/thermal_zone0/type": "cpu-thermal\n",
-		"sys/class/thermal/thermal_zone0/temp": "41234\n",
-	})
-	fixture.CPUFreq(t, root, fixture.Policy{ID: 0, CPUs: []int{0, 1, 2, 3}, Attrs: map[string]string{
-		"scaling_governor":              "ondemand\n",
-		"scaling_available_governors":   "conservative ondemand userspace powersave performance schedutil\n",
-		"scaling_min_freq":              "600000\n",
-		"scaling_max_freq":              "1000000\n",
-		"scaling_cur_freq":              "1000000\n",
-		"cpuinfo_min_freq":              "600000\n",
-		"cpuinfo_max_freq":              "1000000\n",
-		"related_cpus":                  "0 1 2 3\n",
-		"affected_cpus":                 "0 1 2 3\n",
-		"scaling_driver":                "cpufreq-dt\n",
-		"scaling_available_frequencies": "600000 800000 1000000\n",
-	}})
-	return root
+// signalWriter closes ch on its first write (a waiting lock's notice).
+type signalWriter struct {
+	once sync.Once
+	ch   chan struct{}
+	mu   sync.Mutex
+	buf  strings.Builder
 }
 
-// pinnedKHz reads the fixture's scaling_max_freq: the clock the sweep set.
-func pinnedKHz(h *host.Host) int64 {
-	v, _ := h.ReadInt("/sys/devices/system/cpu/cpufreq/policy0/scaling_max_freq")
-	return v
+func (w *signalWriter) Write(p []byte) (int, error) {
+	w.mu.Lock()
+	w.buf.Write(p)
+	w.mu.Unlock()
+	w.once.Do(func() { close(w.ch) })
+	return len(p), nil
 }
 
-// fakeSevenZip answers every 7-Zip run with a rating of 0.8 MIPS per MHz
-// per thread at the clock pinned in the fixture.
-type fakeSevenZip struct {
-	h     *host.Host
-	mu    sync.Mutex
-	calls []proc.Command
-	hook  func(ctx context.Context, c proc.Command) (proc.Result, error, bool)
-}
-
-func (f *fakeSevenZip) Exec(ctx context.Context, c proc.Command) (proc.Result, error) {
-	f.mu.Lock()
-	f.calls = append(f.calls, c)
-	f.mu.Unlock()
-	if f.hook != nil {
-		if r, err, ok := f.hook(ctx, c); ok {
-			return r, err
-		}
-	}
-	if err := ctx.Err(); err != nil {
-		return proc.Result{Exit: proc.Exit{Code: 143, Signal: "SIGTERM", Canceled: true}}, err
-	}
-	tot := int(float64(pinnedKHz(f.h)) / 1000 * 0.8 * float64(len(c.CPUs)))
-	return proc.Result{Stdout: []byte(sevenZipOutput(tot, len(c.CPUs)))}, nil
-}
-
-// sevenZipOutput is 7-Zip's output for a run of threads threads that got
-// its CPUs (usage 97 % of each thread; 100 % for one).
-func sevenZipOutput(tot, threads int) string {
-	usage := 100
-	if threads > 1 {
-		usage = 97 * threads
-	}
-	return fmt.Sprintf(`
-7-Zip (a) [64] 16.02 : Copyright (c) 1999-2016 Igor Pavlov : 2016-05-21
-
-RAM size:     427 MB,  # CPU hardware threads:   4
-RAM usage:    441 MB,  # Benchmark threads:      4
-
-                       Compressing  |                  Decompressing
-Dict     Speed Usage    R/U Rating  |      Speed Usage    R/U Rating
-         KiB/s     %%   MIPS   MIPS  |      KiB/s     %%   MIPS   MIPS
-
-22:       1000   100   %[1]d   %[1]d  |      20000   100   %[1]d   %[1]d
-----------------------------------  | ------------------------------
-Avr:             100   %[1]d   %[1]d  |              100   %[1]d   %[1]d
-Tot:             %[2]d   %[1]d   %[1]d
-`, tot, usage)
-}
-
-func fakeTool(context.Context, *host.Host, bool) (*tools.Tool, *finding.Finding) {
-	return &tools.Tool{Name: "7z", Path: "/usr/bin/7z", Version: "16.02", Flavor: tools.FlavorP7zip, Comparable: true}, nil
-}
-
-// fakeClock measures 2% below the pinned clock, as a board whose PLL
-// cannot reach the OPP exactly.
-func fakeClock(h *host.Host) func(context.Context, int, probeclock.Options) (probeclock.Result, error) {
-	return func(ctx context.Context, cpu int, _ probeclock.Options) (probeclock.Result, error) {
-		return probeclock.Result{CPU: cpu, MHz: float64(pinnedKHz(h)) / 1000 * 0.98, Certain: true}, nil
-	}
-}
-
-func fixtureConfig(t *testing.T, root string) (Config, *fakeSevenZip) {
-	h := fixture.Open(t, root)
-	yes := true
-	ex := &fakeSevenZip{h: h}
-	return Config{Host: h, IsRoot: &yes, Allowed: []int{0, 1, 2, 3}, Exec: ex, Clock: fakeClock(h), FindSevenZip: fakeTool}, ex
-}
-
-// TestSweepThreeOPPs sweeps a fixture with three OPPs: six measurements
-// from the highest clock down, each 7-Zip run at the clock pinned then
-// (single-threaded on cpu0, multi-threaded on cpu0-3), the measured clock
-// recorded, no power source so no watts, and the fixture's tunables
-// byte-identical afterwards with no state file left.
-func TestSweepThreeOPPs(t *testing.T) {
-	stateDir := t.TempDir()
-	t.Setenv("BOARDBENCH_STATE_DIR", stateDir)
-	root := quadA53(t)
-	before := fixture.Snapshot(t, root)
-	cfg, ex := fixtureConfig(t, root)
-	out := filepath.Join(t.TempDir(), "sweep.json")
-	o, err := Run(context.Background(), cfg, Options{Output: out, Force: true})
-	if err != nil {
-		t.Fatal(err)
-	}
-	if after := fixture.Snapshot(t, root); !reflect.DeepEqual(after, before) {
-		t.Error("fixture tunables not restored")
-	}
-	r, err := result.Load(out)
-	if err != nil {
-		t.Fatal(err)
-	}
-	if r.Status != result.StatusComplete || !r.Tuning.Restored || o.Result.Command != "sweep" {
-		t.Errorf("status %q restored %v command %q", r.Status, r.Tuning.Restored, o.Result.Command)
-	}
-	if r.Summary.SweepSummary == nil {
-		t.Fatal("no sweep rows")
-	}
-	type want struct {
-		mhz     float64
-		threads int
-		mips    float64
-	}
-	wants := []want{{1000, 1, 800}, {1000, 4, 3200}, {800, 1, 640}, {800, 4, 2560}, {600, 1, 480}, {600, 4, 1920}}
-	rows := r.Summary.Sweep
-	if len(rows) != len(wants) {
-		t.Fatalf("%d rows, want %d: %+v", len(rows), len(wants), rows)
-	}
-	for i, w := range wants {
-		row := rows[i]
-		// The fixture's scaling_cur_freq stays at 1000 MHz whatever is
-		// pinned: the row reports what cpufreq said, not what was asked.
-		if row.RequestedMHz == nil || *row.RequestedMHz != w.mhz || row.ReportedMHz == nil || *row.ReportedMHz != 1000 || row.Threads != w.threads || row.MIPS == nil || *row.MIPS != w.mips {
-			t.Errorf("row %d = %+v, want %v MHz %d threads %v MIPS", i, row, w.mhz, w.threads, w.mips)
-			continue
-		}
-		if row.MeasuredMHz == nil || *row.MeasuredMHz != w.mhz*0.98 {
-			t.Errorf("row %d measured %v, want %v", i, row.MeasuredMHz, w.mhz*0.98)
-		}
-		if row.Policy == nil || *row.Policy != 0 || row.PowerW != nil || row.MIPSPerW != nil {
-			t.Errorf("row %d policy %v power %v mips/w %v", i, row.Policy, row.PowerW, row.MIPSPerW)
-		}
-		if row.TempC == nil || *row.TempC != 41.234 {
-			t.Errorf("row %d temperature %v, want 41.234 from the fixture", i, row.TempC)
-		}
-	}
-	if len(ex.calls) != 6 || !reflect.DeepEqual(ex.calls[0].CPUs, []int{0}) || !reflect.DeepEqual(ex.calls[1].CPUs, []int{0, 1, 2, 3}) {
-		t.Errorf("7-Zip calls %+v", ex.calls)
-	}
-	if left, _ := filepath.Glob(filepath.Join(stateDir, "*")); len(left) != 0 {
-		t.Errorf("state files left: %v", left)
-	}
-}
-
-// TestSweepInterrupted cancels the sweep during the second 7-Zip run: the
-// clocks are restored, the result says interrupted, the first row is kept.
-func TestSweepInterrupted(t *testing.T) {
-	t.Setenv("BOARDBENCH_STATE_DIR", t.TempDir())
-	root := quadA53(t)
-	before := fixture.Snapshot(t, root)
-	cfg, ex := fixtureConfig(t, root)
-	ctx, cancel := context.WithCancel(context.Background())
-	defer cancel()
-	n := 0
-	ex.hook = func(hctx context.Context, c proc.Command) (proc.Result, error, bool) {
-		n++
-		if n < 2 {
-			return proc.Result{}, nil, false
-		}
-		cancel()
-		<-hctx.Done()
-		return proc.Result{Exit: proc.Exit{Code: 143, Signal: "SIGTERM", Canceled: true}}, hctx.Err(), true
-	}
-	out := filepath.Join(t.TempDir(), "sweep.json")
-	_, err := Run(ctx, cfg, Options{Output: out, Force: true})
-	if err == nil {
-		t.Fatal("no error from an interrupted sweep")
-	}
-	if after := fixture.Snapshot(t, root); !reflect.DeepEqual(after, before) {
-		t.Error("fixture tunables not restored after the interruption")
-	}
-	r, lerr := result.Load(out)
-	if lerr != nil {
-		t.Fatal(lerr)
-	}
-	if r.Status != result.StatusInterrupted || len(r.Summary.Sweep) < 1 || r.Summary.Sweep[0].MIPS == nil {
-		t.Errorf("status %q rows %+v", r.Status, r.Summary.Sweep)
-	}
-}
-
-// TestSweepRefusals: what cannot be swept here is refused before anything
-// is measured (exit status 2, one line, no result file, no 7-Zip run): a
-// machine without cpufreq (naming the command that measures at its one
-// clock), and a machine with cpufreq without root.
-func TestSweepRefusals(t *testing.T) {
-	t.Setenv("BOARDBENCH_STATE_DIR", t.TempDir())
-	var cpuinfo strings.Builder
-	for c := 0; c < 2; c++ {
-		fmt.Fprintf(&cpuinfo, "processor\t: %d\nvendor_id\t: GenuineIntel\nmodel name\t: Test CPU\ncpu MHz\t\t: 2000.000\n\n", c)
-	}
-	noCpufreq := fixture.Host(t, map[string]string{
-		"proc/cpuinfo":                  cpuinfo.String(),
-		"proc/loadavg":                  "0.01 0.02 0.00 1/80 999\n",
-		"sys/devices/system/cpu/online": "0-1\n", "sys/devices/system/cpu/possible": "0-1\n", "sys/devices/system/cpu/present": "0-1\n",
-	})
-	yes, no := true, false
-	for _, tt := range []struct {
-		name    string
-		h       *host.Host
-		isRoot  *bool
-		wantMsg string
+// TestNewCmdOptions: the flags reach the run function as Options, with
+// --quick's shorter settle applied, without measuring anything.
+func TestNewCmdOptions(t *testing.T) {
+	tests := []struct {
+		args       []string
+		wantSettle time.Duration
+		wantQuick  bool
+		wantRoot   string
 	}{
-		{"no cpufreq", noCpufreq, &yes, "no cpufreq here"},
-		{"no cpufreq, not root", noCpufreq, &no, "`boardbench run` measures at the clock the board runs"},
-		{"not root", fixture.Open(t, quadA53(t)), &no, "needs root"},
-	} {
-		t.Run(tt.name, func(t *testing.T) {
-			ex := &fakeSevenZip{h: tt.h}
-			out := filepath.Join(t.TempDir(), "sweep.json")
-			cfg := Config{Host: tt.h, IsRoot: tt.isRoot, Allowed: []int{0, 1}, Exec: ex, FindSevenZip: fakeTool}
-			o, err := Run(context.Background(), cfg, Options{Force: true, Output: out})
-			if o != nil || cmdutil.ExitCode(err) != 2 || !strings.Contains(err.Error(), tt.wantMsg) || strings.Contains(err.Error(), "\n") {
-				t.Fatalf("Run = %v, %v (exit %d), want a one-line refusal with %q", o, err, cmdutil.ExitCode(err), tt.wantMsg)
-			}
-			if _, err := os.Stat(out); !os.IsNotExist(err) {
-				t.Errorf("a result file was written: %v", err)
-			}
-			if len(ex.calls) != 0 {
-				t.Errorf("7-Zip ran %d times before the refusal", len(ex.calls))
-			}
-		})
+		{nil, 5 * time.Second, false, "/"},
+		{[]string{"--quick"}, time.Second, true, "/"},
+		{[]string{"--quick", "--settle", "3s", "--root", "/x", "--wait", "--json"}, 3 * time.Second, true, "/x"},
+	}
+	for _, tt := range tests {
+		ios, _, _ := iostreams.Test()
+		var got *Options
+		cmd := NewCmd(cmdutil.NewFactory(ios), func(o *Options) error { got = o; return nil })
+		cmd.SetArgs(tt.args)
+		if err := cmd.Execute(); err != nil {
+			t.Fatalf("%q: %v", tt.args, err)
+		}
+		if got == nil || got.Sweep.Settle != tt.wantSettle || got.Sweep.Quick != tt.wantQuick || got.Root != tt.wantRoot {
+			t.Errorf("%q: options %+v", tt.args, got)
+		}
 	}
 }
 
-func TestParseFirmwareVolts(t *testing.T) {
-	for in, want := range map[string]float64{"volt=1.2375V\n": 1.2375, "volt=0.8800V": 0.88, "volt=": 0, "temp=40.0'C": 0, "volt=99V": 0} {
-		got, ok := ParseFirmwareVolts(in)
-		if ok != (want != 0) || got != want {
-			t.Errorf("ParseFirmwareVolts(%q) = %v %v, want %v", in, got, ok, want)
-		}
-	}
-	_ = strconv.Itoa
-}
-
-// sweepWatts is the board power the fake INA226 shows while 7-Zip runs at
-// mhz on threads CPUs.
-func sweepWatts(mhz float64, threads int) float64 {
-	return 0.5 + float64(threads)*mhz/1000*0.6
-}
-
-// TestSweepPower sweeps a board with an INA226 on its supply (--power
-// hwmon:ina226, with an idle baseline): the fake 7-Zip sets the sensor's
-// power1_input to what the board would draw at the pinned clock and thread
-// count and runs for 1.5 s, so every row carries the phase's mean watts,
-// close to that draw, and MIPS/W computed from them; each phase has its
-// energy.
-func TestSweepPower(t *testing.T) {
-	t.Setenv("BOARDBENCH_STATE_DIR", t.TempDir())
-	root := quadA53(t)
-	hw := filepath.Join(root, "sys/class/hwmon/hwmon0")
-	if err := os.MkdirAll(hw, 0o755); err != nil {
-		t.Fatal(err)
-	}
-	setWatts := func(w float64) {
-		t.Helper()
-		if err := os.WriteFile(filepath.Join(hw, "power1_input"), []byte(strconv.Itoa(int(math.Round(w*1e6)))+"\n"), 0o644); err != nil {
-			t.Error(err)
-		}
-	}
-	for name, v := range map[string]string{"name": "ina226\n", "in1_input": "5100\n", "curr1_input": "200\n"} {
-		if err := os.WriteFile(filepath.Join(hw, name), []byte(v), 0o644); err != nil {
-			t.Fatal(err)
-		}
-	}
-	setWatts(0.4)
-	cfg, ex := fixtureConfig(t, root)
-	ex.hook = func(ctx context.Context, c proc.Command) (proc.Result, error, bool) {
-		mhz := float64(pinnedKHz(cfg.Host)) / 1000
-		setWatts(sweepWatts(mhz, len(c.CPUs)))
-		select {
-		case <-ctx.Done():
-		case <-time.After(1500 * time.Millisecond):
-		}
-		return proc.Result{}, nil, false
-	}
-	spec, err := power.ParseSpec("hwmon:ina226")
+// TestRefusesBeforeTakingTheLock: a sweep that cannot be measured here
+// (no cpufreq) is refused at once, even while another tuning run holds
+// the root's lock: it neither waits for the lock (--wait) nor reports the
+// lock as busy.
+func TestRefusesBeforeTakingTheLock(t *testing.T) {
+	t.Setenv(tune.StateDirEnv, "")
+	root := fixture.Root(t, map[string]string{
+		"proc/cpuinfo":                    "processor\t: 0\nvendor_id\t: GenuineIntel\nmodel name\t: Test CPU\n\nprocessor\t: 1\nvendor_id\t: GenuineIntel\nmodel name\t: Test CPU\n\n",
+		"proc/loadavg":                    "0.01 0.02 0.00 1/80 999\n",
+		"sys/devices/system/cpu/possible": "0-1\n", "sys/devices/system/cpu/online": "0-1\n",
+	})
+	held, err := tune.AcquireRootLock(context.Background(), root, false, nil)
 	if err != nil {
 		t.Fatal(err)
 	}
-	o, err := Run(context.Background(), cfg, Options{Force: true,
-		Power: power.Options{Spec: spec, IdleBaseline: 600 * time.Millisecond}})
+	defer held.Release()
+	for _, wait := range []bool{false, true} {
+		ios, _, _ := iostreams.Test()
+		opts := &Options{Factory: cmdutil.NewFactory(ios), Ctx: context.Background(), Root: root, Wait: wait,
+			Sweep: sweeprun.Options{NoInstall: true, Output: filepath.Join(t.TempDir(), "sweep.json")}}
+		err := runSweep(opts)
+		var busy *tune.BusyError
+		if err == nil || errors.As(err, &busy) || !strings.Contains(err.Error(), "no cpufreq here") || cmdutil.ExitCode(err) != 2 {
+			t.Errorf("wait %v: %v (exit %d), want the no-cpufreq refusal", wait, err, cmdutil.ExitCode(err))
+		}
+	}
+}
+
+// TestSweepRefusesLeftovers: a state file a killed run left in the root's
+// state directory makes sweep refuse before measuring, as run does (its
+// "previous" values would be the pinned ones); the fixture is untouched.
+func TestSweepRefusesLeftovers(t *testing.T) {
+	t.Setenv(tune.StateDirEnv, "")
+	root := fixture.QuadA53(t)
+	writeLeftover(t, root)
+	before := fixture.Snapshot(t, root)
+	ios, _, _ := iostreams.Test()
+	cmd := NewCmd(cmdutil.NewFactory(ios), nil)
+	cmd.SetFlagErrorFunc(cmdutil.FlagErrorFunc)
+	cmd.SilenceUsage, cmd.SilenceErrors = true, true
+	out := filepath.Join(t.TempDir(), "sweep.json")
+	cmd.SetArgs([]string{"--root", root, "--no-install", "-o", out})
+	err := cmd.Execute()
+	if err == nil || !strings.Contains(err.Error(), "boardbench restore --root "+root) {
+		t.Errorf("sweep over a leftover state file: %v, want a refusal naming restore", err)
+	}
+	if _, serr := os.Stat(out); serr == nil {
+		t.Error("a result was written although sweep refused")
+	}
+	if after := fixture.Snapshot(t, root); !reflect.DeepEqual(after, before) {
+		t.Error("the fixture changed")
+	}
+}
+
+// writeLeftover writes the state file a killed sweep on root leaves in
+// root's state directory (a process that no longer runs).
+func writeLeftover(t *testing.T, root string) {
+	t.Helper()
+	dead := exec.Command("true")
+	if err := dead.Run(); err != nil {
+		t.Skip(err)
+	}
+	dir, _ := tune.LockDirFor(root)
+	if err := os.MkdirAll(dir, 0o700); err != nil {
+		t.Fatal(err)
+	}
+	sf := fmt.Sprintf(`{"version": %d, "pid": %d, "root": %q, "command": ["boardbench", "sweep"], "started": "2024-01-01T10:00:00Z",
+		"saved": {"policies": [{"policy": 0, "dir": "/sys/devices/system/cpu/cpufreq/policy0", "governor": "ondemand\n", "scaling_min_freq": "600000\n", "scaling_max_freq": "1000000\n"}]}}`,
+		tune.StateFileVersion, dead.Process.Pid, root)
+	if err := os.WriteFile(filepath.Join(dir, fmt.Sprintf("tune-%d.json", dead.Process.Pid)), []byte(sf), 0o600); err != nil {
+		t.Fatal(err)
+	}
+}
+
+// TestSweepWaitsThenRefusesLeftovers: a sweep waiting for the lock
+// (--wait) looks for leftovers only once it holds the lock. The run it
+// waited for was killed meanwhile and left its state file: the waiting
+// sweep refuses, naming restore, writes nothing and changes nothing (it
+// used to pass the check before waiting and measure from the pinned
+// clocks).
+func TestSweepWaitsThenRefusesLeftovers(t *testing.T) {
+	t.Setenv(tune.StateDirEnv, "")
+	root := fixture.QuadA53(t)
+	held, err := tune.AcquireRootLock(context.Background(), root, false, nil)
 	if err != nil {
 		t.Fatal(err)
 	}
-	r := o.Result
-	if r.Power == nil || r.Power.Source != "hwmon:ina226" || r.Power.Idle == nil || r.Power.Idle.PowerW == nil || *r.Power.Idle.PowerW != 0.4 {
-		t.Fatalf("power source %+v", r.Power)
+	defer held.Release()
+	before := fixture.Snapshot(t, root)
+	ios, _, _ := iostreams.Test()
+	notice := &signalWriter{ch: make(chan struct{})}
+	ios.ErrOut = notice
+	cmd := NewCmd(cmdutil.NewFactory(ios), nil)
+	cmd.SetFlagErrorFunc(cmdutil.FlagErrorFunc)
+	cmd.SilenceUsage, cmd.SilenceErrors = true, true
+	out := filepath.Join(t.TempDir(), "sweep.json")
+	cmd.SetArgs([]string{"--root", root, "--no-install", "--wait", "-o", out})
+	done := make(chan error, 1)
+	go func() { done <- cmd.Execute() }()
+	select {
+	case <-notice.ch:
+	case err := <-done:
+		t.Fatalf("sweep --wait ended without waiting: %v", err)
 	}
-	rows := r.Summary.Sweep
-	if len(rows) != 6 {
-		t.Fatalf("%d rows, want 6", len(rows))
+	// The holder "dies" with its clocks pinned: its state file stays.
+	writeLeftover(t, root)
+	held.Release()
+	err = <-done
+	if err == nil || !strings.Contains(err.Error(), "boardbench restore --root "+root) {
+		t.Errorf("sweep after waiting for a run that left its state: %v, want a refusal naming restore", err)
 	}
-	for i, row := range rows {
-		if row.PowerW == nil || row.MIPS == nil || row.RequestedMHz == nil {
-			t.Errorf("row %d without watts or MIPS: %+v", i, row)
-			continue
-		}
-		want := sweepWatts(*row.RequestedMHz, row.Threads)
-		// Only readings taken inside the phase count (the previous
-		// phase's draw is not carried in); at most one of them can
-		// precede the fake's switch to the new draw: within 10 %.
-		if math.Abs(*row.PowerW-want) > 0.1*want {
-			t.Errorf("row %d (%v MHz, %d threads): %.3f W, want about %.3f", i, *row.RequestedMHz, row.Threads, *row.PowerW, want)
-		}
-		if wantEff := result.MIPSPerWatt(row.MIPS, row.PowerW); row.MIPSPerW == nil || *row.MIPSPerW != *wantEff {
-			t.Errorf("row %d MIPS/W %v, want %v", i, row.MIPSPerW, *wantEff)
-		}
-		p := r.Phases[i]
-		if p.PowerW == nil || *p.PowerW != *row.PowerW || p.EnergyWh == nil || *p.EnergyWh <= 0 {
-			t.Errorf("phase %d power %v energy %v, row %v", i, p.PowerW, p.EnergyWh, *row.PowerW)
+	if _, serr := os.Stat(out); serr == nil {
+		t.Error("a result was written although sweep refused")
+	}
+	// The state directory (lock, leftover state file) aside.
+	after := fixture.Snapshot(t, root)
+	for _, m := range []map[string]string{before, after} {
+		for p := range m {
+			if strings.HasPrefix(p, "/run/") {
+				delete(m, p)
+			}
 		}
 	}
-	// The multi-threaded rows draw more at the highest clock than at the
-	// lowest.
-	if *rows[1].PowerW <= *rows[5].PowerW {
-		t.Errorf("1000 MHz on 4 threads %.3f W, not above 600 MHz %.3f W", *rows[1].PowerW, *rows[5].PowerW)
+	if !reflect.DeepEqual(after, before) {
+		t.Errorf("the fixture changed:\n%v\nwant\n%v", after, before)
 	}
 }
 
@@ -377,7 +195,7 @@ func TestSweepPower(t *testing.T) {
 // naming both the normal and the --quick pause.
 func TestSettleHelpOneDefault(t *testing.T) {
 	ios, stdout, _ := iostreams.Test()
-	cmd := NewCmd(cmdutil.NewFactory(ios))
+	cmd := NewCmd(cmdutil.NewFactory(ios), nil)
 	cmd.SetOut(stdout)
 	cmd.SetArgs([]string{"--help"})
 	if err := cmd.Execute(); err != nil {

@@ -3,10 +3,13 @@
 // idle until it cools down, with temperature, clock per cluster,
 // throttling and power recorded over time; the report gives the time to
 // throttle, the sustained clock and score under heat against the cold
-// start, the temperature it settles at and the cooling time constant.
+// start, the temperature it settles at and the cooling time constant. The
+// plan lives in internal/thermalrun; this package reads the flags and
+// calls it.
 package thermal
 
 import (
+	"context"
 	"io"
 
 	"boardbench/internal/cmdutil"
@@ -14,16 +17,32 @@ import (
 	"boardbench/internal/report/runtext"
 	"boardbench/internal/result"
 	"boardbench/internal/session"
+	"boardbench/internal/thermalrun"
+	"boardbench/internal/tune"
 
 	"github.com/spf13/cobra"
 )
 
-// NewCmd returns the thermal command.
-func NewCmd(f *cmdutil.Factory) *cobra.Command {
-	var opt Options
+// Options are the thermal command's inputs: the plan's options, the flags
+// only the command reads, and the factory it measures with.
+type Options struct {
+	Factory *cmdutil.Factory
+	// Ctx is the command's context.
+	Ctx context.Context
+	// Thermal are the plan's options.
+	Thermal thermalrun.Options
+	// Root is --root (thermal refuses a recorded root).
+	Root string
+	// JSON prints the result as JSON; Wait waits for the tuning lock.
+	JSON, Wait bool
+}
+
+// NewCmd returns the thermal command; runF, when set, replaces the run
+// function (tests check the options without measuring).
+func NewCmd(f *cmdutil.Factory, runF func(*Options) error) *cobra.Command {
+	opts := &Options{Factory: f}
+	opt := &opts.Thermal
 	var heatTo, coolTo float64
-	var root string
-	var asJSON, wait bool
 	cmd := &cobra.Command{
 		Use:   "thermal [--heat-to C] [--cool-to C] [--limit DURATION] [--output FILE]",
 		Short: "Heat the SoC under load, let it cool: throttling, settle temperature, cooling τ",
@@ -79,40 +98,46 @@ sustained load without one.`,
 			if err := cmdutil.NonNegative("--idle-timeout", opt.IdleTimeout); err != nil {
 				return err
 			}
-			h, err := f.NewHost(root)
-			if err != nil {
-				return err
+			opts.Ctx = cmd.Context()
+			if runF != nil {
+				return runF(opts)
 			}
-			if !h.Live() {
-				return cmdutil.Usagef("thermal heats the machine it runs on; %s is a recorded one (leave --root out)", h.Root())
-			}
-			// thermal changes no tunable, but a tuning run at the same time
-			// would change the clocks under its figures: it takes the lock.
-			lock, err := f.TuningLock(cmd.Context(), h.Root(), wait)
-			if err != nil {
-				return err
-			}
-			defer lock.Release()
-			cfg := Config{Host: h, Status: f.Status("thermal", false), Warn: f.IO.ErrOut,
-				Print: session.Printer{Out: f.IO.Out, JSON: asJSON, TextHasVerdict: true,
-					Text: func(w io.Writer, r *result.Result) { runtext.Render(w, r, f.IO.ColorEnabled()) }}}
-			_, err = Run(cmd.Context(), cfg, opt)
-			return err
+			return runThermal(opts)
 		},
 	}
 	fl := cmd.Flags()
-	cmdutil.AddWaitFlag(cmd, &wait)
-	fl.Float64Var(&heatTo, "heat-to", DefaultHeatTo, "load all CPUs until the SoC reaches `C` °C")
+	cmdutil.AddWaitFlag(cmd, &opts.Wait)
+	fl.Float64Var(&heatTo, "heat-to", thermalrun.DefaultHeatTo, "load all CPUs until the SoC reaches `C` °C")
 	fl.Float64Var(&coolTo, "cool-to", 0, "idle until the SoC falls to `C` °C (default: 2 °C above the start)")
-	fl.DurationVar(&opt.Limit, "limit", DefaultLimit, "stop each phase after `DURATION` at the latest")
+	fl.DurationVar(&opt.Limit, "limit", thermalrun.DefaultLimit, "stop each phase after `DURATION` at the latest")
 	fl.StringVarP(&opt.Output, "output", "o", "", "write the JSON result to `FILE`")
 	fl.BoolVar(&opt.Force, "force", false, "do not wait for a quiet machine (recorded as a finding)")
 	fl.BoolVar(&opt.NoInstall, "no-install", false, "never install 7-Zip")
 	fl.StringVar(&opt.Load, "load", "7zip", "heat with `LOAD`: 7zip (scored) or stress-ng (when installed; no score)")
 	fl.DurationVar(&opt.IdleTimeout, "idle-timeout", 60e9, "wait at most `DURATION` for a quiet machine")
-	fl.DurationVar(&opt.Interval, "interval", DefaultInterval, "sample every `DURATION`")
+	fl.DurationVar(&opt.Interval, "interval", thermalrun.DefaultInterval, "sample every `DURATION`")
 	power.AddFlags(cmd, &opt.Power)
-	cmdutil.AddRootFlag(cmd, &root)
-	cmdutil.AddJSONFlag(cmd, &asJSON)
+	cmdutil.AddRootFlag(cmd, &opts.Root)
+	cmdutil.AddJSONFlag(cmd, &opts.JSON)
 	return cmd
+}
+
+// runThermal refuses a recorded root, then hands the plan its host, status
+// line and printer; the plan takes the tuning lock (TakeLock) only once it
+// knows the test is possible here.
+func runThermal(opts *Options) error {
+	f := opts.Factory
+	h, err := f.NewHost(opts.Root)
+	if err != nil {
+		return err
+	}
+	if !h.Live() {
+		return cmdutil.Usagef("thermal heats the machine it runs on; %s is a recorded one (leave --root out)", h.Root())
+	}
+	cfg := thermalrun.Config{Host: h, Status: f.Status("thermal", false), Warn: f.IO.ErrOut,
+		TakeLock: func(ctx context.Context) (*tune.Lock, error) { return f.TuningLock(ctx, h.Root(), opts.Wait) },
+		Print: session.Printer{Out: f.IO.Out, JSON: opts.JSON, TextHasVerdict: true,
+			Text: func(w io.Writer, r *result.Result) { runtext.Render(w, r, f.IO.ColorEnabled()) }}}
+	_, err = thermalrun.Run(opts.Ctx, cfg, opts.Thermal)
+	return err
 }

@@ -1,6 +1,8 @@
 // Package writes implements `boardbench writes [DEVICE|PATH]`: a line
 // whenever something is written to the device, with the processes that
 // wrote, a summary at the end, and the advice that spares flash storage.
+// The plan lives in internal/writewatch (ResolveTarget, CommandStep); this
+// package reads the flags and arguments and prints the lines.
 package writes
 
 import (
@@ -9,14 +11,12 @@ import (
 	"fmt"
 	"io"
 	"math"
-	"path"
 	"strconv"
 	"strings"
 	"time"
 
 	"boardbench/internal/blockdev"
 	"boardbench/internal/cmdutil"
-	"boardbench/internal/host"
 	machine "boardbench/internal/inventory"
 	"boardbench/internal/report/runtext"
 	"boardbench/internal/result"
@@ -28,16 +28,27 @@ import (
 	"github.com/spf13/cobra"
 )
 
-type options struct {
-	output   string
-	asJSON   bool
-	interval time.Duration
-	count    int
+// Options are the writes command's inputs: its argument, its flags and
+// the factory it watches with.
+type Options struct {
+	Factory *cmdutil.Factory
+	// Ctx is the command's context.
+	Ctx context.Context
+	// Target is the device or path to watch ("/" when none is given).
+	Target string
+	// Output is --output; JSON prints JSON lines.
+	Output string
+	JSON   bool
+	// Interval is the polling interval, Count the lines to print (0: until
+	// Ctrl-C).
+	Interval time.Duration
+	Count    int
 }
 
-// NewCmd returns the writes command.
-func NewCmd(f *cmdutil.Factory) *cobra.Command {
-	var opts options
+// NewCmd returns the writes command; runF, when set, replaces the run
+// function (tests check the options without watching).
+func NewCmd(f *cmdutil.Factory, runF func(*Options) error) *cobra.Command {
+	opts := &Options{Factory: f}
 	cmd := &cobra.Command{
 		Use:   "writes [DEVICE|PATH] [--interval S] [--count N]",
 		Short: "Watch what is written to a device, and by which processes",
@@ -60,19 +71,23 @@ how often, how much and by whom, with advice that reduces writes to flash
   boardbench writes /var --json`,
 		Args: cmdutil.MaximumArgs(1),
 		RunE: func(cmd *cobra.Command, args []string) error {
-			target := "/"
+			opts.Target = "/"
 			if len(args) == 1 {
-				target = args[0]
+				opts.Target = args[0]
 			}
-			return run(cmd.Context(), f, target, opts)
+			opts.Ctx = cmd.Context()
+			if runF != nil {
+				return runF(opts)
+			}
+			return runWrites(opts)
 		},
 	}
-	cmdutil.AddJSONFlag(cmd, &opts.asJSON)
+	cmdutil.AddJSONFlag(cmd, &opts.JSON)
 	fl := cmd.Flags()
-	fl.StringVarP(&opts.output, "output", "o", "", "also write the result (with the monitor's evidence) to `FILE`, for boardbench report")
-	opts.interval = time.Second
-	fl.Var((*secondsFlag)(&opts.interval), "interval", "polling interval: `S` seconds (1, 0.5) or a duration (500ms, 2m)")
-	fl.IntVar(&opts.count, "count", 0, "stop after `N` lines (0: at Ctrl-C)")
+	fl.StringVarP(&opts.Output, "output", "o", "", "also write the result (with the monitor's evidence) to `FILE`, for boardbench report")
+	opts.Interval = time.Second
+	fl.Var((*secondsFlag)(&opts.Interval), "interval", "polling interval: `S` seconds (1, 0.5) or a duration (500ms, 2m)")
+	fl.IntVar(&opts.Count, "count", 0, "stop after `N` lines (0: at Ctrl-C)")
 	return cmd
 }
 
@@ -111,15 +126,19 @@ func parseSeconds(v string) (time.Duration, error) {
 
 var errNotLive = errors.New("writes watches the machine it runs on; not a recorded root")
 
-func run(ctx context.Context, f *cmdutil.Factory, target string, opts options) error {
+// runWrites checks the flags, resolves the device to watch and runs the
+// plan of writewatch.CommandStep through the session engine, a line at a
+// time.
+func runWrites(opts *Options) error {
+	f, ctx := opts.Factory, opts.Ctx
 	if ctx == nil {
 		ctx = context.Background()
 	}
-	if opts.interval < 10*time.Millisecond || opts.interval > time.Hour {
-		return cmdutil.Usagef("--interval: %s is out of range (10ms to 1h)", opts.interval)
+	if opts.Interval < 10*time.Millisecond || opts.Interval > time.Hour {
+		return cmdutil.Usagef("--interval: %s is out of range (10ms to 1h)", opts.Interval)
 	}
-	if opts.count < 0 {
-		return cmdutil.Usagef("--count: %d is negative", opts.count)
+	if opts.Count < 0 {
+		return cmdutil.Usagef("--count: %d is negative", opts.Count)
 	}
 	h, err := f.NewHost("/")
 	if err != nil {
@@ -128,40 +147,21 @@ func run(ctx context.Context, f *cmdutil.Factory, target string, opts options) e
 	if !h.Live() {
 		return &cmdutil.UsageError{Err: errNotLive}
 	}
-	// A bare device name (mmcblk0p2) is a device; anything else a path.
-	p := target
-	if !strings.Contains(target, "/") && h.Exists("/sys/class/block/"+target) {
-		p = "/dev/" + target
-	}
-	id, err := blockdev.Resolve(ctx, h, p, blockdev.Options{Redact: true})
-	if err != nil {
-		if errors.Is(err, blockdev.ErrNotFound) {
-			return cmdutil.Usagef("%v", err)
-		}
+	t, err := writewatch.ResolveTarget(ctx, h, opts.Target)
+	if errors.Is(err, blockdev.ErrNotFound) {
+		return cmdutil.Usagef("%v", err)
+	} else if err != nil {
 		return err
 	}
-	dev := deviceToWatch(h, p, id)
-	if dev == "" {
-		return fmt.Errorf("%s: no block device to watch (%s)", target, firstNonEmpty(id.NotStorage, strings.Join(id.Notes, "; ")))
-	}
-	if _, err := writewatch.ReadStat(h, dev); err != nil {
-		return fmt.Errorf("%s: cannot read its counters: %v", dev, err)
-	}
-	facts := writewatch.Facts{Root: id, Swaps: map[string]*blockdev.Identity{}}
-	for _, s := range writewatch.Swaps(h) {
-		facts.Swaps[s], _ = blockdev.Resolve(ctx, h, s, blockdev.Options{Redact: true, KernelLog: []byte{}})
-	}
-	facts.VarLog, _ = blockdev.Resolve(ctx, h, "/var/log", blockdev.Options{Redact: true, KernelLog: []byte{}})
-
 	info := machine.Collect(h, machine.Options{Redact: true})
 	var figs result.WritesFigures
-	cfg := session.Config{Host: h, Info: info, Command: "writes", Path: opts.output, Warn: f.IO.ErrOut,
-		Interval: max(opts.interval, time.Second),
-		Options:  map[string]any{"target": target, "device": dev, "interval_s": opts.interval.Seconds(), "count": opts.count},
+	cfg := session.Config{Host: h, Info: info, Command: "writes", Path: opts.Output, Warn: f.IO.ErrOut,
+		Interval: max(opts.Interval, time.Second),
+		Options:  map[string]any{"target": opts.Target, "device": t.Device, "interval_s": opts.Interval.Seconds(), "count": opts.Count},
 		// The summary below the lines, then the verdict; with --json one
 		// last JSON line.
-		Print: session.Printer{Out: f.IO.Out, TextHasVerdict: opts.asJSON, Text: func(w io.Writer, r *result.Result) {
-			if opts.asJSON {
+		Print: session.Printer{Out: f.IO.Out, TextHasVerdict: opts.JSON, Text: func(w io.Writer, r *result.Result) {
+			if opts.JSON {
 				_ = writeJSONLine(w, map[string]any{"summary": figs, "valid": r.Summary.Valid, "verdict": r.Summary.Verdict})
 				return
 			}
@@ -170,8 +170,8 @@ func run(ctx context.Context, f *cmdutil.Factory, target string, opts options) e
 	if !h.IsRoot() {
 		fmt.Fprintln(f.IO.ErrOut, "boardbench writes: not root: /proc/PID/io of other users' processes is unreadable, writers will be missing")
 	}
-	if !opts.asJSON {
-		fmt.Fprintf(f.IO.Out, "watching %s (%s); Ctrl-C to stop\n", dev, firstNonEmpty(id.Label(), id.Path))
+	if !opts.JSON {
+		fmt.Fprintf(f.IO.Out, "watching %s (%s); Ctrl-C to stop\n", t.Device, t.Label())
 	}
 	// On a terminal a line fits in the report width (fewer writers named);
 	// piped, it is complete.
@@ -182,58 +182,19 @@ func run(ctx context.Context, f *cmdutil.Factory, target string, opts options) e
 			width = min(width, tw)
 		}
 	}
-	step := session.Step{Name: result.PhaseWrites, Title: "Writes to " + dev, Estimate: time.Duration(max(opts.count, 1)) * opts.interval,
-		Run: func(ctx context.Context, ph *result.Phase) error {
-			// Other processes' work is what this phase watches, not
-			// interference with it.
-			ph.Passive = true
-			var err error
-			figs, err = writewatch.Watch(ctx, h, writewatch.Config{Device: dev, Interval: opts.interval, Count: opts.count,
-				OnLine: func(l result.WritesLine) {
-					if opts.asJSON {
-						_ = writeJSONLine(f.IO.Out, l)
-						return
-					}
-					fmt.Fprintln(f.IO.Out, writewatch.FitLine(l, width))
-				}})
-			figs.Advice = writewatch.Advise(facts, figs)
-			if ferr := ph.SetFigures(figs); ferr != nil {
-				return ferr
-			}
-			if err == nil && ctx.Err() != nil {
-				// The end the user asked for: the summary comes below.
-				return nil
-			}
-			return err
-		}}
+	onLine := func(l result.WritesLine) {
+		if opts.JSON {
+			_ = writeJSONLine(f.IO.Out, l)
+			return
+		}
+		fmt.Fprintln(f.IO.Out, writewatch.FitLine(l, width))
+	}
+	step := writewatch.CommandStep(h, t, opts.Interval, opts.Count, onLine, &figs)
 	_, err = session.Measure(ctx, cfg, session.Plan{Prepare: func(ctx context.Context, s *session.Session) ([]session.Step, error) {
-		s.Result().Device = id
+		s.Result().Device = t.ID
 		return []session.Step{step}, nil
 	}})
 	return err
-}
-
-// deviceToWatch returns the block device whose counters the watch reads
-// for the resolved target: for a device node (vda, /dev/vda, loop0,
-// mmcblk0p2) the device itself; for a path the device holding its
-// filesystem (writewatch.WatchedDevice). "" when there is none.
-func deviceToWatch(h *host.Host, p string, id *blockdev.Identity) string {
-	if !id.Raw {
-		return writewatch.WatchedDevice(id)
-	}
-	for _, name := range []string{id.Partition, writewatch.WatchedDevice(id), path.Base(p), id.Name} {
-		if name != "" && name != "." && name != "/" && h.Exists("/sys/class/block/"+name+"/stat") {
-			return name
-		}
-	}
-	return ""
-}
-
-func firstNonEmpty(a, b string) string {
-	if a != "" {
-		return a
-	}
-	return b
 }
 
 // writeJSONLine writes v as one line of JSON.

@@ -3,9 +3,6 @@ package writes
 import (
 	"testing"
 	"time"
-
-	"boardbench/internal/blockdev"
-	"boardbench/internal/testutil/fixture"
 )
 
 func TestParseSeconds(t *testing.T) {
@@ -33,46 +30,40 @@ func TestParseSeconds(t *testing.T) {
 }
 
 func TestIntervalFlagAcceptsBareSeconds(t *testing.T) {
-	cmd := NewCmd(nil)
+	cmd := NewCmd(nil, nil)
 	if err := cmd.ParseFlags([]string{"--interval", "1"}); err != nil {
 		t.Fatalf("--interval 1 refused: %v", err)
 	}
 	if got := cmd.Flags().Lookup("interval").Value.String(); got != "1s" {
 		t.Errorf("--interval 1 is %s, want 1s", got)
 	}
-	if err := NewCmd(nil).ParseFlags([]string{"--interval", "soon"}); err == nil {
+	if err := NewCmd(nil, nil).ParseFlags([]string{"--interval", "soon"}); err == nil {
 		t.Error("--interval soon accepted")
 	}
 }
 
-// TestDeviceToWatch: a device node given as vda, /dev/vda or loop0 is
-// watched itself (they once found "no block device to watch ()"); a
-// partition is the partition; a path the device under its filesystem.
-func TestDeviceToWatch(t *testing.T) {
-	const stat = "1 0 8 0 2 0 16 0 0 0 0\n"
-	root := fixture.Root(t, map[string]string{
-		"sys/class/block/vda/stat":       stat,
-		"sys/class/block/loop0/stat":     stat,
-		"sys/class/block/mmcblk0p2/stat": stat,
-		"sys/class/block/mmcblk0/stat":   stat,
-	})
-	h := fixture.Open(t, root)
-	for _, tc := range []struct {
-		p    string
-		id   blockdev.Identity
-		want string
+// TestNewCmdOptions: the argument and flags reach the run function as
+// Options, without watching anything.
+func TestNewCmdOptions(t *testing.T) {
+	tests := []struct {
+		args []string
+		want Options
 	}{
-		{"/dev/vda", blockdev.Identity{Raw: true, Name: "vda", Stack: []blockdev.Layer{}}, "vda"},
-		{"/dev/loop0", blockdev.Identity{Raw: true, Stack: []blockdev.Layer{{Kind: "loop", Device: "loop0"}}}, "loop0"},
-		{"/dev/mmcblk0p2", blockdev.Identity{Raw: true, Name: "mmcblk0", Partition: "mmcblk0p2",
-			Stack: []blockdev.Layer{{Kind: "partition", Device: "mmcblk0p2"}}}, "mmcblk0p2"},
-		{"/dev/vda", blockdev.Identity{Raw: true, Stack: []blockdev.Layer{}}, "vda"},
-		{"/home", blockdev.Identity{Name: "mmcblk0", Partition: "mmcblk0p2",
-			Stack: []blockdev.Layer{{Kind: "partition", Device: "mmcblk0p2"}}}, "mmcblk0p2"},
-		{"/dev/nonesuch", blockdev.Identity{Raw: true, Stack: []blockdev.Layer{}}, ""},
-	} {
-		if got := deviceToWatch(h, tc.p, &tc.id); got != tc.want {
-			t.Errorf("%s %+v: %q, want %q", tc.p, tc.id, got, tc.want)
+		{nil, Options{Target: "/", Interval: time.Second}},
+		{[]string{"mmcblk0p2", "--interval", "0.5", "--count", "10", "--json", "-o", "w.json"},
+			Options{Target: "mmcblk0p2", Interval: 500 * time.Millisecond, Count: 10, JSON: true, Output: "w.json"}},
+	}
+	for _, tt := range tests {
+		var got *Options
+		cmd := NewCmd(nil, func(o *Options) error { got = o; return nil })
+		cmd.SetArgs(tt.args)
+		if err := cmd.Execute(); err != nil {
+			t.Fatalf("%q: %v", tt.args, err)
+		}
+		o := *got
+		o.Ctx = nil
+		if o != tt.want {
+			t.Errorf("%q: options %+v, want %+v", tt.args, o, tt.want)
 		}
 	}
 }

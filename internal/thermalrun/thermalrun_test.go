@@ -1,4 +1,4 @@
-package thermal
+package thermalrun
 
 import (
 	"context"
@@ -19,11 +19,11 @@ import (
 	"boardbench/internal/cmdutil"
 	"boardbench/internal/finding"
 	"boardbench/internal/host"
-	"boardbench/internal/iostreams"
 	"boardbench/internal/proc"
 	"boardbench/internal/result"
 	"boardbench/internal/testutil/fixture"
 	"boardbench/internal/tools"
+	"boardbench/internal/tune"
 )
 
 // board is a fixture board whose SoC temperature file is driven by
@@ -354,7 +354,9 @@ func TestThermalNoSensor(t *testing.T) {
 	})
 	out := filepath.Join(t.TempDir(), "thermal.json")
 	b := &board{}
-	cfg := Config{Host: fixture.Open(t, root), Allowed: []int{0}, Exec: b, FindSevenZip: fakeTool}
+	locked := false
+	cfg := Config{Host: fixture.Open(t, root), Allowed: []int{0}, Exec: b, FindSevenZip: fakeTool,
+		TakeLock: func(context.Context) (*tune.Lock, error) { locked = true; return nil, nil }}
 	o, err := Run(context.Background(), cfg, Options{Force: true, Interval: 50 * time.Millisecond, Limit: time.Second, Output: out})
 	if o != nil || cmdutil.ExitCode(err) != 2 || !strings.Contains(err.Error(), "no temperature sensor here") ||
 		!strings.Contains(err.Error(), "boardbench run --extensive") || strings.Contains(err.Error(), "\n") {
@@ -366,23 +368,7 @@ func TestThermalNoSensor(t *testing.T) {
 	if n := b.calls.Load(); n != 0 {
 		t.Errorf("%d loads started before the refusal", n)
 	}
-}
-
-// TestThermalFlags: contradictory targets and a sampling interval that is
-// not positive are usage errors (exit 2), found before anything runs.
-func TestThermalFlags(t *testing.T) {
-	for _, args := range [][]string{
-		{"--heat-to", "60", "--cool-to", "60"},
-		{"--heat-to", "50", "--cool-to", "70"},
-		{"--interval", "0s"},
-		{"--interval", "-1s"},
-	} {
-		ios, _, _ := iostreams.Test()
-		cmd := NewCmd(cmdutil.NewFactory(ios))
-		cmd.SetArgs(args)
-		cmd.SilenceErrors, cmd.SilenceUsage = true, true
-		if err := cmd.Execute(); cmdutil.ExitCode(err) != 2 {
-			t.Errorf("%q: err %v (exit %d), want a usage error", args, err, cmdutil.ExitCode(err))
-		}
+	if locked {
+		t.Error("the tuning lock was taken before the refusal")
 	}
 }

@@ -1,4 +1,12 @@
-package sweep
+// Package sweeprun is the plan of `boardbench sweep`: for every cpufreq
+// operating point of every cluster, highest first, it sets the clock,
+// measures the real one, and runs 7-Zip single-threaded on one CPU of the
+// cluster and multi-threaded on its CPUs, recording MIPS, temperature,
+// power and core voltage; the result's summary holds one row per
+// measurement. Every clock is restored on every exit path through the
+// session's tune.Guard. The command (internal/cmd/sweep) only reads the
+// flags and calls Run.
+package sweeprun
 
 import (
 	"context"
@@ -74,9 +82,13 @@ type Config struct {
 	Status *iostreams.Status
 	// Warn receives a line when a save fails; nil discards it.
 	Warn io.Writer
-	// Lock is the root's tuning lock, taken by the command before the
-	// sweep; the guard releases it. nil: the guard takes it itself.
+	// Lock is the root's tuning lock, already held; the guard releases
+	// it. nil: TakeLock takes it, or else the guard itself.
 	Lock *tune.Lock
+	// TakeLock takes the root's tuning lock once the sweep is known to
+	// be possible here (after every refusal, so that a refused sweep
+	// never waits for nor holds the lock); nil: Lock as it is.
+	TakeLock func(ctx context.Context) (*tune.Lock, error)
 	// Print prints the outcome; the zero value prints nothing.
 	Print session.Printer
 }
@@ -105,8 +117,9 @@ type sweeper struct {
 }
 
 // Run sweeps the clocks through the session engine. What cannot be swept
-// here is refused before anything is measured or written (a usage error,
-// exit status 2): a machine without cpufreq clocks to set, or not root.
+// here is refused before anything is measured or written, and before the
+// tuning lock is taken (a usage error, exit status 2): a machine without
+// cpufreq clocks to set, or not root.
 // The Outcome is nil only when nothing started; the error then says why.
 // Otherwise the result was written and printed (Config.Print), and the
 // error is the command's (session.Finish).
@@ -144,6 +157,14 @@ func Run(ctx context.Context, cfg Config, opt Options) (*session.Outcome, error)
 		return nil, cmdutil.Refusef("no cpufreq here: no cpufreq policy lists the clocks it offers, so there is no clock to set; `boardbench run` measures at the clock the board runs")
 	case !isRoot:
 		return nil, cmdutil.Refusef("sweep sets every cpufreq clock in turn, which needs root: run it with sudo (`boardbench run` measures at the clock the board runs)")
+	}
+	if cfg.TakeLock != nil {
+		lock, err := cfg.TakeLock(ctx)
+		if err != nil {
+			return nil, err
+		}
+		defer lock.Release()
+		s.cfg.Lock = lock
 	}
 	scfg := session.Config{
 		Host: s.h, Info: s.info, Command: "sweep", Path: opt.Output, Warn: cfg.Warn, Status: cfg.Status, Print: cfg.Print,

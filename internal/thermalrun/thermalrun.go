@@ -1,4 +1,9 @@
-package thermal
+// Package thermalrun is the plan of `boardbench thermal`: a sustained
+// all-core load (7-Zip, or stress-ng) until the SoC reaches a temperature
+// or a time limit, then idle until it cools down, with temperature, clock
+// per cluster, throttling and power recorded over time by the session.
+// The command (internal/cmd/thermal) only reads the flags and calls Run.
+package thermalrun
 
 import (
 	"cmp"
@@ -26,6 +31,7 @@ import (
 	"boardbench/internal/session"
 	"boardbench/internal/thermal"
 	"boardbench/internal/tools"
+	"boardbench/internal/tune"
 )
 
 // Options are the user's choices.
@@ -71,6 +77,11 @@ type Config struct {
 	Warn io.Writer
 	// Print prints the outcome; the zero value prints nothing.
 	Print session.Printer
+	// TakeLock takes the root's tuning lock once the test is known to be
+	// possible here (after every refusal): thermal changes no tunable, but
+	// a tuning run at the same time would change the clocks under its
+	// figures. nil: no lock.
+	TakeLock func(ctx context.Context) (*tune.Lock, error)
 }
 
 // noSensorRefusal is the refusal of a thermal test on a machine without a
@@ -79,9 +90,10 @@ const noSensorRefusal = "no temperature sensor here: no SoC temperature is reada
 
 // Run runs the thermal test through the session engine. A machine without
 // a readable temperature sensor is refused before anything is measured or
-// written (a usage error, exit status 2). The Outcome is nil only when
-// nothing started; otherwise the result was written and printed
-// (Config.Print), and the error is the command's (session.Finish).
+// written and before the tuning lock is taken (a usage error, exit status
+// 2). The Outcome is nil only when nothing started; otherwise the result
+// was written and printed (Config.Print), and the error is the command's
+// (session.Finish).
 func Run(ctx context.Context, cfg Config, opt Options) (*session.Outcome, error) {
 	if cfg.Host == nil {
 		return nil, errors.New("thermal: no host")
@@ -127,6 +139,13 @@ func Run(ctx context.Context, cfg Config, opt Options) (*session.Outcome, error)
 	}
 	if _, err := sensors.ReadCelsius(h, mcfg.TempPath); err != nil {
 		return nil, cmdutil.Refusef("%s (%s: %v)", noSensorRefusal, mcfg.TempPath, err)
+	}
+	if cfg.TakeLock != nil {
+		lock, err := cfg.TakeLock(ctx)
+		if err != nil {
+			return nil, err
+		}
+		defer lock.Release()
 	}
 	scfg := session.Config{Host: h, Info: info, Command: "thermal", Path: opt.Output,
 		Interval: opt.Interval, Warn: cfg.Warn, Status: cfg.Status, Print: cfg.Print, Options: options,
