@@ -140,9 +140,9 @@ func run(ctx context.Context, f *cmdutil.Factory, root string, asJSON bool, outp
 			}
 			return p.SetFigures(result.C2CFigures{CPUs: cpus, Cores: rep.Cores, Sampled: rep.Sampled, MatrixNS: rep.MatrixNS})
 		}}
-	cfg := session.Config{Host: h, Info: info, Command: "c2c", Path: output, Warn: f.IO.ErrOut, Status: status,
+	cfg := session.Config{Host: h, Info: info, Command: "c2c", Path: output, Warn: f.IO.ErrOut, Status: status, Keep: f.Keep,
 		Options: map[string]any{"cpus": cpu.FormatCPUList(cpus)},
-		Print: f.Printer(asJSON, func(r *result.Result) any {
+		Print: session.NewPrinter(f.IO.Out, asJSON, func(r *result.Result) any {
 			out := rep
 			out.Valid, out.Verdict = r.Summary.Valid, r.Summary.Verdict
 			return out

@@ -102,14 +102,14 @@ restored when the walk ends, fails, or is stopped with Ctrl-C or SIGTERM.`,
 			}
 			// The report is the runner's once measured: printed by the
 			// engine at the end.
-			print := f.Printer(asJSON, func(res *result.Result) any { return withVerdict(r.rep, res) },
+			print := session.NewPrinter(f.IO.Out, asJSON, func(res *result.Result) any { return withVerdict(r.rep, res) },
 				func(w io.Writer, _ *result.Result) {
 					if r.rep != nil {
 						renderText(w, r.rep, f.IO.ColorEnabled())
 					}
 				})
 			_, _, err = r.session(cmd.Context(), session.Config{Info: info, Path: output, Warn: f.IO.ErrOut,
-				Status: f.Status("clock", false), Print: print})
+				Status: f.Status("clock", false), Print: print, Keep: f.Keep})
 			return err
 		},
 	}

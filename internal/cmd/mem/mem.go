@@ -155,9 +155,9 @@ func run(ctx context.Context, f *cmdutil.Factory, opts options) error {
 	} else {
 		rep.Notes.Add("all-CPU bandwidth", "only one usable CPU")
 	}
-	cfg := session.Config{Host: h, Info: info, Command: "mem", Path: opts.output, Warn: f.IO.ErrOut, Status: status,
+	cfg := session.Config{Host: h, Info: info, Command: "mem", Path: opts.output, Warn: f.IO.ErrOut, Status: status, Keep: f.Keep,
 		Options: map[string]any{"quick": opts.quick, "cpus": opts.cpuList, "max_size_bytes": limit},
-		Print: f.Printer(opts.asJSON, func(r *result.Result) any { return rep.withVerdict(r) },
+		Print: session.NewPrinter(f.IO.Out, opts.asJSON, func(r *result.Result) any { return rep.withVerdict(r) },
 			func(w io.Writer, r *result.Result) { render(w, rep, f.IO.ColorEnabled()) })}
 	_, err = session.Measure(ctx, cfg, session.Plan{Steps: steps})
 	return err

@@ -155,7 +155,7 @@ func runCommand(ctx context.Context, f *cmdutil.Factory, opts options) error {
 		}}
 	cfg := session.Config{
 		Host: h, Info: in, Command: "monitor", Options: optMap, Path: path,
-		Interval: opts.interval, Monitor: &mcfg, Warn: f.IO.ErrOut, Power: opts.power,
+		Interval: opts.interval, Monitor: &mcfg, Warn: f.IO.ErrOut, Power: opts.power, Keep: f.Keep,
 		OnSample: func(smp monitor.Sample) {
 			prom.sampled(ctx)
 			fmt.Fprintln(liveOut, "boardbench: "+monitor.Line(*liveCols.Load(), smp))

@@ -213,7 +213,7 @@ func (r *runner) session(ctx context.Context, tool *tools.Tool) error {
 	// never ran (the result file records them as skipped, with the reason).
 	peerDown := false
 	cfg := session.Config{
-		Host: r.h, Info: r.info, Command: "net", Path: r.o.output, Warn: r.f.IO.ErrOut, Options: opts,
+		Host: r.h, Info: r.info, Command: "net", Path: r.o.output, Warn: r.f.IO.ErrOut, Options: opts, Keep: r.f.Keep,
 		Summarize: result.BuildNetSummary,
 		Findings: func(res *result.Result) []finding.Finding {
 			facts := r.facts

@@ -212,7 +212,7 @@ func run(ctx context.Context, f *cmdutil.Factory, p string, opts options) error 
 
 	info := machine.Collect(h, machine.Options{Redact: !opts.noRedact})
 	status := f.IO.NewStatus(iostreams.StatusOptions{Prefix: "boardbench storage"})
-	scfg := session.Config{Host: h, Info: info, Command: "storage", Path: opts.output, Warn: f.IO.ErrOut,
+	scfg := session.Config{Host: h, Info: info, Command: "storage", Path: opts.output, Warn: f.IO.ErrOut, Keep: f.Keep,
 		Power: opts.power, Status: status,
 		Print: session.Printer{Out: f.IO.Out, JSON: opts.asJSON, TextHasVerdict: true,
 			Text: func(w io.Writer, r *result.Result) { runtext.Render(w, r, f.IO.ColorEnabled()) }},

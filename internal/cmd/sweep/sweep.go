@@ -82,6 +82,7 @@ every cpufreq setting at the end, on error, Ctrl-C and SIGTERM.`,
 			}
 			isRoot := f.IsRoot()
 			cfg := Config{Host: h, IsRoot: &isRoot, Status: f.Status("sweep", true), Warn: f.IO.ErrOut, Lock: lock,
+				Keep: f.Keep,
 				Print: session.Printer{Out: f.IO.Out, JSON: asJSON, TextHasVerdict: true,
 					Text: func(w io.Writer, r *result.Result) { runtext.Render(w, r, f.IO.ColorEnabled()) }}}
 			_, err = Run(cmd.Context(), cfg, opt)

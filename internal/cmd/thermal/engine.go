@@ -71,6 +71,9 @@ type Config struct {
 	Warn io.Writer
 	// Print prints the outcome; the zero value prints nothing.
 	Print session.Printer
+	// Keep saves the finished result to the results store; nil saves it
+	// to none (session.Config.Keep).
+	Keep session.Keeper
 }
 
 // noSensorRefusal is the refusal of a thermal test on a machine without a
@@ -129,7 +132,7 @@ func Run(ctx context.Context, cfg Config, opt Options) (*session.Outcome, error)
 		return nil, cmdutil.Refusef("%s (%s: %v)", noSensorRefusal, mcfg.TempPath, err)
 	}
 	scfg := session.Config{Host: h, Info: info, Command: "thermal", Path: opt.Output,
-		Interval: opt.Interval, Warn: cfg.Warn, Status: cfg.Status, Print: cfg.Print, Options: options,
+		Interval: opt.Interval, Warn: cfg.Warn, Status: cfg.Status, Print: cfg.Print, Keep: cfg.Keep, Options: options,
 		Summarize: thermal.Summarize, Power: opt.Power,
 		Findings: func(*result.Result) []finding.Finding { return findings }}
 	return session.Measure(ctx, scfg, session.Plan{Prepare: func(ctx context.Context, sess *session.Session) ([]session.Step, error) {

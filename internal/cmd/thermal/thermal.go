@@ -94,6 +94,7 @@ sustained load without one.`,
 			}
 			defer lock.Release()
 			cfg := Config{Host: h, Status: f.Status("thermal", false), Warn: f.IO.ErrOut,
+				Keep: f.Keep,
 				Print: session.Printer{Out: f.IO.Out, JSON: asJSON, TextHasVerdict: true,
 					Text: func(w io.Writer, r *result.Result) { runtext.Render(w, r, f.IO.ColorEnabled()) }}}
 			_, err = Run(cmd.Context(), cfg, opt)

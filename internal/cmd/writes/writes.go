@@ -155,7 +155,7 @@ func run(ctx context.Context, f *cmdutil.Factory, target string, opts options) e
 
 	info := machine.Collect(h, machine.Options{Redact: true})
 	var figs result.WritesFigures
-	cfg := session.Config{Host: h, Info: info, Command: "writes", Path: opts.output, Warn: f.IO.ErrOut,
+	cfg := session.Config{Host: h, Info: info, Command: "writes", Path: opts.output, Warn: f.IO.ErrOut, Keep: f.Keep,
 		Interval: max(opts.interval, time.Second),
 		Options:  map[string]any{"target": target, "device": dev, "interval_s": opts.interval.Seconds(), "count": opts.count},
 		// The summary below the lines, then the verdict; with --json one
