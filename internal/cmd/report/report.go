@@ -170,4 +170,3 @@ func rowWarning(r *result.Result) string {
 	}
 	return strings.Join(why, "; ") + ": do not publish this row as a comparable result"
 }
-
