@@ -51,7 +51,7 @@ func open(ctx context.Context, f *cmdutil.Factory) (store.Store, error) {
 }
 
 // openRead opens the chosen store read-only, to read it (list, show,
-// export, push's source): see cmdutil.StoreOptions.ReadStore.
+// export, push's source): see cmdstore.Read.
 func openRead(ctx context.Context, f *cmdutil.Factory) (store.Store, error) {
 	return cmdstore.Read(ctx, f.Store)
 }
