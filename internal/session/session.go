@@ -228,12 +228,13 @@ func Start(ctx context.Context, cfg Config) (*Session, error) {
 
 // MonitorInfo describes the sampled columns of cfg for a result.
 func MonitorInfo(cfg monitor.Config) result.MonitorInfo {
-	mi := result.MonitorInfo{Policies: cfg.Policies, TempLabel: cfg.TempLabel, Power: cfg.Power, Firmware: cfg.Firmware != nil, Steal: cfg.Steal}
+	mi := result.MonitorInfo{Policies: monitor.ResultPolicies(cfg.Policies), TempLabel: cfg.TempLabel,
+		Power: monitor.ResultSensors(cfg.Power), Firmware: cfg.Firmware != nil, Steal: cfg.Steal}
 	if mi.Policies == nil {
-		mi.Policies = []monitor.Policy{}
+		mi.Policies = []result.Policy{}
 	}
 	if mi.Power == nil {
-		mi.Power = []monitor.Sensor{}
+		mi.Power = []result.Sensor{}
 	}
 	return mi
 }
@@ -299,7 +300,7 @@ func (s *Session) Step(ctx context.Context, i int, st Step) result.Phase {
 	if st.Skip != "" {
 		p.Status, p.Reason = result.PhaseSkipped, st.Skip
 		p.EndedAt = &p.StartedAt
-		p.Samples = []monitor.Sample{}
+		p.Samples = []result.Sample{}
 		s.record(p)
 		s.showSkip(i)
 		return p
@@ -322,11 +323,11 @@ func (s *Session) Step(ctx context.Context, i int, st Step) result.Phase {
 	}
 	notes := p.Notes
 	endCtx, cancel := context.WithTimeout(bg, EvidenceTimeout)
-	p.Evidence = w.End(endCtx)
+	p.Evidence = w.End(endCtx).ToResult()
 	cancel()
 	p.Notes = append(p.Notes, notes...)
 	if p.Samples == nil {
-		p.Samples = []monitor.Sample{}
+		p.Samples = []result.Sample{}
 	}
 	end := s.now()
 	endUTC := end.UTC()

@@ -130,7 +130,7 @@ func run(ctx context.Context, f *cmdutil.Factory, opts options) error {
 		steps = append(steps, session.Step{Name: result.PhaseMemory, Title: title, CPUs: []int{c}, Kind: "memory",
 			Run: func(ctx context.Context, p *result.Phase) error {
 				fig, err := memmeasure.Measure(ctx, h, c, core, plan)
-				largestLLC = max(largestLLC, memlat.LargestCache(fig.SysfsCaches))
+				largestLLC = max(largestLLC, fig.LargestCacheBytes())
 				if ctx.Err() == nil {
 					rep.Results = append(rep.Results, fig)
 				}

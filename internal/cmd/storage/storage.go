@@ -271,7 +271,7 @@ func run(ctx context.Context, f *cmdutil.Factory, p string, opts options) error 
 	}
 	steps = append(steps, fioStep)
 	_, err = session.Measure(ctx, scfg, session.Plan{Prepare: func(ctx context.Context, s *session.Session) ([]session.Step, error) {
-		s.Result().Device = id
+		s.Result().Device = id.ToResult()
 		return steps, nil
 	}})
 	if err != nil {

@@ -207,7 +207,7 @@ func run(ctx context.Context, f *cmdutil.Factory, target string, opts options) e
 			return err
 		}}
 	_, err = session.Measure(ctx, cfg, session.Plan{Prepare: func(ctx context.Context, s *session.Session) ([]session.Step, error) {
-		s.Result().Device = id
+		s.Result().Device = id.ToResult()
 		return []session.Step{step}, nil
 	}})
 	return err
