@@ -41,6 +41,7 @@ var schemaRoots = []struct {
 	{"figures SevenZipFigures", result.SevenZipFigures{}},
 	{"figures ImportedFigures", result.ImportedFigures{}},
 	{"figures NetFigures", result.NetFigures{}},
+	{"figures NetInterfaceFigures", result.NetInterfaceFigures{}},
 	{"figures StorageFigures", result.StorageFigures{}},
 	{"figures StorageFioFigures", result.StorageFioFigures{}},
 	{"figures WritesFigures", result.WritesFigures{}},

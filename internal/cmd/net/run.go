@@ -248,7 +248,7 @@ func (r *runner) session(ctx context.Context, tool *tools.Tool) error {
 		}
 		steps := []session.Step{{Name: result.PhaseNetInterfacesBefore, Title: "The interfaces before the measurement", Estimate: time.Second,
 			Run: func(ctx context.Context, p *result.Phase) error {
-				return p.SetFigures(result.NetInterfaceFigures{Interfaces: before, Applied: r.applied})
+				return p.SetFigures(result.NetInterfaceFigures{Interfaces: netInterfaces(before), Applied: r.applied})
 			}}}
 		if r.o.peer != "" {
 			steps = append(steps, r.peerSteps(tool, &failures)...)
@@ -257,7 +257,7 @@ func (r *runner) session(ctx context.Context, tool *tools.Tool) error {
 		}
 		return append(steps, session.Step{Name: result.PhaseNetInterfacesAfter, Title: "The interfaces after the measurement", Estimate: time.Second,
 			Run: func(ctx context.Context, p *result.Phase) error {
-				return p.SetFigures(result.NetInterfaceFigures{Interfaces: r.describe()})
+				return p.SetFigures(result.NetInterfaceFigures{Interfaces: netInterfaces(r.describe())})
 			}}), nil
 	}
 	end := func(sess *session.Session) session.End {
