@@ -128,4 +128,7 @@ type Config struct {
 	// Print prints the outcome (the report and the verdict); the zero
 	// value prints nothing.
 	Print session.Printer
+	// Keep saves the finished result to the results store; nil saves it
+	// to none (session.Config.Keep).
+	Keep session.Keeper
 }

@@ -109,7 +109,7 @@ func (r *runner) run(ctx context.Context) (*session.Outcome, error) {
 		Host: r.h, Info: r.info, Command: "run", Options: r.optionsMap(), Path: path,
 		Status: r.prog.st, Warn: r.cfg.Progress, Now: r.now,
 		Summarize: result.BuildSummary, Facts: r.facts, Findings: r.findings,
-		Power: r.opt.Power, Print: r.cfg.Print,
+		Power: r.opt.Power, Print: r.cfg.Print, Keep: r.cfg.Keep,
 	}
 	return session.Measure(ctx, cfg, session.Plan{Prepare: r.prepare})
 }

@@ -12,7 +12,6 @@ import (
 	"boardbench/internal/benchtool/sevenzip"
 	"boardbench/internal/check"
 	"boardbench/internal/finding"
-	"boardbench/internal/monitor"
 	"boardbench/internal/result"
 )
 
@@ -26,12 +25,12 @@ var series0 = time.Date(2026, 5, 4, 9, 0, 0, 0, time.UTC)
 
 // window is one monitor series: the first sample at start (no shares),
 // then one per entry {seconds after start, %cpu, %work}.
-func window(start float64, points ...[3]float64) []monitor.Sample {
+func window(start float64, points ...[3]float64) []result.Sample {
 	at := func(s float64) time.Time { return series0.Add(time.Duration(s * float64(time.Second))) }
-	out := []monitor.Sample{{Time: at(start)}}
+	out := []result.Sample{{Time: at(start)}}
 	for _, p := range points {
 		cpu, work := p[1], p[2]
-		out = append(out, monitor.Sample{Time: at(start + p[0]), CPUPct: &cpu, WorkPct: &work,
+		out = append(out, result.Sample{Time: at(start + p[0]), CPUPct: &cpu, WorkPct: &work,
 			SysPct: f64(0.6), IowaitPct: f64(0), StealPct: f64(0)})
 	}
 	return out

@@ -8,7 +8,6 @@ import (
 	"time"
 
 	"boardbench/internal/inventory"
-	"boardbench/internal/monitor"
 	"boardbench/internal/result"
 )
 
@@ -33,8 +32,8 @@ func testResult() *result.Result {
 		}
 	}
 	r.Summary.SweepSummary = &result.SweepSummary{Sweep: rows}
-	r.Monitor.Policies = []monitor.Policy{{ID: 0}}
-	var samples []monitor.Sample
+	r.Monitor.Policies = []result.Policy{{ID: 0}}
+	var samples []result.Sample
 	for s := 0; s <= 1800; s += 10 {
 		temp := 40 + 40*(1-expm(float64(s)/400))
 		clock := 1000.0
@@ -45,9 +44,9 @@ func testResult() *result.Result {
 			temp = 42 + (*samples[len(samples)-1].TempC-42)*0.97
 			clock = 600
 		}
-		samples = append(samples, monitor.Sample{Time: start.Add(time.Duration(s) * time.Second), TempC: p(temp), ClockMHz: []*float64{p(clock)}, PowerW: p(1.2 + clock/1000)})
+		samples = append(samples, result.Sample{Time: start.Add(time.Duration(s) * time.Second), TempC: p(temp), ClockMHz: []*float64{p(clock)}, PowerW: p(1.2 + clock/1000)})
 	}
-	r.Phases = []result.Phase{{Name: result.PhaseThermalHeat, Evidence: monitor.Evidence{Samples: samples}}}
+	r.Phases = []result.Phase{{Name: result.PhaseThermalHeat, Evidence: result.Evidence{Samples: samples}}}
 	mem := result.MemFigures{CPU: 0, Core: "Cortex-A53"}
 	for kib := int64(4); kib <= 256*1024; kib *= 2 {
 		ns := 2.0

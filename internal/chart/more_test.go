@@ -8,7 +8,6 @@ import (
 	"time"
 
 	"boardbench/internal/inventory"
-	"boardbench/internal/monitor"
 	"boardbench/internal/result"
 )
 
@@ -182,7 +181,7 @@ func writePNGs(t *testing.T, ps []named) {
 // apart from one without samples.
 func TestNoneReason(t *testing.T) {
 	withSamples := &result.Result{Phases: []result.Phase{{Name: "mem"}}}
-	withSamples.Phases[0].Samples = make([]monitor.Sample, 3)
+	withSamples.Phases[0].Samples = make([]result.Sample, 3)
 	if cs, _ := ForResult(withSamples); len(cs) != 0 {
 		t.Fatalf("%d charts from empty samples", len(cs))
 	}

@@ -14,10 +14,10 @@ func u32(v uint32) *uint32   { return &v }
 func u64(v uint64) *uint64   { return &v }
 
 // samples builds a series with the given total %cpu, %sys and %iowait.
-func samples(cpu, sys, io float64, n int) []monitor.Sample {
-	out := make([]monitor.Sample, n)
+func samples(cpu, sys, io float64, n int) []result.Sample {
+	out := make([]result.Sample, n)
 	for i := range out {
-		out[i] = monitor.Sample{CPUPct: f64(cpu), SysPct: f64(sys), IowaitPct: f64(io)}
+		out[i] = result.Sample{CPUPct: f64(cpu), SysPct: f64(sys), IowaitPct: f64(io)}
 	}
 	return out
 }
@@ -39,7 +39,7 @@ func ids(fs []finding.Finding) string {
 }
 
 func TestRules(t *testing.T) {
-	rock5b := []monitor.Policy{{Label: "cpu0-3", ID: 0, CPUs: []int{0, 1, 2, 3}}, {Label: "cpu4-5", ID: 4, CPUs: []int{4, 5}}}
+	rock5b := []result.Policy{{Label: "cpu0-3", ID: 0, CPUs: []int{0, 1, 2, 3}}, {Label: "cpu4-5", ID: 4, CPUs: []int{4, 5}}}
 	cases := []struct {
 		name   string
 		phases []result.Phase
@@ -84,7 +84,7 @@ func TestRules(t *testing.T) {
 		{
 			name: "OOM kill from the kernel log",
 			phases: []result.Phase{phase("7zip-multi", []int{0, 1, 2, 3}, func(p *result.Phase) {
-				p.Events = monitor.Events([]string{"[ 812.123] Out of memory: Killed process 4242 (7zz) total-vm:812345kB"})
+				p.Events = monitor.ResultEvents(monitor.Events([]string{"[ 812.123] Out of memory: Killed process 4242 (7zz) total-vm:812345kB"}))
 			})},
 			facts: Facts{NCPU: 4},
 			want:  "oom_kill:invalidates",
@@ -92,7 +92,7 @@ func TestRules(t *testing.T) {
 		{
 			name: "under-voltage from kernel log",
 			phases: []result.Phase{phase("7zip-multi", []int{0, 1, 2, 3}, func(p *result.Phase) {
-				p.Events = monitor.Events([]string{"[  301.4] hwmon hwmon1: Undervoltage detected!"})
+				p.Events = monitor.ResultEvents(monitor.Events([]string{"[  301.4] hwmon hwmon1: Undervoltage detected!"}))
 			})},
 			facts: Facts{NCPU: 4},
 			want:  "under_voltage:invalidates",
@@ -116,7 +116,7 @@ func TestRules(t *testing.T) {
 		{
 			name: "CPU shut down (real kernel line) and offline at the end",
 			phases: []result.Phase{phase("7zip-multi", []int{0, 1, 2, 3}, func(p *result.Phase) {
-				p.Events = monitor.Events([]string{"[  566.894532] c0 1098 (kworker/u8:2) CPU2: shutdown"})
+				p.Events = monitor.ResultEvents(monitor.Events([]string{"[  566.894532] c0 1098 (kworker/u8:2) CPU2: shutdown"}))
 			})},
 			facts: Facts{NCPU: 4, OnlineBefore: []int{0, 1, 2, 3}, OnlineAfter: []int{0, 1, 3}},
 			want:  "cpu_offline:invalidates",
@@ -125,7 +125,7 @@ func TestRules(t *testing.T) {
 			name: "throttling from time_in_state on the busy policy only",
 			phases: []result.Phase{
 				phase("7zip-single", []int{4}, func(p *result.Phase) {
-					p.TimeInState = []monitor.PolicyTime{
+					p.TimeInState = []result.PolicyTime{
 						{Policy: 0, TopMHz: 1800, TotalS: 20, BelowTopS: 20, ByMHz: map[string]float64{"408": 20}}, // idle little cluster
 						{Policy: 4, TopMHz: 2400, TotalS: 20, BelowTopS: 6, ByMHz: map[string]float64{"2400": 14, "2016": 6}},
 					}
@@ -138,7 +138,7 @@ func TestRules(t *testing.T) {
 			name: "idle policy below top is not throttling",
 			phases: []result.Phase{
 				phase("7zip-single", []int{4}, func(p *result.Phase) {
-					p.TimeInState = []monitor.PolicyTime{{Policy: 0, TopMHz: 1800, TotalS: 20, BelowTopS: 20}}
+					p.TimeInState = []result.PolicyTime{{Policy: 0, TopMHz: 1800, TotalS: 20, BelowTopS: 20}}
 				}),
 			},
 			facts: Facts{NCPU: 8},
@@ -185,7 +185,7 @@ func TestRules(t *testing.T) {
 		{
 			name: "near trip point",
 			phases: []result.Phase{phase("7zip-multi", []int{0, 1, 2, 3}, func(p *result.Phase) {
-				p.Samples = []monitor.Sample{{TempC: f64(60)}, {TempC: f64(81.5)}}
+				p.Samples = []result.Sample{{TempC: f64(60)}, {TempC: f64(81.5)}}
 			})},
 			facts: Facts{NCPU: 4, Trips: []Trip{{Type: "passive", C: 85}, {Type: "critical", C: 115}}},
 			want:  "near_trip_point:warning",

@@ -9,7 +9,6 @@ import (
 
 	"boardbench/internal/check"
 	"boardbench/internal/finding"
-	"boardbench/internal/monitor"
 	"boardbench/internal/result"
 	"boardbench/internal/sbcimport"
 	"boardbench/internal/testutil/shareddata"
@@ -82,7 +81,7 @@ func f64(v float64) *float64 { return &v }
 // usage % of one thread) on a 2-CPU machine, with samples of the benchmark
 // at own % and other tasks at foreign %, and a clock per sample when
 // clock is set (nil: no cpufreq).
-func scenario(t *testing.T, totals []float64, usage, own, foreign float64, clock func(i int) float64, tis []monitor.PolicyTime) *result.Result {
+func scenario(t *testing.T, totals []float64, usage, own, foreign float64, clock func(i int) float64, tis []result.PolicyTime) *result.Result {
 	f := result.SevenZipFigures{CPUs: []int{0, 1}, Threads: 2}
 	for _, v := range totals {
 		f.Runs = append(f.Runs, result.SevenZipRun{TotMIPS: f64(v), UsagePct: f64(usage)})
@@ -92,9 +91,9 @@ func scenario(t *testing.T, totals []float64, usage, own, foreign float64, clock
 	if err := p.SetFigures(f); err != nil {
 		t.Fatal(err)
 	}
-	p.Samples = []monitor.Sample{{Time: t0}}
+	p.Samples = []result.Sample{{Time: t0}}
 	for i := 1; i <= 20; i++ {
-		s := monitor.Sample{Time: t0.Add(time.Duration(i) * time.Second), CPUPct: f64(own + foreign), WorkPct: f64(own), SysPct: f64(0.5), StealPct: f64(0), TempC: f64(50 + float64(i)/2)}
+		s := result.Sample{Time: t0.Add(time.Duration(i) * time.Second), CPUPct: f64(own + foreign), WorkPct: f64(own), SysPct: f64(0.5), StealPct: f64(0), TempC: f64(50 + float64(i)/2)}
 		if clock != nil {
 			s.ClockMHz = []*float64{f64(clock(i))}
 		}
@@ -116,7 +115,7 @@ func scenario(t *testing.T, totals []float64, usage, own, foreign float64, clock
 func TestNoContradictions(t *testing.T) {
 	steady := func(int) float64 { return 1800 }
 	falling := func(i int) float64 { return 1800 - 20*float64(i) }
-	below := []monitor.PolicyTime{{Policy: 0, TopMHz: 1800, TotalS: 20, BelowTopS: 6, ByMHz: map[string]float64{"1800": 14, "1500": 6}}}
+	below := []result.PolicyTime{{Policy: 0, TopMHz: 1800, TotalS: 20, BelowTopS: 6, ByMHz: map[string]float64{"1800": 14, "1500": 6}}}
 	results := map[string]*result.Result{
 		"issue: scores fell 16% not in order, no sensors": scenario(t, []float64{3900, 3100, 3264}, 190, 98, 0, nil, nil),
 		"falling in order, no sensors":                    scenario(t, []float64{3600, 3300, 3012}, 190, 98, 0, nil, nil),

@@ -9,7 +9,6 @@ import (
 
 	"boardbench/internal/benchtool/wrapped"
 	"boardbench/internal/inventory"
-	"boardbench/internal/monitor"
 	"boardbench/internal/result"
 	"boardbench/internal/testutil/fixture"
 )
@@ -19,10 +18,10 @@ var at0 = time.Date(2026, 5, 4, 9, 0, 0, 0, time.UTC)
 // timed returns a window of samples: the first at start without shares,
 // then one per point {seconds after start, %cpu, %work (<0: unknown),
 // %steal}.
-func timed(points ...[4]float64) []monitor.Sample {
-	out := []monitor.Sample{{Time: at0}}
+func timed(points ...[4]float64) []result.Sample {
+	out := []result.Sample{{Time: at0}}
 	for _, p := range points {
-		s := monitor.Sample{Time: at0.Add(time.Duration(p[0] * float64(time.Second))), CPUPct: f64(p[1]), SysPct: f64(0.5), IowaitPct: f64(0), StealPct: f64(p[3])}
+		s := result.Sample{Time: at0.Add(time.Duration(p[0] * float64(time.Second))), CPUPct: f64(p[1]), SysPct: f64(0.5), IowaitPct: f64(0), StealPct: f64(p[3])}
 		if p[2] >= 0 {
 			s.WorkPct = f64(p[2])
 		}

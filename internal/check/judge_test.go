@@ -5,7 +5,6 @@ import (
 	"testing"
 
 	"boardbench/internal/finding"
-	"boardbench/internal/monitor"
 	"boardbench/internal/result"
 )
 
@@ -22,7 +21,7 @@ func zipFigures(cpus []int, threads int, usage float64, totals ...float64) resul
 
 // loaded returns ten one-second samples of a phase during which the
 // benchmark used own % and other tasks foreign % of all CPUs' time.
-func loaded(own, foreign float64) []monitor.Sample {
+func loaded(own, foreign float64) []result.Sample {
 	var pts [][4]float64
 	for i := 1; i <= 10; i++ {
 		pts = append(pts, [4]float64{float64(i), own + foreign, own, 0})

@@ -10,7 +10,6 @@ import (
 	"boardbench/internal/finding"
 	"boardbench/internal/inventory/cpu"
 	"boardbench/internal/inventory/netif"
-	"boardbench/internal/monitor"
 	"boardbench/internal/result"
 )
 
@@ -57,7 +56,7 @@ type NetFacts struct {
 	Governors map[int]string
 	// Policies are the monitor's cpufreq policies, in the order of each
 	// sample's ClockMHz (the result's Monitor.Policies).
-	Policies []monitor.Policy
+	Policies []result.Policy
 }
 
 // PreferredCPUs returns the CPUs network work should be spread over: those

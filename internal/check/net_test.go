@@ -12,7 +12,6 @@ import (
 	"boardbench/internal/host"
 	"boardbench/internal/inventory/netif"
 	"boardbench/internal/inventory/network"
-	"boardbench/internal/monitor"
 	"boardbench/internal/result"
 	"boardbench/internal/testutil/fixture"
 )
@@ -199,10 +198,10 @@ func ifaceNamed(name string) (i network.Interface) {
 // cpu4-5 up to 2400 MHz).
 func TestNetGovernorFromSamples(t *testing.T) {
 	big, little := 2400.0, 1800.0
-	samples := func(n int, littleMHz, bigMHz float64) []monitor.Sample {
-		var out []monitor.Sample
+	samples := func(n int, littleMHz, bigMHz float64) []result.Sample {
+		var out []result.Sample
 		for range n {
-			out = append(out, monitor.Sample{ClockMHz: []*float64{&littleMHz, &bigMHz}})
+			out = append(out, result.Sample{ClockMHz: []*float64{&littleMHz, &bigMHz}})
 		}
 		return out
 	}
@@ -214,7 +213,7 @@ func TestNetGovernorFromSamples(t *testing.T) {
 		name     string
 		governor string
 		load     [][4]float64
-		samples  []monitor.Sample
+		samples  []result.Sample
 		want     bool
 		evidence string
 	}{
@@ -234,7 +233,7 @@ func TestNetGovernorFromSamples(t *testing.T) {
 			facts := NetFacts{CPUs: []int{0, 1, 2, 3, 4, 5},
 				Clusters:  []NetCluster{{CPUs: []int{4, 5}, Core: "Cortex-A76", MaxMHz: &big}, {CPUs: []int{0, 1, 2, 3}, Core: "Cortex-A55", MaxMHz: &little}},
 				Governors: map[int]string{0: tt.governor, 1: tt.governor, 2: tt.governor, 3: tt.governor, 4: tt.governor, 5: tt.governor},
-				Policies:  []monitor.Policy{{Label: "cpu0-3", ID: 0, CPUs: []int{0, 1, 2, 3}}, {Label: "cpu4-5", ID: 4, CPUs: []int{4, 5}}}}
+				Policies:  []result.Policy{{Label: "cpu0-3", ID: 0, CPUs: []int{0, 1, 2, 3}}, {Label: "cpu4-5", ID: 4, CPUs: []int{4, 5}}}}
 			p := netStep(t, result.PhaseNetTCPReverse, tt.load, nil)
 			p.Samples = tt.samples
 			g := findingByID(NetFindings(facts, []result.Phase{p}), IDNetGovernorLow)

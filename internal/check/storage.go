@@ -10,7 +10,6 @@ import (
 	"boardbench/internal/blockdev"
 	"boardbench/internal/finding"
 	"boardbench/internal/inventory/buses"
-	"boardbench/internal/monitor"
 	"boardbench/internal/result"
 )
 
@@ -68,7 +67,7 @@ func lowClockDuringIO(r *result.Result, figs *result.StorageFigures) []finding.F
 	if figs == nil || r.Info == nil {
 		return nil
 	}
-	var samples []monitor.Sample
+	var samples []result.Sample
 	for _, p := range r.Phases {
 		if p.Name == result.PhaseStorage {
 			samples = p.Samples
@@ -130,7 +129,7 @@ func lowClockDuringIO(r *result.Result, figs *result.StorageFigures) []finding.F
 		Phases: []string{result.PhaseStorage}}}
 }
 
-func notStorage(id *blockdev.Identity, figs *result.StorageFigures) []finding.Finding {
+func notStorage(id *result.DeviceIdentity, figs *result.StorageFigures) []finding.Finding {
 	var out []finding.Finding
 	if id != nil && id.NotStorage != "" {
 		out = append(out, finding.Finding{ID: "storage-not-storage", Severity: finding.Invalidates,
@@ -161,7 +160,7 @@ func row(figs *result.StorageFigures, rec int) *result.StorageRow {
 	return nil
 }
 
-func belowClass(id *blockdev.Identity, figs *result.StorageFigures) []finding.Finding {
+func belowClass(id *result.DeviceIdentity, figs *result.StorageFigures) []finding.Finding {
 	if id == nil || id.Block == nil || id.Block.MMC == nil || id.Block.MMC.SD == nil || figs == nil || !figs.Direct {
 		return nil
 	}
@@ -213,7 +212,7 @@ func belowClass(id *blockdev.Identity, figs *result.StorageFigures) []finding.Fi
 var modeRank = map[string]int{"DS": 0, "SDR12": 0, "HS": 1, "SDR25": 1, "DDR50": 2, "SDR50": 2, "DDR52": 2,
 	"SDR104": 3, "HS200": 3, "HS400": 4, "HS400ES": 4}
 
-func busMode(id *blockdev.Identity) []finding.Finding {
+func busMode(id *result.DeviceIdentity) []finding.Finding {
 	if id == nil || id.BusMode == nil || id.Block == nil || id.Block.MMC == nil {
 		return nil
 	}
@@ -247,7 +246,7 @@ func busMode(id *blockdev.Identity) []finding.Finding {
 		Phases: []string{result.PhaseStorage}}}
 }
 
-func usbLink(id *blockdev.Identity) []finding.Finding {
+func usbLink(id *result.DeviceIdentity) []finding.Finding {
 	if id == nil || id.Block == nil || id.Block.USB == nil {
 		return nil
 	}
@@ -274,7 +273,7 @@ func usbLink(id *blockdev.Identity) []finding.Finding {
 	return out
 }
 
-func pcieLink(id *blockdev.Identity) []finding.Finding {
+func pcieLink(id *result.DeviceIdentity) []finding.Finding {
 	if id == nil || id.Block == nil || id.Block.PCIe == nil || id.Block.PCIe.Downgraded == nil || !*id.Block.PCIe.Downgraded {
 		return nil
 	}

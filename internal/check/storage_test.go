@@ -14,7 +14,6 @@ import (
 	"boardbench/internal/inventory"
 	"boardbench/internal/inventory/cpu"
 	"boardbench/internal/inventory/storage"
-	"boardbench/internal/monitor"
 	"boardbench/internal/result"
 )
 
@@ -48,7 +47,7 @@ func storageResult(t *testing.T, id *blockdev.Identity, readIOPS, writeIOPS, seq
 	if err := p.SetFigures(figs); err != nil {
 		t.Fatal(err)
 	}
-	return &result.Result{Device: id, Phases: []result.Phase{p}}
+	return &result.Result{Device: id.ToResult(), Phases: []result.Phase{p}}
 }
 
 func storageIDs(t *testing.T, r *result.Result) []string {
@@ -127,11 +126,11 @@ func TestStorageClassThresholds(t *testing.T) {
 // TestLowClockDuringIO judges the storage step's monitor samples on a
 // big.LITTLE board (cpu0-3 up to 1800 MHz, cpu4-7 up to 2400 MHz).
 func TestLowClockDuringIO(t *testing.T) {
-	sample := func(iowait, little, big float64) monitor.Sample {
-		return monitor.Sample{IowaitPct: f64p(iowait), ClockMHz: []*float64{f64p(little), f64p(big)}}
+	sample := func(iowait, little, big float64) result.Sample {
+		return result.Sample{IowaitPct: f64p(iowait), ClockMHz: []*float64{f64p(little), f64p(big)}}
 	}
-	repeat := func(n int, s monitor.Sample) []monitor.Sample {
-		var out []monitor.Sample
+	repeat := func(n int, s result.Sample) []result.Sample {
+		var out []result.Sample
 		for range n {
 			out = append(out, s)
 		}
@@ -140,7 +139,7 @@ func TestLowClockDuringIO(t *testing.T) {
 	tests := []struct {
 		name    string
 		irqCPUs []int
-		samples []monitor.Sample
+		samples []result.Sample
 		want    bool
 		evid    string
 	}{
@@ -158,7 +157,7 @@ func TestLowClockDuringIO(t *testing.T) {
 				f.IRQ, f.IRQCPUs, f.Governors = "27 mmc0", tt.irqCPUs, []string{"policy0: schedutil", "policy4: schedutil"}
 			})
 			r.Phases[0].Samples = tt.samples
-			r.Monitor.Policies = []monitor.Policy{{Label: "cpu0-3", ID: 0, CPUs: []int{0, 1, 2, 3}}, {Label: "cpu4-7", ID: 4, CPUs: []int{4, 5, 6, 7}}}
+			r.Monitor.Policies = []result.Policy{{Label: "cpu0-3", ID: 0, CPUs: []int{0, 1, 2, 3}}, {Label: "cpu4-7", ID: 4, CPUs: []int{4, 5, 6, 7}}}
 			r.Info = &inventory.Info{}
 			for id := range 8 {
 				top := 1800.0

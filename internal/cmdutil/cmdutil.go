@@ -1,5 +1,9 @@
 // Package cmdutil holds what every boardbench command shares: the streams,
-// the --root and --json flags, JSON output and the one-line error convention.
+// the --root and --json flags, argument checks, exit statuses, refusals,
+// JSON output and the one-line error convention. It is a leaf of the
+// command tree: it imports neither the session engine nor the results
+// store nor the result schema (package cmdstore opens the store from the
+// flags), so that a command such as version links little.
 package cmdutil
 
 import (
@@ -21,6 +25,12 @@ type Factory struct {
 	NewHost func(root string, opts ...host.Option) (*host.Host, error)
 	// Store is the results store the root's --store/--no-store chose.
 	Store StoreOptions
+	// Keep saves a measuring command's finished result to that store; the
+	// root command sets it (cmdstore.Keeper) once the flags are parsed,
+	// and commands pass it to the engine in session.Config.Keep. Nil
+	// saves nothing (--no-store, or a command run without the root
+	// command, as in its tests).
+	Keep Keeper
 	// Euid returns the effective user id; nil means os.Geteuid. Tests
 	// replace it to try the refusals of commands that need root.
 	Euid func() int

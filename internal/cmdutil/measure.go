@@ -1,21 +1,10 @@
 package cmdutil
 
 import (
-	"io"
 	"time"
 
 	"boardbench/internal/iostreams"
-	"boardbench/internal/result"
-	"boardbench/internal/session"
 )
-
-// Printer returns how the session engine prints a measuring command's
-// outcome on standard output: the JSON document with asJSON (doc's value
-// when doc is set, else the result), else text (the command's view of its
-// figures) followed by the verdict.
-func (f *Factory) Printer(asJSON bool, doc func(*result.Result) any, text func(w io.Writer, r *result.Result)) session.Printer {
-	return session.Printer{Out: f.IO.Out, JSON: asJSON, JSONDoc: doc, Text: text}
-}
 
 // Status returns a measuring command's one status line on standard error,
 // prefixed with "boardbench COMMAND"; linesOnPipe writes the plan's

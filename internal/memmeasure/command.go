@@ -7,7 +7,6 @@ import (
 	"boardbench/internal/host"
 	"boardbench/internal/inventory"
 	"boardbench/internal/note"
-	"boardbench/internal/probe/memlat"
 	"boardbench/internal/result"
 	"boardbench/internal/session"
 )
@@ -45,7 +44,7 @@ func CommandSteps(h *host.Host, info *inventory.Info, explicit, usable []int, pl
 		steps = append(steps, session.Step{Name: result.PhaseMemory, Title: title, CPUs: []int{c}, Kind: "memory",
 			Run: func(ctx context.Context, p *result.Phase) error {
 				fig, err := Measure(ctx, h, c, core, plan)
-				largestLLC = max(largestLLC, memlat.LargestCache(fig.SysfsCaches))
+				largestLLC = max(largestLLC, fig.LargestCacheBytes())
 				if ctx.Err() == nil {
 					out.Results = append(out.Results, fig)
 				}

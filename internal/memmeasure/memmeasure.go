@@ -167,7 +167,7 @@ func Measure(ctx context.Context, h *host.Host, cpuID int, core string, plan Pla
 	for _, n := range cacheNotes {
 		fig.Notes = append(fig.Notes, n.Item+": "+n.Reason)
 	}
-	fig.SysfsCaches = caches
+	fig.SysfsCaches = sysfsCaches(caches)
 	llc := memlat.LargestCache(caches)
 	if llc == 0 {
 		fig.Notes = append(fig.Notes, "last-level cache size unknown: bandwidth buffer sized without it")
@@ -214,7 +214,7 @@ func Measure(ctx context.Context, h *host.Host, cpuID int, core string, plan Pla
 		return fig, nil
 	}
 	fig.LineBytes = res.LineBytes
-	fig.HugePages = res.HugePages
+	fig.HugePages = hugePageCheck(res.HugePages)
 	if res.HugePagesNote != "" {
 		fig.Notes = append(fig.Notes, "huge-page latency: "+res.HugePagesNote)
 	}
@@ -389,5 +389,27 @@ func round2p(v *float64) *float64 {
 		return nil
 	}
 	r := round2(*v)
+	return &r
+}
+
+// sysfsCaches converts memlat's caches to the result schema's (nil stays
+// nil: the field is left out).
+func sysfsCaches(cs []memlat.SysfsCache) []result.SysfsCache {
+	if cs == nil {
+		return nil
+	}
+	out := make([]result.SysfsCache, len(cs))
+	for i, c := range cs {
+		out[i] = result.SysfsCache(c)
+	}
+	return out
+}
+
+// hugePageCheck converts memlat's huge-page check to the result schema's.
+func hugePageCheck(c *memlat.HugePageCheck) *result.HugePageCheck {
+	if c == nil {
+		return nil
+	}
+	r := result.HugePageCheck(*c)
 	return &r
 }

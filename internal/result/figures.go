@@ -1,7 +1,5 @@
 package result
 
-import "boardbench/internal/probe/memlat"
-
 // Phase names of `boardbench run`. A name may occur in several phases of
 // one result: the single-CPU kinds (memory, openssl, 7zip-single) have one
 // phase per core type, told apart by Phase.CPUs; 7zip-cluster has one per
@@ -216,12 +214,42 @@ type MemFigures struct {
 	// (fewer TLB effects) or "ns"; "" in results of older versions.
 	CacheLevelsFrom string `json:"cache_levels_from,omitempty"`
 	// HugePages reports the huge-page pass; nil when it did not run.
-	HugePages *memlat.HugePageCheck `json:"huge_pages,omitempty"`
+	HugePages *HugePageCheck `json:"huge_pages,omitempty"`
 	// SysfsCaches are the data and unified caches sysfs lists for the CPU.
-	SysfsCaches []memlat.SysfsCache `json:"sysfs_caches,omitempty"`
+	SysfsCaches []SysfsCache `json:"sysfs_caches,omitempty"`
 	BandwidthDetail
 	// Notes say what could not be measured and why.
 	Notes []string `json:"notes,omitempty"`
+}
+
+// HugePageCheck reports the huge-page pass of the latency curve
+// (internal/probe/memlat measures it; internal/memmeasure converts it).
+type HugePageCheck struct {
+	// BufferBytes is the size of the buffer advised with MADV_HUGEPAGE.
+	BufferBytes int64 `json:"buffer_bytes"`
+	// AnonHugeDeltaBytes is the growth of the system's AnonHugePages while
+	// the buffer was filled: about the part of it on huge pages. Nil when
+	// not read.
+	AnonHugeDeltaBytes *int64 `json:"anon_huge_delta_bytes"`
+}
+
+// SysfsCache is one data or unified cache sysfs lists for a CPU.
+type SysfsCache struct {
+	Level     int    `json:"level"`
+	Type      string `json:"type"`
+	SizeBytes int64  `json:"size_bytes"`
+	// SharedCPUs is shared_cpu_list, e.g. "0-3"; "" when not exposed.
+	SharedCPUs string `json:"shared_cpus,omitempty"`
+}
+
+// LargestCacheBytes returns the size of the largest cache in SysfsCaches,
+// 0 when none is known.
+func (f MemFigures) LargestCacheBytes() int64 {
+	var m int64
+	for _, c := range f.SysfsCaches {
+		m = max(m, c.SizeBytes)
+	}
+	return m
 }
 
 // BandwidthDetail keeps the samples behind the bandwidth figures.

@@ -8,8 +8,6 @@ import (
 	"path/filepath"
 	"strings"
 	"testing"
-
-	"boardbench/internal/monitor"
 )
 
 // TestSaveNonFinite saves results carrying NaN or ±Inf where encoding/json
@@ -33,7 +31,7 @@ func TestSaveNonFinite(t *testing.T) {
 	}{
 		{name: "sample +Inf", build: func(r *Result) error {
 			p := Phase{Name: "monitor", Status: PhaseOK}
-			p.Samples = []monitor.Sample{{PowerW: &inf, TempC: ptrF(41.5)}}
+			p.Samples = []Sample{{PowerW: &inf, TempC: ptrF(41.5)}}
 			r.Phases = append(r.Phases, p)
 			return nil
 		}, wantNull: []string{`"samples": [`}, keep: `"temp_c": 41.5`, noteHas: "phases[0].samples[0].power_w (+Inf)"},

@@ -3,7 +3,7 @@ package result
 import (
 	"encoding/json"
 
-	"boardbench/internal/inventory/netif"
+	"boardbench/internal/inventory/network"
 )
 
 // Phase names of `boardbench net`.
@@ -171,8 +171,103 @@ const (
 
 // NetInterfaceFigures describe the interfaces at one moment.
 type NetInterfaceFigures struct {
-	Interfaces []netif.Details `json:"interfaces"`
+	Interfaces []NetInterface `json:"interfaces"`
 	// Applied lists the changes `--apply` made ("echo 2 > /proc/irq/39/
 	// smp_affinity"); empty without --apply.
 	Applied []string `json:"applied,omitempty"`
+}
+
+// NetInterface is one interface as `boardbench net` records it.
+type NetInterface struct {
+	network.Interface
+	// Queues are the receive and transmit queues with their steering
+	// masks.
+	Queues []NetQueue `json:"queues"`
+	// IRQs are the interrupts that serve the interface.
+	IRQs []NetIRQ `json:"irqs"`
+	// Link, EEE, Coalesce and Channels come from the ethtool interface;
+	// null when the driver does not say (Notes tells why).
+	Link     *NetLink     `json:"link"`
+	EEE      *NetEEE      `json:"eee"`
+	Coalesce *NetCoalesce `json:"coalesce"`
+	Channels *NetChannels `json:"channels"`
+	// DriverInfo is what the driver says about itself through the ethtool
+	// interface; null when it could not be read (Notes tells why).
+	DriverInfo *NetDriverInfo `json:"driver_info,omitempty"`
+	// Notes say what could not be read.
+	Notes []string `json:"notes,omitempty"`
+}
+
+// NetQueue is one receive (rx-N) or transmit (tx-N) queue.
+type NetQueue struct {
+	Name string `json:"name"`
+	// CPUs is the steering mask in hexadecimal as the kernel prints it:
+	// rps_cpus for a receive queue, xps_cpus for a transmit queue; "" when
+	// unreadable.
+	CPUs string `json:"cpus"`
+}
+
+// NetIRQ is one interrupt of the interface.
+type NetIRQ struct {
+	IRQ  string `json:"irq"`
+	Name string `json:"name"`
+	// Affinity is /proc/irq/N/smp_affinity_list (the CPUs allowed),
+	// Effective the effective_affinity_list (the CPU that takes it); ""
+	// when unreadable.
+	Affinity  string `json:"affinity"`
+	Effective string `json:"effective,omitempty"`
+}
+
+// NetLink is what ethtool says about the link.
+type NetLink struct {
+	SpeedMbps *int64 `json:"speed_mbps"`
+	Duplex    string `json:"duplex"`
+	Autoneg   bool   `json:"autoneg"`
+	// Advertised are the link modes this end offers, PeerAdvertised those
+	// of the other end ("1000baseT/Full").
+	Advertised     []string `json:"advertised"`
+	PeerAdvertised []string `json:"peer_advertised"`
+}
+
+// NetEEE is the Energy-Efficient Ethernet state.
+type NetEEE struct {
+	Supported bool `json:"supported"`
+	Enabled   bool `json:"enabled"`
+	Active    bool `json:"active"`
+	TxLPI     bool `json:"tx_lpi"`
+}
+
+// NetCoalesce is the interrupt coalescing of the interface: how long (µs) and
+// how many frames the NIC waits before raising an interrupt.
+type NetCoalesce struct {
+	RxUsecs    uint32 `json:"rx_usecs"`
+	RxFrames   uint32 `json:"rx_frames"`
+	TxUsecs    uint32 `json:"tx_usecs"`
+	TxFrames   uint32 `json:"tx_frames"`
+	AdaptiveRx bool   `json:"adaptive_rx"`
+	AdaptiveTx bool   `json:"adaptive_tx"`
+}
+
+// NetChannels are the queue counts the driver uses (and supports at most).
+type NetChannels struct {
+	Rx          uint32 `json:"rx"`
+	Tx          uint32 `json:"tx"`
+	Combined    uint32 `json:"combined"`
+	MaxRx       uint32 `json:"max_rx"`
+	MaxTx       uint32 `json:"max_tx"`
+	MaxCombined uint32 `json:"max_combined"`
+}
+
+// NetDriverInfo is what the driver says about itself (ETHTOOL_GDRVINFO, what
+// `ethtool -i` prints).
+type NetDriverInfo struct {
+	// Driver is the driver's name ("r8169", "veth", "bcmgenet").
+	Driver string `json:"driver"`
+	// Version is the driver's version; often the kernel's.
+	Version string `json:"version,omitempty"`
+	// Firmware is the NIC's firmware version; "" when none.
+	Firmware string `json:"firmware,omitempty"`
+	// BusInfo is the device's bus address ("0000:01:00.0", "usb-xhci-
+	// hcd.0-1"); "" for a virtual interface.
+	BusInfo string `json:"bus_info,omitempty"`
 }

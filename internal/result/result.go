@@ -12,11 +12,9 @@ import (
 	"strings"
 	"time"
 
-	"boardbench/internal/blockdev"
 	"boardbench/internal/buildinfo"
 	"boardbench/internal/finding"
 	"boardbench/internal/inventory"
-	"boardbench/internal/monitor"
 	"boardbench/internal/outfile"
 	"boardbench/internal/regfile"
 	"boardbench/internal/safejson"
@@ -80,8 +78,8 @@ type Result struct {
 	Phases   []Phase           `json:"phases"`
 	Findings []finding.Finding `json:"findings"`
 	Summary  Summary           `json:"summary"`
-	// Device is the storage a storage command measured (blockdev.Identity).
-	Device *blockdev.Identity `json:"device,omitempty"`
+	// Device is the storage a storage command measured.
+	Device *DeviceIdentity `json:"device,omitempty"`
 	// Notes say what the document could not hold as it was measured, such
 	// as a value that was not a finite number and is written as null.
 	Notes []string `json:"notes,omitempty"`
@@ -110,10 +108,10 @@ type Tuning struct {
 
 // MonitorInfo names the sample columns.
 type MonitorInfo struct {
-	Policies  []monitor.Policy `json:"policies"`
-	TempLabel string           `json:"temp_label"`
-	Power     []monitor.Sensor `json:"power"`
-	Firmware  bool             `json:"firmware"`
+	Policies  []Policy `json:"policies"`
+	TempLabel string   `json:"temp_label"`
+	Power     []Sensor `json:"power"`
+	Firmware  bool     `json:"firmware"`
 	// Steal is true when sample lines show steal time (virtual machines).
 	Steal bool `json:"steal,omitempty"`
 }
@@ -147,7 +145,7 @@ type Phase struct {
 	// Judgement is how the check rules judged the phase's evidence
 	// (schema 1.1; nil in older results and for phases never judged).
 	Judgement *Judgement `json:"judgement,omitempty"`
-	monitor.Evidence
+	Evidence
 }
 
 // Value is one per-CPU or per-core-type figure.

@@ -4,8 +4,6 @@ import (
 	"encoding/json"
 	"math"
 	"slices"
-
-	"boardbench/internal/monitor"
 )
 
 // Phase names of `boardbench sweep`: one 7-Zip measurement at one clock,
@@ -129,7 +127,7 @@ func MIPSPerWatt(mips, watts *float64) *float64 {
 }
 
 // MaxTempC returns the highest temperature of the samples; nil without one.
-func MaxTempC(samples []monitor.Sample) *float64 {
+func MaxTempC(samples []Sample) *float64 {
 	var temps []float64
 	for _, s := range samples {
 		if s.TempC != nil {

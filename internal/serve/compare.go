@@ -9,6 +9,7 @@ import (
 	"boardbench/internal/compare"
 	"boardbench/internal/result"
 	"boardbench/internal/serve/page"
+	"boardbench/internal/store"
 )
 
 // parseCompare checks the compare page's parameters: 2 to MaxCompare
@@ -21,7 +22,7 @@ func parseCompare(v map[string][]string) ([]string, error) {
 	}
 	var ids []string
 	for _, id := range v["id"] {
-		if !ValidID(id) {
+		if !store.ValidID(id) {
 			return nil, fmt.Errorf("id: a result id is 8 to 64 lowercase hexadecimal digits")
 		}
 		if !slices.Contains(ids, id) {

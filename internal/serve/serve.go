@@ -221,19 +221,6 @@ func queryValues(r *http.Request) (url.Values, error) {
 	return v, nil
 }
 
-// ValidID reports whether id can be a result id: 8 to 64 lowercase hex digits.
-func ValidID(id string) bool {
-	if len(id) < 8 || len(id) > 64 {
-		return false
-	}
-	for _, c := range id {
-		if !(c >= '0' && c <= '9' || c >= 'a' && c <= 'f') {
-			return false
-		}
-	}
-	return true
-}
-
 // socList returns the SoCs in the store for the filter menu, read at most
 // every 30 s.
 func (s *Server) socList(ctx context.Context) []string {
@@ -312,7 +299,7 @@ func (s *Server) reference(w http.ResponseWriter, r *http.Request) {
 // request itself (400 for an id that is not one, the store's error) and
 // returns false.
 func (s *Server) storedDoc(w http.ResponseWriter, r *http.Request, id string) ([]byte, bool) {
-	if !ValidID(id) {
+	if !store.ValidID(id) {
 		s.badRequest(w, "A result id is 8 to 64 lowercase hexadecimal digits.")
 		return nil, false
 	}

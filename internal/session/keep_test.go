@@ -10,11 +10,13 @@ import (
 	"path/filepath"
 
 	"boardbench/internal/interrupt"
+	"boardbench/internal/inventory"
 	"boardbench/internal/result"
+	"boardbench/internal/testutil/fixture"
 )
 
 // TestKeep: a finished result, complete or interrupted, goes to the
-// context's Keeper as the file's document; a failing Keeper is one warning
+// Config's Keeper as the file's document; a failing Keeper is one warning
 // line and the file is still written.
 func TestKeep(t *testing.T) {
 	for _, tc := range []struct {
@@ -30,7 +32,7 @@ func TestKeep(t *testing.T) {
 			ctx, cancel := context.WithCancelCause(context.Background())
 			defer cancel(nil)
 			var kept []byte
-			ctx = WithKeeper(ctx, func(ctx context.Context, doc []byte) (string, error) {
+			keep := Keeper(func(ctx context.Context, doc []byte) (string, error) {
 				if ctx.Err() != nil {
 					t.Error("the keeper got a cancelled context")
 				}
@@ -39,7 +41,11 @@ func TestKeep(t *testing.T) {
 			})
 			path := filepath.Join(t.TempDir(), "r.json")
 			var warn bytes.Buffer
-			s := start(t, ctx, path, &warn)
+			h := fixture.Host(t, map[string]string{"/proc/loadavg": "0.01 0.02 0.03 1/100 42\n"})
+			s, err := Start(ctx, Config{Host: h, Info: inventory.Collect(h, inventory.Options{Redact: true}), Command: "test", Path: path, Warn: &warn, Keep: keep})
+			if err != nil {
+				t.Fatal(err)
+			}
 			s.Run(ctx, []Step{{Name: "a", Run: func(ctx context.Context, p *result.Phase) error { return nil }}})
 			if tc.interrupt {
 				cancel(&interrupt.Signal{Name: "SIGINT"})

@@ -48,13 +48,14 @@ func TestMeasure(t *testing.T) {
 		t.Run(tt.name, func(t *testing.T) {
 			h := fixture.Host(t, map[string]string{"/proc/loadavg": "0.01 0.02 0.03 1/100 42\n"})
 			kept := false
-			ctx := WithKeeper(context.Background(), func(context.Context, []byte) (string, error) {
+			ctx := context.Background()
+			keep := func(context.Context, []byte) (string, error) {
 				kept = true
 				return "id", nil
-			})
+			}
 			var stdout, stderr bytes.Buffer
 			path := filepath.Join(t.TempDir(), "r.json")
-			cfg := Config{Host: h, Info: inventory.Collect(h, inventory.Options{Redact: true}), Command: "test", Path: path, Warn: &stderr,
+			cfg := Config{Host: h, Info: inventory.Collect(h, inventory.Options{Redact: true}), Command: "test", Path: path, Warn: &stderr, Keep: keep,
 				Findings: func(*result.Result) []finding.Finding { return tt.findings },
 				Print:    Printer{Out: &stdout, Text: func(w io.Writer, r *result.Result) { w.Write([]byte("figures\n")) }}}
 			out, err := Measure(ctx, cfg, tt.plan)

@@ -217,3 +217,11 @@ func (e *NotValidError) AlreadyReported() bool { return true }
 
 // ExitNotValid is the exit status of a measurement that ended not valid.
 const ExitNotValid = 3
+
+// NewPrinter returns how a measuring command's outcome is printed on out
+// (standard output): the JSON document with asJSON (doc's value when doc
+// is set, else the result), else text (the command's view of its
+// figures) followed by the verdict.
+func NewPrinter(out io.Writer, asJSON bool, doc func(*result.Result) any, text func(w io.Writer, r *result.Result)) Printer {
+	return Printer{Out: out, JSON: asJSON, JSONDoc: doc, Text: text}
+}

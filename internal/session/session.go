@@ -119,36 +119,19 @@ type Config struct {
 	// a baseline.
 	Power power.Options
 	// Keep saves the finished result (complete, failed or interrupted) to
-	// the results store besides its file; nil means the Keeper the
-	// context given to Finish carries (WithKeeper: the root command sets
-	// it from --store/--no-store), and no store when it carries none. A
-	// failure is one warning line on Warn: the result file is never lost
-	// for it.
+	// the results store besides its file; nil saves it to no store. A
+	// measuring command passes the Keeper its root command chose from
+	// --store/--no-store (cmdutil.Factory.Keep). A failure is one warning
+	// line on Warn: the result file is never lost for it.
 	Keep Keeper
-	// NoKeep keeps the result out of the store whatever the context
-	// carries (a command run on a fixture root that measures nothing of
-	// a machine).
+	// NoKeep keeps the result out of the store whatever Keep is (a
+	// command run on a fixture root that measures nothing of a machine).
 	NoKeep bool
 }
 
 // Keeper saves a finished result document (the JSON of the result file)
 // to a results store and returns its id there.
 type Keeper func(ctx context.Context, doc []byte) (id string, err error)
-
-// keeperKey is the context key of the Keeper.
-type keeperKey struct{}
-
-// WithKeeper returns ctx carrying k, the Keeper of sessions whose Config
-// has none.
-func WithKeeper(ctx context.Context, k Keeper) context.Context {
-	return context.WithValue(ctx, keeperKey{}, k)
-}
-
-// KeeperFrom returns the Keeper ctx carries, nil when none.
-func KeeperFrom(ctx context.Context) Keeper {
-	k, _ := ctx.Value(keeperKey{}).(Keeper)
-	return k
-}
 
 // KeepTimeout bounds saving to the store at the end of a session, which
 // must work after Ctrl-C too.
@@ -245,12 +228,13 @@ func Start(ctx context.Context, cfg Config) (*Session, error) {
 
 // MonitorInfo describes the sampled columns of cfg for a result.
 func MonitorInfo(cfg monitor.Config) result.MonitorInfo {
-	mi := result.MonitorInfo{Policies: cfg.Policies, TempLabel: cfg.TempLabel, Power: cfg.Power, Firmware: cfg.Firmware != nil, Steal: cfg.Steal}
+	mi := result.MonitorInfo{Policies: monitor.ResultPolicies(cfg.Policies), TempLabel: cfg.TempLabel,
+		Power: monitor.ResultSensors(cfg.Power), Firmware: cfg.Firmware != nil, Steal: cfg.Steal}
 	if mi.Policies == nil {
-		mi.Policies = []monitor.Policy{}
+		mi.Policies = []result.Policy{}
 	}
 	if mi.Power == nil {
-		mi.Power = []monitor.Sensor{}
+		mi.Power = []result.Sensor{}
 	}
 	return mi
 }
@@ -316,7 +300,7 @@ func (s *Session) Step(ctx context.Context, i int, st Step) result.Phase {
 	if st.Skip != "" {
 		p.Status, p.Reason = result.PhaseSkipped, st.Skip
 		p.EndedAt = &p.StartedAt
-		p.Samples = []monitor.Sample{}
+		p.Samples = []result.Sample{}
 		s.record(p)
 		s.showSkip(i)
 		return p
@@ -339,11 +323,11 @@ func (s *Session) Step(ctx context.Context, i int, st Step) result.Phase {
 	}
 	notes := p.Notes
 	endCtx, cancel := context.WithTimeout(bg, EvidenceTimeout)
-	p.Evidence = w.End(endCtx)
+	p.Evidence = w.End(endCtx).ToResult()
 	cancel()
 	p.Notes = append(p.Notes, notes...)
 	if p.Samples == nil {
-		p.Samples = []monitor.Sample{}
+		p.Samples = []result.Sample{}
 	}
 	end := s.now()
 	endUTC := end.UTC()
@@ -652,9 +636,6 @@ func Measured(r *result.Result) bool {
 // there; a failure is a warning line.
 func (s *Session) keep(ctx context.Context) string {
 	k := s.cfg.Keep
-	if k == nil {
-		k = KeeperFrom(ctx)
-	}
 	if k == nil {
 		return ""
 	}

@@ -91,6 +91,9 @@ type Config struct {
 	TakeLock func(ctx context.Context) (*tune.Lock, error)
 	// Print prints the outcome; the zero value prints nothing.
 	Print session.Printer
+	// Keep saves the finished result to the results store; nil saves it
+	// to none (session.Config.Keep).
+	Keep session.Keeper
 }
 
 // point is one clock of one cluster to measure.
@@ -167,7 +170,7 @@ func Run(ctx context.Context, cfg Config, opt Options) (*session.Outcome, error)
 		s.cfg.Lock = lock
 	}
 	scfg := session.Config{
-		Host: s.h, Info: s.info, Command: "sweep", Path: opt.Output, Warn: cfg.Warn, Status: cfg.Status, Print: cfg.Print,
+		Host: s.h, Info: s.info, Command: "sweep", Path: opt.Output, Warn: cfg.Warn, Status: cfg.Status, Print: cfg.Print, Keep: cfg.Keep,
 		Options: map[string]any{
 			"quick": opt.Quick, "all_cores": opt.AllCores, "force": opt.Force, "no_install": opt.NoInstall,
 			"settle_s": s.opt.Settle.Seconds(), "idle_timeout_s": opt.IdleTimeout.Seconds(), "cpufreq": cpufreq,

@@ -6,7 +6,6 @@ import (
 	"math"
 	"strings"
 
-	"boardbench/internal/monitor"
 	"boardbench/internal/result"
 )
 
@@ -158,7 +157,7 @@ func analyzeCool(r *result.ThermalResult, p *result.Phase) {
 // series is a time series in seconds from the first sample's phase start.
 type series struct{ t, v []float64 }
 
-func tempSeries(s []monitor.Sample) series {
+func tempSeries(s []result.Sample) series {
 	var out series
 	if len(s) == 0 {
 		return out

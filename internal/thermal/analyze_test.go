@@ -6,7 +6,6 @@ import (
 	"testing"
 	"time"
 
-	"boardbench/internal/monitor"
 	"boardbench/internal/result"
 )
 
@@ -17,23 +16,23 @@ func f(v float64) *float64 { return &v }
 // then 1700 MIPS) and a cooling series with τ = 180 s.
 func TestAnalyze(t *testing.T) {
 	start := time.Date(2026, 1, 1, 0, 0, 0, 0, time.UTC)
-	var heat []monitor.Sample
+	var heat []result.Sample
 	for s := 0; s <= 900; s += 5 {
 		clock := 1500.0
 		if s >= 420 {
 			clock = 1200
 		}
 		temp := 80 - 40*math.Exp(-float64(s)/120)
-		heat = append(heat, monitor.Sample{Time: start.Add(time.Duration(s) * time.Second), TempC: f(math.Round(temp*10) / 10), ClockMHz: []*float64{f(clock)}})
+		heat = append(heat, result.Sample{Time: start.Add(time.Duration(s) * time.Second), TempC: f(math.Round(temp*10) / 10), ClockMHz: []*float64{f(clock)}})
 	}
 	figs, _ := json.Marshal(result.ThermalHeatFigures{Runs: []result.ThermalLoadRun{{MIPS: f(2000)}, {MIPS: f(1800)}, {MIPS: f(1700)}, {}}})
-	hp := result.Phase{Name: result.PhaseThermalHeat, StartedAt: start, Figures: figs, Evidence: monitor.Evidence{Samples: heat, PowerW: f(6.5)}}
+	hp := result.Phase{Name: result.PhaseThermalHeat, StartedAt: start, Figures: figs, Evidence: result.Evidence{Samples: heat, PowerW: f(6.5)}}
 	cstart := start.Add(901 * time.Second)
-	var cool []monitor.Sample
+	var cool []result.Sample
 	for s := 0; s <= 900; s += 2 {
-		cool = append(cool, monitor.Sample{Time: cstart.Add(time.Duration(s) * time.Second), TempC: f(math.Round((40+40*math.Exp(-float64(s)/180))*10) / 10)})
+		cool = append(cool, result.Sample{Time: cstart.Add(time.Duration(s) * time.Second), TempC: f(math.Round((40+40*math.Exp(-float64(s)/180))*10) / 10)})
 	}
-	cp := result.Phase{Name: result.PhaseThermalCool, StartedAt: cstart, Evidence: monitor.Evidence{Samples: cool}}
+	cp := result.Phase{Name: result.PhaseThermalCool, StartedAt: cstart, Evidence: result.Evidence{Samples: cool}}
 	r := Analyze(&hp, &cp)
 	check := func(name string, got *float64, want, tol float64) {
 		t.Helper()

@@ -82,6 +82,9 @@ type Config struct {
 	// a tuning run at the same time would change the clocks under its
 	// figures. nil: no lock.
 	TakeLock func(ctx context.Context) (*tune.Lock, error)
+	// Keep saves the finished result to the results store; nil saves it
+	// to none (session.Config.Keep).
+	Keep session.Keeper
 }
 
 // noSensorRefusal is the refusal of a thermal test on a machine without a
@@ -148,7 +151,7 @@ func Run(ctx context.Context, cfg Config, opt Options) (*session.Outcome, error)
 		defer lock.Release()
 	}
 	scfg := session.Config{Host: h, Info: info, Command: "thermal", Path: opt.Output,
-		Interval: opt.Interval, Warn: cfg.Warn, Status: cfg.Status, Print: cfg.Print, Options: options,
+		Interval: opt.Interval, Warn: cfg.Warn, Status: cfg.Status, Print: cfg.Print, Keep: cfg.Keep, Options: options,
 		Summarize: thermal.Summarize, Power: opt.Power,
 		Findings: func(*result.Result) []finding.Finding { return findings }}
 	return session.Measure(ctx, scfg, session.Plan{Prepare: func(ctx context.Context, sess *session.Session) ([]session.Step, error) {

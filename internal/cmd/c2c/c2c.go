@@ -126,9 +126,9 @@ func runC2C(opts *Options) error {
 		return Report{SchemaVersion: schema.Version, CPUs: figs.CPUs, Cores: figs.Cores, Sampled: figs.Sampled,
 			Pairs: figs.Pairs, MatrixNS: figs.MatrixNS, Notes: figs.Notes}
 	}
-	cfg := session.Config{Host: h, Info: info, Command: "c2c", Path: opts.Output, Warn: f.IO.ErrOut, Status: status,
+	cfg := session.Config{Host: h, Info: info, Command: "c2c", Path: opts.Output, Warn: f.IO.ErrOut, Keep: f.Keep, Status: status,
 		Options: map[string]any{"cpus": cpu.FormatCPUList(cpus)},
-		Print: f.Printer(opts.JSON, func(r *result.Result) any {
+		Print: session.NewPrinter(f.IO.Out, opts.JSON, func(r *result.Result) any {
 			out := report()
 			out.Valid, out.Verdict = r.Summary.Valid, r.Summary.Verdict
 			return out

@@ -132,14 +132,14 @@ func runClock(opts *Options) error {
 	}
 	// The report is the plan's once measured: printed by the engine at
 	// the end.
-	print := f.Printer(opts.JSON, func(res *result.Result) any { return withVerdict(r.Report, res) },
+	print := session.NewPrinter(f.IO.Out, opts.JSON, func(res *result.Result) any { return withVerdict(r.Report, res) },
 		func(w io.Writer, _ *result.Result) {
 			if r.Report != nil {
 				renderText(w, r.Report, f.IO.ColorEnabled())
 			}
 		})
 	_, _, err = r.Run(ctx, session.Config{Info: info, Path: opts.Output, Warn: f.IO.ErrOut,
-		Status: f.Status("clock", false), Print: print})
+		Status: f.Status("clock", false), Print: print, Keep: f.Keep})
 	return err
 }
 

@@ -6,15 +6,10 @@ package compare
 import (
 	"context"
 	"errors"
-	"fmt"
-	"io/fs"
-	"os"
 	"path/filepath"
 
 	"boardbench/internal/cmdutil"
 	"boardbench/internal/compare"
-	"boardbench/internal/regfile"
-	"boardbench/internal/result"
 	"boardbench/internal/store"
 
 	"github.com/spf13/cobra"
@@ -78,54 +73,27 @@ review.`,
 }
 
 // loadInputs reads each argument as a result file when such a file exists,
-// else as a store id; the store is opened only when an id is given.
+// else as a store id (store.Args.LoadArg): the store is opened, read-only,
+// only when an id is given, and never created.
 func loadInputs(ctx context.Context, f *cmdutil.Factory, args []string) ([]compare.Input, error) {
-	var st store.Store
-	defer func() {
-		if st != nil {
-			st.Close()
-		}
-	}()
+	src := store.Args{Spec: f.Store.Spec, NoStore: f.Store.Off}
+	defer src.Close()
 	in := make([]compare.Input, 0, len(args))
 	for _, a := range args {
-		if _, err := os.Stat(a); err == nil {
-			data, err := regfile.Read(a, result.MaxFileBytes, regfile.Follow)
-			if err != nil {
-				return nil, &cmdutil.UsageError{Err: err}
-			}
-			r, err := result.Parse(data)
-			if err != nil {
-				return nil, cmdutil.Usagef("%s: %v", a, err)
-			}
-			in = append(in, compare.Input{Label: filepath.Base(a), Result: r, Doc: data})
-			continue
-		} else if !errors.Is(err, fs.ErrNotExist) {
-			return nil, cmdutil.Usagef("%s: %v", a, err)
-		}
-		if st == nil {
-			var err error
-			if st, err = f.Store.ReadStore(ctx); err != nil {
-				return nil, fmt.Errorf("%s is not a file, and the results store cannot be opened: %w", a, err)
-			}
-		}
-		id, err := store.Lookup(ctx, st, a)
-		switch {
-		case errors.Is(err, store.ErrNotFound):
-			return nil, cmdutil.Usagef("%s: no such file, nor a result id in the store %s", a, store.Where(st))
-		case errors.Is(err, store.ErrAmbiguous):
-			return nil, cmdutil.Usagef("%s: no such file, and %v (in the store %s)", a, err, store.Where(st))
-		case err != nil:
+		l, err := src.LoadArg(ctx, a)
+		if errors.Is(err, store.ErrBadArg) {
+			return nil, &cmdutil.UsageError{Err: err}
+		} else if err != nil {
 			return nil, err
 		}
-		r, doc, err := store.LoadResult(ctx, st, id)
-		if err != nil {
-			return nil, err
+		label := filepath.Base(l.Path)
+		if l.Path == "" {
+			label = l.ID
+			if len(label) > 12 {
+				label = label[:12]
+			}
 		}
-		label := id
-		if len(label) > 12 {
-			label = label[:12]
-		}
-		in = append(in, compare.Input{Label: label, Result: r, Doc: doc})
+		in = append(in, compare.Input{Label: label, Result: l.Result, Doc: l.Doc})
 	}
 	return in, nil
 }

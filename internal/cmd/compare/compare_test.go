@@ -100,3 +100,25 @@ func TestMissingStoreNotCreated(t *testing.T) {
 		t.Errorf("compare created the store's directory: %v", err)
 	}
 }
+
+// TestMissingStoreCreatesNothing: `compare --store missing.db ID` is one
+// line and exit status 2, and leaves no database (nor its -wal or -shm)
+// behind: ids are looked up in a store opened read-only.
+func TestMissingStoreCreatesNothing(t *testing.T) {
+	dir := t.TempDir()
+	file := filepath.Join(dir, "a.json")
+	os.WriteFile(file, doc(t, "aaaa0000000000000000000000000001", "6.1.0", 16000), 0o644)
+	missing := filepath.Join(dir, "missing.db")
+	ios, _, _ := iostreams.Test()
+	cmd := NewCmd(&cmdutil.Factory{IO: ios, Store: cmdutil.StoreOptions{Spec: missing}})
+	cmd.SetArgs([]string{file, "bbbb0000"})
+	cmd.SilenceErrors, cmd.SilenceUsage = true, true
+	err := cmd.ExecuteContext(context.Background())
+	if code := cmdutil.ExitCode(err); code != 2 || err == nil || strings.Contains(err.Error(), "\n") ||
+		!strings.Contains(err.Error(), "bbbb0000: no such file, nor a results store to look the id up in") {
+		t.Errorf("exit %d, error %v; want 2 and one line naming the missing store", code, err)
+	}
+	if m, _ := filepath.Glob(missing + "*"); len(m) != 0 {
+		t.Errorf("compare created %v", m)
+	}
+}

@@ -14,6 +14,7 @@ import (
 	"sort"
 	"strings"
 
+	"boardbench/internal/cmdstore"
 	"boardbench/internal/cmdutil"
 	"boardbench/internal/regfile"
 	"boardbench/internal/result"
@@ -91,7 +92,7 @@ read). --json prints one JSON object per line instead:
 		},
 		RunE: func(cmd *cobra.Command, args []string) error {
 			inputs := expand(args)
-			st, err := f.Store.CreateStore(cmd.Context())
+			st, err := cmdstore.Create(cmd.Context(), f.Store)
 			if err != nil {
 				return err
 			}

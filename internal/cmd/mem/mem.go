@@ -138,9 +138,9 @@ func runMem(opts *Options) error {
 		return Report{SchemaVersion: schema.Version, Results: figs.Results, Total: figs.Total, Notes: figs.Notes,
 			Valid: r.Summary.Valid, Verdict: r.Summary.Verdict}
 	}
-	cfg := session.Config{Host: h, Info: info, Command: "mem", Path: opts.Output, Warn: f.IO.ErrOut, Status: status,
+	cfg := session.Config{Host: h, Info: info, Command: "mem", Path: opts.Output, Warn: f.IO.ErrOut, Keep: f.Keep, Status: status,
 		Options: map[string]any{"quick": opts.Quick, "cpus": opts.CPUList, "max_size_bytes": limit},
-		Print: f.Printer(opts.JSON, func(r *result.Result) any { return report(r) },
+		Print: session.NewPrinter(f.IO.Out, opts.JSON, func(r *result.Result) any { return report(r) },
 			func(w io.Writer, r *result.Result) { render(w, report(r), f.IO.ColorEnabled()) })}
 	_, err = session.Measure(ctx, cfg, session.Plan{Steps: steps})
 	return err

@@ -17,7 +17,6 @@ import (
 	"boardbench/internal/iostreams"
 	"boardbench/internal/memmeasure"
 	"boardbench/internal/probe/membw"
-	"boardbench/internal/probe/memlat"
 	"boardbench/internal/result"
 	"boardbench/internal/testutil/fixture"
 )
@@ -183,7 +182,7 @@ func sampleReport() Report {
 	lvl := 1
 	sz := int64(64 << 10)
 	r := result.MemFigures{CPU: 4, Core: "Cortex-A76", BufferBytes: 32 << 20, LineBytes: 64, CacheLevelsFrom: "ns_hugepage",
-		SysfsCaches: []memlat.SysfsCache{{Level: 1, Type: "Data", SizeBytes: 64 << 10}, {Level: 3, Type: "Unified", SizeBytes: 3 << 20}},
+		SysfsCaches: []result.SysfsCache{{Level: 1, Type: "Data", SizeBytes: 64 << 10}, {Level: 3, Type: "Unified", SizeBytes: 3 << 20}},
 		CacheLevels: []result.CacheLevel{{DetectedBytes: 64 << 10, LatencyNS: 1.75, SysfsLevel: &lvl, SysfsBytes: &sz}},
 		Latency: []result.LatencyRow{
 			{SizeBytes: 1024, NS: f64(1.75), NSDual: f64(1.76), NSHugePage: f64(1.74), NSDualHugePage: f64(1.75)},

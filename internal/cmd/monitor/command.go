@@ -104,7 +104,7 @@ func runCommand(opts *Options) error {
 	step := command.Step(title, cpus)
 	cfg := session.Config{
 		Host: h, Info: in, Command: "monitor", Options: optMap, Path: path,
-		Interval: opts.Interval, Monitor: &mcfg, Warn: f.IO.ErrOut, Power: opts.Power,
+		Interval: opts.Interval, Monitor: &mcfg, Warn: f.IO.ErrOut, Power: opts.Power, Keep: f.Keep,
 		OnSample: func(smp monitor.Sample) {
 			prom.sampled(ctx)
 			fmt.Fprintln(liveOut, "boardbench: "+monitor.Line(*liveCols.Load(), smp))

@@ -29,7 +29,7 @@ func writeSummary(w io.Writer, res *result.Result, p result.Phase, cfg monitor.C
 	line("", "  ", fmt.Sprintf("boardbench: %s %s after %.1f s; %d samples", p.Title, how, p.DurationS, len(p.Samples)))
 	var ranges []string
 	for i, pol := range cfg.Policies {
-		ranges = append(ranges, rangeOf(pol.Label, "MHz", "%.0f", p.Samples, func(s monitor.Sample) *float64 {
+		ranges = append(ranges, rangeOf(pol.Label, "MHz", "%.0f", p.Samples, func(s result.Sample) *float64 {
 			if i < len(s.ClockMHz) {
 				return s.ClockMHz[i]
 			}
@@ -37,11 +37,11 @@ func writeSummary(w io.Writer, res *result.Result, p result.Phase, cfg monitor.C
 		}))
 	}
 	if cfg.Firmware != nil {
-		ranges = append(ranges, rangeOf("firmware", "MHz", "%.0f", p.Samples, func(s monitor.Sample) *float64 { return s.FirmwareMHz }))
+		ranges = append(ranges, rangeOf("firmware", "MHz", "%.0f", p.Samples, func(s result.Sample) *float64 { return s.FirmwareMHz }))
 	}
 	ranges = append(ranges,
-		rangeOf("temperature", "°C", "%.1f", p.Samples, func(s monitor.Sample) *float64 { return s.TempC }),
-		rangeOf("busy", "%", "%.0f", p.Samples, func(s monitor.Sample) *float64 { return s.CPUPct }))
+		rangeOf("temperature", "°C", "%.1f", p.Samples, func(s result.Sample) *float64 { return s.TempC }),
+		rangeOf("busy", "%", "%.0f", p.Samples, func(s result.Sample) *float64 { return s.CPUPct }))
 	var kept []string
 	for _, r := range ranges {
 		if r != "" {
@@ -82,7 +82,7 @@ func writeSummary(w io.Writer, res *result.Result, p result.Phase, cfg monitor.C
 // rangeOf formats the smallest and largest value of a sampled quantity,
 // "" when no sample has it. The first sample is skipped for percentages
 // because it covers the time before the phase.
-func rangeOf(label, unit, format string, samples []monitor.Sample, get func(monitor.Sample) *float64) string {
+func rangeOf(label, unit, format string, samples []result.Sample, get func(result.Sample) *float64) string {
 	lo, hi := math.Inf(1), math.Inf(-1)
 	for i, s := range samples {
 		if unit == "%" && i == 0 {

@@ -213,7 +213,7 @@ func (r *runner) session(ctx context.Context, tool *tools.Tool) error {
 	// never ran (the result file records them as skipped, with the reason).
 	peerDown := false
 	cfg := session.Config{
-		Host: r.h, Info: r.info, Command: "net", Path: r.o.output, Warn: r.f.IO.ErrOut, Options: opts,
+		Host: r.h, Info: r.info, Command: "net", Path: r.o.output, Warn: r.f.IO.ErrOut, Options: opts, Keep: r.f.Keep,
 		Summarize: result.BuildNetSummary,
 		Findings: func(res *result.Result) []finding.Finding {
 			facts := r.facts
@@ -248,7 +248,7 @@ func (r *runner) session(ctx context.Context, tool *tools.Tool) error {
 		}
 		steps := []session.Step{{Name: result.PhaseNetInterfacesBefore, Title: "The interfaces before the measurement", Estimate: time.Second,
 			Run: func(ctx context.Context, p *result.Phase) error {
-				return p.SetFigures(result.NetInterfaceFigures{Interfaces: before, Applied: r.applied})
+				return p.SetFigures(result.NetInterfaceFigures{Interfaces: netInterfaces(before), Applied: r.applied})
 			}}}
 		if r.o.peer != "" {
 			steps = append(steps, r.peerSteps(tool, &failures)...)
@@ -257,7 +257,7 @@ func (r *runner) session(ctx context.Context, tool *tools.Tool) error {
 		}
 		return append(steps, session.Step{Name: result.PhaseNetInterfacesAfter, Title: "The interfaces after the measurement", Estimate: time.Second,
 			Run: func(ctx context.Context, p *result.Phase) error {
-				return p.SetFigures(result.NetInterfaceFigures{Interfaces: r.describe()})
+				return p.SetFigures(result.NetInterfaceFigures{Interfaces: netInterfaces(r.describe())})
 			}}), nil
 	}
 	end := func(sess *session.Session) session.End {

@@ -5,10 +5,7 @@
 package report
 
 import (
-	"errors"
 	"fmt"
-	"io/fs"
-	"os"
 	"strings"
 
 	"boardbench/internal/cmdutil"
@@ -172,36 +169,4 @@ func rowWarning(r *result.Result) string {
 		return ""
 	}
 	return strings.Join(why, "; ") + ": do not publish this row as a comparable result"
-}
-
-// load reads a result file; every failure is a usage error (exit 2): the
-// file named on the command line is missing, unreadable or not a result.
-func load(path string) (*result.Result, error) {
-	st, err := os.Stat(path)
-	switch {
-	case errors.Is(err, fs.ErrNotExist):
-		return nil, cmdutil.Usagef("%s: no such file", path)
-	case err != nil:
-		return nil, cmdutil.Usagef("%s: cannot read: %v", path, unwrapPath(err))
-	case st.IsDir():
-		return nil, cmdutil.Usagef("%s: is a directory, not a result file", path)
-	}
-	r, err := result.Load(path)
-	if err != nil {
-		var pe *fs.PathError
-		if errors.As(err, &pe) {
-			return nil, cmdutil.Usagef("%s: cannot read: %v", path, pe.Err)
-		}
-		return nil, cmdutil.Usagef("%v", err)
-	}
-	return r, nil
-}
-
-// unwrapPath drops the path an *fs.PathError repeats.
-func unwrapPath(err error) error {
-	var pe *fs.PathError
-	if errors.As(err, &pe) {
-		return pe.Err
-	}
-	return err
 }

@@ -18,7 +18,6 @@ import (
 	"boardbench/internal/check"
 	"boardbench/internal/compare"
 	"boardbench/internal/inventory"
-	"boardbench/internal/monitor"
 	"boardbench/internal/report/mdrow"
 	"boardbench/internal/report/runtext"
 	"boardbench/internal/result"
@@ -40,10 +39,10 @@ func disturbedResult(t *testing.T) *result.Result {
 	in.OS.Kernel.Release = "6.1.0"
 	r := result.New("run", in, map[string]any{})
 	r.ID, r.Status, r.StartedAt = "cccc0000000000000000000000000003", result.StatusComplete, t0
-	samples := func(own, foreign float64) []monitor.Sample {
-		out := []monitor.Sample{{Time: t0}}
+	samples := func(own, foreign float64) []result.Sample {
+		out := []result.Sample{{Time: t0}}
 		for i := 1; i <= 10; i++ {
-			out = append(out, monitor.Sample{Time: t0.Add(time.Duration(i) * time.Second), CPUPct: f64(own + foreign), WorkPct: f64(own), StealPct: f64(0)})
+			out = append(out, result.Sample{Time: t0.Add(time.Duration(i) * time.Second), CPUPct: f64(own + foreign), WorkPct: f64(own), StealPct: f64(0)})
 		}
 		return out
 	}

@@ -14,7 +14,8 @@ import (
 // TestAmbiguousAndUnknownIDs checks that every subcommand taking an id
 // passes on the store's word: a short id that several ids start with is
 // said to be so (not "no result"), an unknown one is "no result"; both
-// are bad input (exit 2).
+// are bad input (exit 2). The id rule is store.ValidIDRef's, the one of
+// report and compare: either case, hexadecimal digits only.
 func TestAmbiguousAndUnknownIDs(t *testing.T) {
 	path := setup(t)
 	st, err := store.Open(context.Background(), path)
@@ -32,6 +33,8 @@ func TestAmbiguousAndUnknownIDs(t *testing.T) {
 		for _, tc := range []struct{ id, want, notWant string }{
 			{"aaa", `"aaa" is the start of 2 result ids`, "no result"},
 			{"cccc", "no result cccc in the store", "start of"},
+			{"AAA", `"aaa" is the start of 2 result ids`, "no result"},
+			{"a/b", `"a/b" is not a result id`, "start of"},
 		} {
 			a := make([]string, len(args))
 			for i, s := range args {

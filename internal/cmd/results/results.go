@@ -6,10 +6,10 @@ package results
 import (
 	"context"
 	"errors"
-	"fmt"
 	"os"
 	"time"
 
+	"boardbench/internal/cmdstore"
 	"boardbench/internal/cmdutil"
 	"boardbench/internal/store"
 
@@ -47,24 +47,22 @@ func stdinIsTerminal(f *cmdutil.Factory) bool {
 
 // open opens the chosen store, to change it (tag, rm).
 func open(ctx context.Context, f *cmdutil.Factory) (store.Store, error) {
-	return f.Store.OpenStore(ctx)
+	return cmdstore.Open(ctx, f.Store)
 }
 
 // openRead opens the chosen store read-only, to read it (list, show,
-// export, push's source): see cmdutil.StoreOptions.ReadStore.
+// export, push's source): see cmdstore.Read.
 func openRead(ctx context.Context, f *cmdutil.Factory) (store.Store, error) {
-	return f.Store.ReadStore(ctx)
+	return cmdstore.Read(ctx, f.Store)
 }
 
-// lookup resolves an id or its start; an unknown id, or a start that
-// several ids share, is bad input, and its message is the store's own.
+// lookup resolves an id or its start (store.ResolveID: the one id rule);
+// an unknown id, or a start that several ids share, is bad input, and its
+// message is the store's own.
 func lookup(ctx context.Context, st store.Store, id string) (string, error) {
-	full, err := store.Lookup(ctx, st, id)
-	switch {
-	case errors.Is(err, store.ErrAmbiguous):
-		return "", &cmdutil.UsageError{Err: fmt.Errorf("%v (in the store %s)", err, whereOf(st))}
-	case errors.Is(err, store.ErrNotFound):
-		return "", &cmdutil.UsageError{Err: fmt.Errorf("no result %s in the store %s", id, whereOf(st))}
+	full, err := store.ResolveID(ctx, st, id)
+	if errors.Is(err, store.ErrBadArg) {
+		return "", &cmdutil.UsageError{Err: err}
 	}
 	return full, err
 }

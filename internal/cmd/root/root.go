@@ -27,8 +27,8 @@ import (
 	"boardbench/internal/cmd/thermal"
 	"boardbench/internal/cmd/version"
 	"boardbench/internal/cmd/writes"
+	"boardbench/internal/cmdstore"
 	"boardbench/internal/cmdutil"
-	"boardbench/internal/session"
 	"boardbench/internal/textfmt"
 	"boardbench/internal/tune"
 
@@ -58,9 +58,7 @@ memory, storage, buses) and measures it with figures that carry their evidence.`
 				return err
 			}
 			warnLeftovers(f, cmd)
-			if k := f.Store.Keeper(); k != nil {
-				cmd.SetContext(session.WithKeeper(cmd.Context(), k))
-			}
+			f.Keep = cmdstore.Keeper(f.Store)
 			return nil
 		},
 		Version:       buildinfo.Get().String(),
@@ -72,7 +70,7 @@ memory, storage, buses) and measures it with figures that carry their evidence.`
 	// subcommands inherit the template.
 	cmd.SetUsageTemplate(strings.ReplaceAll(cmd.UsageTemplate(), ".FlagUsages ",
 		fmt.Sprintf(".FlagUsagesWrapped %d ", textfmt.MaxWidth)))
-	cmdutil.AddStoreFlags(cmd, &f.Store)
+	cmdstore.AddFlags(cmd, &f.Store)
 	cmd.Flags().BoolP("version", "v", false, "print boardbench's version and build (as boardbench version does)")
 	cmd.SetOut(f.IO.Out)
 	cmd.SetErr(f.IO.ErrOut)

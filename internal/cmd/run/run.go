@@ -79,6 +79,7 @@ whose verdict is not valid exits with status 3 (see README, "Exit status").`,
 				return err
 			}
 			cfg := benchrun.Config{Host: h, Progress: f.IO.ErrOut, TTY: f.IO.IsStderrTTY(), Width: f.IO.StderrWidth(), Lock: lock,
+				Keep: f.Keep,
 				Print: session.Printer{Out: f.IO.Out, JSON: asJSON, TextHasVerdict: true,
 					Text: func(w io.Writer, r *result.Result) { runtext.Render(w, r, f.IO.ColorEnabled()) }}}
 			_, err = benchrun.Run(ctx, cfg, opt)

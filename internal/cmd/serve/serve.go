@@ -12,6 +12,7 @@ import (
 	"net/http"
 	"time"
 
+	"boardbench/internal/cmdstore"
 	"boardbench/internal/cmdutil"
 	"boardbench/internal/inventory"
 	"boardbench/internal/monitor"
@@ -74,7 +75,7 @@ func run(ctx context.Context, f *cmdutil.Factory, listen string, allowHosts []st
 		return cmdutil.Usagef("%v", err)
 	}
 	if f.Store.Off {
-		return &cmdutil.UsageError{Err: cmdutil.ErrNoStore}
+		return &cmdutil.UsageError{Err: cmdstore.ErrNoStore}
 	}
 	// --store (the root command's) names the store; serve only reads it,
 	// and never creates one.

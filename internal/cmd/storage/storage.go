@@ -212,7 +212,7 @@ func run(ctx context.Context, f *cmdutil.Factory, p string, opts options) error 
 
 	info := machine.Collect(h, machine.Options{Redact: !opts.noRedact})
 	status := f.IO.NewStatus(iostreams.StatusOptions{Prefix: "boardbench storage"})
-	scfg := session.Config{Host: h, Info: info, Command: "storage", Path: opts.output, Warn: f.IO.ErrOut,
+	scfg := session.Config{Host: h, Info: info, Command: "storage", Path: opts.output, Warn: f.IO.ErrOut, Keep: f.Keep,
 		Power: opts.power, Status: status,
 		Print: session.Printer{Out: f.IO.Out, JSON: opts.asJSON, TextHasVerdict: true,
 			Text: func(w io.Writer, r *result.Result) { runtext.Render(w, r, f.IO.ColorEnabled()) }},
@@ -271,7 +271,7 @@ func run(ctx context.Context, f *cmdutil.Factory, p string, opts options) error 
 	}
 	steps = append(steps, fioStep)
 	_, err = session.Measure(ctx, scfg, session.Plan{Prepare: func(ctx context.Context, s *session.Session) ([]session.Step, error) {
-		s.Result().Device = id
+		s.Result().Device = id.ToResult()
 		return steps, nil
 	}})
 	if err != nil {

@@ -131,7 +131,7 @@ func runSweep(opts *Options) error {
 		return lock, nil
 	}
 	isRoot := f.IsRoot()
-	cfg := sweeprun.Config{Host: h, IsRoot: &isRoot, Status: f.Status("sweep", true), Warn: f.IO.ErrOut, TakeLock: takeLock,
+	cfg := sweeprun.Config{Host: h, IsRoot: &isRoot, Status: f.Status("sweep", true), Warn: f.IO.ErrOut, TakeLock: takeLock, Keep: f.Keep,
 		Print: session.Printer{Out: f.IO.Out, JSON: opts.JSON, TextHasVerdict: true,
 			Text: func(w io.Writer, r *result.Result) { runtext.Render(w, r, f.IO.ColorEnabled()) }}}
 	_, err = sweeprun.Run(opts.Ctx, cfg, opts.Sweep)

@@ -155,7 +155,7 @@ func runWrites(opts *Options) error {
 	}
 	info := machine.Collect(h, machine.Options{Redact: true})
 	var figs result.WritesFigures
-	cfg := session.Config{Host: h, Info: info, Command: "writes", Path: opts.Output, Warn: f.IO.ErrOut,
+	cfg := session.Config{Host: h, Info: info, Command: "writes", Path: opts.Output, Warn: f.IO.ErrOut, Keep: f.Keep,
 		Interval: max(opts.Interval, time.Second),
 		Options:  map[string]any{"target": opts.Target, "device": t.Device, "interval_s": opts.Interval.Seconds(), "count": opts.Count},
 		// The summary below the lines, then the verdict; with --json one
@@ -191,7 +191,7 @@ func runWrites(opts *Options) error {
 	}
 	step := writewatch.CommandStep(h, t, opts.Interval, opts.Count, onLine, &figs)
 	_, err = session.Measure(ctx, cfg, session.Plan{Prepare: func(ctx context.Context, s *session.Session) ([]session.Step, error) {
-		s.Result().Device = t.ID
+		s.Result().Device = t.ID.ToResult()
 		return []session.Step{step}, nil
 	}})
 	return err

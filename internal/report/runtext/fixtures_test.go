@@ -40,8 +40,8 @@ func phaseAt(name, title string, cpus []int, s, d float64) result.Phase {
 }
 
 // sample is one monitor sample at offset s seconds.
-func sample(s float64, clocks []float64, load, cpuPct, sys, usr, temp float64) monitor.Sample {
-	smp := monitor.Sample{
+func sample(s float64, clocks []float64, load, cpuPct, sys, usr, temp float64) result.Sample {
+	smp := result.Sample{
 		Time:  t0.Add(time.Duration(s * float64(time.Second))),
 		Load1: f64(load), CPUPct: f64(cpuPct), SysPct: f64(sys), UsrPct: f64(usr),
 		NicePct: f64(0), IowaitPct: f64(0), IRQPct: f64(0), TempC: f64(temp),
@@ -83,7 +83,7 @@ func rk3588Info() *inventory.Info {
 
 func rk3588Monitor() result.MonitorInfo {
 	return result.MonitorInfo{
-		Policies: []monitor.Policy{
+		Policies: []result.Policy{
 			{Label: "cpu0-3", ID: 0, CPUs: []int{0, 1, 2, 3}},
 			{Label: "cpu4-5", ID: 4, CPUs: []int{4, 5}},
 			{Label: "cpu6-7", ID: 6, CPUs: []int{6, 7}},
@@ -182,17 +182,17 @@ func sevenZipFigures(cpus []int, core string, threads int, totals ...float64) re
 
 func withSamples(p result.Phase, load, cpuPct, temp float64) result.Phase {
 	start := p.StartedAt.Sub(t0).Seconds()
-	p.Samples = []monitor.Sample{
+	p.Samples = []result.Sample{
 		sample(start, rkClocks, load, 1.2, 0.6, 0.6, temp),
 		sample(start+p.DurationS, rkClocks, load+0.4, cpuPct, 0.9, cpuPct-0.9, temp+3.5),
 	}
-	p.TimeInState = []monitor.PolicyTime{
+	p.TimeInState = []result.PolicyTime{
 		{Policy: 0, TopMHz: 1800, TotalS: p.DurationS, ByMHz: map[string]float64{"1800": p.DurationS}},
 		{Policy: 4, TopMHz: 2400, TotalS: p.DurationS, ByMHz: map[string]float64{"2400": p.DurationS}},
 		{Policy: 6, TopMHz: 2400, TotalS: p.DurationS, ByMHz: map[string]float64{"2400": p.DurationS}},
 	}
 	p.SwapIn, p.SwapOut = u64(0), u64(0)
-	p.Events = []monitor.Event{}
+	p.Events = []result.Event{}
 	return p
 }
 
@@ -321,12 +321,12 @@ func invalidRPi4() *result.Result {
 		},
 		Tuning: result.Tuning{Note: "not root: governors left as they were"},
 		Monitor: result.MonitorInfo{
-			Policies:  []monitor.Policy{{Label: "cpu0-3", ID: 0, CPUs: []int{0, 1, 2, 3}}},
+			Policies:  []result.Policy{{Label: "cpu0-3", ID: 0, CPUs: []int{0, 1, 2, 3}}},
 			TempLabel: "cpu_thermal", Firmware: true,
 		},
 	}
 	r.Tool.Name, r.Tool.Version = "boardbench", "0.1.0"
-	rpiSample := func(s, clock, fw, load, cpuPct, io, temp, volts float64, swap int64) monitor.Sample {
+	rpiSample := func(s, clock, fw, load, cpuPct, io, temp, volts float64, swap int64) result.Sample {
 		smp := sample(s, []float64{clock}, load, cpuPct, 1.1, cpuPct-1.1-io, temp)
 		smp.FirmwareMHz, smp.CoreVolts, smp.IowaitPct, smp.SwapUsedBytes = f64(fw), f64(volts), f64(io), i64(swap)
 		return smp
@@ -342,7 +342,7 @@ func invalidRPi4() *result.Result {
 		Method: "asm-arm64", Certain: true,
 	}}}
 	mustFigures(&p, f)
-	p.Samples = []monitor.Sample{rpiSample(0, 1800, 1800, 0.02, 2, 0, 47.2, 0.8563, 0)}
+	p.Samples = []result.Sample{rpiSample(0, 1800, 1800, 0.02, 2, 0, 47.2, 0.8563, 0)}
 	p.SwapIn, p.SwapOut = u64(0), u64(0)
 	p.ThrottledBefore, p.ThrottledAfter = u32(0), u32(0)
 	r.Phases = append(r.Phases, p)
@@ -353,7 +353,7 @@ func invalidRPi4() *result.Result {
 
 	p = phaseAt(result.PhaseSevenZipSingle, "7-Zip single-threaded on cpu0 (Cortex-A72)", []int{0}, 1.2, 14)
 	mustFigures(&p, sevenZipFigures([]int{0}, "Cortex-A72", 1, 1544))
-	p.Samples = []monitor.Sample{rpiSample(1.2, 1800, 1800, 0.3, 26, 0.4, 52.1, 0.8563, 0), rpiSample(15.2, 1800, 1800, 1.0, 27, 1.8, 55.0, 0.8563, 0)}
+	p.Samples = []result.Sample{rpiSample(1.2, 1800, 1800, 0.3, 26, 0.4, 52.1, 0.8563, 0), rpiSample(15.2, 1800, 1800, 1.0, 27, 1.8, 55.0, 0.8563, 0)}
 	p.SwapIn, p.SwapOut = u64(0), u64(0)
 	p.ThrottledBefore, p.ThrottledAfter = u32(0), u32(0)
 	r.Phases = append(r.Phases, p)
@@ -362,14 +362,14 @@ func invalidRPi4() *result.Result {
 	mf := sevenZipFigures([]int{0, 1, 2, 3}, "Cortex-A72", 4, 5720, 5030)
 	mf.Runs = append(mf.Runs, result.SevenZipRun{DurationS: 21.7, Failure: "oom_killed", Error: "killed by the kernel's OOM killer"})
 	mustFigures(&p, mf)
-	p.Samples = []monitor.Sample{
+	p.Samples = []result.Sample{
 		rpiSample(15.2, 1800, 1800, 1.2, 97, 0.9, 58.4, 0.8563, 12<<20),
 		rpiSample(55.2, 1800, 1500, 4.1, 91, 11.5, 71.3, 0.8400, 402<<20),
 		rpiSample(130.2, 1500, 1500, 5.7, 74, 23.9, 80.2, 0.8350, 611<<20),
 	}
-	p.TimeInState = []monitor.PolicyTime{{Policy: 0, TopMHz: 1800, TotalS: 115, BelowTopS: 31.5, ByMHz: map[string]float64{"1800": 83.5, "1500": 31.5}}}
+	p.TimeInState = []result.PolicyTime{{Policy: 0, TopMHz: 1800, TotalS: 115, BelowTopS: 31.5, ByMHz: map[string]float64{"1800": 83.5, "1500": 31.5}}}
 	p.SwapIn, p.SwapOut = u64(18211), u64(156433)
-	p.Events = []monitor.Event{
+	p.Events = []result.Event{
 		{Kind: monitor.EventUnderVoltage, Line: "[ 8412.031845] hwmon hwmon1: Undervoltage detected!"},
 		{Kind: monitor.EventOOM, Line: "[ 8466.920113] Out of memory: Killed process 5321 (7z) total-vm:1843220kB"},
 	}
@@ -409,7 +409,7 @@ func invalidRPi4() *result.Result {
 // the RK3588 board with two power sensors.
 func monitoredCommand() *result.Result {
 	mi := rk3588Monitor()
-	mi.Power = []monitor.Sensor{
+	mi.Power = []result.Sensor{
 		{Label: "in0", Path: "/sys/class/hwmon/hwmon5/in0_input", Quantity: "voltage", Unit: "V"},
 		{Label: "curr1", Path: "/sys/class/hwmon/hwmon5/curr1_input", Quantity: "current", Unit: "A"},
 	}
@@ -434,7 +434,7 @@ func monitoredCommand() *result.Result {
 		smp.Power = []*float64{f64(5.12), f64(1.4 + 0.1*float64(i))}
 		p.Samples = append(p.Samples, smp)
 	}
-	p.TimeInState = []monitor.PolicyTime{
+	p.TimeInState = []result.PolicyTime{
 		{Policy: 0, TopMHz: 1800, TotalS: 60.3, ByMHz: map[string]float64{"1800": 60.3}},
 		{Policy: 4, TopMHz: 2400, TotalS: 60.3, ByMHz: map[string]float64{"2400": 60.3}},
 		{Policy: 6, TopMHz: 2400, TotalS: 60.3, BelowTopS: 4.2, ByMHz: map[string]float64{"2400": 56.1, "2208": 4.2}},

@@ -27,8 +27,7 @@ func renderPhases(w *textfmt.Writer, r *result.Result) {
 		w.Line("none recorded")
 		return
 	}
-	cols := monitor.Columns{Policies: r.Monitor.Policies, Power: r.Monitor.Power, Firmware: r.Monitor.Firmware, Steal: r.Monitor.Steal,
-		PowerW: r.Power != nil && r.Power.Measures != power.MeasuresLimit}
+	cols := monitor.ColumnsOf(r.Monitor, r.Power != nil && r.Power.Measures != power.MeasuresLimit)
 	renderPowerSource(w, r)
 	labels := policyLabels(r.Monitor.Policies)
 	for i, p := range r.Phases {
@@ -131,7 +130,7 @@ func renderEvidence(w *textfmt.Writer, p result.Phase, labels map[int]string) {
 }
 
 // policyLabels maps cpufreq policy numbers to the monitor's column labels.
-func policyLabels(ps []monitor.Policy) map[int]string {
+func policyLabels(ps []result.Policy) map[int]string {
 	out := map[int]string{}
 	for _, p := range ps {
 		out[p.ID] = p.Label
@@ -141,7 +140,7 @@ func policyLabels(ps []monitor.Policy) map[int]string {
 
 // timeInState summarises one policy: the time accounted, the part below
 // the top clock and, when there is such a part, the time per clock.
-func timeInState(t monitor.PolicyTime, labels map[int]string) string {
+func timeInState(t result.PolicyTime, labels map[int]string) string {
 	s := fmt.Sprintf("%s %.1f s accounted, %.1f s below the top clock %.0f MHz", policyName(t.Policy, labels), t.TotalS, t.BelowTopS, t.TopMHz)
 	if t.TotalS > 0 {
 		s += fmt.Sprintf(" (%.1f%%)", 100*t.BelowTopS/t.TotalS)
@@ -171,7 +170,7 @@ func timeInState(t monitor.PolicyTime, labels map[int]string) string {
 }
 
 // allAtTop reports whether no policy spent time below its top clock.
-func allAtTop(ts []monitor.PolicyTime) bool {
+func allAtTop(ts []result.PolicyTime) bool {
 	for _, t := range ts {
 		if t.BelowTopS > 0 {
 			return false
@@ -214,7 +213,7 @@ func throttled(v *uint32) string {
 }
 
 // renderSamples writes the phase's monitor lines under their header.
-func renderSamples(w *textfmt.Writer, cols monitor.Columns, tempLabel string, samples []monitor.Sample) {
+func renderSamples(w *textfmt.Writer, cols monitor.Columns, tempLabel string, samples []result.Sample) {
 	fmt.Fprintln(w.W)
 	if len(samples) == 0 {
 		w.Line("monitor: no samples")
@@ -227,6 +226,6 @@ func renderSamples(w *textfmt.Writer, cols monitor.Columns, tempLabel string, sa
 	w.Line("monitor (%s%s):", textfmt.Plural(len(samples), "sample"), label)
 	w.Line("%s", strings.TrimRight(monitor.Header(cols), " "))
 	for _, s := range samples {
-		w.Line("%s", strings.TrimRight(monitor.Line(cols, s), " "))
+		w.Line("%s", strings.TrimRight(monitor.Line(cols, monitor.SampleOf(s)), " "))
 	}
 }

@@ -12,7 +12,6 @@ import (
 	"boardbench/internal/finding"
 	"boardbench/internal/inventory"
 	"boardbench/internal/inventory/cpu"
-	"boardbench/internal/monitor"
 	"boardbench/internal/result"
 )
 
@@ -45,11 +44,11 @@ func quickClockDisturbed() *result.Result {
 			{Name: "openssl", Path: "/usr/bin/openssl", Version: "3.0.15"},
 		},
 		Tuning:  result.Tuning{Note: "nothing to tune: no cpufreq policy or devfreq device found"},
-		Monitor: result.MonitorInfo{Policies: []monitor.Policy{}, Power: []monitor.Sensor{}, Steal: true},
+		Monitor: result.MonitorInfo{Policies: []result.Policy{}, Power: []result.Sensor{}, Steal: true},
 	}
 	r.Tool.Name, r.Tool.Version = "boardbench", "0.1.0"
-	vmSample := func(s float64, cpuPct, work *float64) monitor.Sample {
-		smp := monitor.Sample{Time: t0.Add(time.Duration(s * float64(time.Second))), Load1: f64(0.4),
+	vmSample := func(s float64, cpuPct, work *float64) result.Sample {
+		smp := result.Sample{Time: t0.Add(time.Duration(s * float64(time.Second))), Load1: f64(0.4),
 			CPUPct: cpuPct, WorkPct: work, SwapUsedBytes: i64(0)}
 		if cpuPct != nil {
 			smp.SysPct, smp.UsrPct, smp.NicePct, smp.IowaitPct, smp.IRQPct, smp.StealPct = f64(0.5), f64(*cpuPct-0.5), f64(0), f64(0), f64(0), f64(0.3)
@@ -66,7 +65,7 @@ func quickClockDisturbed() *result.Result {
 			c.DisturbedSamples = samples
 		}
 		mustFigures(&p, result.ClockFigures{Clusters: []result.ClockCluster{c}})
-		p.Samples = []monitor.Sample{vmSample(at, nil, nil), vmSample(at+0.3, f64(50.2), f64(50))}
+		p.Samples = []result.Sample{vmSample(at, nil, nil), vmSample(at+0.3, f64(50.2), f64(50))}
 		p.SwapIn, p.SwapOut = u64(0), u64(0)
 		return p
 	}
@@ -75,14 +74,14 @@ func quickClockDisturbed() *result.Result {
 	f := sevenZipFigures([]int{1}, "Xeon", 1, 4374)
 	f.Version, f.Flavor, f.Args = "26.02", "7-Zip", []string{"b", "1", "-mmt1", "-md18"}
 	mustFigures(&p, f)
-	p.Samples = []monitor.Sample{vmSample(0.4, nil, nil), vmSample(6.4, f64(50.6), f64(50))}
+	p.Samples = []result.Sample{vmSample(0.4, nil, nil), vmSample(6.4, f64(50.6), f64(50))}
 	r.Phases = append(r.Phases, p)
 	p = phaseAt(result.PhaseSevenZipMulti, "7-Zip multi-threaded on all CPUs (cpu0-1), one run", []int{0, 1}, 6.4, 12)
 	f = sevenZipFigures([]int{0, 1}, "Xeon", 2, 8851)
 	f.Version, f.Flavor, f.Args = "26.02", "7-Zip", []string{"b", "1", "-mmt2", "-md18"}
 	f.Runs[0].UsagePct = f64(172)
 	mustFigures(&p, f)
-	p.Samples = []monitor.Sample{vmSample(6.4, nil, nil), vmSample(18.4, f64(98.9), f64(98))}
+	p.Samples = []result.Sample{vmSample(6.4, nil, nil), vmSample(18.4, f64(98.9), f64(98))}
 	r.Phases = append(r.Phases, p)
 	r.Phases = append(r.Phases, clock(result.PhaseClockAfterLoad, 18.5, []float64{3639.8, 3641.2, 3640.5}, false, 3640.5))
 

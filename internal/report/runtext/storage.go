@@ -4,7 +4,6 @@ import (
 	"fmt"
 	"strings"
 
-	"boardbench/internal/blockdev"
 	"boardbench/internal/inventory/buses"
 	"boardbench/internal/result"
 	"boardbench/internal/storagebench"
@@ -13,7 +12,7 @@ import (
 
 // RenderDevice writes the identity of the storage a storage command
 // measured (nothing when the result has none).
-func RenderDevice(w *textfmt.Writer, id *blockdev.Identity) {
+func RenderDevice(w *textfmt.Writer, id *result.DeviceIdentity) {
 	if id == nil {
 		return
 	}

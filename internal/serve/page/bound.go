@@ -6,7 +6,6 @@ import (
 	"fmt"
 
 	"boardbench/internal/finding"
-	"boardbench/internal/monitor"
 	"boardbench/internal/result"
 )
 
@@ -77,7 +76,7 @@ func Bound(r *result.Result) (*result.Result, []string) {
 			b.Phases, copied = append([]result.Phase(nil), b.Phases...), true
 		}
 		half := MaxSamples / 2
-		samples := append([]monitor.Sample(nil), ph.Samples[:half]...)
+		samples := append([]result.Sample(nil), ph.Samples[:half]...)
 		b.Phases[i].Samples = append(samples, ph.Samples[n-half:]...)
 		b.Phases[i].Notes = append(append([]string(nil), ph.Notes...),
 			fmt.Sprintf("this page shows the first and last %d of the phase's %d monitor samples (the raw JSON has all)", half, n))

@@ -6,7 +6,6 @@ import (
 	"strings"
 	"time"
 
-	"boardbench/internal/monitor"
 	"boardbench/internal/result"
 	"boardbench/internal/store"
 )
@@ -21,7 +20,7 @@ func Huge(i, n int) (*result.Result, store.Record) {
 	t0 := r.StartedAt
 	var raw strings.Builder
 	rows := make([][]string, 0, n)
-	samples := make([]monitor.Sample, 0, n)
+	samples := make([]result.Sample, 0, n)
 	for k := range n {
 		s := k % 86400
 		tm := fmt.Sprintf("%02d:%02d:%02d:", s/3600, s/60%60, s%60)
@@ -30,7 +29,7 @@ func Huge(i, n int) (*result.Result, store.Record) {
 		rows = append(rows, row)
 		raw.WriteString(strings.Join(row, "  "))
 		raw.WriteByte('\n')
-		samples = append(samples, monitor.Sample{Time: t0.Add(time.Duration(k) * time.Second), ClockMHz: []*float64{&clock}, TempC: &temp, Load1: &load})
+		samples = append(samples, result.Sample{Time: t0.Add(time.Duration(k) * time.Second), ClockMHz: []*float64{&clock}, TempC: &temp, Load1: &load})
 	}
 	fig := result.ImportedFigures{File: "huge.txt", Format: result.ImportedFormat, Device: rec.Board,
 		Monitoring: []result.ImportedMonitoring{{While: "7-zip multi core benchmark",

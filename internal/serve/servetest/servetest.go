@@ -16,7 +16,6 @@ import (
 	"boardbench/internal/finding"
 	"boardbench/internal/inventory"
 	"boardbench/internal/inventory/cpu"
-	"boardbench/internal/monitor"
 	"boardbench/internal/result"
 	"boardbench/internal/store"
 )
@@ -212,7 +211,7 @@ func Result(i int) (*result.Result, store.Record) {
 			clock = 1416 // the throttling the finding reports
 		}
 		load := 4.0
-		ph.Samples = append(ph.Samples, monitor.Sample{Time: t0.Add(time.Duration(k) * time.Minute), ClockMHz: []*float64{&clock},
+		ph.Samples = append(ph.Samples, result.Sample{Time: t0.Add(time.Duration(k) * time.Minute), ClockMHz: []*float64{&clock},
 			TempC: &temp, Load1: &load})
 	}
 	r.Phases = []result.Phase{ph}

@@ -1,0 +1,7 @@
+// Package layering holds the tests of the rules between boardbench's
+// packages that the compiler does not check: no production code imports
+// "testing" (so none can ask whether it runs under go test), and package
+// cmdutil, which every command links, stays a leaf that imports neither
+// the session engine, the results store nor the result schema. It has no
+// code of its own.
+package layering
