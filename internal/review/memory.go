@@ -125,7 +125,7 @@ func zramAndZswap(e *Env) []Finding {
 		return nil
 	}
 	raw, _ := e.Read(AreaMemory, "/proc/swaps")
-	for _, s := range memory.ParseSwaps([]byte(raw)) {
+	for _, s := range kernelfile.ParseSwaps([]byte(raw)) {
 		if strings.HasPrefix(path.Base(s.Path), "zram") {
 			return []Finding{warn(
 				"zswap is enabled on top of zram swap: pages are compressed twice and zswap's pool takes RAM zram would use",
