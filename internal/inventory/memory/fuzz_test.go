@@ -27,7 +27,7 @@ func FuzzParseSmallFiles(f *testing.F) {
 		if c, ok := choiceOf(s); ok != (c.Selected != "") {
 			t.Errorf("choiceOf(%q) = %+v, %v", s, c, ok)
 		}
-		if st, ok := ParseMMStat(s); ok && (st.OrigData < 0 || st.ComprData < 0 || st.MemUsed < 0) {
+		if st, ok := kernelfile.ParseMMStat(s); ok && (st.OrigData < 0 || st.ComprData < 0 || st.MemUsed < 0) {
 			t.Errorf("ParseMMStat(%q) = %+v", s, st)
 		}
 		_ = trimPartition(s)
