@@ -241,7 +241,8 @@ type scanner struct {
 	pkg     string
 	funcs   map[string][]*ast.FuncDecl // by name (methods by method name)
 	parents map[ast.Node]ast.Node
-	consts  map[string]ast.Expr // package-level string constants and variables
+	consts  map[string]ast.Expr    // package-level string constants and variables
+	env     map[*ast.Object]string // parameters bound while a callee's return is read
 	reads   []read
 }
 
@@ -449,6 +450,9 @@ func (s *scanner) pattern(e ast.Expr, depth int) string {
 			return glob(s.pattern(e.X, depth+1) + s.pattern(e.Y, depth+1))
 		}
 	case *ast.Ident:
+		if v, ok := s.env[e.Obj]; ok && e.Obj != nil {
+			return v
+		}
 		if e.Obj != nil {
 			switch d := e.Obj.Decl.(type) {
 			case *ast.ValueSpec:
@@ -463,11 +467,27 @@ func (s *scanner) pattern(e ast.Expr, depth int) string {
 						return s.pattern(d.Rhs[i], depth+1)
 					}
 				}
+				// The value of "for _, p := range []string{...}": the first
+				// kernel path of the list.
+				if u, ok := d.Rhs[0].(*ast.UnaryExpr); ok && u.Op == token.RANGE && len(d.Lhs) == 2 {
+					if id, ok := d.Lhs[1].(*ast.Ident); ok && id.Obj == e.Obj {
+						if lit, ok := u.X.(*ast.CompositeLit); ok {
+							for _, el := range lit.Elts {
+								if p := s.pattern(el, depth+1); kernelPath(p) {
+									return p
+								}
+							}
+						}
+					}
+				}
 			}
 		} else if v, ok := s.consts[e.Name]; ok {
 			return s.pattern(v, depth+1)
 		}
 	case *ast.CallExpr:
+		if p, ok := s.returned(e, depth); ok {
+			return p
+		}
 		sel, ok := e.Fun.(*ast.SelectorExpr)
 		if !ok {
 			break
@@ -485,6 +505,43 @@ func (s *scanner) pattern(e ast.Expr, depth int) string {
 		}
 	}
 	return "*"
+}
+
+// returned gives the path a call of the package's own function returns
+// (cpuPath(id, "online")), its parameters bound to the call's arguments;
+// ok is false unless the function has one return statement.
+func (s *scanner) returned(call *ast.CallExpr, depth int) (string, bool) {
+	id, ok := call.Fun.(*ast.Ident)
+	if !ok || len(s.funcs[id.Name]) != 1 {
+		return "", false
+	}
+	fn := s.funcs[id.Name][0]
+	if fn.Body == nil {
+		return "", false
+	}
+	var ret []*ast.ReturnStmt
+	ast.Inspect(fn.Body, func(n ast.Node) bool {
+		if _, lit := n.(*ast.FuncLit); lit {
+			return false
+		}
+		if r, ok := n.(*ast.ReturnStmt); ok {
+			ret = append(ret, r)
+		}
+		return true
+	})
+	if len(ret) != 1 || len(ret[0].Results) == 0 {
+		return "", false
+	}
+	env := map[*ast.Object]string{}
+	for i, a := range call.Args {
+		if obj := paramObj(fn, i); obj != nil {
+			env[obj] = s.pattern(a, depth+1)
+		}
+	}
+	saved := s.env
+	s.env = env
+	defer func() { s.env = saved }()
+	return s.pattern(ret[0].Results[0], depth+1), true
 }
 
 // glob tidies a pattern: one "*" per run-time part, single slashes.
