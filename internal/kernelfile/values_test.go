@@ -15,7 +15,7 @@ func TestParseCPUList(t *testing.T) {
 		ok   bool
 	}{
 		{"0-3,6\n", []int{0, 1, 2, 3, 6}, true}, // online, *_list
-		{"0 1 2 3", []int{0, 1, 2, 3}, true},     // related_cpus
+		{"0 1 2 3", []int{0, 1, 2, 3}, true},    // related_cpus
 		{"4", []int{4}, true},
 		{"", []int{}, true},
 		{"3,1-2,1", []int{1, 2, 3}, true},
