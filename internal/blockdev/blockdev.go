@@ -24,6 +24,7 @@ import (
 
 	"boardbench/internal/host"
 	"boardbench/internal/inventory/storage"
+	"boardbench/internal/kernelfile"
 )
 
 // Kinds of storage (Identity.Kind).
@@ -195,11 +196,11 @@ func (r *resolver) note(format string, args ...any) {
 }
 
 func (r *resolver) mounts() []storage.MountInfo {
-	s, err := r.h.ReadString("/proc/self/mountinfo")
+	ms, err := kernelfile.ReadMountInfo(r.h, kernelfile.Self)
 	if err != nil {
 		return nil
 	}
-	return storage.ParseMountinfo(s)
+	return storage.MountInfos(ms)
 }
 
 // deviceOfNode returns the /sys/block name of a device node ("" when the

@@ -1,17 +1,31 @@
 // Package kernelfile holds the parsers of kernel files under /proc and /sys,
-// one file per kernel file, named after it: cpuinfo.go reads /proc/cpuinfo,
-// stat.go /proc/stat, pidstat.go /proc/PID/stat, loadavg.go /proc/loadavg,
-// meminfo.go /proc/meminfo, vmstat.go /proc/vmstat, timeinstate.go cpufreq's
-// stats/time_in_state, cachesize.go the size of a sysfs cache
-// (cpuN/cache/indexM/size), and choice.go the sysfs attributes that list
-// their options with the selected one in brackets (I/O scheduler, PCIe ASPM
-// policy, transparent huge pages, zram compressor), interrupts.go
-// /proc/interrupts, softirqs.go /proc/softirqs, fdinfo.go /proc/PID/fdinfo/FD,
-// mountinfo.go the mount ids and devices of /proc/PID/mountinfo and maps.go
-// the shared writable mappings of /proc/PID/maps.
+// one file per kernel file, named after it:
+//
+//   - /proc: cpuinfo.go, stat.go (/proc/stat, its btime too), pidstat.go
+//     (/proc/PID/stat), pidio.go (/proc/PID/io), loadavg.go, meminfo.go,
+//     vmstat.go, interrupts.go, softirqs.go, swaps.go, mounts.go
+//     (/proc/mounts), mountinfo.go (/proc/PID/mountinfo), maps.go (the
+//     shared writable mappings of /proc/PID/maps), fdinfo.go
+//     (/proc/PID/fdinfo/FD), cgroup.go (/proc/PID/cgroup and a cgroup's
+//     cgroup.procs), version.go (/proc/version), configgz.go
+//     (/proc/config.gz);
+//   - /sys: timeinstate.go (cpufreq's stats/time_in_state), cachesize.go
+//     (cpuN/cache/indexM/size), choice.go (attributes that list their
+//     options with the selected one in brackets: I/O scheduler, PCIe ASPM
+//     policy, transparent huge pages, zram compressor), available.go
+//     (available governors and frequencies), cpulist.go (the CPU list
+//     format of online, related_cpus, *_list), blockstat.go
+//     (/sys/class/block/NAME/stat), zram.go (a zram device's mm_stat),
+//     uevent.go (uevent files), devicetree.go (device-tree string lists).
 //
 // Every parser is a pure function of the file's text: it does no I/O, never
 // panics on malformed or hostile content, and says when it found nothing
-// usable. Reading the file (under a root, with a bound) is the caller's job,
-// through package host.
+// usable. The Read helpers (ReadMountInfo, ReadMountTable, ReadMounts,
+// ReadSwaps, ReadPIDStat, ReadBootTime, ReadBlockStat) read the file
+// through a Reader and parse it; *host.Host is the Reader of every caller,
+// so the reads stay bounded, under the root and never block on a FIFO.
+//
+// No other package splits the content of a kernel file into lines or
+// fields: the test in rule_test.go finds the reads of /proc and /sys in the
+// module's source and fails when one is parsed elsewhere.
 package kernelfile

@@ -26,6 +26,10 @@ type PIDStat struct {
 	// CUTime and CSTime are the CPU time of the children it has waited
 	// for, in clock ticks; 0 when the line ends before them.
 	CUTime, CSTime uint64
+	// StartTime is when the process started, in clock ticks after boot
+	// (field 22); with PID it names a process across PID reuse. 0 when the
+	// line ends before it.
+	StartTime uint64
 }
 
 // pfKthread is the PF_KTHREAD flag of a kernel thread.
@@ -33,6 +37,9 @@ const pfKthread = 0x00200000
 
 // KernelThread reports whether the process is a kernel thread.
 func (s PIDStat) KernelThread() bool { return s.Flags&pfKthread != 0 }
+
+// Dead reports a zombie (exited, not yet reaped) or a process being reaped.
+func (s PIDStat) Dead() bool { return s.State == 'Z' || s.State == 'X' }
 
 // ParsePIDStat parses the content of /proc/PID/stat:
 // "PID (COMM) STATE PPID PGRP SESSION TTY TPGID FLAGS ... UTIME STIME ...".
@@ -73,5 +80,22 @@ func ParsePIDStat(s string) (PIDStat, bool) {
 			out.CUTime, out.CSTime = uint64(cu), uint64(cs)
 		}
 	}
+	if len(f) >= 20 {
+		out.StartTime, _ = strconv.ParseUint(f[19], 10, 64)
+	}
 	return out, true
+}
+
+// ReadPIDStat reads and parses /proc/PID/stat (Self for /proc/self/stat).
+func ReadPIDStat(r Reader, pid int) (PIDStat, error) {
+	p := procPath(pid, "stat")
+	data, err := r.ReadFile(p)
+	if err != nil {
+		return PIDStat{}, err
+	}
+	st, ok := ParsePIDStat(string(data))
+	if !ok {
+		return PIDStat{}, malformed(p)
+	}
+	return st, nil
 }

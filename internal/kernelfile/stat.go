@@ -4,6 +4,7 @@ import (
 	"bytes"
 	"strconv"
 	"strings"
+	"time"
 )
 
 // CPUTimes are the cumulative times of one "cpu" line of /proc/stat, in
@@ -93,4 +94,32 @@ func (t CPUTimes) SharesSince(a CPUTimes) (Shares, bool) {
 		Iowait: pct(d(a.Iowait, b.Iowait)),
 		IRQ:    pct(irq),
 	}, true
+}
+
+// ParseBootTime returns the "btime" line of /proc/stat: when the system
+// booted, in seconds since the Unix epoch; ok is false when the line is
+// missing or not a number.
+func ParseBootTime(data []byte) (int64, bool) {
+	for line := range bytes.Lines(data) {
+		v, found := bytes.CutPrefix(line, []byte("btime "))
+		if !found {
+			continue
+		}
+		s, err := strconv.ParseInt(string(bytes.TrimSpace(v)), 10, 64)
+		return s, err == nil
+	}
+	return 0, false
+}
+
+// ReadBootTime reads when the system booted from /proc/stat's btime.
+func ReadBootTime(r Reader) (time.Time, error) {
+	data, err := r.ReadFile("/proc/stat")
+	if err != nil {
+		return time.Time{}, err
+	}
+	s, ok := ParseBootTime(data)
+	if !ok {
+		return time.Time{}, malformed("/proc/stat btime")
+	}
+	return time.Unix(s, 0), nil
 }

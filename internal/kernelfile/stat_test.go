@@ -1,7 +1,9 @@
 package kernelfile
 
 import (
+	"errors"
 	"testing"
+	"time"
 )
 
 func TestParseStat(t *testing.T) {
@@ -99,6 +101,33 @@ func TestParseLoadavg(t *testing.T) {
 		if ok != tt.ok || ok && got != tt.want {
 			t.Errorf("ParseLoadavg(%q) = %v, %v; want %v, %v", tt.in, got, ok, tt.want, tt.ok)
 		}
+	}
+}
+
+func TestParseBootTime(t *testing.T) {
+	cases := []struct {
+		in   string
+		want int64
+		ok   bool
+	}{
+		{"cpu  100 0 50 800 50 0 0 0 0 0\nintr 1 2\nctxt 42\nbtime 1764150000\nprocesses 9\n", 1764150000, true},
+		{"btime 1764150000", 1764150000, true}, // last line without a newline
+		{"btime  1764150000 \n", 1764150000, true},
+		{"cpu  100 0 50 800\n", 0, false},
+		{"btime soon\n", 0, false},
+		{"xbtime 5\n", 0, false},
+		{"", 0, false},
+	}
+	for _, c := range cases {
+		if got, ok := ParseBootTime([]byte(c.in)); got != c.want || ok != c.ok {
+			t.Errorf("ParseBootTime(%q) = %d, %v; want %d, %v", c.in, got, ok, c.want, c.ok)
+		}
+	}
+	if bt, err := ReadBootTime(fakeReader{"/proc/stat": "btime 1764150000\n"}); err != nil || !bt.Equal(time.Unix(1764150000, 0)) {
+		t.Errorf("ReadBootTime = %v, %v", bt, err)
+	}
+	if _, err := ReadBootTime(fakeReader{"/proc/stat": "cpu 1 2 3 4\n"}); !errors.Is(err, ErrMalformed) {
+		t.Errorf("ReadBootTime without btime = %v", err)
 	}
 }
 

@@ -1,37 +1,28 @@
 package kernelinfo
 
 import (
-	"bufio"
-	"bytes"
-	"compress/gzip"
 	"fmt"
-	"io"
-	"strings"
 	"time"
 
 	"boardbench/internal/host"
-	"boardbench/internal/inventory/osinfo"
+	"boardbench/internal/kernelfile"
 )
 
 // ConfigPath is where kernels built with CONFIG_IKCONFIG_PROC expose their
 // configuration.
 const ConfigPath = "/proc/config.gz"
 
-// maxConfigBytes bounds the uncompressed kernel config (real ones are
-// 100–300 KiB).
-const maxConfigBytes = 4 << 20
-
 // Collect judges the kernel behind h at time now.
 func Collect(h *host.Host, now time.Time) Info {
 	u := h.Uname()
 	in := Input{Release: u.Release, Build: u.Version, Now: now}
 	if pv, err := h.ReadString("/proc/version"); err == nil {
-		in.ProcVersion = strings.SplitN(pv, "\n", 2)[0]
-		in.Compiler = osinfo.KernelCompiler(in.ProcVersion)
+		in.ProcVersion = kernelfile.VersionLine(pv)
+		in.Compiler = kernelfile.VersionCompiler(in.ProcVersion)
 	}
 	var configNote string
 	if b, err := h.ReadFile(ConfigPath); err == nil {
-		cfg, err := ParseConfigGz(b)
+		cfg, err := kernelfile.ParseConfigGz(b)
 		if err != nil {
 			configNote = fmt.Sprintf("%s: %v", ConfigPath, err)
 		} else {
@@ -45,42 +36,6 @@ func Collect(h *host.Host, now time.Time) Info {
 		info.Notes = append(info.Notes, configNote)
 	}
 	return info
-}
-
-// ParseConfigGz decompresses a kernel config (at most 4 MiB of it) and
-// returns its symbols: CONFIG_X → "y", "m", a number or a quoted string;
-// "# CONFIG_X is not set" gives "n".
-func ParseConfigGz(b []byte) (map[string]string, error) {
-	zr, err := gzip.NewReader(bytes.NewReader(b))
-	if err != nil {
-		return nil, fmt.Errorf("not gzip data: %w", err)
-	}
-	defer zr.Close()
-	data, err := io.ReadAll(io.LimitReader(zr, maxConfigBytes))
-	if err != nil {
-		return nil, fmt.Errorf("corrupt gzip data: %w", err)
-	}
-	return ParseConfig(data), nil
-}
-
-// ParseConfig parses the text of a kernel config.
-func ParseConfig(data []byte) map[string]string {
-	out := map[string]string{}
-	sc := bufio.NewScanner(bytes.NewReader(data))
-	sc.Buffer(make([]byte, 64<<10), 1<<20)
-	for sc.Scan() {
-		line := strings.TrimSpace(sc.Text())
-		if sym, ok := strings.CutPrefix(line, "# "); ok {
-			if s, ok := strings.CutSuffix(sym, " is not set"); ok && strings.HasPrefix(s, "CONFIG_") {
-				out[s] = "n"
-			}
-			continue
-		}
-		if k, v, ok := strings.Cut(line, "="); ok && strings.HasPrefix(k, "CONFIG_") {
-			out[k] = v
-		}
-	}
-	return out
 }
 
 // Summary is the one line `info` shows, e.g. "6.1.63 (Armbian current,

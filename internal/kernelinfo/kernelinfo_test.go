@@ -7,6 +7,7 @@ import (
 	"testing"
 	"time"
 
+	"boardbench/internal/kernelfile"
 	"boardbench/internal/testutil/shareddata"
 )
 
@@ -83,7 +84,7 @@ func TestMonthsBehind(t *testing.T) {
 }
 
 func TestVendorConfig(t *testing.T) {
-	k := Judge(Input{Release: "5.10.110", Now: at, Config: ParseConfig([]byte("CONFIG_ARCH_ROCKCHIP=y\nCONFIG_CPU_RK3588=y\n# CONFIG_FOO is not set\n"))})
+	k := Judge(Input{Release: "5.10.110", Now: at, Config: kernelfile.ParseConfig([]byte("CONFIG_ARCH_ROCKCHIP=y\nCONFIG_CPU_RK3588=y\n# CONFIG_FOO is not set\n"))})
 	if k.Kind != KindVendor || k.Tree != "Rockchip BSP" {
 		t.Errorf("kind %s tree %s, want Rockchip BSP", k.Kind, k.Tree)
 	}

@@ -1,8 +1,6 @@
 package proc
 
 import (
-	"bufio"
-	"bytes"
 	"errors"
 	"fmt"
 	"io"
@@ -12,6 +10,8 @@ import (
 	"strings"
 	"syscall"
 	"time"
+
+	"boardbench/internal/kernelfile"
 )
 
 // cgroupPrefix starts the name of every cgroup proc creates; the creating
@@ -73,13 +73,7 @@ func (c *cgroup) procs() ([]int, error) {
 	if err != nil {
 		return nil, err
 	}
-	var pids []int
-	for _, f := range strings.Fields(string(data)) {
-		if pid, err := strconv.Atoi(f); err == nil && pid > 0 {
-			pids = append(pids, pid)
-		}
-	}
-	return pids, nil
+	return kernelfile.ParseCgroupProcs(data), nil
 }
 
 // kill sends SIGKILL to every process in the cgroup, including those
@@ -137,14 +131,8 @@ func ownCgroupDir() string {
 	if err != nil {
 		return ""
 	}
-	path, ok := "", false
-	for _, line := range strings.Split(string(data), "\n") {
-		if p, found := strings.CutPrefix(line, "0::"); found {
-			path, ok = p, true
-			break
-		}
-	}
-	if !ok || !strings.HasPrefix(path, "/") || strings.Contains(path, "/..") {
+	path, ok := kernelfile.ParseCgroup2Path(data)
+	if !ok {
 		return ""
 	}
 	mounts, err := readBounded("/proc/self/mountinfo")
@@ -162,44 +150,16 @@ func ownCgroupDir() string {
 	return filepath.Join(point, rel)
 }
 
-// cgroup2Mount finds the cgroup2 mount in mountinfo content and returns its
-// root within the hierarchy and its mount point; "" when there is none.
-// A mountinfo line reads "ID PARENT MAJ:MIN ROOT POINT OPTIONS... - TYPE
-// SOURCE SUPER-OPTIONS", with spaces in paths written as \040.
+// cgroup2Mount finds the first cgroup2 mount in mountinfo content and
+// returns its root within the hierarchy and its mount point; "" when there
+// is none.
 func cgroup2Mount(mountinfo []byte) (root, point string) {
-	sc := bufio.NewScanner(bytes.NewReader(mountinfo))
-	sc.Buffer(nil, 64<<10)
-	for sc.Scan() {
-		pre, post, ok := strings.Cut(sc.Text(), " - ")
-		if !ok {
-			continue
+	for _, m := range kernelfile.ParseMountInfo(string(mountinfo)) {
+		if m.FSType == "cgroup2" {
+			return m.Root, m.MountPoint
 		}
-		f, g := strings.Fields(pre), strings.Fields(post)
-		if len(f) < 5 || len(g) < 1 || g[0] != "cgroup2" {
-			continue
-		}
-		return unescapeMount(f[3]), unescapeMount(f[4])
 	}
 	return "", ""
-}
-
-// unescapeMount undoes mountinfo's octal escapes ("\040" for a space).
-func unescapeMount(s string) string {
-	if !strings.Contains(s, `\`) {
-		return s
-	}
-	var b strings.Builder
-	for i := 0; i < len(s); i++ {
-		if s[i] == '\\' && i+3 < len(s) {
-			if n, err := strconv.ParseUint(s[i+1:i+4], 8, 8); err == nil {
-				b.WriteByte(byte(n))
-				i += 3
-				continue
-			}
-		}
-		b.WriteByte(s[i])
-	}
-	return b.String()
 }
 
 // readBounded reads at most maxControlFile bytes of a live kernel file.

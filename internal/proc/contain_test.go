@@ -16,6 +16,7 @@ import (
 	"testing"
 	"time"
 
+	"boardbench/internal/kernelfile"
 	"boardbench/internal/testutil/wait"
 
 	"golang.org/x/sys/unix"
@@ -52,8 +53,8 @@ func gone(pid int) bool {
 	if err != nil {
 		return true
 	}
-	st, ok := parseStat(string(data))
-	return ok && st.dead()
+	st, ok := kernelfile.ParsePIDStat(string(data))
+	return ok && st.Dead()
 }
 
 // waitGone fails the test unless pid ends (a hang guard of minutes, no

@@ -7,6 +7,7 @@ import (
 	"syscall"
 
 	"boardbench/internal/host"
+	"boardbench/internal/kernelfile"
 )
 
 // kin is everything that belongs to a started program: its process group,
@@ -27,10 +28,8 @@ func newKin(pgid int, cg *cgroup) *kin {
 	k := &kin{pgid: pgid, cg: cg, tracked: map[int]uint64{}}
 	k.live, _ = host.New("/")
 	if cg == nil && k.live != nil {
-		if data, err := k.live.ReadFile("/proc/" + strconv.Itoa(pgid) + "/stat"); err == nil {
-			if st, ok := parseStat(string(data)); ok {
-				k.tracked[pgid] = st.start
-			}
+		if st, err := kernelfile.ReadPIDStat(k.live, pgid); err == nil {
+			k.tracked[pgid] = st.StartTime
 		}
 	}
 	return k
@@ -41,7 +40,7 @@ func (k *kin) scanning() bool { return k.cg == nil }
 
 // processes reads the stat line of every process; nil when /proc cannot be
 // read.
-func (k *kin) processes() map[int]procStat {
+func (k *kin) processes() map[int]kernelfile.PIDStat {
 	if k.live == nil {
 		return nil
 	}
@@ -49,18 +48,18 @@ func (k *kin) processes() map[int]procStat {
 	if err != nil {
 		return nil
 	}
-	out := make(map[int]procStat, len(names))
+	out := make(map[int]kernelfile.PIDStat, len(names))
 	for _, n := range names {
 		if n == "" || n[0] < '0' || n[0] > '9' {
 			continue
 		}
-		data, err := k.live.ReadFile("/proc/" + n + "/stat")
+		pid, err := strconv.Atoi(n)
 		if err != nil {
-			continue // gone meanwhile
+			continue
 		}
-		if st, ok := parseStat(string(data)); ok {
-			out[st.pid] = st
-		}
+		if st, err := kernelfile.ReadPIDStat(k.live, pid); err == nil {
+			out[st.PID] = st
+		} // else gone meanwhile
 	}
 	return out
 }
@@ -80,18 +79,18 @@ func (k *kin) scan() {
 	k.mu.Lock()
 	defer k.mu.Unlock()
 	for pid, start := range k.tracked {
-		if st, ok := procs[pid]; !ok || st.start != start || st.dead() {
+		if st, ok := procs[pid]; !ok || st.StartTime != start || st.Dead() {
 			delete(k.tracked, pid)
 		}
 	}
 	for added := true; added; {
 		added = false
 		for pid, st := range procs {
-			if _, ok := k.tracked[pid]; ok || st.dead() {
+			if _, ok := k.tracked[pid]; ok || st.Dead() {
 				continue
 			}
-			if _, parent := k.tracked[st.ppid]; parent || st.pgrp == k.pgid {
-				k.tracked[pid] = st.start
+			if _, parent := k.tracked[st.PPID]; parent || st.PGRP == k.pgid {
+				k.tracked[pid] = st.StartTime
 				added = true
 			}
 		}
@@ -113,14 +112,14 @@ func (k *kin) living() []int {
 	members := 0
 	k.mu.Lock()
 	for pid, st := range procs {
-		inGroup := st.pgrp == k.pgid
+		inGroup := st.PGRP == k.pgid
 		if inGroup {
 			members++
 		}
-		if st.dead() {
+		if st.Dead() {
 			continue
 		}
-		if start, ok := k.tracked[pid]; inGroup || ok && start == st.start {
+		if start, ok := k.tracked[pid]; inGroup || ok && start == st.StartTime {
 			out = append(out, pid)
 		}
 	}

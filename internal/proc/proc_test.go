@@ -195,31 +195,6 @@ func TestGroupAliveSeesRunningMembers(t *testing.T) {
 	}
 }
 
-func TestParseStat(t *testing.T) {
-	cases := []struct {
-		in    string
-		state byte
-		pgrp  int
-		ok    bool
-		ppid  int
-		start uint64
-	}{
-		{"123 (sleep) S 1 120 120 0 -1", 'S', 120, true, 1, 0},
-		{"7 (a) b) c) Z 1 99 99", 'Z', 99, true, 1, 0},
-		{"garbage", 0, 0, false, 0, 0},
-		{"1 (x) S 1", 0, 0, false, 0, 0},
-		{"1 (x) S 1 notanumber", 0, 0, false, 0, 0},
-		{"x (x) S 1 1", 0, 0, false, 0, 0},
-		{"4242 (sh) S 4200 4242 4242 0 -1 4194560 110 0 0 0 0 0 0 0 20 0 1 0 987654 2416640 220", 'S', 4242, true, 4200, 987654},
-	}
-	for _, c := range cases {
-		st, ok := parseStat(c.in)
-		if st.state != c.state || st.pgrp != c.pgrp || ok != c.ok || st.ppid != c.ppid || st.start != c.start {
-			t.Errorf("parseStat(%q) = %+v %v", c.in, st, ok)
-		}
-	}
-}
-
 // childAllowedList runs a child and returns its Cpus_allowed_list.
 func childAllowedList(t *testing.T, cpus []int) string {
 	t.Helper()

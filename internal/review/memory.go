@@ -29,10 +29,8 @@ func devfreqKind(name string) string {
 // highestFreq returns the highest of a space-separated frequency list.
 func highestFreq(s string) (int64, bool) {
 	var best int64
-	for _, f := range strings.Fields(s) {
-		if v, err := strconv.ParseInt(f, 10, 64); err == nil && v > best {
-			best = v
-		}
+	for _, v := range kernelfile.ParseFrequencies(s) {
+		best = max(best, v)
 	}
 	return best, best > 0
 }
@@ -41,7 +39,7 @@ func highestFreq(s string) (int64, bool) {
 // device offers (dmc_ondemand, simple_ondemand), "" when none.
 func DevfreqDefaultGovernor(available string) string {
 	for _, g := range []string{"dmc_ondemand", "simple_ondemand"} {
-		if slices.Contains(strings.Fields(available), g) {
+		if slices.Contains(kernelfile.ParseAvailable(available), g) {
 			return g
 		}
 	}
@@ -125,7 +123,7 @@ func zramAndZswap(e *Env) []Finding {
 		return nil
 	}
 	raw, _ := e.Read(AreaMemory, "/proc/swaps")
-	for _, s := range memory.ParseSwaps([]byte(raw)) {
+	for _, s := range kernelfile.ParseSwaps([]byte(raw)) {
 		if strings.HasPrefix(path.Base(s.Path), "zram") {
 			return []Finding{warn(
 				"zswap is enabled on top of zram swap: pages are compressed twice and zswap's pool takes RAM zram would use",
@@ -147,7 +145,7 @@ func thpSetting(e *Env) []Finding {
 	if !ok {
 		return nil
 	}
-	total, ok := memory.MeminfoField([]byte(mi), "MemTotal")
+	total, ok := kernelfile.ParseMeminfo([]byte(mi))["MemTotal"]
 	if !ok {
 		return nil
 	}

@@ -5,8 +5,8 @@ import (
 	"strconv"
 	"strings"
 
-	"boardbench/internal/inventory/memory"
 	"boardbench/internal/inventory/osinfo"
+	"boardbench/internal/kernelfile"
 )
 
 // RPiConfigPaths are where the Raspberry Pi firmware's config.txt lives
@@ -76,7 +76,7 @@ func rpiConfig(e *Env) []Finding {
 	}
 	if v, ok := num("gpu_mem"); ok && v > 64 {
 		if mi, ok := e.Read(AreaMemory, "/proc/meminfo"); ok {
-			if total, ok := memory.MeminfoField([]byte(mi), "MemTotal"); ok && total <= 1<<30 {
+			if total, ok := kernelfile.ParseMeminfo([]byte(mi))["MemTotal"]; ok && total <= 1<<30 {
 				out = append(out, warn(
 					fmt.Sprintf("gpu_mem=%d takes that many MiB from a board with %d MiB of RAM", v, total>>20),
 					"set gpu_mem=64 (or lower without camera or video decoding)", persist,

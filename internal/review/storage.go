@@ -7,6 +7,7 @@ import (
 
 	"boardbench/internal/inventory/buses"
 	"boardbench/internal/inventory/storage"
+	"boardbench/internal/kernelfile"
 )
 
 // storageInfo describes the block devices once per review.
@@ -146,14 +147,12 @@ func ext4Commit(e *Env) []Finding {
 		return nil
 	}
 	var out []Finding
-	for _, line := range strings.Split(mounts, "\n") {
-		f := strings.Fields(line)
-		if len(f) < 4 || f[2] != "ext4" || !strings.HasPrefix(path.Base(f[0]), "mmcblk") {
+	for _, m := range kernelfile.ParseMounts(mounts) {
+		if len(m.Options) == 0 || m.FSType != "ext4" || !strings.HasPrefix(path.Base(m.Source), "mmcblk") {
 			continue
 		}
-		opts := strings.Split(f[3], ",")
 		hasCommit, hasAtime := false, false
-		for _, o := range opts {
+		for _, o := range m.Options {
 			switch {
 			case strings.HasPrefix(o, "commit="):
 				hasCommit = true
@@ -172,11 +171,11 @@ func ext4Commit(e *Env) []Finding {
 			what = append(what, "an access-time write on every read")
 		}
 		out = append(out, warn(
-			fmt.Sprintf("ext4 on flash at %s with %s", f[1], strings.Join(what, " and ")),
-			fmt.Sprintf("mount -o remount,noatime,commit=600 %s", f[1]),
-			"add noatime,commit=600 to the options of "+f[1]+" in /etc/fstab",
+			fmt.Sprintf("ext4 on flash at %s with %s", m.MountPoint, strings.Join(what, " and ")),
+			fmt.Sprintf("mount -o remount,noatime,commit=600 %s", m.MountPoint),
+			"add noatime,commit=600 to the options of "+m.MountPoint+" in /etc/fstab",
 			"up to 10 minutes of writes lost on a power cut (the file system itself stays consistent)",
-			ev("/proc/mounts", line)))
+			ev("/proc/mounts", m.Line)))
 	}
 	return out
 }

@@ -10,12 +10,12 @@ import (
 	"os"
 	"path/filepath"
 	"slices"
-	"strconv"
 	"strings"
 	"syscall"
 	"time"
 
 	"boardbench/internal/host"
+	"boardbench/internal/kernelfile"
 )
 
 // DefaultStateDir is where state files are kept unless StateDirEnv names
@@ -367,34 +367,18 @@ const clockTicks = 100
 func liveHost() (*host.Host, error) { return host.New("/") }
 
 // procStart returns the start time of process pid in clock ticks after
-// boot (field 22 of /proc/PID/stat); ok is false when it does not run.
+// boot (field 22 of /proc/PID/stat); ok is false when it does not run or
+// its stat line ends before the start time.
 func procStart(pid int) (uint64, bool) {
 	h, err := liveHost()
 	if err != nil {
 		return 0, false
 	}
-	b, err := h.ReadFile("/proc/" + strconv.Itoa(pid) + "/stat")
-	if err != nil {
+	st, err := kernelfile.ReadPIDStat(h, pid)
+	if err != nil || st.StartTime == 0 {
 		return 0, false
 	}
-	return parseProcStart(string(b))
-}
-
-// parseProcStart extracts the start time from a /proc/PID/stat line. The
-// command name (field 2) may hold spaces and parentheses, so fields are
-// counted from its last closing parenthesis.
-func parseProcStart(stat string) (uint64, bool) {
-	i := strings.LastIndexByte(stat, ')')
-	if i < 0 {
-		return 0, false
-	}
-	fields := strings.Fields(stat[i+1:])
-	// fields[0] is field 3 (state); start time is field 22.
-	if len(fields) < 20 {
-		return 0, false
-	}
-	v, err := strconv.ParseUint(fields[19], 10, 64)
-	return v, err == nil
+	return st.StartTime, true
 }
 
 // bootTime returns when the system booted (btime of /proc/stat).
@@ -403,18 +387,8 @@ func bootTime() (time.Time, bool) {
 	if err != nil {
 		return time.Time{}, false
 	}
-	b, err := h.ReadFile("/proc/stat")
-	if err != nil {
-		return time.Time{}, false
-	}
-	for _, line := range strings.Split(string(b), "\n") {
-		if v, ok := strings.CutPrefix(line, "btime "); ok {
-			if s, err := strconv.ParseInt(strings.TrimSpace(v), 10, 64); err == nil {
-				return time.Unix(s, 0), true
-			}
-		}
-	}
-	return time.Time{}, false
+	t, err := kernelfile.ReadBootTime(h)
+	return t, err == nil
 }
 
 // Describe returns the one line a command prints when it finds sf left

@@ -339,26 +339,6 @@ func TestLeftovers(t *testing.T) {
 	}
 }
 
-func TestParseProcStart(t *testing.T) {
-	tests := []struct {
-		stat string
-		want uint64
-		ok   bool
-	}{
-		{"1234 (boardbench) S 1 1234 1234 34816 1234 4194304 1 2 3 4 5 6 7 8 20 0 9 0 987654 1000 100", 987654, true},
-		{"1234 (a b) c)) S 1 1234 1234 34816 1234 4194304 1 2 3 4 5 6 7 8 20 0 9 0 42 1000 100", 42, true},
-		{"1234 (x) S 1 2", 0, false},
-		{"garbage", 0, false},
-		{"1 (x) S 1 1 1 1 1 1 1 1 1 1 1 1 1 1 1 1 1 1 -5 1", 0, false},
-	}
-	for _, tt := range tests {
-		got, ok := parseProcStart(tt.stat)
-		if got != tt.want || ok != tt.ok {
-			t.Errorf("parseProcStart(%q) = %d, %v; want %d, %v", tt.stat, got, ok, tt.want, tt.ok)
-		}
-	}
-}
-
 func TestStateDirFromEnvironment(t *testing.T) {
 	t.Setenv(StateDirEnv, "")
 	if got := StateDir(); got != DefaultStateDir {

@@ -11,12 +11,14 @@ import (
 	"errors"
 	"fmt"
 	"path"
+	"slices"
 	"sort"
 	"strconv"
 	"strings"
 
 	"boardbench/internal/host"
 	"boardbench/internal/inventory/netif"
+	"boardbench/internal/kernelfile"
 )
 
 // cpufreqDir holds one policyN directory per cpufreq policy (Linux 4.3+).
@@ -114,10 +116,8 @@ func PolicyOfCPU(h *host.Host, cpu int) (policy int, ok bool) {
 			if err != nil {
 				continue
 			}
-			for _, field := range strings.Fields(s) {
-				if c, err := strconv.Atoi(field); err == nil && c == cpu {
-					return n, true
-				}
+			if cpus, err := kernelfile.ParseCPUList(s); err == nil && slices.Contains(cpus, cpu) {
+				return n, true
 			}
 			break
 		}
@@ -260,13 +260,11 @@ func AvailableKHz(h *host.Host, policy int) ([]int64, error) {
 			}
 			continue
 		}
-		for _, field := range strings.Fields(s) {
-			v, err := strconv.ParseInt(field, 10, 64)
-			if err != nil || v <= 0 || seen[v] {
-				continue
+		for _, v := range kernelfile.ParseFrequencies(s) {
+			if !seen[v] {
+				seen[v] = true
+				out = append(out, v)
 			}
-			seen[v] = true
-			out = append(out, v)
 		}
 	}
 	if len(out) == 0 && firstErr != nil {

@@ -20,54 +20,23 @@ import (
 
 	"boardbench/internal/blockdev"
 	"boardbench/internal/host"
+	"boardbench/internal/kernelfile"
 	"boardbench/internal/result"
 )
 
 // DiskStat is the part of a block device's stat file the watch uses.
-type DiskStat struct {
-	// Writes are completed write requests; Sectors 512-byte sectors written.
-	Writes, Sectors uint64
-}
-
-// ParseStat parses /sys/block/NAME/stat (11 to 17 fields).
-func ParseStat(s string) (DiskStat, error) {
-	f := strings.Fields(s)
-	if len(f) < 7 {
-		return DiskStat{}, fmt.Errorf("stat: %d fields, want at least 7", len(f))
-	}
-	w, err1 := strconv.ParseUint(f[4], 10, 64)
-	sec, err2 := strconv.ParseUint(f[6], 10, 64)
-	if err1 != nil || err2 != nil {
-		return DiskStat{}, fmt.Errorf("stat: not numbers: %q %q", f[4], f[6])
-	}
-	return DiskStat{Writes: w, Sectors: sec}, nil
-}
+type DiskStat = kernelfile.BlockStat
 
 // ReadStat reads the stat file of the block device name (a whole device or
 // a partition).
 func ReadStat(h *host.Host, name string) (DiskStat, error) {
-	s, err := h.ReadString("/sys/class/block/" + name + "/stat")
-	if err != nil {
-		return DiskStat{}, err
-	}
-	return ParseStat(s)
+	return kernelfile.ReadBlockStat(h, name)
 }
 
 // proc is one process's cumulative writes.
 type proc struct {
 	comm  string
 	bytes uint64
-}
-
-// ParseIO returns write_bytes of a /proc/PID/io file.
-func ParseIO(s string) (uint64, bool) {
-	for line := range strings.SplitSeq(s, "\n") {
-		if v, ok := strings.CutPrefix(line, "write_bytes:"); ok {
-			n, err := strconv.ParseUint(strings.TrimSpace(v), 10, 64)
-			return n, err == nil
-		}
-	}
-	return 0, false
 }
 
 // processes reads write_bytes of every process it may read.
@@ -86,7 +55,7 @@ func processes(h *host.Host) map[int]proc {
 		if err != nil {
 			continue
 		}
-		b, ok := ParseIO(s)
+		b, ok := kernelfile.ParsePIDIO(s)
 		if !ok {
 			continue
 		}
@@ -413,15 +382,10 @@ func firstNonEmpty(a, b string) string {
 
 // Swaps returns the swap areas of /proc/swaps.
 func Swaps(h *host.Host) []string {
-	s, err := h.ReadString("/proc/swaps")
-	if err != nil {
-		return nil
-	}
+	swaps, _ := kernelfile.ReadSwaps(h)
 	var out []string
-	for i, line := range strings.Split(s, "\n") {
-		if f := strings.Fields(line); i > 0 && len(f) > 0 {
-			out = append(out, f[0])
-		}
+	for _, s := range swaps {
+		out = append(out, s.Path)
 	}
 	return out
 }

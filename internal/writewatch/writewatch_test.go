@@ -18,28 +18,6 @@ import (
 	"boardbench/internal/testutil/wait"
 )
 
-func TestParseStat(t *testing.T) {
-	s, err := ParseStat("  844325   116225 21400442   269208   653824   758704 45627496   480500        0   237436   951254  1217465     1872 60585456   190499    79657    11045\n")
-	if err != nil || s.Writes != 653824 || s.Sectors != 45627496 {
-		t.Errorf("ParseStat = %+v, %v", s, err)
-	}
-	for _, bad := range []string{"", "1 2 3", "1 2 3 4 x 6 7", "1 2 3 4 5 6 -7"} {
-		if _, err := ParseStat(bad); err == nil {
-			t.Errorf("ParseStat(%q) accepted", bad)
-		}
-	}
-}
-
-func TestParseIO(t *testing.T) {
-	io := "rchar: 1\nwchar: 2\nsyscr: 3\nsyscw: 4\nread_bytes: 5\nwrite_bytes: 40960\ncancelled_write_bytes: 0\n"
-	if n, ok := ParseIO(io); !ok || n != 40960 {
-		t.Errorf("ParseIO = %d, %v", n, ok)
-	}
-	if _, ok := ParseIO("rchar: 1\n"); ok {
-		t.Error("ParseIO without write_bytes accepted")
-	}
-}
-
 func TestWritersBetween(t *testing.T) {
 	before := map[int]proc{1: {"systemd-journal", 4096}, 2: {"rsyslogd", 0}, 3: {"old", 100}}
 	after := map[int]proc{1: {"systemd-journal", 4096 + 8192}, 2: {"rsyslogd", 1024}, 3: {"reused", 5000}, 4: {"new", 999}}

@@ -28,6 +28,7 @@ import (
 	"boardbench/internal/host"
 	machine "boardbench/internal/inventory"
 	"boardbench/internal/iostreams"
+	"boardbench/internal/kernelfile"
 	"boardbench/internal/power"
 	"boardbench/internal/report/runtext"
 	"boardbench/internal/result"
@@ -404,14 +405,13 @@ func mountedAt(h *host.Host, name string) string {
 		return ""
 	}
 	dev = strings.TrimSpace(dev)
-	mi, err := h.ReadString("/proc/self/mountinfo")
+	mounts, err := kernelfile.ReadMountInfo(h, kernelfile.Self)
 	if err != nil {
 		return ""
 	}
-	for _, line := range strings.Split(mi, "\n") {
-		f := strings.Fields(line)
-		if len(f) > 4 && f[2] == dev {
-			return f[4]
+	for _, m := range mounts {
+		if m.DevNo == dev {
+			return m.MountPoint
 		}
 	}
 	return ""

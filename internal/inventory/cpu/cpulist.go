@@ -14,28 +14,8 @@ import (
 )
 
 // ParseCPUList parses the kernel's CPU list format ("0-3,6", "0 1 2 3",
-// "4", "") into sorted, de-duplicated CPU numbers. Commas and white space
-// both separate items, as related_cpus uses spaces and *_list files use
-// commas. An empty string yields an empty list. It fails on anything that is
-// not a number or range, on reversed ranges and on numbers above 65535.
-func ParseCPUList(s string) ([]int, error) {
-	seen := map[int]bool{}
-	fields := strings.FieldsFunc(s, func(r rune) bool {
-		return r == ',' || r == ' ' || r == '\t' || r == '\n' || r == '\r'
-	})
-	for _, f := range fields {
-		lo, hi, err := parseCPURange(f)
-		if err != nil {
-			return nil, err
-		}
-		for i := lo; i <= hi; i++ {
-			seen[i] = true
-		}
-	}
-	out := slices.AppendSeq(make([]int, 0, len(seen)), maps.Keys(seen)) // never nil: JSON []
-	slices.Sort(out)
-	return out, nil
-}
+// "4", ""); see kernelfile.ParseCPUList.
+func ParseCPUList(s string) ([]int, error) { return kernelfile.ParseCPUList(s) }
 
 // ReadCPUList reads a sysfs CPU list file (machine path p) through h; nil
 // when it is unreadable, malformed or empty.
@@ -44,7 +24,7 @@ func ReadCPUList(h *host.Host, p string) []int {
 	if err != nil {
 		return nil
 	}
-	list, err := ParseCPUList(s)
+	list, err := kernelfile.ParseCPUList(s)
 	if err != nil || len(list) == 0 {
 		return nil
 	}
@@ -74,7 +54,7 @@ func ParseSelection(s string, allowed []int) ([]int, error) {
 		if f == "" {
 			return nil, fmt.Errorf("empty element in CPU list %q", s)
 		}
-		lo, hi, err := parseCPURange(f)
+		lo, hi, err := kernelfile.ParseCPURange(f)
 		if err != nil {
 			return nil, err
 		}
@@ -97,38 +77,6 @@ func orNone(s string) string {
 		return "none"
 	}
 	return s
-}
-
-// parseCPURange parses "N" or "N-M" (the kernel also writes "N-M:stride/group"
-// in cpusets, which is not accepted here).
-func parseCPURange(f string) (lo, hi int, err error) {
-	a, b, isRange := strings.Cut(f, "-")
-	lo, err = parseCPUNumber(a)
-	if err != nil {
-		return 0, 0, fmt.Errorf("cpu list item %q: %v", f, err)
-	}
-	hi = lo
-	if isRange {
-		hi, err = parseCPUNumber(b)
-		if err != nil {
-			return 0, 0, fmt.Errorf("cpu list item %q: %v", f, err)
-		}
-		if hi < lo {
-			return 0, 0, fmt.Errorf("cpu list item %q: reversed range", f)
-		}
-	}
-	return lo, hi, nil
-}
-
-func parseCPUNumber(s string) (int, error) {
-	n, err := strconv.Atoi(s)
-	if err != nil || n < 0 {
-		return 0, fmt.Errorf("not a CPU number: %q", s)
-	}
-	if n > kernelfile.MaxCPUID {
-		return 0, fmt.Errorf("CPU number %d above %d", n, kernelfile.MaxCPUID)
-	}
-	return n, nil
 }
 
 // FormatCPUList writes CPU numbers in the kernel's compact list format,

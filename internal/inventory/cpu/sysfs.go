@@ -230,7 +230,7 @@ func (c *collector) readPolicy(id int, dir string) Policy {
 	p.Governor, _ = c.h.ReadString(dir + "/scaling_governor")
 	p.Driver, p.Governor = printable(p.Driver), printable(p.Governor)
 	if s, err := c.h.ReadString(dir + "/scaling_available_governors"); err == nil && printableASCII(s) {
-		p.AvailableGovernors = strings.Fields(s)
+		p.AvailableGovernors = kernelfile.ParseAvailable(s)
 	}
 	p.MinMHz, _ = c.readMHz(dir + "/cpuinfo_min_freq")
 	p.MaxMHz, _ = c.readMHz(dir + "/cpuinfo_max_freq")

@@ -5,6 +5,7 @@ import (
 	"strings"
 
 	"boardbench/internal/host"
+	"boardbench/internal/kernelfile"
 )
 
 // Disk kinds, the kind of whole disk a swap area lives on.
@@ -43,14 +44,9 @@ type BlockDevice struct {
 	Via []string `json:"via,omitempty"`
 }
 
-// mount is one mounted file system.
-type mount struct {
-	MountPoint string
-	FSType     string
-	Source     string
-	// MajMin is the device number "179:2" from mountinfo; "" from /proc/mounts.
-	MajMin string
-}
+// mount is one mounted file system (DevNo is "" when read from
+// /proc/mounts).
+type mount = kernelfile.MountInfo
 
 // mountTable is the list of mounts in mount order, or the error that kept
 // it from being read.
@@ -62,53 +58,8 @@ type mountTable struct {
 // readMounts reads /proc/self/mountinfo, or /proc/mounts when mountinfo is
 // unavailable. The error is kept for the callers that need the table.
 func readMounts(h *host.Host) mountTable {
-	if data, err := h.ReadFile("/proc/self/mountinfo"); err == nil {
-		return mountTable{mounts: parseMountinfo(data)}
-	}
-	data, err := h.ReadFile("/proc/mounts")
-	if err != nil {
-		return mountTable{err: err}
-	}
-	return mountTable{mounts: parseProcMounts(data)}
-}
-
-// parseMountinfo parses /proc/self/mountinfo lines:
-// "36 35 98:0 /mnt1 /mnt2 rw,noatime master:1 - ext3 /dev/root rw".
-func parseMountinfo(data []byte) []mount {
-	var out []mount
-	for _, line := range strings.Split(string(data), "\n") {
-		f := strings.Fields(line)
-		sep := -1
-		for i := 6; i < len(f); i++ {
-			if f[i] == "-" {
-				sep = i
-				break
-			}
-		}
-		if sep < 0 || sep+2 >= len(f) {
-			continue
-		}
-		out = append(out, mount{
-			MountPoint: unescapeOctal(f[4]),
-			FSType:     f[sep+1],
-			Source:     unescapeOctal(f[sep+2]),
-			MajMin:     f[2],
-		})
-	}
-	return out
-}
-
-// parseProcMounts parses /proc/mounts lines: "/dev/root / ext4 rw 0 0".
-func parseProcMounts(data []byte) []mount {
-	var out []mount
-	for _, line := range strings.Split(string(data), "\n") {
-		f := strings.Fields(line)
-		if len(f) < 3 {
-			continue
-		}
-		out = append(out, mount{Source: unescapeOctal(f[0]), MountPoint: unescapeOctal(f[1]), FSType: f[2]})
-	}
-	return out
+	ms, err := kernelfile.ReadMountTable(h)
+	return mountTable{mounts: ms, err: err}
 }
 
 // holding returns the mount whose mount point is the longest prefix (by
@@ -182,7 +133,7 @@ func deviceOfMount(h *host.Host, m mount) string {
 	if dev := deviceByPath(h, m.Source); dev != "" {
 		return dev
 	}
-	if m.MajMin == "" || strings.HasPrefix(m.MajMin, "0:") {
+	if m.DevNo == "" || strings.HasPrefix(m.DevNo, "0:") {
 		return "" // no device, or an anonymous one (btrfs subvolume, tmpfs)
 	}
 	names, err := h.ReadDirNames("/sys/class/block")
@@ -190,7 +141,7 @@ func deviceOfMount(h *host.Host, m mount) string {
 		return ""
 	}
 	for _, n := range names {
-		if s, err := h.ReadString("/sys/class/block/" + n + "/dev"); err == nil && s == m.MajMin {
+		if s, err := h.ReadString("/sys/class/block/" + n + "/dev"); err == nil && s == m.DevNo {
 			return n
 		}
 	}

@@ -3,26 +3,16 @@ package memory
 import (
 	"strings"
 	"testing"
-)
 
-func FuzzParseSwaps(f *testing.F) {
-	f.Add([]byte("Filename Type Size Used Priority\n/dev/zram0 partition 1019112 0 5\n/swap\\040file file 10 2 -2\n"))
-	f.Add([]byte("/x\\0 file 1 1 1\n/\\777\\ file 9999999999999999 0 0"))
-	f.Fuzz(func(t *testing.T, data []byte) {
-		for _, e := range ParseSwaps(data) {
-			if e.SizeBytes < 0 || e.UsedBytes < 0 {
-				t.Errorf("negative size in %+v", e)
-			}
-		}
-	})
-}
+	"boardbench/internal/kernelfile"
+)
 
 func FuzzParseMountinfo(f *testing.F) {
 	f.Add([]byte("21 1 179:2 / / rw,noatime shared:1 - ext4 /dev/root rw\n"))
 	f.Add([]byte("1 2 3 4 5 6 - \n- - - - - - - -\n"))
 	f.Fuzz(func(t *testing.T, data []byte) {
-		tab := mountTable{mounts: parseMountinfo(data)}
-		tab.mounts = append(tab.mounts, parseProcMounts(data)...)
+		tab := mountTable{mounts: kernelfile.ParseMountInfo(string(data))}
+		tab.mounts = append(tab.mounts, kernelfile.ParseMounts(string(data))...)
 		if m, ok := tab.holding("/var/swap"); ok && !strings.HasPrefix(m.MountPoint, "/") && m.MountPoint != "" {
 			t.Errorf("holding picked a relative mount point %q", m.MountPoint)
 		}
@@ -37,10 +27,9 @@ func FuzzParseSmallFiles(f *testing.F) {
 		if c, ok := choiceOf(s); ok != (c.Selected != "") {
 			t.Errorf("choiceOf(%q) = %+v, %v", s, c, ok)
 		}
-		if st, ok := ParseMMStat(s); ok && (st.OrigData < 0 || st.ComprData < 0 || st.MemUsed < 0) {
+		if st, ok := kernelfile.ParseMMStat(s); ok && (st.OrigData < 0 || st.ComprData < 0 || st.MemUsed < 0) {
 			t.Errorf("ParseMMStat(%q) = %+v", s, st)
 		}
-		_ = unescapeOctal(s)
 		_ = trimPartition(s)
 	})
 }

@@ -8,6 +8,7 @@ import (
 	"testing"
 
 	"boardbench/internal/host"
+	"boardbench/internal/kernelfile"
 	"boardbench/internal/testutil/fixture"
 )
 
@@ -304,17 +305,6 @@ func TestCollectNoSwapIsEmptyNotNull(t *testing.T) {
 	}
 }
 
-func TestParseSwaps(t *testing.T) {
-	got := ParseSwaps([]byte("Filename\tType\tSize\tUsed\tPriority\n/dev/zram0 partition 1019112 0 5\n/swap\\040file file 10 2 -2\nbroken line\n/x file a b c\n"))
-	want := []SwapEntry{
-		{Path: "/dev/zram0", Type: "partition", SizeBytes: 1019112 * 1024, Priority: 5},
-		{Path: "/swap file", Type: "file", SizeBytes: 10240, UsedBytes: 2048, Priority: -2},
-	}
-	if !reflect.DeepEqual(got, want) {
-		t.Errorf("ParseSwaps = %+v, want %+v", got, want)
-	}
-}
-
 func TestChoiceOf(t *testing.T) {
 	cases := []struct {
 		in     string
@@ -347,7 +337,7 @@ func TestTrimPartition(t *testing.T) {
 }
 
 func TestMountHolding(t *testing.T) {
-	tab := mountTable{mounts: parseMountinfo([]byte(
+	tab := mountTable{mounts: kernelfile.ParseMountInfo(string(
 		"1 0 8:1 / / rw - ext4 /dev/sda1 rw\n" +
 			"2 1 8:2 / /boot rw - vfat /dev/sda2 rw\n" +
 			"3 1 0:40 / /mnt/my\\040disk rw shared:3 master:1 - btrfs /dev/sdb1 rw\n" +

@@ -46,27 +46,6 @@ func isNumbered(name, prefix string) bool {
 	return true
 }
 
-// unescapeOctal undoes the \ooo escapes the kernel uses for white space and
-// backslashes in /proc/swaps and /proc/self/mountinfo ("\040" is a space).
-func unescapeOctal(s string) string {
-	if !strings.Contains(s, `\`) {
-		return s
-	}
-	var b strings.Builder
-	for i := 0; i < len(s); i++ {
-		if s[i] == '\\' && i+3 < len(s) && isOctal(s[i+1]) && isOctal(s[i+2]) && isOctal(s[i+3]) {
-			v := (int(s[i+1]-'0')<<6 | int(s[i+2]-'0')<<3 | int(s[i+3]-'0')) & 0xff
-			b.WriteByte(byte(v))
-			i += 3
-			continue
-		}
-		b.WriteByte(s[i])
-	}
-	return b.String()
-}
-
-func isOctal(c byte) bool { return c >= '0' && c <= '7' }
-
 // unwrapPath drops the path from a *fs.PathError: notes already name the item.
 func unwrapPath(err error) error {
 	var pe *fs.PathError

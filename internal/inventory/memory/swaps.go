@@ -3,10 +3,10 @@ package memory
 import (
 	"fmt"
 	"path"
-	"strconv"
 	"strings"
 
 	"boardbench/internal/host"
+	"boardbench/internal/kernelfile"
 	"boardbench/internal/note"
 )
 
@@ -41,53 +41,16 @@ type Swap struct {
 	Device *BlockDevice `json:"device"`
 }
 
-// SwapEntry is one parsed line of /proc/swaps.
-type SwapEntry struct {
-	Path      string
-	Type      string
-	SizeBytes int64
-	UsedBytes int64
-	Priority  int
-}
-
-// ParseSwaps parses /proc/swaps. Sizes, given in KiB, are returned in bytes;
-// escaped characters in file names are decoded. The header and malformed
-// lines are skipped.
-func ParseSwaps(data []byte) []SwapEntry {
-	var out []SwapEntry
-	for _, line := range strings.Split(string(data), "\n") {
-		f := strings.Fields(line)
-		if len(f) < 5 || f[0] == "Filename" {
-			continue
-		}
-		size, err1 := strconv.ParseInt(f[2], 10, 64)
-		used, err2 := strconv.ParseInt(f[3], 10, 64)
-		prio, err3 := strconv.Atoi(f[4])
-		if err1 != nil || err2 != nil || err3 != nil || size < 0 || used < 0 ||
-			size > 1<<52 || used > 1<<52 {
-			continue
-		}
-		out = append(out, SwapEntry{
-			Path:      unescapeOctal(f[0]),
-			Type:      f[1],
-			SizeBytes: size * 1024,
-			UsedBytes: used * 1024,
-			Priority:  prio,
-		})
-	}
-	return out
-}
-
 // collectSwaps reads /proc/swaps and finds what each area lives on. It must
 // run after collectZram so zram areas can be matched to their devices.
 func collectSwaps(h *host.Host, in *Info, mounts mountTable) {
-	data, err := h.ReadFile("/proc/swaps")
+	swaps, err := kernelfile.ReadSwaps(h)
 	if err != nil {
 		in.Notes.Add("/proc/swaps", note.Unreadable+": "+errText(err))
 		return
 	}
 	in.Swaps = []Swap{}
-	for _, e := range ParseSwaps(data) {
+	for _, e := range swaps {
 		s := Swap{Path: e.Path, Kind: e.Type, SizeBytes: e.SizeBytes, UsedBytes: e.UsedBytes, Priority: e.Priority}
 		name := path.Base(e.Path)
 		switch {

@@ -1,10 +1,8 @@
 package memory
 
 import (
-	"strconv"
-	"strings"
-
 	"boardbench/internal/host"
+	"boardbench/internal/kernelfile"
 	"boardbench/internal/note"
 )
 
@@ -74,7 +72,7 @@ func collectZram(h *host.Host, in *Info, mounts mountTable) {
 			}
 		}
 		if s, err := h.ReadString(dir + "mm_stat"); err == nil {
-			if st, ok := ParseMMStat(s); ok {
+			if st, ok := kernelfile.ParseMMStat(s); ok {
 				z.OrigDataBytes, z.ComprDataBytes, z.MemUsedBytes = &st.OrigData, &st.ComprData, &st.MemUsed
 				if st.ComprData > 0 {
 					r := float64(st.OrigData) / float64(st.ComprData)
@@ -86,32 +84,6 @@ func collectZram(h *host.Host, in *Info, mounts mountTable) {
 		}
 		in.Zram = append(in.Zram, z)
 	}
-}
-
-// MMStat holds the first fields of a zram device's mm_stat, in bytes.
-type MMStat struct {
-	OrigData  int64
-	ComprData int64
-	MemUsed   int64
-}
-
-// ParseMMStat parses /sys/block/zramN/mm_stat ("orig_data_size
-// compr_data_size mem_used_total ..."). ok is false when the first three
-// fields are not non-negative integers.
-func ParseMMStat(s string) (MMStat, bool) {
-	f := strings.Fields(s)
-	if len(f) < 3 {
-		return MMStat{}, false
-	}
-	var v [3]int64
-	for i := range v {
-		n, err := strconv.ParseInt(f[i], 10, 64)
-		if err != nil || n < 0 {
-			return MMStat{}, false
-		}
-		v[i] = n
-	}
-	return MMStat{OrigData: v[0], ComprData: v[1], MemUsed: v[2]}, true
 }
 
 // collectZswap reads /sys/module/zswap/parameters.

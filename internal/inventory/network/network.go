@@ -16,6 +16,7 @@ import (
 
 	"boardbench/internal/host"
 	"boardbench/internal/inventory/buses"
+	"boardbench/internal/kernelfile"
 	"boardbench/internal/note"
 	"boardbench/internal/redact"
 )
@@ -186,11 +187,7 @@ func readInterface(h *host.Host, name string, redactIDs bool) Interface {
 func interfaceType(h *host.Host, dir string) string {
 	devtype := ""
 	if s, err := h.ReadString(dir + "/uevent"); err == nil {
-		for _, line := range strings.Split(s, "\n") {
-			if v, ok := strings.CutPrefix(strings.TrimSpace(line), "DEVTYPE="); ok {
-				devtype = v
-			}
-		}
+		devtype = kernelfile.ParseUevent(s)["DEVTYPE"]
 	}
 	switch {
 	case devtype == "wlan" || h.Exists(dir+"/wireless") || h.Exists(dir+"/phy80211"):

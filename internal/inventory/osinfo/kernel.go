@@ -1,9 +1,8 @@
 package osinfo
 
 import (
-	"strings"
-
 	"boardbench/internal/host"
+	"boardbench/internal/kernelfile"
 	"boardbench/internal/note"
 )
 
@@ -48,15 +47,10 @@ func collectKernel(h *host.Host, notes *note.List) Kernel {
 	u := h.Uname()
 	k := Kernel{Release: printable(u.Release), Build: printable(u.Version), Machine: printable(u.Machine)}
 	if pv, err := h.ReadString("/proc/version"); err == nil {
-		if i := strings.IndexByte(pv, '\n'); i >= 0 {
-			pv = pv[:i]
-		}
-		k.ProcVersion = printable(pv)
-		k.Compiler = KernelCompiler(k.ProcVersion)
+		k.ProcVersion = printable(kernelfile.VersionLine(pv))
+		k.Compiler = kernelfile.VersionCompiler(k.ProcVersion)
 		if k.Release == "" {
-			if f := strings.Fields(k.ProcVersion); len(f) >= 3 && f[0] == "Linux" && f[1] == "version" {
-				k.Release = f[2]
-			}
+			k.Release = kernelfile.VersionRelease(k.ProcVersion)
 		}
 	} else {
 		notes.Add("/proc/version", note.Unreadable)
@@ -77,56 +71,4 @@ func collectKernel(h *host.Host, notes *note.List) Kernel {
 		notes.Add("kernel architecture", "unknown machine name "+k.Machine)
 	}
 	return k
-}
-
-// KernelCompiler extracts the compiler from a /proc/version line:
-//
-//	Linux version 6.1.0 (user@host) (gcc-12 (Debian 12.2.0-14) 12.2.0, GNU ld …) #1 SMP …
-//
-// gives "gcc-12 (Debian 12.2.0-14) 12.2.0". Older kernels write
-// "(gcc version 7.3.0 (Ubuntu/Linaro 7.3.0-27ubuntu1~18.04))". It returns ""
-// when the line has no such group.
-func KernelCompiler(procVersion string) string {
-	groups := topLevelParens(procVersion)
-	for _, g := range groups {
-		if strings.Contains(g, "@") && !strings.ContainsAny(g, " ") {
-			continue // the builder, user@host
-		}
-		low := strings.ToLower(g)
-		if !strings.Contains(low, "gcc") && !strings.Contains(low, "clang") {
-			continue
-		}
-		if i := strings.Index(g, ", GNU ld"); i >= 0 {
-			g = g[:i]
-		} else if i := strings.Index(g, ", LLD"); i >= 0 {
-			g = g[:i]
-		}
-		return strings.TrimSpace(g)
-	}
-	return ""
-}
-
-// topLevelParens returns the contents of the outermost balanced parentheses
-// of s, in order. Unbalanced text is ignored.
-func topLevelParens(s string) []string {
-	var out []string
-	depth, start := 0, 0
-	for i, r := range s {
-		switch r {
-		case '(':
-			if depth == 0 {
-				start = i + 1
-			}
-			depth++
-		case ')':
-			if depth == 0 {
-				continue
-			}
-			depth--
-			if depth == 0 {
-				out = append(out, s[start:i])
-			}
-		}
-	}
-	return out
 }

@@ -171,24 +171,6 @@ func TestArmbianAndRPiIssue(t *testing.T) {
 	}
 }
 
-func TestKernelCompiler(t *testing.T) {
-	cases := []struct{ in, want string }{
-		{"Linux version 6.1.0-rpi7-rpi-v8 (debian-kernel@lists.debian.org) (gcc-12 (Debian 12.2.0-14) 12.2.0, GNU ld (GNU Binutils for Debian) 2.40) #1 SMP PREEMPT Debian 1:6.1.63-1+rpt1 (2023-11-24)",
-			"gcc-12 (Debian 12.2.0-14) 12.2.0"},
-		{"Linux version 4.9.156-14 (root@odroid) (gcc version 7.3.0 (Ubuntu/Linaro 7.3.0-27ubuntu1~18.04)) #1 SMP PREEMPT Tue Feb 19 2019",
-			"gcc version 7.3.0 (Ubuntu/Linaro 7.3.0-27ubuntu1~18.04)"},
-		{"Linux version 6.6.0 (builder@host) (ClangBuiltLinux clang version 17.0.6, LLD 17.0.6) #1 SMP",
-			"ClangBuiltLinux clang version 17.0.6"},
-		{"Linux version 5.0 ((unbalanced", ""},
-		{"", ""},
-	}
-	for _, c := range cases {
-		if got := KernelCompiler(c.in); got != c.want {
-			t.Errorf("KernelCompiler(%q) = %q, want %q", c.in, got, c.want)
-		}
-	}
-}
-
 func TestParseLddVersion(t *testing.T) {
 	cases := []struct {
 		in         string

@@ -18,6 +18,7 @@ import (
 	"boardbench/internal/host"
 	"boardbench/internal/inventory/cpu"
 	"boardbench/internal/inventory/rpi"
+	"boardbench/internal/kernelfile"
 	"boardbench/internal/note"
 )
 
@@ -433,7 +434,7 @@ func dmiModel(d *DMI) string {
 // splitNUL splits a device-tree string list.
 func splitNUL(b []byte) []string {
 	out := []string{}
-	for _, s := range strings.Split(string(b), "\x00") {
+	for _, s := range kernelfile.ParseStringList(b) {
 		if s = cleanString(s); s != "" {
 			out = append(out, s)
 		}

@@ -1,8 +1,6 @@
 package storage
 
-import (
-	"strings"
-)
+import "boardbench/internal/kernelfile"
 
 // Mount is one place a block device's file system is mounted.
 type Mount struct {
@@ -19,73 +17,15 @@ type mountEntry struct {
 	Mount
 }
 
-// parseMountinfo parses /proc/self/mountinfo. Lines that do not follow the
-// format are skipped.
-func parseMountinfo(s string) []mountEntry {
-	var out []mountEntry
-	for _, line := range strings.Split(s, "\n") {
-		pre, post, ok := strings.Cut(line, " - ")
-		if !ok {
-			continue
-		}
-		a := strings.Fields(pre)
-		b := strings.Fields(post)
-		if len(a) < 5 || len(b) < 2 {
-			continue
-		}
-		out = append(out, mountEntry{
-			devno:  a[2],
-			source: unescapeMount(b[1]),
-			Mount:  Mount{MountPoint: unescapeMount(a[4]), FSType: b[0]},
-		})
+// mountEntries converts the kernel's mount table (mountinfo, or
+// /proc/mounts without device numbers) to mount entries.
+func mountEntries(ms []kernelfile.MountInfo) []mountEntry {
+	out := make([]mountEntry, 0, len(ms))
+	for _, m := range ms {
+		out = append(out, mountEntry{devno: m.DevNo, source: m.Source,
+			Mount: Mount{MountPoint: m.MountPoint, FSType: m.FSType}})
 	}
 	return out
-}
-
-// parseProcMounts parses /proc/mounts (fstab format).
-func parseProcMounts(s string) []mountEntry {
-	var out []mountEntry
-	for _, line := range strings.Split(s, "\n") {
-		f := strings.Fields(line)
-		if len(f) < 3 {
-			continue
-		}
-		out = append(out, mountEntry{
-			source: unescapeMount(f[0]),
-			Mount:  Mount{MountPoint: unescapeMount(f[1]), FSType: f[2]},
-		})
-	}
-	return out
-}
-
-// unescapeMount undoes the kernel's octal escaping of space, tab, newline
-// and backslash ("\040" → " ").
-func unescapeMount(s string) string {
-	if !strings.Contains(s, `\`) {
-		return s
-	}
-	var b strings.Builder
-	for i := 0; i < len(s); i++ {
-		if s[i] == '\\' && isOctal(s, i+1) {
-			b.WriteByte((s[i+1]-'0')<<6 | (s[i+2]-'0')<<3 | (s[i+3] - '0'))
-			i += 3
-			continue
-		}
-		b.WriteByte(s[i])
-	}
-	return b.String()
-}
-
-func isOctal(s string, i int) bool {
-	if i+3 > len(s) {
-		return false
-	}
-	for _, c := range []byte(s[i : i+3]) {
-		if c < '0' || c > '7' {
-			return false
-		}
-	}
-	return s[i] <= '3'
 }
 
 // mountsOf returns the mounts of a block device, matched by device number
@@ -131,27 +71,13 @@ type MountInfo struct {
 	SuperOptions []string `json:"super_options"`
 }
 
-// ParseMountinfo parses /proc/self/mountinfo; malformed lines are skipped.
-func ParseMountinfo(s string) []MountInfo {
-	var out []MountInfo
-	for line := range strings.SplitSeq(s, "\n") {
-		pre, post, ok := strings.Cut(line, " - ")
-		if !ok {
-			continue
-		}
-		a := strings.Fields(pre)
-		b := strings.Fields(post)
-		if len(a) < 6 || len(b) < 2 {
-			continue
-		}
-		m := MountInfo{DevNo: a[2], Root: unescapeMount(a[3]), MountPoint: unescapeMount(a[4]),
-			Options: strings.Split(a[5], ","), FSType: b[0], Source: unescapeMount(b[1])}
-		if len(b) >= 3 {
-			for _, o := range strings.Split(b[2], ",") {
-				m.SuperOptions = append(m.SuperOptions, unescapeMount(o))
-			}
-		}
-		out = append(out, m)
+// MountInfos converts mounts of /proc/PID/mountinfo (kernelfile's parser)
+// to the form a result keeps.
+func MountInfos(ms []kernelfile.MountInfo) []MountInfo {
+	out := make([]MountInfo, 0, len(ms))
+	for _, m := range ms {
+		out = append(out, MountInfo{DevNo: m.DevNo, Root: m.Root, MountPoint: m.MountPoint,
+			FSType: m.FSType, Source: m.Source, Options: m.Options, SuperOptions: m.SuperOptions})
 	}
 	return out
 }

@@ -194,14 +194,12 @@ func skipped(name string) bool {
 // readMounts reads the mount table, preferring mountinfo (it carries
 // device numbers, so "/dev/root" matches too).
 func readMounts(h *host.Host, notes *note.List) []mountEntry {
-	if s, err := h.ReadString("/proc/self/mountinfo"); err == nil {
-		return parseMountinfo(s)
+	ms, err := kernelfile.ReadMountTable(h)
+	if err != nil {
+		notes.Add("mount points", note.Unreadable)
+		return nil
 	}
-	if s, err := h.ReadString("/proc/mounts"); err == nil {
-		return parseProcMounts(s)
-	}
-	notes.Add("mount points", note.Unreadable)
-	return nil
+	return mountEntries(ms)
 }
 
 // readDevice describes one block device; keep is false for devices not

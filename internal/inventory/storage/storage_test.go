@@ -5,6 +5,7 @@ import (
 	"strings"
 	"testing"
 
+	"boardbench/internal/kernelfile"
 	"boardbench/internal/redact"
 	"boardbench/internal/testutil/fixture"
 )
@@ -202,7 +203,7 @@ func TestMountinfo(t *testing.T) {
 		"32 22 8:1 /sub /bind rw - ext4 /dev/sda1 rw\n" +
 		"33 22 0:35 /@ /srv rw - btrfs /dev/sdb2 rw\n" +
 		"broken\n"
-	e := parseMountinfo(s)
+	e := mountEntries(kernelfile.ParseMountInfo(s))
 	if len(e) != 4 {
 		t.Fatalf("entries = %+v", e)
 	}
@@ -222,27 +223,6 @@ func TestMountinfo(t *testing.T) {
 		}
 		if !reflect.DeepEqual(got, c.want) {
 			t.Errorf("mountsOf(%s) = %q, want %q", c.devno, got, c.want)
-		}
-	}
-	pm := parseProcMounts("/dev/sda1 /mnt/a\\011b vfat rw 0 0\nshort line\n")
-	if len(pm) != 1 || pm[0].MountPoint != "/mnt/a\tb" || pm[0].FSType != "vfat" {
-		t.Errorf("parseProcMounts = %+v", pm)
-	}
-}
-
-func TestUnescapeMount(t *testing.T) {
-	cases := map[string]string{
-		`/a\040b`:  "/a b",
-		`/a\134b`:  `/a\b`,
-		`/a\04`:    `/a\04`,
-		`/a\999`:   `/a\999`,
-		`\`:        `\`,
-		`/plain`:   "/plain",
-		`/x\012y\`: "/x\ny\\",
-	}
-	for in, want := range cases {
-		if got := unescapeMount(in); got != want {
-			t.Errorf("unescapeMount(%q) = %q, want %q", in, got, want)
 		}
 	}
 }
@@ -281,20 +261,6 @@ func TestKinds(t *testing.T) {
 			t.Errorf("nvmeController(%q) = %q, want %q", in, got, want)
 		}
 	}
-}
-
-func FuzzParseMountinfo(f *testing.F) {
-	f.Add("22 1 179:2 / / rw shared:1 - ext4 /dev/root rw\n")
-	f.Add(" - \n - - - \n\\")
-	f.Fuzz(func(t *testing.T, s string) {
-		for _, e := range parseMountinfo(s) {
-			if e.FSType == "" {
-				t.Errorf("entry without fs type from %q", s)
-			}
-		}
-		_ = parseProcMounts(s)
-		_ = unescapeMount(s)
-	})
 }
 
 func TestSATAOnPCIe(t *testing.T) {

@@ -11,9 +11,11 @@ package virt
 
 import (
 	"fmt"
+	"slices"
 	"strings"
 
 	"boardbench/internal/host"
+	"boardbench/internal/kernelfile"
 )
 
 // Info is the `vm` section of the machine description.
@@ -48,7 +50,7 @@ var dmiFields = []string{"sys_vendor", "product_name", "bios_vendor", "bios_vers
 func Collect(h *host.Host) Info {
 	var in facts
 	if data, err := h.ReadFile("/proc/cpuinfo"); err == nil {
-		in.flagsSeen, in.hypervisorFlag = cpuinfoHypervisorFlag(string(data))
+		in.flagsSeen, in.hypervisorFlag = cpuinfoHypervisorFlag(data)
 		in.cpuinfoRead = true
 	}
 	in.dmi = map[string]string{}
@@ -186,20 +188,9 @@ func boolPtr(b bool) *bool { return &b }
 
 // cpuinfoHypervisorFlag reports whether /proc/cpuinfo has an x86 "flags"
 // line and whether the first one lists "hypervisor".
-func cpuinfoHypervisorFlag(s string) (seen, hypervisor bool) {
-	for line := range strings.Lines(s) {
-		key, val, ok := strings.Cut(line, ":")
-		if !ok || strings.TrimSpace(key) != "flags" {
-			continue
-		}
-		for _, f := range strings.Fields(val) {
-			if f == "hypervisor" {
-				return true, true
-			}
-		}
-		return true, false
-	}
-	return false, false
+func cpuinfoHypervisorFlag(data []byte) (seen, hypervisor bool) {
+	flags, seen := kernelfile.ParseCPUInfo(data).First["flags"]
+	return seen, seen && slices.Contains(strings.Fields(flags), "hypervisor")
 }
 
 // hypervisorName names the hypervisor /sys/hypervisor/type reports.
@@ -228,7 +219,7 @@ func dtIsVirt(compatible []string, model string) bool {
 // splitNUL splits a device-tree string list, dropping empty strings.
 func splitNUL(b []byte) []string {
 	var out []string
-	for _, s := range strings.Split(string(b), "\x00") {
+	for _, s := range kernelfile.ParseStringList(b) {
 		if s = printable(s); s != "" {
 			out = append(out, s)
 		}
