@@ -56,6 +56,8 @@ type Config struct {
 	// Timeout bounds each request's work; 0 means RequestTimeout (tests
 	// of big pages on a loaded machine give more).
 	Timeout time.Duration
+	// Uploads, when set, takes uploads on POST /api/v1/results (api.go).
+	Uploads *Uploads
 }
 
 // Server answers the web view's requests.
@@ -63,6 +65,7 @@ type Server struct {
 	cfg  Config
 	mux  *http.ServeMux
 	work *workLimit
+	rate *rateLimit
 
 	socMu   sync.Mutex
 	socs    []string
@@ -84,6 +87,7 @@ func New(cfg Config) *Server {
 	if cfg.Metrics != nil {
 		s.mux.Handle("GET /metrics", cfg.Metrics)
 	}
+	s.addAPI()
 	return s
 }
 
@@ -104,7 +108,7 @@ func (s *Server) Handler() http.Handler {
 		hd.Set("Content-Security-Policy", "default-src 'none'; style-src 'unsafe-inline'; img-src 'self' data:; form-action 'self'; frame-ancestors 'none'; base-uri 'none'")
 		hd.Set("X-Content-Type-Options", "nosniff")
 		hd.Set("Referrer-Policy", "no-referrer")
-		if r.Method != http.MethodGet && r.Method != http.MethodHead {
+		if !s.allowsMethod(r) {
 			hd.Set("Allow", "GET, HEAD")
 			http.Error(w, "read-only: only GET and HEAD", http.StatusMethodNotAllowed)
 			return
