@@ -241,3 +241,22 @@ func short80(s string) string {
 func (c *Client) Link(path string) string {
 	return Target(c.Base) + path
 }
+
+// NewClient returns the client of the lab at target with the token from
+// tokenFile (else $BOARDBENCH_TOKEN); its errors are bad input. warn,
+// when not "", is a warning to print: the token would cross the network
+// in clear.
+func NewClient(target, tokenFile string) (c *Client, warn string, err error) {
+	u, err := ParseLab(target)
+	if err != nil {
+		return nil, "", err
+	}
+	tok, err := ReadToken(tokenFile)
+	if err != nil {
+		return nil, "", err
+	}
+	if PlainOverNetwork(u) {
+		warn = Target(u) + " is plain http: the token crosses the network in clear (the lab takes it only with --insecure-uploads)"
+	}
+	return &Client{Base: u, Token: tok}, warn, nil
+}

@@ -5,20 +5,20 @@ import (
 	"errors"
 	"math/rand/v2"
 	"strings"
-	"syscall"
 	"time"
 )
 
 // transientStates are the SQLSTATEs of a server that refuses a connection
 // for now: too many connections (53300, also per role or database),
-// starting up or shutting down (57P03), out of resources (53000, 53200),
-// and the connection failures of class 08.
-var transientStates = []string{"53300", "57P03", "53000", "53200", "08000", "08001", "08004", "08006"}
+// starting up (57P03), out of resources (53000, 53200).
+var transientStates = []string{"53300", "57P03", "53000", "53200"}
 
-// IsTransient reports whether err is a refusal that may pass: the
-// database server refused or dropped the connection (too many
-// connections, starting up, connection refused or reset). A statement's
-// own error (a constraint, a syntax error) is not transient.
+// IsTransient reports whether err is a refusal that may pass: a database
+// server that answers but refuses the connection for now (too many
+// connections, starting up, out of resources). A server that cannot be
+// reached at all (connection refused, no such host) is not: a push to it
+// fails at once and keeps its results as pending. A statement's own error
+// (a constraint, a syntax error) is not transient either.
 func IsTransient(err error) bool {
 	if err == nil || errors.Is(err, context.Canceled) || errors.Is(err, context.DeadlineExceeded) {
 		return false
@@ -32,9 +32,6 @@ func IsTransient(err error) bool {
 			}
 		}
 		return false
-	}
-	if errors.Is(err, syscall.ECONNREFUSED) || errors.Is(err, syscall.ECONNRESET) {
-		return true
 	}
 	msg := err.Error()
 	return strings.Contains(msg, "too many clients") || strings.Contains(msg, "too many connections")
