@@ -43,14 +43,14 @@ func (o *uploadOptions) check(listen string) error {
 	if (o.tlsCert == "") != (o.tlsKey == "") {
 		return cmdutil.Usagef("--tls-cert and --tls-key go together")
 	}
-	if o.maxBytes <= 0 || o.rate < 0 || o.burst < 1 {
-		return cmdutil.Usagef("--max-upload-bytes and --upload-burst want a positive number, --upload-rate zero or more")
-	}
 	if !o.accept {
 		if o.insecure {
 			return cmdutil.Usagef("--insecure-uploads without --accept-uploads")
 		}
 		return nil
+	}
+	if o.maxBytes <= 0 || o.rate < 0 || o.burst < 1 {
+		return cmdutil.Usagef("--max-upload-bytes and --upload-burst want a positive number, --upload-rate zero or more")
 	}
 	if o.tlsCert == "" && !o.insecure && !promexport.IsLoopback(listen) {
 		return cmdutil.Usagef("--accept-uploads on %s without TLS would take tokens in clear from the network: give --tls-cert/--tls-key, listen on 127.0.0.1 behind a reverse proxy that speaks https (docs/lab.md), or say --insecure-uploads", listen)
