@@ -217,13 +217,13 @@ func addToken(t *testing.T, storeURL, name string) string {
 }
 
 // TestTwoServersHundredUploaders: two serve processes on one PostgreSQL
-// whose role may hold 10 connections take 100 uploads at once (each
+// whose role may hold 6 connections (fewer than their pools would open) take 100 uploads at once (each
 // result once, 20 of them sent twice, to both servers): every result is
 // stored once with its token's name, none lost, none doubled. Then a
 // revoked token is refused by both servers, and hostile uploads get
 // their status.
 func TestTwoServersHundredUploaders(t *testing.T) {
-	storeURL, admin := pg(t, "uploads", 10)
+	storeURL, _ := pg(t, "uploads", 6)
 	const tokens, uploads, twice = 10, 100, 20
 	toks := make([]string, tokens)
 	for i := range toks {
@@ -265,8 +265,11 @@ func TestTwoServersHundredUploaders(t *testing.T) {
 			created[o.i]++
 		}
 	}
+	// An upload whose answer was lost (the database refused the
+	// server's next connection after the result was stored) is answered
+	// "present" when retried: created at most once, stored exactly once.
 	for i := range uploads {
-		if created[i] != 1 {
+		if created[i] > 1 {
 			t.Errorf("result %d was created %d times", i, created[i])
 		}
 	}
@@ -276,7 +279,10 @@ func TestTwoServersHundredUploaders(t *testing.T) {
 	var nResults, nDocs, nUploads, nDistinctUploaders int
 	count := func(q string, into *int) {
 		t.Helper()
-		db, err := sql.Open("pgx", storeURL)
+		// As the server's superuser: the role's few connections are the servers'.
+		u := mustURL(t, os.Getenv(PostgresEnv))
+		u.Path = "/" + dbName
+		db, err := sql.Open("pgx", u.String())
 		if err != nil {
 			t.Fatal(err)
 		}
@@ -293,10 +299,13 @@ func TestTwoServersHundredUploaders(t *testing.T) {
 		t.Errorf("stored %d results, %d documents, %d uploads by %d tokens; want %d, %d, %d by %d",
 			nResults, nDocs, nUploads, nDistinctUploaders, uploads, uploads, uploads, tokens)
 	}
-	_ = admin
 
-	// A revoked token, refused by both servers at once (they keep no state).
-	if _, errOut, code := run(t, nil, "--store", storeURL, "lab", "token", "revoke", "board-03"); code != 0 {
+	// A revoked token, refused by both servers at once (they keep no
+	// state). The operator connects as another role (here the server's
+	// superuser): the servers' role holds its few connections.
+	opURL := mustURL(t, os.Getenv(PostgresEnv))
+	opURL.Path = "/" + dbName
+	if _, errOut, code := run(t, nil, "--store", opURL.String(), "lab", "token", "revoke", "board-03"); code != 0 {
 		t.Fatalf("lab token revoke: exit %d\n%s", code, errOut)
 	}
 	for _, s := range servers {
@@ -306,7 +315,7 @@ func TestTwoServersHundredUploaders(t *testing.T) {
 			t.Errorf("%s: upload with a revoked token: %v, want 403", s.url, err)
 		}
 	}
-	out, _, code := run(t, nil, "--store", storeURL, "lab", "token", "list")
+	out, _, code := run(t, nil, "--store", opURL.String(), "lab", "token", "list")
 	if code != 0 || !regexp.MustCompile(`board-03 .*revoked`).MatchString(out) || !regexp.MustCompile(`board-00 .*in use\s+10 `).MatchString(out) {
 		t.Errorf("lab token list (exit %d):\n%s", code, out)
 	}
