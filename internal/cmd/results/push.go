@@ -103,7 +103,9 @@ func runPush(ctx context.Context, f *cmdutil.Factory, o pushOptions) error {
 		sum, err := labapi.PushStored(ctx, st, client, ids, f.IO.ErrOut)
 		return report(f, o, sum, err)
 	}
-	src, err := open(ctx, f)
+	// The source is read only (it may be on a read-only mount); it is
+	// opened for writing only to keep results as pending.
+	src, err := openRead(ctx, f)
 	if err != nil {
 		return err
 	}
@@ -113,7 +115,7 @@ func runPush(ctx context.Context, f *cmdutil.Factory, o pushOptions) error {
 	if err != nil {
 		return err
 	}
-	sum, err := pushToStore(ctx, src, o.to, recs)
+	sum, err := pushToStore(ctx, src, func(ctx context.Context) (store.Store, error) { return open(ctx, f) }, o.to, recs)
 	return report(f, o, sum, err)
 }
 
@@ -132,8 +134,9 @@ func labClient(f *cmdutil.Factory, target, tokenFile string) (*labapi.Client, er
 
 // pushToStore copies recs from src to the store to names, trying a busy
 // PostgreSQL server again (store.DefaultBackoff); what cannot be pushed
-// is kept as pending under the target's URL without its password.
-func pushToStore(ctx context.Context, src store.Store, to string, recs []store.Record) (labapi.Summary, error) {
+// is kept as pending, in the store keepIn opens (nil: src), under the
+// target's URL without its password.
+func pushToStore(ctx context.Context, src store.Store, keepIn func(context.Context) (store.Store, error), to string, recs []store.Record) (labapi.Summary, error) {
 	target := redact.ConnString(to)
 	sum := labapi.Summary{Target: target}
 	dst, err := store.OpenRetrying(ctx, to, store.DefaultBackoff)
@@ -143,10 +146,12 @@ func pushToStore(ctx context.Context, src store.Store, to string, recs []store.R
 		sum.Pushed, sum.Present = ps.Pushed, ps.Present
 	}
 	if err == nil {
-		for _, r := range recs {
-			_ = store.RemovePending(ctx, src, r.ID, target)
-		}
 		dst.Close()
+		if keepIn == nil {
+			for _, r := range recs {
+				_ = store.RemovePending(ctx, src, r.ID, target)
+			}
+		}
 		return sum, nil
 	}
 	if dst != nil {
@@ -158,8 +163,17 @@ func pushToStore(ctx context.Context, src store.Store, to string, recs []store.R
 	}
 	// Those pushed are the first Pushed+Present (in order); the rest wait.
 	kctx := context.WithoutCancel(ctx)
+	keep := src
+	if keepIn != nil {
+		k, kerr := keepIn(kctx)
+		if kerr != nil {
+			return sum, fmt.Errorf("%v; the results cannot be kept as pending: %v", err, kerr)
+		}
+		defer k.Close()
+		keep = k
+	}
 	for _, r := range recs[min(len(recs), ps.Pushed+ps.Present):] {
-		if perr := store.AddPending(kctx, src, r.ID, target, err.Error()); perr != nil {
+		if perr := store.AddPending(kctx, keep, r.ID, target, err.Error()); perr != nil {
 			if errors.Is(perr, store.ErrNoLab) {
 				return sum, err
 			}
@@ -232,7 +246,7 @@ func pushPending(ctx context.Context, f *cmdutil.Factory, o pushOptions, client 
 				}
 				recs = append(recs, r)
 			}
-			sum, err = pushToStore(ctx, st, o.to, recs)
+			sum, err = pushToStore(ctx, st, nil, o.to, recs)
 		default:
 			fmt.Fprintf(f.IO.ErrOut, "boardbench: %d result(s) pending for %s: give its URL with the password to push them (results push --pending URL)\n", len(ids), target)
 			sum = labapi.Summary{Target: target, Pending: len(ids)}
