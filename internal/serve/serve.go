@@ -1,9 +1,12 @@
 // Package serve is `boardbench serve`'s read-only web view over a results
 // store: the results table (sorted, filtered and paged on the server), a
 // page per result with its findings, charts and raw JSON, and a
-// comparison page. No endpoint changes the store; every parameter is
-// checked before it reaches the store (a bad one is a 400), every request
-// has a deadline, and pages are plain HTML from embedded templates.
+// comparison page, and a JSON API beside them (api.go). No endpoint
+// changes the store but the upload of Config.Uploads (serve
+// --accept-uploads: POST /api/v1/results with a token, docs/lab.md);
+// every parameter is checked before it reaches the store (a bad one is a
+// 400), every request has a deadline, and pages are plain HTML from
+// embedded templates.
 package serve
 
 import (
