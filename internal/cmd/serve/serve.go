@@ -63,7 +63,8 @@ unless --insecure-uploads says a plain network is trusted.`,
 		Example: `  boardbench serve
   boardbench serve --store /srv/boardbench/results.db --listen 0.0.0.0:8080 --allow-host bench.lan
   boardbench serve --store postgres://bench@db/boardbench --metrics
-  boardbench serve --store postgres://bench@db/boardbench --accept-uploads --listen 0.0.0.0:8443 --tls-cert lab.crt --tls-key lab.key`,
+  boardbench serve --store postgres://bench@db/boardbench --accept-uploads \
+      --listen 0.0.0.0:8443 --tls-cert lab.crt --tls-key lab.key`,
 		Args: cobra.NoArgs,
 		RunE: func(cmd *cobra.Command, args []string) error {
 			return runWith(cmd.Context(), f, listen, allowHosts, metrics, up)
