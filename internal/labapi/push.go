@@ -56,7 +56,11 @@ func PushStored(ctx context.Context, st store.Store, c *Client, ids []string, lo
 						sum.Present++
 					}
 					if log != nil {
-						fmt.Fprintf(log, "boardbench: pushed %s: %s\n", id, c.Link(ans.URL))
+						what := "pushed"
+						if !ans.Created {
+							what = "already there"
+						}
+						fmt.Fprintf(log, "boardbench: %s %s: %s\n", what, id, c.Link(ans.URL))
 					}
 					if rerr := store.RemovePending(ctx, st, id, target); rerr != nil {
 						return sum, rerr
