@@ -46,6 +46,12 @@ var ErrNoTLS = errors.New("https needs the full build (the board build speaks pl
 // basic authentication. Redirects are not followed (a 3xx is an answer),
 // and no proxy is used: the meters it serves are on the local network.
 func Get(ctx context.Context, u *url.URL, maxBody int64) (*Response, error) {
+	return exchange(ctx, u, requestText(u), nil, maxBody)
+}
+
+// exchange sends head (the request line and headers) and body to u's
+// host on a fresh connection (TLS for https) and reads the answer.
+func exchange(ctx context.Context, u *url.URL, head string, body []byte, maxBody int64) (*Response, error) {
 	if u.Host == "" {
 		return nil, fmt.Errorf("no host in URL")
 	}
@@ -80,8 +86,13 @@ func Get(ctx context.Context, u *url.URL, maxBody int64) (*Response, error) {
 		}
 		defer conn.Close()
 	}
-	if _, err := io.WriteString(conn, requestText(u)); err != nil {
+	if _, err := io.WriteString(conn, head); err != nil {
 		return nil, ctxErr(ctx, err)
+	}
+	if len(body) > 0 {
+		if _, err := conn.Write(body); err != nil {
+			return nil, ctxErr(ctx, err)
+		}
 	}
 	resp, err := readResponse(bufio.NewReader(conn), maxBody)
 	if err != nil {

@@ -1,9 +1,12 @@
 // Package serve is `boardbench serve`'s read-only web view over a results
 // store: the results table (sorted, filtered and paged on the server), a
 // page per result with its findings, charts and raw JSON, and a
-// comparison page. No endpoint changes the store; every parameter is
-// checked before it reaches the store (a bad one is a 400), every request
-// has a deadline, and pages are plain HTML from embedded templates.
+// comparison page, and a JSON API beside them (api.go). No endpoint
+// changes the store but the upload of Config.Uploads (serve
+// --accept-uploads: POST /api/v1/results with a token, docs/lab.md);
+// every parameter is checked before it reaches the store (a bad one is a
+// 400), every request has a deadline, and pages are plain HTML from
+// embedded templates.
 package serve
 
 import (
@@ -56,6 +59,8 @@ type Config struct {
 	// Timeout bounds each request's work; 0 means RequestTimeout (tests
 	// of big pages on a loaded machine give more).
 	Timeout time.Duration
+	// Uploads, when set, takes uploads on POST /api/v1/results (api.go).
+	Uploads *Uploads
 }
 
 // Server answers the web view's requests.
@@ -63,6 +68,7 @@ type Server struct {
 	cfg  Config
 	mux  *http.ServeMux
 	work *workLimit
+	rate *rateLimit
 
 	socMu   sync.Mutex
 	socs    []string
@@ -84,6 +90,7 @@ func New(cfg Config) *Server {
 	if cfg.Metrics != nil {
 		s.mux.Handle("GET /metrics", cfg.Metrics)
 	}
+	s.addAPI()
 	return s
 }
 
@@ -104,7 +111,7 @@ func (s *Server) Handler() http.Handler {
 		hd.Set("Content-Security-Policy", "default-src 'none'; style-src 'unsafe-inline'; img-src 'self' data:; form-action 'self'; frame-ancestors 'none'; base-uri 'none'")
 		hd.Set("X-Content-Type-Options", "nosniff")
 		hd.Set("Referrer-Policy", "no-referrer")
-		if r.Method != http.MethodGet && r.Method != http.MethodHead {
+		if !s.allowsMethod(r) {
 			hd.Set("Allow", "GET, HEAD")
 			http.Error(w, "read-only: only GET and HEAD", http.StatusMethodNotAllowed)
 			return

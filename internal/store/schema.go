@@ -100,6 +100,30 @@ var migrations = [][]string{
 		`DROP INDEX results_created_at`,
 		`CREATE INDEX results_created_at_id ON results (created_at, id)`,
 	},
+	// lab: upload tokens (only their SHA-256 kept), who uploaded each
+	// result, and the results a board could not push yet (lab.go).
+	{
+		`CREATE TABLE lab_tokens (
+			name TEXT PRIMARY KEY,
+			hash TEXT NOT NULL UNIQUE,
+			created_at TEXT NOT NULL,
+			revoked_at TEXT NOT NULL DEFAULT ''
+		)`,
+		`CREATE TABLE result_uploads (
+			result_id TEXT PRIMARY KEY,
+			token_name TEXT NOT NULL,
+			uploaded_at TEXT NOT NULL
+		)`,
+		`CREATE INDEX result_uploads_token ON result_uploads (token_name)`,
+		`CREATE TABLE pending_pushes (
+			result_id TEXT NOT NULL,
+			target TEXT NOT NULL,
+			added_at TEXT NOT NULL,
+			attempts INTEGER NOT NULL,
+			last_error TEXT NOT NULL,
+			PRIMARY KEY (result_id, target)
+		)`,
+	},
 }
 
 // SchemaVersion returns the schema version this boardbench writes: the

@@ -322,51 +322,6 @@ and asks; without a terminal it needs --yes. Result files are not touched.`,
 	return cmd
 }
 
-func newPushCmd(f *cmdutil.Factory) *cobra.Command {
-	var to string
-	var q store.Query
-	var asJSON bool
-	cmd := &cobra.Command{
-		Use:   "push --to postgres://...",
-		Short: "Copy the stored results to another store (a lab's PostgreSQL), idempotently",
-		Long: `Copy results from this store to the store --to names (a postgres:// URL,
-or another SQLite file). Results are matched by id: one already there is
-left as it is, so pushing again copies only what is new. --board, --tag and
---since choose what to push.`,
-		Args: cobra.NoArgs,
-		RunE: func(cmd *cobra.Command, args []string) error {
-			if to == "" {
-				return cmdutil.Usagef("results push needs --to URL (postgres://user@host/db, or a SQLite file)")
-			}
-			ctx := cmd.Context()
-			src, err := openRead(ctx, f)
-			if err != nil {
-				return err
-			}
-			defer src.Close()
-			dst, err := store.Open(ctx, to)
-			if err != nil {
-				return err
-			}
-			defer dst.Close()
-			sum, err := Push(ctx, src, dst, q)
-			if asJSON {
-				if jerr := f.WriteJSON(sum); err == nil {
-					err = jerr
-				}
-			} else {
-				fmt.Fprintf(f.IO.Out, "pushed %d new result(s) to %s; %d were already there\n", sum.Pushed, whereOf(dst), sum.Present)
-			}
-			return err
-		},
-	}
-	cmd.Flags().StringVar(&to, "to", "", "the target store: a postgres:// `URL` (or a SQLite file)")
-	cmd.Flags().StringVar(&q.Board, "board", "", "only results of the board `NAME`")
-	cmd.Flags().StringVar(&q.Tag, "tag", "", "only results tagged `TAG`")
-	cmdutil.AddJSONFlag(cmd, &asJSON)
-	return cmd
-}
-
 // PushSummary counts what Push did.
 type PushSummary struct {
 	Pushed  int `json:"pushed"`
@@ -376,12 +331,17 @@ type PushSummary struct {
 // Push copies the results q selects from src to dst by id (documents
 // verbatim, tags too): a result dst holds already is left as it is.
 func Push(ctx context.Context, src, dst store.Store, q store.Query) (PushSummary, error) {
-	var sum PushSummary
 	q.Sort, q.Desc = "created_at", false
 	recs, _, err := src.List(ctx, q)
 	if err != nil {
-		return sum, err
+		return PushSummary{}, err
 	}
+	return pushRecords(ctx, src, dst, recs)
+}
+
+// pushRecords copies the results recs name from src to dst as Push does.
+func pushRecords(ctx context.Context, src, dst store.Store, recs []store.Record) (PushSummary, error) {
+	var sum PushSummary
 	for _, r := range recs {
 		doc, err := src.Get(ctx, r.ID)
 		if err != nil {

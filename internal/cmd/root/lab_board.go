@@ -12,7 +12,8 @@ import (
 // out: it takes any arguments and refuses in one line naming the command
 // to run on a lab machine (exit 2).
 func labCmds(f *cmdutil.Factory) []*cobra.Command {
-	return []*cobra.Command{labOnly("serve", "Show the results store in a web browser (lab machines: not in a board build)")}
+	return []*cobra.Command{labOnly("serve", "Show the results store in a web browser (lab machines: not in a board build)"),
+		labOnly("lab", "Manage a lab's upload tokens (lab machines: not in a board build)")}
 }
 
 // labOnly is the stand-in of the lab command name.

@@ -23,6 +23,7 @@ import (
 func NewCmd(f *cmdutil.Factory) *cobra.Command {
 	var opt benchrun.Options
 	var asJSON, wait bool
+	var push, tokenFile string
 	cmd := &cobra.Command{
 		Use:   "run [--output FILE] [--quick] [--extensive] [--opps] [--force] [--no-install]",
 		Short: "Run the standard benchmark, monitored and validated",
@@ -60,6 +61,10 @@ whose verdict is not valid exits with status 3 (see README, "Exit status").`,
 			if opt.IdleTimeout == 0 {
 				opt.IdleTimeout = time.Millisecond // check once, do not wait
 			}
+			client, err := pushClient(f, push, tokenFile)
+			if err != nil {
+				return err
+			}
 			h, err := f.NewHost("/")
 			if err != nil {
 				return err
@@ -82,7 +87,10 @@ whose verdict is not valid exits with status 3 (see README, "Exit status").`,
 				Keep: f.Keep,
 				Print: session.Printer{Out: f.IO.Out, JSON: asJSON, TextHasVerdict: true,
 					Text: func(w io.Writer, r *result.Result) { runtext.Render(w, r, f.IO.ColorEnabled()) }}}
-			_, err = benchrun.Run(ctx, cfg, opt)
+			out, err := benchrun.Run(ctx, cfg, opt)
+			if client != nil && out != nil {
+				pushAfterRun(ctx, f, client, out)
+			}
 			return err
 		},
 	}
@@ -95,6 +103,8 @@ whose verdict is not valid exits with status 3 (see README, "Exit status").`,
 	fl.BoolVar(&opt.OPPs, "opps", false, "also measure every cpufreq clock of every cluster (needs root)")
 	fl.BoolVar(&opt.Quick, "quick", false, "short run of about 45 s for tests and CI (figures are not comparable)")
 	fl.DurationVar(&opt.IdleTimeout, "idle-timeout", benchrun.DefaultIdleTimeout, "wait at most `DURATION` for a quiet machine, then start anyway with a finding")
+	fl.StringVar(&push, "push", "", "at the end, upload the result to the lab at `URL` (https://LAB; kept as pending in the store when it fails)")
+	fl.StringVar(&tokenFile, "token-file", "", "with --push: read the lab's upload token from `FILE` (else $BOARDBENCH_TOKEN)")
 	power.AddFlags(cmd, &opt.Power)
 	cmdutil.AddJSONFlag(cmd, &asJSON)
 	return cmd

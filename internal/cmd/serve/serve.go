@@ -33,6 +33,7 @@ func NewCmd(f *cmdutil.Factory) *cobra.Command {
 	var listen string
 	var metrics bool
 	var allowHosts []string
+	var up uploadOptions
 	cmd := &cobra.Command{
 		Use:   "serve [--store PATH|URL] [--listen HOST:PORT] [--allow-host NAME] [--metrics]",
 		Short: "Show the results store in a web browser (read-only)",
@@ -51,15 +52,26 @@ names --allow-host gives; any other Host header is refused (421), so that
 a web page cannot reach the server through a name it points here (DNS
 rebinding).
 --metrics also samples this machine and serves the samples to Prometheus
-on /metrics (see docs/prometheus.md). Ctrl-C stops the server.`,
+on /metrics (see docs/prometheus.md). Ctrl-C stops the server.
+
+A JSON API answers beside the pages: GET /api/v1/results (the table's
+filters, sort and paging) and GET /api/v1/results/ID (one result as
+stored). --accept-uploads also takes results on POST /api/v1/results
+with a token made by 'boardbench lab token add NAME' (docs/lab.md); a
+token is taken only over TLS (--tls-cert/--tls-key, or a reverse proxy
+that speaks https to the boards and plain http to a loopback --listen),
+unless --insecure-uploads says a plain network is trusted.`,
 		Example: `  boardbench serve
   boardbench serve --store /srv/boardbench/results.db --listen 0.0.0.0:8080 --allow-host bench.lan
-  boardbench serve --store postgres://bench@db/boardbench --metrics`,
+  boardbench serve --store postgres://bench@db/boardbench --metrics
+  boardbench serve --store postgres://bench@db/boardbench --accept-uploads \
+      --listen 0.0.0.0:8443 --tls-cert lab.crt --tls-key lab.key`,
 		Args: cobra.NoArgs,
 		RunE: func(cmd *cobra.Command, args []string) error {
-			return run(cmd.Context(), f, listen, allowHosts, metrics)
+			return runWith(cmd.Context(), f, listen, allowHosts, metrics, up)
 		},
 	}
+	up.addFlags(cmd.Flags())
 	cmd.Flags().StringVar(&listen, "listen", DefaultListen, "listen on `HOST:PORT`")
 	cmd.Flags().StringArrayVar(&allowHosts, "allow-host", nil, "also answer requests for host `NAME` (repeatable)")
 	cmd.Flags().BoolVar(&metrics, "metrics", false, "also sample this machine and serve Prometheus metrics on /metrics")
@@ -67,7 +79,14 @@ on /metrics (see docs/prometheus.md). Ctrl-C stops the server.`,
 }
 
 func run(ctx context.Context, f *cmdutil.Factory, listen string, allowHosts []string, metrics bool) error {
+	return runWith(ctx, f, listen, allowHosts, metrics, uploadOptions{})
+}
+
+func runWith(ctx context.Context, f *cmdutil.Factory, listen string, allowHosts []string, metrics bool, up uploadOptions) error {
 	if err := checkListen(listen); err != nil {
+		return err
+	}
+	if err := up.check(listen); err != nil {
 		return err
 	}
 	hosts, err := serve.NewHostPolicy(listen, allowHosts)
@@ -86,6 +105,11 @@ func run(ctx context.Context, f *cmdutil.Factory, listen string, allowHosts []st
 		return err
 	}
 	defer st.Close()
+	uploads, closeUploads, err := up.open(ctx, f.Store.Spec)
+	if err != nil {
+		return err
+	}
+	defer closeUploads()
 	ln, err := net.Listen("tcp", listen)
 	if err != nil {
 		var dnsErr *net.DNSError
@@ -94,7 +118,13 @@ func run(ctx context.Context, f *cmdutil.Factory, listen string, allowHosts []st
 		}
 		return fmt.Errorf("--listen %s: %v", listen, err)
 	}
-	cfg := serve.Config{Store: st, ErrorLog: log.New(f.IO.ErrOut, "boardbench: serve: ", 0), Charts: page.Charts, Hosts: hosts}
+	if tln, err := up.tlsListener(ln); err != nil {
+		ln.Close()
+		return err
+	} else {
+		ln = tln
+	}
+	cfg := serve.Config{Store: st, ErrorLog: log.New(f.IO.ErrOut, "boardbench: serve: ", 0), Charts: page.Charts, Hosts: hosts, Uploads: uploads}
 	if metrics {
 		h, err := startMetrics(ctx, f)
 		if err != nil {
@@ -106,7 +136,14 @@ func run(ctx context.Context, f *cmdutil.Factory, listen string, allowHosts []st
 	if !promexport.IsLoopback(listen) {
 		fmt.Fprintf(f.IO.ErrOut, "boardbench: warning: --listen %s: the results are open to other machines (read-only)\n", listen)
 	}
-	fmt.Fprintf(f.IO.ErrOut, "boardbench: serving %s on http://%s/ (Ctrl-C stops)\n", store.Where(st), shownAddr(listen, ln.Addr()))
+	scheme := "http"
+	if up.tlsCert != "" {
+		scheme = "https"
+	}
+	if uploads != nil {
+		fmt.Fprintf(f.IO.ErrOut, "boardbench: taking uploads with a token on %s://%s/api/v1/results\n", scheme, shownAddr(listen, ln.Addr()))
+	}
+	fmt.Fprintf(f.IO.ErrOut, "boardbench: serving %s on %s://%s/ (Ctrl-C stops)\n", store.Where(st), scheme, shownAddr(listen, ln.Addr()))
 	srv := serve.NewHTTPServer(listen, serve.New(cfg).Handler())
 	return promhttp.ServeUntil(ctx, srv, ln, 5*time.Second) // Ctrl-C: the normal end
 }
