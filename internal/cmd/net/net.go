@@ -8,12 +8,13 @@
 package net
 
 import (
-	"errors"
-	"fmt"
+	"context"
 	"strings"
 	"time"
 
 	"boardbench/internal/cmdutil"
+	"boardbench/internal/netbench"
+	"boardbench/internal/power"
 
 	"github.com/spf13/cobra"
 )
@@ -25,22 +26,30 @@ const (
 	maxDuration         = 24 * time.Hour
 )
 
-// options are the command line of `boardbench net`.
-type options struct {
+// Options are the command line of `boardbench net`.
+type Options struct {
 	peer, ifname, watch string
 	port                int
 	duration            time.Duration
 	interval            time.Duration
-	udpRate             string
+	udpRate, bitrate    string
+	bidir               bool
 	streams             int
+	clockMHz            int
+	headroom            bool
 	apply, keep, wait   bool
 	noInstall, asJSON   bool
 	output              string
+	power               power.Options
 }
 
-// NewCmd returns the net command.
-func NewCmd(f *cmdutil.Factory) *cobra.Command {
-	var o options
+// NewCmd returns the net command. runF runs the checked options in place
+// of run (tests); nil means run.
+func NewCmd(f *cmdutil.Factory, runF func(context.Context, *cmdutil.Factory, Options) error) *cobra.Command {
+	if runF == nil {
+		runF = run
+	}
+	var o Options
 	cmd := &cobra.Command{
 		Use:   "net (--peer HOST [--interface IF] | --watch IF[,IF...]) [--apply [--keep]]",
 		Short: "Measure network throughput and where the CPU time goes (interrupts, soft interrupts)",
@@ -75,7 +84,7 @@ Ctrl-C and on SIGTERM, unless --keep is given.`,
 			if err := o.validate(cmd); err != nil {
 				return err
 			}
-			return run(cmd.Context(), f, o)
+			return runF(cmd.Context(), f, o)
 		},
 	}
 	fl := cmd.Flags()
@@ -84,7 +93,7 @@ Ctrl-C and on SIGTERM, unless --keep is given.`,
 	fl.StringVar(&o.watch, "watch", "", "watch the traffic of these interfaces (`IF[,IF...]`) instead of generating it")
 	fl.IntVar(&o.port, "port", 5201, "the iperf3 server's TCP port")
 	fl.DurationVar(&o.duration, "duration", 0, "length of each iperf3 test (default 10s), or of the watch (default until Ctrl-C)")
-	fl.DurationVar(&o.interval, "interval", defaultLiveInterval, "with --watch: refresh the live view of the last interval this often")
+	fl.DurationVar(&o.interval, "interval", netbench.DefaultLiveInterval, "with --watch: refresh the live view of the last interval this often")
 	fl.StringVar(&o.udpRate, "udp-rate", "", "also send UDP at this rate in bit/s (`RATE`, e.g. 100M or 1G)")
 	fl.IntVar(&o.streams, "streams", 1, "parallel TCP streams per test")
 	fl.BoolVar(&o.apply, "apply", false, "apply the suggested interrupt affinity, RPS masks and coalescing for the run (needs root)")
@@ -97,7 +106,7 @@ Ctrl-C and on SIGTERM, unless --keep is given.`,
 }
 
 // validate checks the flags' combinations (usage errors, exit 2).
-func (o *options) validate(cmd *cobra.Command) error {
+func (o *Options) validate(cmd *cobra.Command) error {
 	switch {
 	case o.peer == "" && o.watch == "":
 		return cmdutil.Usagef("give --peer HOST (active test) or --watch IF[,IF...] (passive)")
@@ -109,8 +118,8 @@ func (o *options) validate(cmd *cobra.Command) error {
 		return cmdutil.Usagef("--udp-rate, --streams and --port go with --peer")
 	case o.watch == "" && cmd.Flags().Changed("interval"):
 		return cmdutil.Usagef("--interval goes with --watch")
-	case o.interval < minLiveInterval || o.interval > maxLiveInterval:
-		return cmdutil.Usagef("--interval %s: must be between %s and %s", o.interval, minLiveInterval, maxLiveInterval)
+	case o.interval < netbench.MinLiveInterval || o.interval > netbench.MaxLiveInterval:
+		return cmdutil.Usagef("--interval %s: must be between %s and %s", o.interval, netbench.MinLiveInterval, netbench.MaxLiveInterval)
 	case o.keep && !o.apply:
 		return cmdutil.Usagef("--keep goes with --apply")
 	case o.port < 1 || o.port > 65535:
@@ -128,7 +137,7 @@ func (o *options) validate(cmd *cobra.Command) error {
 		o.duration = DefaultTestDuration
 	}
 	if o.udpRate != "" {
-		if _, err := parseRate(o.udpRate); err != nil {
+		if _, err := netbench.ParseRate(o.udpRate); err != nil {
 			return cmdutil.Usagef("--udp-rate %q: %v", o.udpRate, err)
 		}
 	}
@@ -143,26 +152,6 @@ func (o *options) validate(cmd *cobra.Command) error {
 		return cmdutil.Usagef("--interface %q: not an interface name", o.ifname)
 	}
 	return nil
-}
-
-// parseRate reads a rate in bit/s with an optional K, M or G suffix
-// (decimal multiples, as iperf3 reads them).
-func parseRate(s string) (int64, error) {
-	mult := int64(1)
-	num := s
-	switch {
-	case strings.HasSuffix(s, "K") || strings.HasSuffix(s, "k"):
-		mult, num = 1e3, s[:len(s)-1]
-	case strings.HasSuffix(s, "M") || strings.HasSuffix(s, "m"):
-		mult, num = 1e6, s[:len(s)-1]
-	case strings.HasSuffix(s, "G") || strings.HasSuffix(s, "g"):
-		mult, num = 1e9, s[:len(s)-1]
-	}
-	var v int64
-	if _, err := fmt.Sscanf(num, "%d", &v); err != nil || fmt.Sprint(v) != num || v <= 0 || v > 400e9/mult {
-		return 0, errors.New("not a rate in bit/s (e.g. 500M)")
-	}
-	return v * mult, nil
 }
 
 // validPeer accepts a host name, an IPv4 or IPv6 address (with an optional

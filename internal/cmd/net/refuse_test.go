@@ -22,7 +22,7 @@ func TestApplyNeedsRoot(t *testing.T) {
 	f := cmdutil.NewFactory(ios)
 	f.Euid = func() int { return 1000 }
 	out := filepath.Join(t.TempDir(), "net.json")
-	cmd := NewCmd(f)
+	cmd := NewCmd(f, nil)
 	cmd.SetArgs([]string{"--watch", "lo", "--duration", "1s", "--apply", "-o", out})
 	cmd.SetOut(&bytes.Buffer{})
 	cmd.SetErr(&bytes.Buffer{})
