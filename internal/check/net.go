@@ -466,7 +466,7 @@ func textOr(s, alt string) string {
 func isNetPhase(name string) bool {
 	switch name {
 	case result.PhaseNetTCPForward, result.PhaseNetTCPReverse, result.PhaseNetTCPBidir,
-		result.PhaseNetSmallPackets, result.PhaseNetUDP, result.PhaseNetWatch:
+		result.PhaseNetSmallPackets, result.PhaseNetUDP, result.PhaseNetUDPBidir, result.PhaseNetWatch:
 		return true
 	}
 	return false

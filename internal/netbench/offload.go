@@ -58,3 +58,66 @@ func markMergedSegments(figs *result.NetFigures, mtu int64) {
 		}
 	}
 }
+
+// Ethernet's framing on the wire around a frame as the interface counts it
+// (header and payload): the frame check sequence, the preamble with the
+// start-of-frame delimiter, the inter-frame gap, and the smallest frame
+// before the FCS (shorter frames are padded).
+const (
+	fcsBytes      = 4
+	preambleBytes = 8
+	gapBytes      = 12
+	minFrameBytes = 60
+)
+
+// WireBytes returns the bytes of the wire one frame of frame bytes (header
+// and payload, without FCS) occupies: the padded frame, its FCS, preamble
+// and start delimiter, and the inter-frame gap.
+func WireBytes(frame float64) float64 {
+	return max(frame, minFrameBytes) + fcsBytes + preambleBytes + gapBytes
+}
+
+// MaxPPS returns the packets per second a link of linkMbitS carries in
+// one direction with frames of frame bytes: linkMbitS × 10^6 / (8 ×
+// WireBytes(frame)). 1000 Mbit/s with 142-byte frames: 753012.
+func MaxPPS(linkMbitS int64, frame float64) float64 {
+	return float64(linkMbitS) * 1e6 / (8 * WireBytes(frame))
+}
+
+// fillLineRate sets figs.LineRate from the step's counters of its
+// interface and the link speed (nil when unknown), or says in a note why
+// it cannot: no link speed, or merged segments (the bytes per counted
+// packet are not frames).
+func fillLineRate(figs *result.NetFigures, linkMbitS *int64) {
+	switch {
+	case linkMbitS == nil || *linkMbitS <= 0:
+		figs.Notes = append(figs.Notes, "line rate: the link speed is unknown (a virtual interface, or the driver does not say)")
+		return
+	case figs.MergedSegments:
+		figs.Notes = append(figs.Notes, "line rate: not computed, the counters saw merged segments rather than frames")
+		return
+	}
+	lr := &result.NetLineRate{LinkMbitS: *linkMbitS}
+	for _, c := range figs.Counters {
+		if c.Interface != figs.Interface {
+			continue
+		}
+		dir := func(measured bool, bytes, packets uint64, pps *float64, frame, ceiling, share **float64) {
+			if !measured || packets == 0 {
+				return
+			}
+			f := float64(bytes) / float64(packets)
+			m := MaxPPS(*linkMbitS, f)
+			*frame, *ceiling = &f, &m
+			if pps != nil {
+				s := *pps / m
+				*share = &s
+			}
+		}
+		dir(figs.TxMbitS != nil, c.TxBytes, c.TxPackets, figs.TxPPS, &lr.TxFrameBytes, &lr.TxMaxPPS, &lr.TxShare)
+		dir(figs.RxMbitS != nil, c.RxBytes, c.RxPackets, figs.RxPPS, &lr.RxFrameBytes, &lr.RxMaxPPS, &lr.RxShare)
+	}
+	if lr.TxMaxPPS != nil || lr.RxMaxPPS != nil {
+		figs.LineRate = lr
+	}
+}

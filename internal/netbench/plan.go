@@ -254,11 +254,23 @@ func (r *runner) session(ctx context.Context, tool *tools.Tool) error {
 		if r.o.UDPRate != "" {
 			opts["udp_rate"] = r.o.UDPRate
 		}
+		if r.o.Bidir {
+			opts["bidir"] = true
+		}
+		if r.o.Bitrate > 0 {
+			opts["bitrate_bit_s"] = r.o.Bitrate
+		}
 	} else if r.o.Duration > 0 {
 		opts["duration_s"] = r.o.Duration.Seconds()
 	}
 	if r.o.Apply {
 		opts["apply"], opts["keep"] = true, r.o.Keep
+	}
+	if r.o.ClockMHz > 0 {
+		opts["clock_mhz"] = r.o.ClockMHz
+	}
+	if r.o.Headroom {
+		opts["headroom"] = true
 	}
 	var failures []error
 	// A peer that cannot be used is one line: no table of steps that
@@ -266,7 +278,7 @@ func (r *runner) session(ctx context.Context, tool *tools.Tool) error {
 	peerDown := false
 	cfg := session.Config{
 		Host: r.h, Info: r.info, Command: "net", Path: r.o.Output, Warn: r.io.ErrOut, Options: opts,
-		Summarize: result.BuildNetSummary,
+		Summarize: result.BuildNetSummary, Power: r.o.Power,
 		Findings: func(res *result.Result) []finding.Finding {
 			facts := r.facts
 			facts.Policies = res.Monitor.Policies
@@ -281,18 +293,38 @@ func (r *runner) session(ctx context.Context, tool *tools.Tool) error {
 		if tool != nil {
 			res.Tools = append(res.Tools, result.ToolVersion{Name: tool.Name, Path: tool.Path, Version: tool.Version, VersionLine: tool.VersionLine})
 		}
-		// --apply: the session's guard restores on every exit path, and
-		// at once on a signal.
+		// --clock and --apply: the session's guard restores on every exit
+		// path, and at once on a signal.
+		var guard *tune.Guard
+		if r.o.ClockMHz > 0 {
+			pins, err := tune.PlanClock(r.h, r.o.ClockMHz)
+			if err != nil {
+				return nil, err
+			}
+			g, _, gerr := sess.Tune(ctx, tune.WithLock(r.lock))
+			if gerr != nil {
+				return nil, gerr
+			}
+			if err := g.PinClocks(pins); err != nil {
+				return nil, err
+			}
+			guard = g
+			for _, p := range pins {
+				res.Tuning.Changed = append(res.Tuning.Changed, p.Describe())
+			}
+		}
 		if r.o.Apply {
-			var guard *tune.Guard
-			if !r.o.Keep {
+			if r.o.Keep {
+				// The changes stay: written directly, not through the
+				// guard (which restores only the pinned clocks).
+				guard = nil
+				res.Tuning.Note = "kept (--keep)"
+			} else if guard == nil {
 				g, _, gerr := sess.Tune(ctx, tune.WithFilesOnly(), tune.WithLock(r.lock))
 				if gerr != nil {
 					return nil, gerr
 				}
 				guard = g
-			} else {
-				res.Tuning.Note = "kept (--keep)"
 			}
 			r.applyPlan(guard)
 			res.Tuning.Changed = append(res.Tuning.Changed, r.applied...)
@@ -441,21 +473,33 @@ func (r *runner) peerSteps(tool *tools.Tool, failures *[]error) []session.Step {
 		mss         int
 		rate        int64
 	}
+	limit, limited := r.o.Bitrate, ""
+	if limit > 0 {
+		limited = fmt.Sprintf(", at most %s bit/s per stream", FormatRate(limit))
+	}
 	tests := []test{
-		{result.PhaseNetTCPForward, "TCP from this machine to the peer", iperf3.Forward, 0, 0},
-		{result.PhaseNetTCPReverse, "TCP from the peer to this machine", iperf3.Reverse, 0, 0},
-		{result.PhaseNetTCPBidir, "TCP both ways at once", iperf3.Bidir, 0, 0},
-		{result.PhaseNetSmallPackets, "TCP with an 88-byte MSS, for packets per second", iperf3.Forward, 88, 0},
+		{result.PhaseNetTCPForward, "TCP from this machine to the peer" + limited, iperf3.Forward, 0, limit},
+		{result.PhaseNetTCPReverse, "TCP from the peer to this machine" + limited, iperf3.Reverse, 0, limit},
+		{result.PhaseNetTCPBidir, "TCP both ways at once" + limited, iperf3.Bidir, 0, limit},
+		{result.PhaseNetSmallPackets, "TCP with an 88-byte MSS, for packets per second" + limited, iperf3.Forward, 88, limit},
+	}
+	if r.o.Bidir {
+		// --bidir: only the tests both ways at once.
+		tests = tests[2:3]
 	}
 	if r.o.UDPRate != "" {
 		rate, _ := ParseRate(r.o.UDPRate)
-		tests = append(tests, test{result.PhaseNetUDP, "UDP from this machine at " + r.o.UDPRate + "bit/s", iperf3.UDP, 0, rate})
+		if r.o.Bidir {
+			tests = append(tests, test{result.PhaseNetUDPBidir, "UDP both ways at once at " + r.o.UDPRate + "bit/s each", iperf3.UDPBidir, 0, rate})
+		} else {
+			tests = append(tests, test{result.PhaseNetUDP, "UDP from this machine at " + r.o.UDPRate + "bit/s", iperf3.UDP, 0, rate})
+		}
 	}
 	var steps []session.Step
 	for _, t := range tests {
 		it := iperf3.Test{Command: tool.Command(), Peer: r.o.Peer, Port: r.o.Port, Mode: t.mode, Duration: r.o.Duration,
 			MSS: t.mss, Rate: t.rate, Streams: r.o.Streams}
-		if t.mode == iperf3.UDP {
+		if t.mode == iperf3.UDP || t.mode == iperf3.UDPBidir {
 			it.Streams = 1
 		}
 		steps = append(steps, session.Step{Name: t.name, Title: t.title, Kind: "iperf3", Estimate: r.o.Duration + time.Second,
@@ -464,7 +508,7 @@ func (r *runner) peerSteps(tool *tools.Tool, failures *[]error) []session.Step {
 					p.Status, p.Reason = result.PhaseSkipped, "not run: "+r.unusable.Error()
 					return nil
 				}
-				figs := result.NetFigures{Interface: ifname, MSS: t.mss}
+				figs := result.NetFigures{Interface: ifname, MSS: t.mss, BitrateLimit: t.rate}
 				var rep iperf3.Report
 				var raw []byte
 				w, err := r.measure(&figs, func() error {
@@ -482,10 +526,12 @@ func (r *runner) peerSteps(tool *tools.Tool, failures *[]error) []session.Step {
 					return err
 				}
 				figs.TxMbitS, figs.RxMbitS, figs.Retransmits, figs.LostPercent = rep.TxMbitS, rep.RxMbitS, rep.Retransmits, rep.LostPercent
+				figs.RxLostPercent, figs.JitterMs, figs.RxJitterMs = rep.RxLostPercent, rep.JitterMs, rep.RxJitterMs
 				if rate := w.Rate(ifname); rate != nil {
 					figs.RxPPS, figs.TxPPS = &rate.RxPPS, &rate.TxPPS
 				}
 				markMergedSegments(&figs, r.mtu(ifname))
+				fillLineRate(&figs, r.linkSpeed(ifname))
 				return p.SetFigures(figs)
 			}})
 	}
@@ -524,6 +570,20 @@ func (r *runner) mtu(ifname string) int64 {
 		}
 	}
 	return 0
+}
+
+// linkSpeed returns the link speed (Mbit/s) of a measured interface as
+// described before the steps; nil when unknown.
+func (r *runner) linkSpeed(ifname string) *int64 {
+	for _, d := range r.facts.Interfaces {
+		if d.Name == ifname {
+			if d.Link != nil && d.Link.SpeedMbps != nil {
+				return d.Link.SpeedMbps
+			}
+			return d.SpeedMbps
+		}
+	}
+	return nil
 }
 
 // explain turns an iperf3 failure into one clear sentence. A failure that

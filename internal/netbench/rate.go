@@ -25,3 +25,17 @@ func ParseRate(s string) (int64, error) {
 	}
 	return v * mult, nil
 }
+
+// FormatRate writes a rate in bit/s as ParseRate reads it, with the
+// largest suffix that keeps it whole ("880M").
+func FormatRate(v int64) string {
+	for _, u := range []struct {
+		mult   int64
+		suffix string
+	}{{1e9, "G"}, {1e6, "M"}, {1e3, "K"}} {
+		if v >= u.mult && v%u.mult == 0 {
+			return fmt.Sprintf("%d%s", v/u.mult, u.suffix)
+		}
+	}
+	return fmt.Sprint(v)
+}

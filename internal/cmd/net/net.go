@@ -78,7 +78,9 @@ Ctrl-C and on SIGTERM, unless --keep is given.`,
 		Example: `  boardbench net --peer 192.168.1.10
   boardbench net --peer nas.local --interface eth1 --udp-rate 500M -o net.json
   sudo boardbench net --peer 192.168.1.10 --apply
-  boardbench net --watch eth0,eth1 --duration 60s`,
+  boardbench net --peer 10.0.0.2 --bidir -b 880M --udp-rate 400M
+  sudo boardbench net --peer 10.0.0.2 --clock 600 --power rpi-pmic
+  sudo boardbench net --watch eth0,eth1 --duration 60s --headroom --apply`,
 		Args: cmdutil.NoArgs,
 		RunE: func(cmd *cobra.Command, args []string) error {
 			if err := o.validate(cmd); err != nil {
@@ -96,11 +98,16 @@ Ctrl-C and on SIGTERM, unless --keep is given.`,
 	fl.DurationVar(&o.interval, "interval", netbench.DefaultLiveInterval, "with --watch: refresh the live view of the last interval this often")
 	fl.StringVar(&o.udpRate, "udp-rate", "", "also send UDP at this rate in bit/s (`RATE`, e.g. 100M or 1G)")
 	fl.IntVar(&o.streams, "streams", 1, "parallel TCP streams per test")
+	fl.BoolVar(&o.bidir, "bidir", false, "only the tests both ways at once (TCP, and UDP with --udp-rate)")
+	fl.StringVarP(&o.bitrate, "bitrate", "b", "", "limit each TCP stream to `RATE` bit/s (iperf3 -b, e.g. 880M)")
+	fl.IntVar(&o.clockMHz, "clock", 0, "pin every CPU's clock at `MHz` for the run (cpufreq, root; restored at the end)")
+	fl.BoolVar(&o.headroom, "headroom", false, "with --watch: run a calibrated CPU load on each CPU and report the capacity left")
 	fl.BoolVar(&o.apply, "apply", false, "apply the suggested interrupt affinity, RPS masks and coalescing for the run (needs root)")
 	fl.BoolVar(&o.keep, "keep", false, "with --apply: keep the changes instead of restoring them at the end")
 	cmdutil.AddWaitFlag(cmd, &o.wait)
 	fl.BoolVar(&o.noInstall, "no-install", false, "never install iperf3; fail instead when it is missing")
 	fl.StringVarP(&o.output, "output", "o", "", "also write the result (with the monitor's evidence) to `FILE`, for boardbench report")
+	power.AddFlags(cmd, &o.power)
 	cmdutil.AddJSONFlag(cmd, &o.asJSON)
 	return cmd
 }
@@ -114,8 +121,12 @@ func (o *Options) validate(cmd *cobra.Command) error {
 		return cmdutil.Usagef("--peer and --watch exclude each other")
 	case o.watch != "" && o.ifname != "":
 		return cmdutil.Usagef("--interface goes with --peer; --watch names its interfaces itself")
-	case o.watch != "" && (o.udpRate != "" || cmd.Flags().Changed("streams") || cmd.Flags().Changed("port")):
-		return cmdutil.Usagef("--udp-rate, --streams and --port go with --peer")
+	case o.watch != "" && (o.udpRate != "" || o.bitrate != "" || o.bidir || cmd.Flags().Changed("streams") || cmd.Flags().Changed("port")):
+		return cmdutil.Usagef("--udp-rate, --bitrate, --bidir, --streams and --port go with --peer")
+	case o.headroom && o.watch == "":
+		return cmdutil.Usagef("--headroom goes with --watch")
+	case o.clockMHz < 0 || o.clockMHz > 10000:
+		return cmdutil.Usagef("--clock %d: a clock in MHz between 1 and 10000", o.clockMHz)
 	case o.watch == "" && cmd.Flags().Changed("interval"):
 		return cmdutil.Usagef("--interval goes with --watch")
 	case o.interval < netbench.MinLiveInterval || o.interval > netbench.MaxLiveInterval:
@@ -139,6 +150,11 @@ func (o *Options) validate(cmd *cobra.Command) error {
 	if o.udpRate != "" {
 		if _, err := netbench.ParseRate(o.udpRate); err != nil {
 			return cmdutil.Usagef("--udp-rate %q: %v", o.udpRate, err)
+		}
+	}
+	if o.bitrate != "" {
+		if _, err := netbench.ParseRate(o.bitrate); err != nil {
+			return cmdutil.Usagef("--bitrate %q: %v", o.bitrate, err)
 		}
 	}
 	if o.watch != "" {

@@ -7,6 +7,7 @@ import (
 
 	"boardbench/internal/cmdutil"
 	"boardbench/internal/netbench"
+	"boardbench/internal/tune"
 )
 
 // errNotLive is the usage error for a --root or fixture host: net measures
@@ -26,6 +27,14 @@ func run(ctx context.Context, f *cmdutil.Factory, o Options) error {
 	if o.apply && !f.IsRoot() {
 		// Refused before anything is measured: nothing is written or stored.
 		return cmdutil.Refusef("--apply needs root: it writes interrupt affinity, RPS masks and coalescing (run it with sudo; `boardbench net` without --apply measures and prints the commands)")
+	}
+	if o.clockMHz > 0 {
+		if _, err := tune.PlanClock(h, o.clockMHz); errors.Is(err, tune.ErrNoClocks) {
+			return cmdutil.Refusef("--clock %d: no cpufreq here (%v), so the clocks cannot be pinned; `boardbench net` without --clock measures at the clock the board runs", o.clockMHz, err)
+		}
+		if !f.IsRoot() {
+			return cmdutil.Refusef("--clock pins the cpufreq clocks, which needs root: run it with sudo")
+		}
 	}
 	nopt := netbench.Options{Peer: o.peer, Interface: o.ifname, Port: o.port, Duration: o.duration, Interval: o.interval,
 		UDPRate: o.udpRate, Bidir: o.bidir, Streams: o.streams, Apply: o.apply, Keep: o.keep, ClockMHz: o.clockMHz,
