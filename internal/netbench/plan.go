@@ -120,6 +120,10 @@ type runner struct {
 	// undo are the commands that put back what --apply changed (printed
 	// with --keep).
 	undo []string
+	// writes are the spread --apply wrote, writeErrs their errors (nil
+	// for a write that succeeded).
+	writes    []check.Spread
+	writeErrs []error
 	// unusable is the first failure that applies to every test against
 	// the peer; nil while the peer answers.
 	unusable error
@@ -200,7 +204,7 @@ func (r *runner) describe() []netif.Details {
 
 // netFacts builds what the network rules need.
 func (r *runner) netFacts(details []netif.Details) check.NetFacts {
-	f := check.NetFacts{Interfaces: details, Governors: map[int]string{}}
+	f := check.NetFacts{Interfaces: details, Governors: map[int]string{}, Unmovable: LoadUnmovable(tune.StateDirFor(r.h.Root()))}
 	if r.info != nil {
 		clusters := r.info.CPU.Clusters
 		for _, c := range clusters {
@@ -341,7 +345,7 @@ func (r *runner) session(ctx context.Context, tool *tools.Tool) error {
 		}
 		return append(steps, session.Step{Name: result.PhaseNetInterfacesAfter, Title: "The interfaces after the measurement", Estimate: time.Second,
 			Run: func(ctx context.Context, p *result.Phase) error {
-				return p.SetFigures(result.NetInterfaceFigures{Interfaces: r.describe()})
+				return p.SetFigures(result.NetInterfaceFigures{Interfaces: r.describe(), Unmoved: r.unmoved()})
 			}}), nil
 	}
 	end := func(sess *session.Session) session.End {
@@ -380,6 +384,7 @@ func (r *runner) applyPlan(g *tune.Guard) {
 		} else {
 			err = r.h.WriteString(s.Path, s.Value)
 		}
+		r.writes, r.writeErrs = append(r.writes, s), append(r.writeErrs, err)
 		line := fmt.Sprintf("echo %s > %s", s.Value, s.Path)
 		if err != nil {
 			line += " (failed: " + err.Error() + ")"
@@ -408,6 +413,21 @@ func (r *runner) applyPlan(g *tune.Guard) {
 		}
 		r.applied = append(r.applied, line)
 	}
+}
+
+// unmoved reads back the effective affinity of the interrupts --apply
+// moved, tells on standard error which did not move, and records them so
+// that they are never advised again.
+func (r *runner) unmoved() []result.NetUnmoved {
+	found := CheckMoved(r.h, r.writes, r.writeErrs)
+	for _, u := range found {
+		fmt.Fprintf(r.io.ErrOut, "boardbench net: irq %s (%s) did not move: cpu %s written, effective affinity cpu %s; it is not advised again\n",
+			u.IRQ, u.Name, u.Wanted, u.Effective)
+	}
+	if err := SaveUnmovable(tune.StateDirFor(r.h.Root()), found); err != nil {
+		fmt.Fprintf(r.io.ErrOut, "boardbench net: cannot record the interrupts that did not move: %v\n", err)
+	}
+	return found
 }
 
 // sayApplied tells on standard error what --apply changed.

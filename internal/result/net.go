@@ -231,6 +231,27 @@ type NetInterfaceFigures struct {
 	// Applied lists the changes `--apply` made ("echo 2 > /proc/irq/39/
 	// smp_affinity"); empty without --apply.
 	Applied []string `json:"applied,omitempty"`
+	// Unmoved are the interrupts whose affinity --apply wrote but whose
+	// effective affinity (/proc/irq/N/effective_affinity_list) still
+	// excludes every CPU written, or whose write failed: they cannot move
+	// (the interrupt controller routes them itself). Recorded in the state
+	// directory, they are never advised again.
+	Unmoved []NetUnmoved `json:"unmoved,omitempty"`
+}
+
+// NetUnmoved is an interrupt that did not move when its affinity was
+// written.
+type NetUnmoved struct {
+	IRQ string `json:"irq"`
+	// Name are the interrupt's handlers (/proc/interrupts).
+	Name string `json:"name"`
+	// Wanted is the CPU list written (as smp_affinity_list shows it),
+	// Effective the effective_affinity_list read back.
+	Wanted    string `json:"wanted"`
+	Effective string `json:"effective"`
+	// Reason says how it was seen ("effective affinity unchanged after
+	// the write", or the write's error).
+	Reason string `json:"reason"`
 }
 
 // NetPowerOf is one step's row of NetSummary.Power: watts is the step's
