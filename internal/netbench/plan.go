@@ -301,21 +301,10 @@ func (r *runner) session(ctx context.Context, tool *tools.Tool) error {
 		// path, and at once on a signal.
 		var guard *tune.Guard
 		if r.o.ClockMHz > 0 {
-			pins, err := tune.PlanClock(r.h, r.o.ClockMHz)
-			if err != nil {
+			if err := sess.PinClock(ctx, r.o.ClockMHz, tune.WithLock(r.lock)); err != nil {
 				return nil, err
 			}
-			g, _, gerr := sess.Tune(ctx, tune.WithLock(r.lock))
-			if gerr != nil {
-				return nil, gerr
-			}
-			if err := g.PinClocks(pins); err != nil {
-				return nil, err
-			}
-			guard = g
-			for _, p := range pins {
-				res.Tuning.Changed = append(res.Tuning.Changed, p.Describe())
-			}
+			guard, _, _ = sess.Tune(ctx)
 		}
 		if r.o.Apply {
 			if r.o.Keep {

@@ -65,3 +65,22 @@ func (g *Guard) PinClocks(pins []ClockPin) error {
 func (p ClockPin) Describe() string {
 	return fmt.Sprintf("policy%d pinned at %d MHz (scaling_min_freq = scaling_max_freq = %d)", p.Policy, p.KHz/1000, p.KHz)
 }
+
+// CheckClock says before measuring whether a run can be pinned at mhz:
+// nil when it can, else one sentence for a refusal (no cpufreq clocks to
+// pin, or not root). flag names the option ("--clock").
+func CheckClock(h *host.Host, flag string, mhz int, isRoot bool) error {
+	if mhz <= 0 {
+		return nil
+	}
+	if _, err := PlanClock(h, mhz); err != nil {
+		if errors.Is(err, ErrNoClocks) {
+			return fmt.Errorf("%s %d: no cpufreq here (%v), so the clocks cannot be pinned; run without %s to measure at the clock the board runs", flag, mhz, err, flag)
+		}
+		return fmt.Errorf("%s %d: %v", flag, mhz, err)
+	}
+	if !isRoot {
+		return fmt.Errorf("%s pins the cpufreq clocks, which needs root: run it with sudo", flag)
+	}
+	return nil
+}

@@ -28,13 +28,8 @@ func run(ctx context.Context, f *cmdutil.Factory, o Options) error {
 		// Refused before anything is measured: nothing is written or stored.
 		return cmdutil.Refusef("--apply needs root: it writes interrupt affinity, RPS masks and coalescing (run it with sudo; `boardbench net` without --apply measures and prints the commands)")
 	}
-	if o.clockMHz > 0 {
-		if _, err := tune.PlanClock(h, o.clockMHz); errors.Is(err, tune.ErrNoClocks) {
-			return cmdutil.Refusef("--clock %d: no cpufreq here (%v), so the clocks cannot be pinned; `boardbench net` without --clock measures at the clock the board runs", o.clockMHz, err)
-		}
-		if !f.IsRoot() {
-			return cmdutil.Refusef("--clock pins the cpufreq clocks, which needs root: run it with sudo")
-		}
+	if err := tune.CheckClock(h, "--clock", o.clockMHz, f.IsRoot()); err != nil {
+		return cmdutil.Refusef("%v", err)
 	}
 	nopt := netbench.Options{Peer: o.peer, Interface: o.ifname, Port: o.port, Duration: o.duration, Interval: o.interval,
 		UDPRate: o.udpRate, Bidir: o.bidir, Streams: o.streams, Apply: o.apply, Keep: o.keep, ClockMHz: o.clockMHz,
