@@ -245,7 +245,7 @@ func Start(ctx context.Context, cfg Config) (*Session, error) {
 
 // MonitorInfo describes the sampled columns of cfg for a result.
 func MonitorInfo(cfg monitor.Config) result.MonitorInfo {
-	mi := result.MonitorInfo{Policies: cfg.Policies, TempLabel: cfg.TempLabel, Power: cfg.Power, Firmware: cfg.Firmware != nil, Steal: cfg.Steal}
+	mi := result.MonitorInfo{Policies: cfg.Policies, TempLabel: cfg.TempLabel, Power: cfg.Power, Firmware: cfg.Firmware != nil, Steal: cfg.Steal, Temps: cfg.Temps}
 	if mi.Policies == nil {
 		mi.Policies = []monitor.Policy{}
 	}

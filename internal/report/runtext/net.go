@@ -8,6 +8,7 @@ import (
 	"strconv"
 	"strings"
 
+	"boardbench/internal/monitor"
 	"boardbench/internal/result"
 	"boardbench/internal/textfmt"
 )
@@ -36,6 +37,15 @@ func RenderNet(w io.Writer, r *result.Result, color bool) {
 		tw.Line("%s", line)
 	}
 	renderNetTable(tw, r.Phases)
+	var samples []monitor.Sample
+	for _, p := range r.Phases {
+		if IsNetPhase(p.Name) {
+			samples = append(samples, p.Samples...)
+		}
+	}
+	if line := tempsLine(r.Monitor.Temps, samples); line != "" {
+		tw.Line("Temperatures (highest over the traffic steps): %s", line)
+	}
 	renderFindings(tw, r)
 }
 
