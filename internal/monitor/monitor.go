@@ -107,7 +107,7 @@ type Sample struct {
 	// Temps has one reading per Config.Temps sensor in °C (nil when the
 	// read failed).
 	Temps     []*float64 `json:"temps,omitempty"`
-	CoreVolts     *float64        `json:"core_volts,omitempty"`
+	CoreVolts *float64   `json:"core_volts,omitempty"`
 	// Power has one reading per Config.Power sensor, in its unit.
 	Power []*float64 `json:"power,omitempty"`
 	// PowerW is the power in watts from the chosen power source (see
