@@ -512,7 +512,7 @@ func textOr(s, alt string) string {
 func isNetPhase(name string) bool {
 	switch name {
 	case result.PhaseNetTCPForward, result.PhaseNetTCPReverse, result.PhaseNetTCPBidir,
-		result.PhaseNetSmallPackets, result.PhaseNetUDP, result.PhaseNetUDPBidir, result.PhaseNetWatch:
+		result.PhaseNetSmallPackets, result.PhaseNetUDP, result.PhaseNetUDPBidir, result.PhaseNetWatch, result.PhaseNetWatchApplied:
 		return true
 	}
 	return false

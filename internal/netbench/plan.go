@@ -20,6 +20,7 @@ import (
 	"boardbench/internal/benchtool/iperf3"
 	"boardbench/internal/check"
 	"boardbench/internal/finding"
+	"boardbench/internal/headroom"
 	"boardbench/internal/host"
 	machine "boardbench/internal/inventory"
 	"boardbench/internal/inventory/netif"
@@ -124,6 +125,8 @@ type runner struct {
 	// for a write that succeeded).
 	writes    []check.Spread
 	writeErrs []error
+	// calib is --headroom's calibration (nil before it ran).
+	calib []headroom.Rate
 	// unusable is the first failure that applies to every test against
 	// the peer; nil while the peer answers.
 	unusable error
@@ -319,9 +322,17 @@ func (r *runner) session(ctx context.Context, tool *tools.Tool) error {
 				}
 				guard = g
 			}
+		}
+		apply := func() {
 			r.applyPlan(guard)
 			res.Tuning.Changed = append(res.Tuning.Changed, r.applied...)
 			r.sayApplied()
+		}
+		// With --headroom, --apply comes between the two halves of the
+		// watch, so that the capacity left is measured before and after.
+		split := r.o.Apply && r.o.Headroom && r.o.Peer == ""
+		if r.o.Apply && !split {
+			apply()
 		}
 		steps := []session.Step{{Name: result.PhaseNetInterfacesBefore, Title: "The interfaces before the measurement", Estimate: time.Second,
 			Run: func(ctx context.Context, p *result.Phase) error {
@@ -330,7 +341,16 @@ func (r *runner) session(ctx context.Context, tool *tools.Tool) error {
 		if r.o.Peer != "" {
 			steps = append(steps, r.peerSteps(tool, &failures)...)
 		} else {
-			steps = append(steps, r.watchStep())
+			if r.o.Headroom {
+				steps = append(steps, r.calibrateStep())
+			}
+			if split {
+				half := r.o.Duration / 2
+				steps = append(steps, r.watchStep(result.PhaseNetWatch, "before --apply", half, nil),
+					r.watchStep(result.PhaseNetWatchApplied, "after --apply", half, apply))
+			} else {
+				steps = append(steps, r.watchStep(result.PhaseNetWatch, "", r.o.Duration, nil))
+			}
 		}
 		return append(steps, session.Step{Name: result.PhaseNetInterfacesAfter, Title: "The interfaces after the measurement", Estimate: time.Second,
 			Run: func(ctx context.Context, p *result.Phase) error {
@@ -633,32 +653,113 @@ func connectFailure(addr, msg string) string {
 	return fmt.Sprintf("cannot connect to the iperf3 server on %s: %s", addr, cause)
 }
 
-// watchStep samples the interfaces until the duration ends or Ctrl-C.
-func (r *runner) watchStep() session.Step {
-	est := r.o.Duration
+// watchStep samples the interfaces for d (0: until Ctrl-C), running
+// before first (nil for nothing) and, with --headroom, the calibrated load
+// on every CPU.
+func (r *runner) watchStep(name, when string, d time.Duration, before func()) session.Step {
+	est := d
 	if est == 0 {
 		est = time.Hour
 	}
-	return session.Step{Name: result.PhaseNetWatch, Title: "Traffic through " + strings.Join(r.ifaces, ", "), Estimate: est,
+	title := "Traffic through " + strings.Join(r.ifaces, ", ")
+	if when != "" {
+		title += " " + when
+	}
+	return session.Step{Name: name, Title: title, Estimate: est,
 		Run: func(ctx context.Context, p *result.Phase) error {
+			if before != nil {
+				before()
+			}
 			figs := result.NetFigures{}
+			var load *headroom.Load
+			if r.o.Headroom {
+				load = headroom.Start(ctx, r.facts.CPUs, nil)
+			}
 			w, _ := r.measure(&figs, func() error {
-				r.watchLive(ctx)
+				r.watchLive(ctx, d)
 				return nil
 			})
+			if load != nil {
+				figs.Headroom = r.headroomFigures(load.Stop())
+			}
 			figs.Interfaces = w.Rates
 			return p.SetFigures(figs)
 		}}
 }
 
+// HeadroomCalibration is how long --headroom's load runs on each CPU
+// before the watch, for its calibrated rate.
+const HeadroomCalibration = 3 * time.Second
+
+// calibrationTrafficPPS is the packet rate (all watched interfaces, both
+// ways) above which the calibration says traffic passed during it.
+const calibrationTrafficPPS = 1000
+
+// calibrateStep runs the load on every CPU before the watch: its rate is
+// the calibration the watch's shares are taken of.
+func (r *runner) calibrateStep() session.Step {
+	return session.Step{Name: result.PhaseNetHeadroomIdle, Title: "The CPU load's rate on each CPU before the watch (--headroom)",
+		Estimate: HeadroomCalibration,
+		Run: func(ctx context.Context, p *result.Phase) error {
+			figs := result.NetFigures{}
+			w, _ := r.measure(&figs, func() error {
+				r.calib = headroom.Measure(ctx, r.facts.CPUs, HeadroomCalibration)
+				return nil
+			})
+			figs.Interfaces = w.Rates
+			pps := 0.0
+			for _, rate := range w.Rates {
+				pps += rate.RxPPS + rate.TxPPS
+			}
+			if pps > calibrationTrafficPPS {
+				figs.Notes = append(figs.Notes, fmt.Sprintf("traffic passed during the calibration (%.0f packets/s): the calibrated rates are "+
+					"below those of a quiet machine, and the shares of them above the capacity really left", pps))
+			}
+			cal := r.calib
+			r.calib = nil
+			figs.Headroom = r.headroomFigures(cal)
+			r.calib = cal
+			return p.SetFigures(figs)
+		}}
+}
+
+// headroomFigures are the load's rates with, after the calibration, the
+// share of it each CPU reached.
+func (r *runner) headroomFigures(rates []headroom.Rate) []result.NetHeadroom {
+	var out []result.NetHeadroom
+	for _, rate := range rates {
+		h := result.NetHeadroom{CPU: rate.CPU}
+		if rate.Err != nil {
+			h.Note = "not loaded: " + rate.Err.Error()
+			out = append(out, h)
+			continue
+		}
+		v := rate.UnitsPerS
+		h.UnitsPerS = &v
+		for _, c := range r.calib {
+			if c.CPU != rate.CPU {
+				continue
+			}
+			if share, ok := headroom.Share(rate, c); ok {
+				idle := c.UnitsPerS
+				h.IdleUnitsPerS, h.Share = &idle, &share
+			} else {
+				h.Note = "no calibration of this CPU"
+			}
+		}
+		out = append(out, h)
+	}
+	return out
+}
+
 // watchLive waits until the duration ends or ctx is done, showing the
 // figures of every interval as it goes (see liveView). The snapshots it
 // takes are its own: the step's figures span the whole watch.
-func (r *runner) watchLive(ctx context.Context) {
+func (r *runner) watchLive(ctx context.Context, d time.Duration) {
 	view := r.liveView()
 	var end <-chan time.Time
-	if r.o.Duration > 0 {
-		t := time.NewTimer(r.o.Duration)
+	if d > 0 {
+		t := time.NewTimer(d)
 		defer t.Stop()
 		end = t.C
 	}

@@ -24,6 +24,13 @@ const (
 	PhaseNetUDPBidir = "net-udp-bidir"
 	// PhaseNetWatch is the passive watch of interfaces (net --watch).
 	PhaseNetWatch = "net-watch"
+	// PhaseNetWatchApplied is the second half of a watch with --headroom
+	// and --apply: after the suggested spread and coalescing were
+	// applied (the first half, PhaseNetWatch, ran before).
+	PhaseNetWatchApplied = "net-watch-applied"
+	// PhaseNetHeadroomIdle calibrates the CPU load of --headroom: its
+	// rate on each CPU before the watch.
+	PhaseNetHeadroomIdle = "net-headroom-idle"
 )
 
 // NetFigures are the figures of one step of `boardbench net`.
@@ -75,6 +82,10 @@ type NetFigures struct {
 	Counters []NetCounters `json:"counters,omitempty"`
 	// Interfaces are the watched interfaces' rates (net --watch).
 	Interfaces []NetInterfaceRate `json:"interfaces,omitempty"`
+	// Headroom is the calibrated CPU load's rate on each CPU during the
+	// step (net --watch --headroom), and in a watch the share of the
+	// calibration (PhaseNetHeadroomIdle) it reached: the capacity left.
+	Headroom []NetHeadroom `json:"headroom,omitempty"`
 	// CPULoad is each CPU's share of time in user, system, hard
 	// interrupt and soft interrupt context over the step, in percent.
 	CPULoad []NetCPULoad `json:"cpu_load"`
@@ -108,6 +119,22 @@ type NetLineRate struct {
 	// ceiling (0 to 1).
 	TxShare *float64 `json:"tx_share"`
 	RxShare *float64 `json:"rx_share"`
+}
+
+// NetHeadroom is one CPU's calibrated load during a step.
+type NetHeadroom struct {
+	CPU int `json:"cpu"`
+	// UnitsPerS are the units of work done per second (one unit: 4096
+	// xorshift steps); null when the CPU could not be loaded.
+	UnitsPerS *float64 `json:"units_per_s"`
+	// IdleUnitsPerS is the calibration of that CPU; null in the
+	// calibration step itself.
+	IdleUnitsPerS *float64 `json:"idle_units_per_s,omitempty"`
+	// Share is UnitsPerS / IdleUnitsPerS, capped at 1: the share of the
+	// CPU left for programs while the traffic passed.
+	Share *float64 `json:"share,omitempty"`
+	// Note says why a figure is missing.
+	Note string `json:"note,omitempty"`
 }
 
 // NetCounters are the deltas of one interface's counters over a step.
@@ -173,6 +200,12 @@ type NetSummary struct {
 	SmallPacketsMerged bool `json:"small_packets_merged_segments,omitempty"`
 	// Interfaces are the watched interfaces' averages (net --watch).
 	Interfaces []NetInterfaceRate `json:"interfaces,omitempty"`
+	// Headroom is the capacity left on each CPU during the watch (net
+	// --watch --headroom); with --apply, InterfacesApplied and
+	// HeadroomApplied are those of the second half, after applying.
+	Headroom          []NetHeadroom      `json:"headroom,omitempty"`
+	InterfacesApplied []NetInterfaceRate `json:"interfaces_applied,omitempty"`
+	HeadroomApplied   []NetHeadroom      `json:"headroom_applied,omitempty"`
 	// Power is each traffic step's mean power and throughput per watt;
 	// empty without a power source (net --power).
 	Power []NetPower `json:"power,omitempty"`
@@ -208,7 +241,9 @@ func BuildNetSummary(phases []Phase) Summary {
 		case PhaseNetSmallPackets:
 			n.SmallPacketsPPS, n.SmallPacketsMerged = f.TxPPS, f.MergedSegments
 		case PhaseNetWatch:
-			n.Interfaces = f.Interfaces
+			n.Interfaces, n.Headroom = f.Interfaces, f.Headroom
+		case PhaseNetWatchApplied:
+			n.InterfacesApplied, n.HeadroomApplied = f.Interfaces, f.Headroom
 		}
 		if p.PowerW != nil {
 			n.Power = append(n.Power, NetPowerOf(p.Name, *p.PowerW, f))

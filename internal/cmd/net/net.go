@@ -125,6 +125,8 @@ func (o *Options) validate(cmd *cobra.Command) error {
 		return cmdutil.Usagef("--udp-rate, --bitrate, --bidir, --streams and --port go with --peer")
 	case o.headroom && o.watch == "":
 		return cmdutil.Usagef("--headroom goes with --watch")
+	case o.headroom && o.apply && o.duration == 0:
+		return cmdutil.Usagef("--headroom with --apply needs --duration: the watch is split in two halves, before and after applying")
 	case o.clockMHz < 0 || o.clockMHz > 10000:
 		return cmdutil.Usagef("--clock %d: a clock in MHz between 1 and 10000", o.clockMHz)
 	case o.watch == "" && cmd.Flags().Changed("interval"):

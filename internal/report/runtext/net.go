@@ -22,6 +22,8 @@ var netDirection = map[string]string{
 	result.PhaseNetUDP:          "UDP send",
 	result.PhaseNetUDPBidir:     "UDP both ways",
 	result.PhaseNetWatch:        "watched",
+	result.PhaseNetWatchApplied: "watched, applied",
+	result.PhaseNetHeadroomIdle: "load calibration",
 }
 
 // IsNetPhase reports whether a phase holds NetFigures.
@@ -118,9 +120,13 @@ func renderNetTable(w *textfmt.Writer, phases []result.Phase) {
 	}
 	merged, bidir := false, false
 	for _, r := range rows {
-		if r.phase.Name == result.PhaseNetWatch {
+		if isWatchPhase(r.phase.Name) {
 			for _, rate := range r.figs.Interfaces {
-				row := []string{rate.Name + " rx/tx", fmt.Sprintf("%.0f/%.0f", rate.RxMbitS, rate.TxMbitS), fmt.Sprintf("%.0f/%.0f", rate.RxPPS, rate.TxPPS), "-"}
+				label := rate.Name + " rx/tx"
+				if r.phase.Name != result.PhaseNetWatch {
+					label = netDirection[r.phase.Name] + ": " + label
+				}
+				row := []string{label, fmt.Sprintf("%.0f/%.0f", rate.RxMbitS, rate.TxMbitS), fmt.Sprintf("%.0f/%.0f", rate.RxPPS, rate.TxPPS), "-"}
 				t.Row(append(row, loadCells(r.figs, cpus)...)...)
 			}
 			if len(r.figs.Interfaces) > 0 {
@@ -201,6 +207,12 @@ func renderNetTable(w *textfmt.Writer, phases []result.Phase) {
 	}
 }
 
+// isWatchPhase reports whether a phase watched interfaces (their rates in
+// NetFigures.Interfaces).
+func isWatchPhase(name string) bool {
+	return name == result.PhaseNetWatch || name == result.PhaseNetWatchApplied || name == result.PhaseNetHeadroomIdle
+}
+
 // netExtraLines writes a measured step's UDP loss and jitter, its packet
 // rate against the line rate, its rate limit and its power.
 func netExtraLines(w *textfmt.Writer, r netRow) {
@@ -214,6 +226,29 @@ func netExtraLines(w *textfmt.Writer, r netRow) {
 	}
 	if f.BitrateLimit > 0 && (f.LostPercent == nil) {
 		w.Line("%s: at most %.0f Mbit/s per stream (iperf3 -b)", name, float64(f.BitrateLimit)/1e6)
+	}
+	if len(f.Headroom) > 0 {
+		var cells []string
+		for _, h := range f.Headroom {
+			switch {
+			case h.Share != nil:
+				cells = append(cells, fmt.Sprintf("cpu%d %.0f %%", h.CPU, *h.Share*100))
+			case h.UnitsPerS != nil:
+				cells = append(cells, fmt.Sprintf("cpu%d %.0f units/s", h.CPU, *h.UnitsPerS))
+			default:
+				cells = append(cells, fmt.Sprintf("cpu%d unknown", h.CPU))
+			}
+		}
+		what := "capacity left (share of the calibrated load's rate)"
+		if r.phase.Name == result.PhaseNetHeadroomIdle {
+			what = "calibrated load"
+		}
+		w.Line("%s: %s: %s", name, what, strings.Join(cells, "  "))
+		for _, n := range f.Notes {
+			if r.phase.Name == result.PhaseNetHeadroomIdle {
+				w.Line("  %s", n)
+			}
+		}
 	}
 	if lr := f.LineRate; lr != nil {
 		var parts []string
