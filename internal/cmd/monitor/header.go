@@ -144,6 +144,7 @@ func writeHeader(w io.Writer, color bool, c Config, in *inventory.Info) {
 	tw.KV(
 		[2]string{"interval", fmt.Sprintf("%s s", trimFloat(c.IntervalS))},
 		[2]string{"temperature", temp},
+		[2]string{"other temperatures", tempsText(c.Temps)},
 		[2]string{"firmware", fw},
 		[2]string{"power", powerText(c)},
 	)
@@ -241,4 +242,16 @@ func powerText(c Config) string {
 		return "none: no --power source and no power sensor exposed"
 	}
 	return strings.Join(parts, "; ")
+}
+
+// tempsText names the other sampled temperatures (the samples' temps).
+func tempsText(temps []monitor.Sensor) string {
+	if len(temps) == 0 {
+		return "none"
+	}
+	var names []string
+	for _, t := range temps {
+		names = append(names, t.Label)
+	}
+	return strings.Join(names, ", ") + " (in the JSON samples' temps)"
 }
