@@ -100,7 +100,7 @@ Ctrl-C and on SIGTERM, unless --keep is given.`,
 	fl.IntVar(&o.streams, "streams", 1, "parallel TCP streams per test")
 	fl.BoolVar(&o.bidir, "bidir", false, "only the tests both ways at once (TCP, and UDP with --udp-rate)")
 	fl.StringVarP(&o.bitrate, "bitrate", "b", "", "limit each TCP stream to `RATE` bit/s (iperf3 -b, e.g. 880M)")
-	fl.IntVar(&o.clockMHz, "clock", 0, "pin every CPU's clock at `MHz` for the run (cpufreq, root; restored at the end)")
+	fl.IntVar(&o.clockMHz, "clock", 0, "pin every CPU's clock at `MHZ` MHz for the run (cpufreq, root; restored at the end)")
 	fl.BoolVar(&o.headroom, "headroom", false, "with --watch: run a calibrated CPU load on each CPU and report the capacity left")
 	fl.BoolVar(&o.apply, "apply", false, "apply the suggested interrupt affinity, RPS masks and coalescing for the run (needs root)")
 	fl.BoolVar(&o.keep, "keep", false, "with --apply: keep the changes instead of restoring them at the end")

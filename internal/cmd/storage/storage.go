@@ -101,7 +101,7 @@ device's name typed a second time: its data is destroyed.`,
 	fl.BoolVar(&opts.noInstall, "no-install", false, "never install fio; skip the fio step when it is missing")
 	fl.BoolVar(&opts.noRedact, "no-redact", false, "show serial numbers (CID serial, disk serial)")
 	fl.StringVar(&opts.destructive, "destructive", "", "write to the raw device `NAME` (typed again), destroying its data")
-	fl.IntVar(&opts.clockMHz, "clock", 0, "pin every CPU's clock at `MHz` for the run (cpufreq, root; restored at the end)")
+	fl.IntVar(&opts.clockMHz, "clock", 0, "pin every CPU's clock at `MHZ` MHz for the run (cpufreq, root; restored at the end)")
 	return cmd
 }
 
