@@ -144,7 +144,7 @@ func writeHeader(w io.Writer, color bool, c Config, in *inventory.Info) {
 	tw.KV(
 		[2]string{"interval", fmt.Sprintf("%s s", trimFloat(c.IntervalS))},
 		[2]string{"temperature", temp},
-		[2]string{"other temperatures", tempsText(c.Temps)},
+		[2]string{"other temps", tempsText(c.Temps, c.TempPath)},
 		[2]string{"firmware", fw},
 		[2]string{"power", powerText(c)},
 	)
@@ -244,14 +244,17 @@ func powerText(c Config) string {
 	return strings.Join(parts, "; ")
 }
 
-// tempsText names the other sampled temperatures (the samples' temps).
-func tempsText(temps []monitor.Sensor) string {
-	if len(temps) == 0 {
-		return "none"
-	}
+// tempsText names the sampled temperatures (the samples' temps) but the
+// SoC's, read from socPath.
+func tempsText(temps []monitor.Sensor, socPath string) string {
 	var names []string
 	for _, t := range temps {
-		names = append(names, t.Label)
+		if t.Path != socPath {
+			names = append(names, t.Label)
+		}
+	}
+	if len(names) == 0 {
+		return "none"
 	}
 	return strings.Join(names, ", ") + " (in the JSON samples' temps)"
 }
