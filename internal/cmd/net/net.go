@@ -74,7 +74,15 @@ interrupt affinity and coalescing.
 The findings say when one CPU handles every interrupt while the others idle,
 with the exact commands to spread them; --apply applies them (and suggested
 coalescing) for the run and restores the previous values at the end, on
-Ctrl-C and on SIGTERM, unless --keep is given.`,
+Ctrl-C and on SIGTERM, unless --keep is given; an interrupt whose effective
+affinity did not follow is reported and never advised again.
+
+--bidir runs only the tests both ways at once, -b limits each TCP stream,
+UDP steps report loss and jitter; each step's packet rate is compared with
+the link's line rate. --power reports watts and Mbit/s per W, --clock MHz
+pins the CPU clocks for the run (restored at the end), and --watch
+--headroom runs a calibrated load on every CPU to show the capacity left
+(before and after --apply).`,
 		Example: `  boardbench net --peer 192.168.1.10
   boardbench net --peer nas.local --interface eth1 --udp-rate 500M -o net.json
   sudo boardbench net --peer 192.168.1.10 --apply
