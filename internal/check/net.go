@@ -57,6 +57,22 @@ type NetFacts struct {
 	// Policies are the monitor's cpufreq policies, in the order of each
 	// sample's ClockMHz (the result's Monitor.Policies).
 	Policies []result.Policy
+	// Unmovable are the interrupts that did not move when an affinity
+	// was written (net --apply read their effective affinity back): never
+	// advised again, and their CPU is spared from receive steering.
+	Unmovable []result.NetUnmoved
+}
+
+// unmovable returns the record of an interrupt that cannot move, nil when
+// it is not recorded. An interrupt matches by number and handler names,
+// so a renumbered interrupt after a reboot is not taken for another.
+func (f NetFacts) unmovable(irq netif.IRQ) *result.NetUnmoved {
+	for i, u := range f.Unmovable {
+		if u.IRQ == irq.IRQ && u.Name == irq.Name {
+			return &f.Unmovable[i]
+		}
+	}
+	return nil
 }
 
 // PreferredCPUs returns the CPUs network work should be spread over: those
@@ -132,6 +148,16 @@ func netOneCPU(f NetFacts, phases []result.Phase) []finding.Finding {
 		return nil
 	}
 	cmds := SpreadCommands(f)
+	var stuck []string
+	for _, d := range f.Interfaces {
+		for _, irq := range d.IRQs {
+			if u := f.unmovable(irq); u != nil {
+				stuck = append(stuck, fmt.Sprintf("irq %s (%s) stays on cpu %s", u.IRQ, u.Name, u.Effective))
+				evidence = append(evidence, fmt.Sprintf("irq %s (%s) did not move: affinity %s written, effective affinity cpu %s (%s)",
+					u.IRQ, u.Name, u.Wanted, u.Effective, u.Reason))
+			}
+		}
+	}
 	advice := "Spread the network interrupts and receive processing over the other CPUs"
 	if len(f.Clusters) > 1 {
 		advice += fmt.Sprintf(" (the fastest cluster, %s: cpu %s)", f.Clusters[0].Core, cpuList(f.PreferredCPUs()))
@@ -141,6 +167,11 @@ func netOneCPU(f NetFacts, phases []result.Phase) []finding.Finding {
 		advice = "Spread the network interrupts and receive processing over the other CPUs: the interface's interrupts and queues were not found, so boardbench cannot give the exact commands."
 	} else {
 		advice += "\n  " + strings.Join(cmds, "\n  ") + "\n`boardbench net --apply` tries these and restores the previous values at the end."
+	}
+	if len(stuck) > 0 {
+		advice += "\nThese interrupts cannot be moved (the interrupt controller keeps them where they are; writing their affinity did not change " +
+			"their effective affinity), so no affinity is advised for them; receive packet steering moves the packets' work off their CPU: " +
+			strings.Join(stuck, "; ") + "."
 	}
 	return []finding.Finding{{
 		ID:       IDNetOneCPU,
@@ -191,6 +222,10 @@ func cmpFloat(a, b float64) int {
 // write.
 type Spread struct {
 	Path, Value string
+	// IRQ is the interrupt of an smp_affinity write ("" for an RPS mask),
+	// Name its handlers, CPUs the CPUs the mask allows.
+	IRQ, Name string
+	CPUs      []int
 }
 
 // SpreadPlan computes the interrupt affinities and RPS masks that spread
@@ -208,10 +243,21 @@ func SpreadPlan(f NetFacts) []Spread {
 	var out []Spread
 	for _, d := range f.Interfaces {
 		var irqCPUs []int
-		for i, irq := range d.IRQs {
+		i := 0
+		for _, irq := range d.IRQs {
+			if u := f.unmovable(irq); u != nil {
+				// It stays where it is: its CPU serves it, so receive
+				// steering spares that CPU.
+				if cpus, err := cpu.ParseCPUList(u.Effective); err == nil {
+					irqCPUs = append(irqCPUs, cpus...)
+				}
+				continue
+			}
 			target := pref[(i+1)%len(pref)]
+			i++
 			irqCPUs = append(irqCPUs, target)
-			out = append(out, Spread{Path: "/proc/irq/" + irq.IRQ + "/smp_affinity", Value: cpu.FormatCPUMask([]int{target})})
+			out = append(out, Spread{Path: "/proc/irq/" + irq.IRQ + "/smp_affinity", Value: cpu.FormatCPUMask([]int{target}),
+				IRQ: irq.IRQ, Name: irq.Name, CPUs: []int{target}})
 		}
 		rps := slices.DeleteFunc(slices.Clone(pref), func(c int) bool { return slices.Contains(irqCPUs, c) })
 		if len(rps) == 0 && len(irqCPUs) > 0 {
@@ -465,7 +511,7 @@ func textOr(s, alt string) string {
 func isNetPhase(name string) bool {
 	switch name {
 	case result.PhaseNetTCPForward, result.PhaseNetTCPReverse, result.PhaseNetTCPBidir,
-		result.PhaseNetSmallPackets, result.PhaseNetUDP, result.PhaseNetWatch:
+		result.PhaseNetSmallPackets, result.PhaseNetUDP, result.PhaseNetUDPBidir, result.PhaseNetWatch, result.PhaseNetWatchApplied:
 		return true
 	}
 	return false

@@ -45,6 +45,7 @@ func ConfigFor(h *host.Host, in *inventory.Info) Config {
 	if st := in.Sensors.SoCTemp; st != nil && st.Path != "" {
 		cfg.TempPath, cfg.TempLabel = st.Path, st.Name
 	}
+	cfg.Temps = tempSensors(in.Sensors)
 	cfg.Power = powerSensors(sensors.PowerChannels(in.Sensors))
 	if firmwareAnswered(in) {
 		cfg.Firmware = NewVcgencmdFirmware(h)
@@ -194,4 +195,54 @@ func firmwareAnswered(in *inventory.Info) bool {
 		return true // NewVcgencmdFirmware still checks that vcgencmd exists
 	}
 	return fw.ArmClockMHz != nil || fw.Throttled != nil || fw.CoreVoltageV != nil
+}
+
+// MaxTemps bounds the temperature sensors a monitor samples, so that a
+// machine with dozens of zones keeps the per-sample cost small.
+const MaxTemps = 16
+
+// tempSensors lists the temperatures to sample: every thermal zone whose
+// reading was valid (labelled with its type: "cpu-thermal", "pmic-thermal"),
+// then every hwmon temperature whose reading was valid (labelled with the
+// chip's name and the sensor's label or stem: "ds3231 temp1", "bme280
+// temp1"), leaving out a hwmon chip that only mirrors a thermal zone (the
+// kernel names it after the zone's type, "-" written "_"). At most
+// MaxTemps.
+func tempSensors(in sensors.Info) []Sensor {
+	var out []Sensor
+	zones := map[string]bool{}
+	for _, z := range in.ThermalZones {
+		if z.TempC == nil || z.Path == "" {
+			continue
+		}
+		label := z.Type
+		if label == "" {
+			label = z.Name
+		}
+		zones[strings.ReplaceAll(z.Type, "-", "_")] = true
+		out = append(out, Sensor{Label: label, Path: z.Path, Quantity: "temperature", Unit: "°C"})
+	}
+	for _, hw := range in.Hwmon {
+		if zones[strings.ReplaceAll(hw.Name, "-", "_")] {
+			continue
+		}
+		for _, r := range hw.Readings {
+			if r.Quantity != "temperature" || r.Value == nil || r.Path == "" {
+				continue
+			}
+			name := r.Label
+			if name == "" {
+				name = r.Sensor
+			}
+			chip := hw.Name
+			if chip == "" {
+				chip = hw.Hwmon
+			}
+			out = append(out, Sensor{Label: chip + " " + name, Path: r.Path, Quantity: "temperature", Unit: "°C"})
+		}
+	}
+	if len(out) > MaxTemps {
+		out = out[:MaxTemps]
+	}
+	return out
 }

@@ -57,6 +57,10 @@ type Config struct {
 	TempPath string
 	// TempLabel names the temperature source for headers.
 	TempLabel string
+	// Temps lists every temperature sensor to sample besides TempPath:
+	// thermal zones and hwmon temperatures (Quantity "temperature", Unit
+	// "°C"), at most MaxTemps.
+	Temps []Sensor
 	// Power lists power, energy, voltage and current sensors to sample.
 	Power []Sensor
 	// Firmware is nil except on a Raspberry Pi with vcgencmd.
@@ -100,7 +104,10 @@ type Sample struct {
 	// PerCPUBusyPct is the busy share of each CPU, keyed by CPU id.
 	PerCPUBusyPct map[int]float64 `json:"per_cpu_busy_pct,omitempty"`
 	TempC         *float64        `json:"temp_c"`
-	CoreVolts     *float64        `json:"core_volts,omitempty"`
+	// Temps has one reading per Config.Temps sensor in °C (nil when the
+	// read failed).
+	Temps     []*float64 `json:"temps,omitempty"`
+	CoreVolts *float64   `json:"core_volts,omitempty"`
 	// Power has one reading per Config.Power sensor, in its unit.
 	Power []*float64 `json:"power,omitempty"`
 	// PowerW is the power in watts from the chosen power source (see
@@ -266,6 +273,15 @@ func (m *Monitor) sample(ctx context.Context, shares bool) Sample {
 	if m.cfg.TempPath != "" {
 		if c, err := sensors.ReadCelsius(m.h, m.cfg.TempPath); err == nil {
 			s.TempC = &c
+		}
+	}
+	if len(m.cfg.Temps) > 0 {
+		s.Temps = make([]*float64, len(m.cfg.Temps))
+		for i, ts := range m.cfg.Temps {
+			if c, err := sensors.ReadCelsius(m.h, ts.Path); err == nil {
+				c = math.Round(c*10) / 10
+				s.Temps[i] = &c
+			}
 		}
 	}
 	for _, ps := range m.cfg.Power {

@@ -50,7 +50,10 @@ type Sample struct {
 	// PerCPUBusyPct is the busy share of each CPU, keyed by CPU id.
 	PerCPUBusyPct map[int]float64 `json:"per_cpu_busy_pct,omitempty"`
 	TempC         *float64        `json:"temp_c"`
-	CoreVolts     *float64        `json:"core_volts,omitempty"`
+	// Temps has one reading per MonitorInfo.Temps sensor in °C (nil when
+	// the read failed).
+	Temps     []*float64 `json:"temps,omitempty"`
+	CoreVolts *float64   `json:"core_volts,omitempty"`
 	// Power has one reading per MonitorInfo.Power sensor, in its unit.
 	Power []*float64 `json:"power,omitempty"`
 	// PowerW is the power in watts from the chosen power source (see

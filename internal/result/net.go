@@ -19,8 +19,18 @@ const (
 	PhaseNetSmallPackets = "net-small-packets"
 	// PhaseNetUDP is UDP at a given rate (iperf3 -u -b RATE).
 	PhaseNetUDP = "net-udp"
+	// PhaseNetUDPBidir is UDP at a given rate both ways at once (iperf3
+	// -u -b RATE --bidir, net --bidir --udp-rate RATE).
+	PhaseNetUDPBidir = "net-udp-bidir"
 	// PhaseNetWatch is the passive watch of interfaces (net --watch).
 	PhaseNetWatch = "net-watch"
+	// PhaseNetWatchApplied is the second half of a watch with --headroom
+	// and --apply: after the suggested spread and coalescing were
+	// applied (the first half, PhaseNetWatch, ran before).
+	PhaseNetWatchApplied = "net-watch-applied"
+	// PhaseNetHeadroomIdle calibrates the CPU load of --headroom: its
+	// rate on each CPU before the watch.
+	PhaseNetHeadroomIdle = "net-headroom-idle"
 )
 
 // NetFigures are the figures of one step of `boardbench net`.
@@ -37,7 +47,22 @@ type NetFigures struct {
 	// side of this machine; null when not reported (UDP, receive only).
 	Retransmits *int64 `json:"retransmits"`
 	// LostPercent is the UDP loss the receiver reported; null for TCP.
-	LostPercent *float64 `json:"lost_percent,omitempty"`
+	// With both ways at once it is the loss from this machine to the peer,
+	// and RxLostPercent the loss from the peer to this machine.
+	LostPercent   *float64 `json:"lost_percent,omitempty"`
+	RxLostPercent *float64 `json:"rx_lost_percent,omitempty"`
+	// JitterMs is the UDP jitter the receiver reported (ms, iperf3's
+	// smoothed mean deviation of the transit time, RFC 3550); RxJitterMs
+	// that of the way back with both ways at once. Null for TCP.
+	JitterMs   *float64 `json:"jitter_ms,omitempty"`
+	RxJitterMs *float64 `json:"rx_jitter_ms,omitempty"`
+	// BitrateLimit is the rate limit of each stream (iperf3 -b) in bit/s;
+	// 0 for none (TCP) and the target rate for UDP.
+	BitrateLimit int64 `json:"bitrate_limit_bit_s,omitempty"`
+	// LineRate is the theoretical packet rate of the link for the frame
+	// size the step sent, and the share of it reached; null when the
+	// link speed or the frame size is unknown.
+	LineRate *NetLineRate `json:"line_rate,omitempty"`
 	// RxPPS and TxPPS are the packets per second the interface counted
 	// (/sys/class/net/IF/statistics) during the step.
 	RxPPS *float64 `json:"rx_pps"`
@@ -57,6 +82,10 @@ type NetFigures struct {
 	Counters []NetCounters `json:"counters,omitempty"`
 	// Interfaces are the watched interfaces' rates (net --watch).
 	Interfaces []NetInterfaceRate `json:"interfaces,omitempty"`
+	// Headroom is the calibrated CPU load's rate on each CPU during the
+	// step (net --watch --headroom), and in a watch the share of the
+	// calibration (PhaseNetHeadroomIdle) it reached: the capacity left.
+	Headroom []NetHeadroom `json:"headroom,omitempty"`
 	// CPULoad is each CPU's share of time in user, system, hard
 	// interrupt and soft interrupt context over the step, in percent.
 	CPULoad []NetCPULoad `json:"cpu_load"`
@@ -68,6 +97,44 @@ type NetFigures struct {
 	Softirqs []NetSoftirq `json:"softirqs"`
 	// Seconds is the length of the sampled window.
 	Seconds float64 `json:"seconds"`
+}
+
+// NetLineRate is a step's packet rate against the link's ceiling. A frame
+// of F bytes (Ethernet header and payload, as the interface counts it)
+// takes F + 4 (FCS) + 8 (preamble and start delimiter) + 12 (inter-frame
+// gap) bytes of the wire, at least 84 (the 64-byte minimum frame); the
+// ceiling is the link speed in bit/s / (8 × those bytes) packets per
+// second per direction.
+type NetLineRate struct {
+	// LinkMbitS is the link speed (Mbit/s) the interface reported.
+	LinkMbitS int64 `json:"link_mbit_s"`
+	// TxFrameBytes and RxFrameBytes are the mean frame sizes counted
+	// (bytes per packet); null for a direction the step did not measure.
+	TxFrameBytes *float64 `json:"tx_frame_bytes"`
+	RxFrameBytes *float64 `json:"rx_frame_bytes"`
+	// TxMaxPPS and RxMaxPPS are the ceilings for those frames.
+	TxMaxPPS *float64 `json:"tx_max_pps"`
+	RxMaxPPS *float64 `json:"rx_max_pps"`
+	// TxShare and RxShare are the packet rates reached, as a share of the
+	// ceiling (0 to 1).
+	TxShare *float64 `json:"tx_share"`
+	RxShare *float64 `json:"rx_share"`
+}
+
+// NetHeadroom is one CPU's calibrated load during a step.
+type NetHeadroom struct {
+	CPU int `json:"cpu"`
+	// UnitsPerS are the units of work done per second (one unit: 4096
+	// xorshift steps); null when the CPU could not be loaded.
+	UnitsPerS *float64 `json:"units_per_s"`
+	// IdleUnitsPerS is the calibration of that CPU; null in the
+	// calibration step itself.
+	IdleUnitsPerS *float64 `json:"idle_units_per_s,omitempty"`
+	// Share is UnitsPerS / IdleUnitsPerS, capped at 1: the share of the
+	// CPU left for programs while the traffic passed.
+	Share *float64 `json:"share,omitempty"`
+	// Note says why a figure is missing.
+	Note string `json:"note,omitempty"`
 }
 
 // NetCounters are the deltas of one interface's counters over a step.
@@ -133,6 +200,25 @@ type NetSummary struct {
 	SmallPacketsMerged bool `json:"small_packets_merged_segments,omitempty"`
 	// Interfaces are the watched interfaces' averages (net --watch).
 	Interfaces []NetInterfaceRate `json:"interfaces,omitempty"`
+	// Headroom is the capacity left on each CPU during the watch (net
+	// --watch --headroom); with --apply, InterfacesApplied and
+	// HeadroomApplied are those of the second half, after applying.
+	Headroom          []NetHeadroom      `json:"headroom,omitempty"`
+	InterfacesApplied []NetInterfaceRate `json:"interfaces_applied,omitempty"`
+	HeadroomApplied   []NetHeadroom      `json:"headroom_applied,omitempty"`
+	// Power is each traffic step's mean power and throughput per watt;
+	// empty without a power source (net --power).
+	Power []NetPower `json:"power,omitempty"`
+}
+
+// NetPower is one traffic step's power: the mean power the source measured
+// over the step (the whole board, idle included), the throughput of both
+// directions together and their ratio.
+type NetPower struct {
+	Phase     string   `json:"phase"`
+	PowerW    *float64 `json:"power_w"`
+	MbitS     *float64 `json:"mbit_s"`
+	MbitSPerW *float64 `json:"mbit_s_per_w"`
 }
 
 // BuildNetSummary computes the headline figures of `boardbench net` from
@@ -155,7 +241,12 @@ func BuildNetSummary(phases []Phase) Summary {
 		case PhaseNetSmallPackets:
 			n.SmallPacketsPPS, n.SmallPacketsMerged = f.TxPPS, f.MergedSegments
 		case PhaseNetWatch:
-			n.Interfaces = f.Interfaces
+			n.Interfaces, n.Headroom = f.Interfaces, f.Headroom
+		case PhaseNetWatchApplied:
+			n.InterfacesApplied, n.HeadroomApplied = f.Interfaces, f.Headroom
+		}
+		if p.PowerW != nil {
+			n.Power = append(n.Power, NetPowerOf(p.Name, *p.PowerW, f))
 		}
 	}
 	s.NetSummary = n
@@ -175,6 +266,56 @@ type NetInterfaceFigures struct {
 	// Applied lists the changes `--apply` made ("echo 2 > /proc/irq/39/
 	// smp_affinity"); empty without --apply.
 	Applied []string `json:"applied,omitempty"`
+	// Unmoved are the interrupts whose affinity --apply wrote but whose
+	// effective affinity (/proc/irq/N/effective_affinity_list) still
+	// excludes every CPU written, or whose write failed: they cannot move
+	// (the interrupt controller routes them itself). Recorded in the state
+	// directory, they are never advised again.
+	Unmoved []NetUnmoved `json:"unmoved,omitempty"`
+}
+
+// NetUnmoved is an interrupt that did not move when its affinity was
+// written.
+type NetUnmoved struct {
+	IRQ string `json:"irq"`
+	// Name are the interrupt's handlers (/proc/interrupts).
+	Name string `json:"name"`
+	// Wanted is the CPU list written (as smp_affinity_list shows it),
+	// Effective the effective_affinity_list read back.
+	Wanted    string `json:"wanted"`
+	Effective string `json:"effective"`
+	// Reason says how it was seen ("effective affinity unchanged after
+	// the write", or the write's error).
+	Reason string `json:"reason"`
+}
+
+// NetPowerOf is one step's row of NetSummary.Power: watts is the step's
+// mean power, f its figures.
+func NetPowerOf(phase string, watts float64, f NetFigures) NetPower {
+	w := watts
+	row := NetPower{Phase: phase, PowerW: &w}
+	var mbit *float64
+	add := func(v float64) {
+		if mbit == nil {
+			mbit = new(float64)
+		}
+		*mbit += v
+	}
+	if f.TxMbitS != nil {
+		add(*f.TxMbitS)
+	}
+	if f.RxMbitS != nil {
+		add(*f.RxMbitS)
+	}
+	for _, r := range f.Interfaces {
+		add(r.RxMbitS) // forwarded traffic enters one interface and leaves another: counted once
+	}
+	row.MbitS = mbit
+	if mbit != nil && watts > 0 {
+		v := *mbit / watts
+		row.MbitSPerW = &v
+	}
+	return row
 }
 
 // NetInterface is one interface as `boardbench net` records it.

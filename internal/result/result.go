@@ -114,6 +114,8 @@ type MonitorInfo struct {
 	Firmware  bool     `json:"firmware"`
 	// Steal is true when sample lines show steal time (virtual machines).
 	Steal bool `json:"steal,omitempty"`
+	// Temps name the temperatures of each sample's temps, in order.
+	Temps []Sensor `json:"temps,omitempty"`
 }
 
 // Phase is one step of a run with its figures and evidence.

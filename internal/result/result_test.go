@@ -75,3 +75,26 @@ func TestMemBandwidthSlots(t *testing.T) {
 		t.Error("Slots of an unknown kernel must be nil")
 	}
 }
+
+func TestNetSummaryPower(t *testing.T) {
+	f64 := func(v float64) *float64 { return &v }
+	phase := func(name string, w *float64, f NetFigures) Phase {
+		b, _ := json.Marshal(f)
+		p := Phase{Name: name, Status: PhaseOK, Figures: b}
+		p.PowerW = w
+		return p
+	}
+	s := BuildNetSummary([]Phase{
+		phase(PhaseNetTCPBidir, f64(2.5), NetFigures{TxMbitS: f64(300), RxMbitS: f64(200)}),
+		phase(PhaseNetTCPForward, nil, NetFigures{TxMbitS: f64(338)}),
+		phase(PhaseNetWatch, f64(4), NetFigures{Interfaces: []NetInterfaceRate{{Name: "eth0", RxMbitS: 900, TxMbitS: 20}, {Name: "eth1", RxMbitS: 20, TxMbitS: 900}}}),
+	})
+	p := s.NetSummary.Power
+	if len(p) != 2 || p[0].Phase != PhaseNetTCPBidir || *p[0].MbitS != 500 || *p[0].MbitSPerW != 200 {
+		t.Fatalf("power rows = %+v", p)
+	}
+	// Forwarded traffic is counted once: what entered the interfaces.
+	if *p[1].MbitS != 920 || *p[1].MbitSPerW != 230 {
+		t.Errorf("watch row = %+v", p[1])
+	}
+}

@@ -23,6 +23,9 @@ const (
 	Bidir Mode = "bidir"
 	// UDP sends UDP datagrams at a given rate from this machine (-u -b).
 	UDP Mode = "udp"
+	// UDPBidir sends UDP datagrams at a given rate both ways at once (-u
+	// -b --bidir).
+	UDPBidir Mode = "udp-bidir"
 )
 
 // Report is what one iperf3 client run measured, from this machine's side.
@@ -37,8 +40,13 @@ type Report struct {
 	// Retransmits are the TCP retransmits the sender(s) counted; nil when
 	// iperf3 did not report them (UDP, some platforms).
 	Retransmits *int64
-	// LostPercent is the UDP loss at the receiver; nil for TCP.
-	LostPercent *float64
+	// LostPercent is the UDP loss at the receiver; nil for TCP. With
+	// UDPBidir it is the loss toward the peer, RxLostPercent the loss
+	// back.
+	LostPercent, RxLostPercent *float64
+	// JitterMs is the UDP jitter the receiver reported (ms), RxJitterMs
+	// that of the way back with UDPBidir; nil for TCP.
+	JitterMs, RxJitterMs *float64
 	// Seconds is the length of the test.
 	Seconds float64
 }
@@ -62,6 +70,7 @@ type sum struct {
 	BitsPerSecond *float64 `json:"bits_per_second"`
 	Retransmits   *int64   `json:"retransmits"`
 	LostPercent   *float64 `json:"lost_percent"`
+	JitterMs      *float64 `json:"jitter_ms"`
 }
 
 type document struct {
@@ -114,7 +123,16 @@ func Parse(data []byte, mode Mode) (Report, error) {
 		}
 	case UDP:
 		r.TxMbitS, r.TxBytes = mbit(recv.BitsPerSecond), recv.Bytes
-		r.LostPercent = recv.LostPercent
+		r.LostPercent, r.JitterMs = recv.LostPercent, recv.JitterMs
+	case UDPBidir:
+		back := d.End.SumReceivedBidirReverse
+		if back == nil || back.BitsPerSecond == nil {
+			return Report{}, fmt.Errorf("%w: no reverse direction in a --bidir report", ErrNoResult)
+		}
+		r.TxMbitS, r.TxBytes = mbit(recv.BitsPerSecond), recv.Bytes
+		r.RxMbitS, r.RxBytes = mbit(back.BitsPerSecond), back.Bytes
+		r.LostPercent, r.JitterMs = recv.LostPercent, recv.JitterMs
+		r.RxLostPercent, r.RxJitterMs = back.LostPercent, back.JitterMs
 	default:
 		return Report{}, fmt.Errorf("unknown iperf3 mode %q", mode)
 	}

@@ -32,8 +32,9 @@ type Test struct {
 	Duration time.Duration
 	// MSS sets the TCP maximum segment size (-M); 0 leaves it.
 	MSS int
-	// Rate is the UDP target rate in bits per second (-b); 0 for iperf3's
-	// default of 1 Mbit/s.
+	// Rate is the target rate of each stream in bits per second (-b): the
+	// UDP rate (0 for iperf3's default of 1 Mbit/s), or a limit of TCP (0
+	// for none).
 	Rate int64
 	// Streams is the number of parallel streams (-P); 0 means one.
 	Streams int
@@ -57,7 +58,12 @@ func (t Test) Args() []string {
 	case Bidir:
 		args = append(args, "--bidir")
 	case UDP:
-		args = append(args, "-u", "-b", strconv.FormatInt(t.Rate, 10))
+		args = append(args, "-u")
+	case UDPBidir:
+		args = append(args, "-u", "--bidir")
+	}
+	if t.Rate > 0 || t.Mode == UDP || t.Mode == UDPBidir {
+		args = append(args, "-b", strconv.FormatInt(t.Rate, 10))
 	}
 	if t.MSS > 0 {
 		args = append(args, "-M", strconv.Itoa(t.MSS))

@@ -144,6 +144,7 @@ func writeHeader(w io.Writer, color bool, c Config, in *inventory.Info) {
 	tw.KV(
 		[2]string{"interval", fmt.Sprintf("%s s", trimFloat(c.IntervalS))},
 		[2]string{"temperature", temp},
+		[2]string{"other temps", tempsText(c.Temps, c.TempPath)},
 		[2]string{"firmware", fw},
 		[2]string{"power", powerText(c)},
 	)
@@ -241,4 +242,19 @@ func powerText(c Config) string {
 		return "none: no --power source and no power sensor exposed"
 	}
 	return strings.Join(parts, "; ")
+}
+
+// tempsText names the sampled temperatures (the samples' temps) but the
+// SoC's, read from socPath.
+func tempsText(temps []result.Sensor, socPath string) string {
+	var names []string
+	for _, t := range temps {
+		if t.Path != socPath {
+			names = append(names, t.Label)
+		}
+	}
+	if len(names) == 0 {
+		return "none"
+	}
+	return strings.Join(names, ", ") + " (in the JSON samples' temps)"
 }

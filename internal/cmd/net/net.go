@@ -8,12 +8,13 @@
 package net
 
 import (
-	"errors"
-	"fmt"
+	"context"
 	"strings"
 	"time"
 
 	"boardbench/internal/cmdutil"
+	"boardbench/internal/netbench"
+	"boardbench/internal/power"
 
 	"github.com/spf13/cobra"
 )
@@ -25,22 +26,30 @@ const (
 	maxDuration         = 24 * time.Hour
 )
 
-// options are the command line of `boardbench net`.
-type options struct {
+// Options are the command line of `boardbench net`.
+type Options struct {
 	peer, ifname, watch string
 	port                int
 	duration            time.Duration
 	interval            time.Duration
-	udpRate             string
+	udpRate, bitrate    string
+	bidir               bool
 	streams             int
+	clockMHz            int
+	headroom            bool
 	apply, keep, wait   bool
 	noInstall, asJSON   bool
 	output              string
+	power               power.Options
 }
 
-// NewCmd returns the net command.
-func NewCmd(f *cmdutil.Factory) *cobra.Command {
-	var o options
+// NewCmd returns the net command. runF runs the checked options in place
+// of run (tests); nil means run.
+func NewCmd(f *cmdutil.Factory, runF func(context.Context, *cmdutil.Factory, Options) error) *cobra.Command {
+	if runF == nil {
+		runF = run
+	}
+	var o Options
 	cmd := &cobra.Command{
 		Use:   "net (--peer HOST [--interface IF] | --watch IF[,IF...]) [--apply [--keep]]",
 		Short: "Measure network throughput and where the CPU time goes (interrupts, soft interrupts)",
@@ -65,17 +74,27 @@ interrupt affinity and coalescing.
 The findings say when one CPU handles every interrupt while the others idle,
 with the exact commands to spread them; --apply applies them (and suggested
 coalescing) for the run and restores the previous values at the end, on
-Ctrl-C and on SIGTERM, unless --keep is given.`,
+Ctrl-C and on SIGTERM, unless --keep is given; an interrupt whose effective
+affinity did not follow is reported and never advised again.
+
+--bidir runs only the tests both ways at once, -b limits each TCP stream,
+UDP steps report loss and jitter; each step's packet rate is compared with
+the link's line rate. --power reports watts and Mbit/s per W, --clock MHz
+pins the CPU clocks for the run (restored at the end), and --watch
+--headroom runs a calibrated load on every CPU to show the capacity left
+(before and after --apply).`,
 		Example: `  boardbench net --peer 192.168.1.10
   boardbench net --peer nas.local --interface eth1 --udp-rate 500M -o net.json
   sudo boardbench net --peer 192.168.1.10 --apply
-  boardbench net --watch eth0,eth1 --duration 60s`,
+  boardbench net --peer 10.0.0.2 --bidir -b 880M --udp-rate 400M
+  sudo boardbench net --peer 10.0.0.2 --clock 600 --power rpi-pmic
+  sudo boardbench net --watch eth0,eth1 --duration 60s --headroom --apply`,
 		Args: cmdutil.NoArgs,
 		RunE: func(cmd *cobra.Command, args []string) error {
 			if err := o.validate(cmd); err != nil {
 				return err
 			}
-			return run(cmd.Context(), f, o)
+			return runF(cmd.Context(), f, o)
 		},
 	}
 	fl := cmd.Flags()
@@ -84,20 +103,25 @@ Ctrl-C and on SIGTERM, unless --keep is given.`,
 	fl.StringVar(&o.watch, "watch", "", "watch the traffic of these interfaces (`IF[,IF...]`) instead of generating it")
 	fl.IntVar(&o.port, "port", 5201, "the iperf3 server's TCP port")
 	fl.DurationVar(&o.duration, "duration", 0, "length of each iperf3 test (default 10s), or of the watch (default until Ctrl-C)")
-	fl.DurationVar(&o.interval, "interval", defaultLiveInterval, "with --watch: refresh the live view of the last interval this often")
+	fl.DurationVar(&o.interval, "interval", netbench.DefaultLiveInterval, "with --watch: refresh the live view of the last interval this often")
 	fl.StringVar(&o.udpRate, "udp-rate", "", "also send UDP at this rate in bit/s (`RATE`, e.g. 100M or 1G)")
 	fl.IntVar(&o.streams, "streams", 1, "parallel TCP streams per test")
+	fl.BoolVar(&o.bidir, "bidir", false, "only the tests both ways at once (TCP, and UDP with --udp-rate)")
+	fl.StringVarP(&o.bitrate, "bitrate", "b", "", "limit each TCP stream to `RATE` bit/s (iperf3 -b, e.g. 880M)")
+	fl.IntVar(&o.clockMHz, "clock", 0, "pin every CPU's clock at `MHZ` MHz for the run (cpufreq, root; restored at the end)")
+	fl.BoolVar(&o.headroom, "headroom", false, "with --watch: run a calibrated CPU load on each CPU and report the capacity left")
 	fl.BoolVar(&o.apply, "apply", false, "apply the suggested interrupt affinity, RPS masks and coalescing for the run (needs root)")
 	fl.BoolVar(&o.keep, "keep", false, "with --apply: keep the changes instead of restoring them at the end")
 	cmdutil.AddWaitFlag(cmd, &o.wait)
 	fl.BoolVar(&o.noInstall, "no-install", false, "never install iperf3; fail instead when it is missing")
 	fl.StringVarP(&o.output, "output", "o", "", "also write the result (with the monitor's evidence) to `FILE`, for boardbench report")
+	power.AddFlags(cmd, &o.power)
 	cmdutil.AddJSONFlag(cmd, &o.asJSON)
 	return cmd
 }
 
 // validate checks the flags' combinations (usage errors, exit 2).
-func (o *options) validate(cmd *cobra.Command) error {
+func (o *Options) validate(cmd *cobra.Command) error {
 	switch {
 	case o.peer == "" && o.watch == "":
 		return cmdutil.Usagef("give --peer HOST (active test) or --watch IF[,IF...] (passive)")
@@ -105,12 +129,18 @@ func (o *options) validate(cmd *cobra.Command) error {
 		return cmdutil.Usagef("--peer and --watch exclude each other")
 	case o.watch != "" && o.ifname != "":
 		return cmdutil.Usagef("--interface goes with --peer; --watch names its interfaces itself")
-	case o.watch != "" && (o.udpRate != "" || cmd.Flags().Changed("streams") || cmd.Flags().Changed("port")):
-		return cmdutil.Usagef("--udp-rate, --streams and --port go with --peer")
+	case o.watch != "" && (o.udpRate != "" || o.bitrate != "" || o.bidir || cmd.Flags().Changed("streams") || cmd.Flags().Changed("port")):
+		return cmdutil.Usagef("--udp-rate, --bitrate, --bidir, --streams and --port go with --peer")
+	case o.headroom && o.watch == "":
+		return cmdutil.Usagef("--headroom goes with --watch")
+	case o.headroom && o.apply && o.duration == 0:
+		return cmdutil.Usagef("--headroom with --apply needs --duration: the watch is split in two halves, before and after applying")
+	case o.clockMHz < 0 || o.clockMHz > 10000:
+		return cmdutil.Usagef("--clock %d: a clock in MHz between 1 and 10000", o.clockMHz)
 	case o.watch == "" && cmd.Flags().Changed("interval"):
 		return cmdutil.Usagef("--interval goes with --watch")
-	case o.interval < minLiveInterval || o.interval > maxLiveInterval:
-		return cmdutil.Usagef("--interval %s: must be between %s and %s", o.interval, minLiveInterval, maxLiveInterval)
+	case o.interval < netbench.MinLiveInterval || o.interval > netbench.MaxLiveInterval:
+		return cmdutil.Usagef("--interval %s: must be between %s and %s", o.interval, netbench.MinLiveInterval, netbench.MaxLiveInterval)
 	case o.keep && !o.apply:
 		return cmdutil.Usagef("--keep goes with --apply")
 	case o.port < 1 || o.port > 65535:
@@ -128,8 +158,13 @@ func (o *options) validate(cmd *cobra.Command) error {
 		o.duration = DefaultTestDuration
 	}
 	if o.udpRate != "" {
-		if _, err := parseRate(o.udpRate); err != nil {
+		if _, err := netbench.ParseRate(o.udpRate); err != nil {
 			return cmdutil.Usagef("--udp-rate %q: %v", o.udpRate, err)
+		}
+	}
+	if o.bitrate != "" {
+		if _, err := netbench.ParseRate(o.bitrate); err != nil {
+			return cmdutil.Usagef("--bitrate %q: %v", o.bitrate, err)
 		}
 	}
 	if o.watch != "" {
@@ -143,26 +178,6 @@ func (o *options) validate(cmd *cobra.Command) error {
 		return cmdutil.Usagef("--interface %q: not an interface name", o.ifname)
 	}
 	return nil
-}
-
-// parseRate reads a rate in bit/s with an optional K, M or G suffix
-// (decimal multiples, as iperf3 reads them).
-func parseRate(s string) (int64, error) {
-	mult := int64(1)
-	num := s
-	switch {
-	case strings.HasSuffix(s, "K") || strings.HasSuffix(s, "k"):
-		mult, num = 1e3, s[:len(s)-1]
-	case strings.HasSuffix(s, "M") || strings.HasSuffix(s, "m"):
-		mult, num = 1e6, s[:len(s)-1]
-	case strings.HasSuffix(s, "G") || strings.HasSuffix(s, "g"):
-		mult, num = 1e9, s[:len(s)-1]
-	}
-	var v int64
-	if _, err := fmt.Sscanf(num, "%d", &v); err != nil || fmt.Sprint(v) != num || v <= 0 || v > 400e9/mult {
-		return 0, errors.New("not a rate in bit/s (e.g. 500M)")
-	}
-	return v * mult, nil
 }
 
 // validPeer accepts a host name, an IPv4 or IPv6 address (with an optional

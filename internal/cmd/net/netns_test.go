@@ -403,3 +403,83 @@ func TestPeerUnusableOneLine(t *testing.T) {
 }
 
 func jsonUnmarshal(b []byte, v any) error { return json.Unmarshal(b, v) }
+
+// TestPeerBidirRateUDP runs `net --bidir -b 50M --udp-rate 20M` against a
+// real iperf3 server: only the tests both ways at once run, TCP limited
+// to 50 Mbit/s per stream, and UDP both ways reports loss and jitter each
+// way, as iperf3's own JSON says.
+func TestPeerBidirRateUDP(t *testing.T) {
+	needNetns(t)
+	l := newLab(t, "u")
+	client, server := l.ns("c"), l.ns("s")
+	ifc, ifs := l.prefix+"a", l.prefix+"b"
+	l.link(client, ifc, "10.206.0.1/24", server, ifs, "10.206.0.2/24")
+	l.iperfServer(server, "10.206.0.2")
+	out, stderr, code := l.boardbench(client, nil, "net", "--peer", "10.206.0.2", "--duration", "2s", "--bidir", "-b", "50M",
+		"--udp-rate", "20M", "--json", "--no-install")
+	if code != 0 {
+		t.Fatalf("exit %d: %s", code, stderr)
+	}
+	r := decodeResult(t, out)
+	var names []string
+	for _, p := range r.Phases {
+		names = append(names, p.Name)
+	}
+	want := []string{result.PhaseNetInterfacesBefore, result.PhaseNetTCPBidir, result.PhaseNetUDPBidir, result.PhaseNetInterfacesAfter}
+	if !slices.Equal(names, want) {
+		t.Fatalf("phases %v, want %v", names, want)
+	}
+	p, f := phaseFigures(t, r, result.PhaseNetTCPBidir)
+	if !strings.Contains(p.Title, "at most 50M bit/s per stream") || f.BitrateLimit != 50e6 {
+		t.Errorf("TCP both ways: title %q, limit %d", p.Title, f.BitrateLimit)
+	}
+	// The limit holds each way (iperf3 paces the sender; 10% for the
+	// last interval's burst).
+	for _, key := range []string{"sum_received", "sum_received_bidir_reverse"} {
+		bps, _ := iperfSum(t, p.RawOutput, key)
+		if bps <= 0 || bps > 55e6 {
+			t.Errorf("TCP both ways %s: %.1f Mbit/s with -b 50M", key, bps/1e6)
+		}
+	}
+	if f.TxMbitS == nil || f.RxMbitS == nil {
+		t.Fatalf("TCP both ways: %+v", f)
+	}
+	p, f = phaseFigures(t, r, result.PhaseNetUDPBidir)
+	type udpSum struct {
+		JitterMs    float64 `json:"jitter_ms"`
+		LostPercent float64 `json:"lost_percent"`
+	}
+	var doc struct {
+		End struct {
+			Fwd  udpSum `json:"sum_received"`
+			Back udpSum `json:"sum_received_bidir_reverse"`
+		} `json:"end"`
+	}
+	if err := json.Unmarshal([]byte(p.RawOutput), &doc); err != nil {
+		t.Fatal(err)
+	}
+	fwd, back := doc.End.Fwd, doc.End.Back
+	if f.JitterMs == nil || f.RxJitterMs == nil || f.LostPercent == nil || f.RxLostPercent == nil {
+		t.Fatalf("UDP both ways: jitter %v/%v loss %v/%v", f.JitterMs, f.RxJitterMs, f.LostPercent, f.RxLostPercent)
+	}
+	if *f.JitterMs != fwd.JitterMs || *f.RxJitterMs != back.JitterMs || *f.LostPercent != fwd.LostPercent || *f.RxLostPercent != back.LostPercent {
+		t.Errorf("UDP both ways: figures %v/%v %v/%v, iperf3 %+v %+v", *f.JitterMs, *f.RxJitterMs, *f.LostPercent, *f.RxLostPercent, fwd, back)
+	}
+	if f.TxMbitS == nil || f.RxMbitS == nil || *f.TxMbitS > 22 || *f.RxMbitS > 22 || f.BitrateLimit != 20e6 {
+		t.Errorf("UDP both ways at 20M: %v/%v Mbit/s, limit %d", f.TxMbitS, f.RxMbitS, f.BitrateLimit)
+	}
+	// The line rate: computed from the veth's speed when it reports one,
+	// else a note says why not.
+	if lr := f.LineRate; lr != nil {
+		if lr.TxShare == nil || f.TxPPS == nil || !within(*lr.TxShare**lr.TxMaxPPS, *f.TxPPS, 0.01) {
+			t.Errorf("line rate %+v for %v pps", lr, f.TxPPS)
+		}
+	} else if !strings.Contains(strings.Join(f.Notes, "\n"), "line rate:") {
+		t.Errorf("no line rate and no note: %q", f.Notes)
+	}
+	// The text names the interface.
+	txt, stderr, code := l.boardbench(client, nil, "net", "--peer", "10.206.0.2", "--duration", "1s", "--bidir", "--no-install")
+	if code != 0 || !strings.Contains(txt, "Interface: "+ifc+" (driver veth") {
+		t.Errorf("text (exit %d) does not name %s:\n%s\n%s", code, ifc, txt, stderr)
+	}
+}

@@ -24,7 +24,7 @@ func TestPeerArgument(t *testing.T) {
 		}
 	}
 	ios, _, _ := iostreams.Test()
-	cmd := NewCmd(cmdutil.NewFactory(ios))
+	cmd := NewCmd(cmdutil.NewFactory(ios), nil)
 	cmd.SetFlagErrorFunc(cmdutil.FlagErrorFunc)
 	cmd.SetArgs([]string{"--peer=--logfile=/tmp/x", "--no-install"})
 	cmd.SilenceUsage, cmd.SilenceErrors = true, true

@@ -3,13 +3,16 @@ package net
 import (
 	"bytes"
 	"context"
+	"errors"
 	"os"
 	"path/filepath"
 	"strings"
 	"testing"
 
 	"boardbench/internal/cmdutil"
+	"boardbench/internal/host"
 	"boardbench/internal/iostreams"
+	"boardbench/internal/tune"
 )
 
 // TestApplyNeedsRoot: --apply without root is refused before anything is
@@ -22,7 +25,7 @@ func TestApplyNeedsRoot(t *testing.T) {
 	f := cmdutil.NewFactory(ios)
 	f.Euid = func() int { return 1000 }
 	out := filepath.Join(t.TempDir(), "net.json")
-	cmd := NewCmd(f)
+	cmd := NewCmd(f, nil)
 	cmd.SetArgs([]string{"--watch", "lo", "--duration", "1s", "--apply", "-o", out})
 	cmd.SetOut(&bytes.Buffer{})
 	cmd.SetErr(&bytes.Buffer{})
@@ -37,5 +40,73 @@ func TestApplyNeedsRoot(t *testing.T) {
 	}
 	if _, err := os.Stat(out); !os.IsNotExist(err) {
 		t.Errorf("result file written: %v", err)
+	}
+}
+
+// TestClockRefused: --clock is refused in one line, exit status 2, before
+// anything is measured: without cpufreq (no clock to pin) or, where
+// cpufreq offers clocks, without root.
+func TestClockRefused(t *testing.T) {
+	ios, stdout, _ := iostreams.Test()
+	f := cmdutil.NewFactory(ios)
+	f.Euid = func() int { return 1000 }
+	cmd := NewCmd(f, nil)
+	cmd.SetArgs([]string{"--watch", "lo", "--duration", "1s", "--clock", "600"})
+	cmd.SetOut(&bytes.Buffer{})
+	cmd.SetErr(&bytes.Buffer{})
+	cmd.SilenceErrors, cmd.SilenceUsage = true, true
+	err := cmd.ExecuteContext(context.Background())
+	h, herr := host.New("/")
+	if herr != nil {
+		t.Fatal(herr)
+	}
+	want := "needs root"
+	if _, perr := tune.PlanClock(h, 600); errors.Is(perr, tune.ErrNoClocks) {
+		want = "no cpufreq here"
+	}
+	if cmdutil.ExitCode(err) != 2 || err == nil || !strings.Contains(err.Error(), want) || strings.Contains(err.Error(), "\n") {
+		t.Fatalf("net --clock 600: %v (exit %d), want one line with %q, exit 2", err, cmdutil.ExitCode(err), want)
+	}
+	if stdout.Len() != 0 {
+		t.Errorf("output before the refusal: %q", stdout)
+	}
+}
+
+// TestOptionsThroughRunF checks the flags reach the run function, and
+// that bad combinations are usage errors (exit 2) before it runs.
+func TestOptionsThroughRunF(t *testing.T) {
+	tests := []struct {
+		args []string
+		exit int
+		want func(Options) bool
+	}{
+		{[]string{"--peer", "10.0.0.2", "--bidir", "-b", "880m", "--udp-rate", "400M"}, 0,
+			func(o Options) bool { return o.bidir && o.bitrate == "880m" && o.udpRate == "400M" }},
+		{[]string{"--peer", "10.0.0.2", "--clock", "600", "--power", "none"}, 0, func(o Options) bool { return o.clockMHz == 600 }},
+		{[]string{"--watch", "eth0", "--headroom"}, 0, func(o Options) bool { return o.headroom }},
+		{[]string{"--peer", "10.0.0.2", "--headroom"}, 2, nil},
+		{[]string{"--watch", "eth0", "--bidir"}, 2, nil},
+		{[]string{"--peer", "10.0.0.2", "-b", "fast"}, 2, nil},
+		{[]string{"--peer", "10.0.0.2", "--clock", "-5"}, 2, nil},
+	}
+	for _, tt := range tests {
+		ios, _, _ := iostreams.Test()
+		var got *Options
+		cmd := NewCmd(cmdutil.NewFactory(ios), func(_ context.Context, _ *cmdutil.Factory, o Options) error {
+			got = &o
+			return nil
+		})
+		cmd.SetArgs(tt.args)
+		cmd.SetOut(&bytes.Buffer{})
+		cmd.SetErr(&bytes.Buffer{})
+		cmd.SilenceErrors, cmd.SilenceUsage = true, true
+		err := cmd.ExecuteContext(context.Background())
+		if code := cmdutil.ExitCode(err); code != tt.exit {
+			t.Errorf("%v: exit %d (%v), want %d", tt.args, code, err, tt.exit)
+			continue
+		}
+		if tt.want != nil && (got == nil || !tt.want(*got)) {
+			t.Errorf("%v: options %+v", tt.args, got)
+		}
 	}
 }

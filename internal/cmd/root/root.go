@@ -93,7 +93,7 @@ memory, storage, buses) and measures it with figures that carry their evidence.`
 		thermal.NewCmd(f, nil),
 		review.NewCmd(f),
 		kernel.NewCmd(f),
-		netcmd.NewCmd(f),
+		netcmd.NewCmd(f, nil),
 		results.NewCmd(f),
 		compare.NewCmd(f),
 		importcmd.NewCmd(f),

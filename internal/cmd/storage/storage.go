@@ -38,6 +38,7 @@ import (
 	"boardbench/internal/tempsweep"
 	"boardbench/internal/textfmt"
 	"boardbench/internal/tools"
+	"boardbench/internal/tune"
 
 	"github.com/spf13/cobra"
 )
@@ -47,6 +48,7 @@ type options struct {
 	asJSON, short, withFio, noRedact, noInstall bool
 	cellTime                                    time.Duration
 	power                                       power.Options
+	clockMHz                                    int
 }
 
 // NewCmd returns the storage command.
@@ -100,6 +102,7 @@ device's name typed a second time: its data is destroyed.`,
 	fl.BoolVar(&opts.noInstall, "no-install", false, "never install fio; skip the fio step when it is missing")
 	fl.BoolVar(&opts.noRedact, "no-redact", false, "show serial numbers (CID serial, disk serial)")
 	fl.StringVar(&opts.destructive, "destructive", "", "write to the raw device `NAME` (typed again), destroying its data")
+	fl.IntVar(&opts.clockMHz, "clock", 0, "pin every CPU's clock at `MHZ` MHz for the run (cpufreq, root; restored at the end)")
 	return cmd
 }
 
@@ -129,6 +132,9 @@ func run(ctx context.Context, f *cmdutil.Factory, p string, opts options) error 
 	h, err := f.LiveHost(errNotLive)
 	if err != nil {
 		return err
+	}
+	if err := tune.CheckClock(h, "--clock", opts.clockMHz, f.IsRoot()); err != nil {
+		return cmdutil.Refusef("%v", err)
 	}
 	want := int64(0)
 	if opts.size != "" {
@@ -273,6 +279,9 @@ func run(ctx context.Context, f *cmdutil.Factory, p string, opts options) error 
 	steps = append(steps, fioStep)
 	_, err = session.Measure(ctx, scfg, session.Plan{Prepare: func(ctx context.Context, s *session.Session) ([]session.Step, error) {
 		s.Result().Device = id.ToResult()
+		if err := s.PinClock(ctx, opts.clockMHz); err != nil {
+			return nil, err
+		}
 		return steps, nil
 	}})
 	if err != nil {

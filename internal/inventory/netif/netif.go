@@ -110,12 +110,9 @@ type Channels struct {
 // (the ethtool interface only answers for the live machine).
 func Describe(h *host.Host, ifname string, eth Ethtool) Details {
 	d := Details{Queues: []Queue{}, IRQs: []IRQ{}}
-	for _, i := range network.Collect(h, true).Interfaces {
-		if i.Name == ifname {
-			d.Interface = i
-		}
-	}
-	if d.Name == "" {
+	if i, ok := network.One(h, ifname, true); ok {
+		d.Interface = i
+	} else {
 		d.Name = ifname
 		d.Notes = append(d.Notes, "interface not found under /sys/class/net")
 		return d

@@ -135,6 +135,18 @@ func Collect(h *host.Host, redactIDs bool) Info {
 	return in
 }
 
+// One describes the interface name, loopback included (Collect leaves it
+// out); ok is false when /sys/class/net has no such interface.
+func One(h *host.Host, name string, redactIDs bool) (Interface, bool) {
+	if name == "" || strings.ContainsAny(name, "/\x00") || name == "." || name == ".." {
+		return Interface{}, false
+	}
+	if _, err := h.ReadDirNames(netDir + "/" + name); err != nil {
+		return Interface{}, false
+	}
+	return readInterface(h, name, redactIDs), true
+}
+
 func readInterface(h *host.Host, name string, redactIDs bool) Interface {
 	dir := netDir + "/" + name
 	i := Interface{Name: name}

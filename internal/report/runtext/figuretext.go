@@ -89,7 +89,7 @@ func renderFigures(w *textfmt.Writer, p result.Phase) {
 			renderThermalCool(w, f)
 		})
 	case result.PhaseNetTCPForward, result.PhaseNetTCPReverse, result.PhaseNetTCPBidir, result.PhaseNetSmallPackets,
-		result.PhaseNetUDP, result.PhaseNetWatch:
+		result.PhaseNetUDP, result.PhaseNetUDPBidir, result.PhaseNetWatch, result.PhaseNetWatchApplied, result.PhaseNetHeadroomIdle:
 		renderNet(w, p)
 	case result.PhaseNetInterfacesBefore, result.PhaseNetInterfacesAfter:
 		err = decode(p.Figures, func(f result.NetInterfaceFigures) {

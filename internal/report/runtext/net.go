@@ -19,7 +19,10 @@ var netDirection = map[string]string{
 	result.PhaseNetTCPBidir:     "TCP both ways",
 	result.PhaseNetSmallPackets: "TCP MSS 88",
 	result.PhaseNetUDP:          "UDP send",
+	result.PhaseNetUDPBidir:     "UDP both ways",
 	result.PhaseNetWatch:        "watched",
+	result.PhaseNetWatchApplied: "watched, applied",
+	result.PhaseNetHeadroomIdle: "load calibration",
 }
 
 // IsNetPhase reports whether a phase holds NetFigures.
@@ -31,8 +34,44 @@ func IsNetPhase(name string) bool { _, ok := netDirection[name]; return ok }
 // interrupt and the NET_RX/NET_TX soft interrupts. The findings follow.
 func RenderNet(w io.Writer, r *result.Result, color bool) {
 	tw := textfmt.New(w, color)
+	if line := netInterfaceLine(r.Phases); line != "" {
+		tw.Line("%s", line)
+	}
 	renderNetTable(tw, r.Phases)
+	var samples []result.Sample
+	for _, p := range r.Phases {
+		if IsNetPhase(p.Name) {
+			samples = append(samples, p.Samples...)
+		}
+	}
+	if line := tempsLine(r.Monitor.Temps, samples); line != "" {
+		tw.Line("Temperatures (highest over the traffic steps): %s", line)
+	}
 	renderFindings(tw, r)
+}
+
+// netInterfaceLine names the measured interfaces with their driver, link
+// and MTU, from the description before the steps ("" without one).
+func netInterfaceLine(phases []result.Phase) string {
+	for _, p := range phases {
+		var f result.NetInterfaceFigures
+		if p.Name != result.PhaseNetInterfacesBefore || json.Unmarshal(p.Figures, &f) != nil || len(f.Interfaces) == 0 {
+			continue
+		}
+		var parts []string
+		for _, d := range f.Interfaces {
+			link, mtu := "unknown", "unknown"
+			if d.SpeedMbps != nil {
+				link = fmt.Sprintf("%d Mbit/s", *d.SpeedMbps)
+			}
+			if d.MTU != nil {
+				mtu = strconv.FormatInt(*d.MTU, 10)
+			}
+			parts = append(parts, fmt.Sprintf("%s (driver %s, link %s, MTU %s)", d.Name, textfmt.OrUnknown(d.Driver), link, mtu))
+		}
+		return "Interface: " + strings.Join(parts, "; ")
+	}
+	return ""
 }
 
 type netRow struct {
@@ -80,9 +119,13 @@ func renderNetTable(w *textfmt.Writer, phases []result.Phase) {
 	}
 	merged, bidir := false, false
 	for _, r := range rows {
-		if r.phase.Name == result.PhaseNetWatch {
+		if isWatchPhase(r.phase.Name) {
 			for _, rate := range r.figs.Interfaces {
-				row := []string{rate.Name + " rx/tx", fmt.Sprintf("%.0f/%.0f", rate.RxMbitS, rate.TxMbitS), fmt.Sprintf("%.0f/%.0f", rate.RxPPS, rate.TxPPS), "-"}
+				label := rate.Name + " rx/tx"
+				if r.phase.Name != result.PhaseNetWatch {
+					label = netDirection[r.phase.Name] + ": " + label
+				}
+				row := []string{label, fmt.Sprintf("%.0f/%.0f", rate.RxMbitS, rate.TxMbitS), fmt.Sprintf("%.0f/%.0f", rate.RxPPS, rate.TxPPS), "-"}
 				t.Row(append(row, loadCells(r.figs, cpus)...)...)
 			}
 			if len(r.figs.Interfaces) > 0 {
@@ -113,6 +156,11 @@ func renderNetTable(w *textfmt.Writer, phases []result.Phase) {
 			for _, n := range r.figs.Notes {
 				w.Line("  %s: %s", netDirection[r.phase.Name], n)
 			}
+		}
+	}
+	for _, r := range rows {
+		if r.phase.Status == result.PhaseOK {
+			netExtraLines(w, r)
 		}
 	}
 	for _, r := range rows {
@@ -156,6 +204,92 @@ func renderNetTable(w *textfmt.Writer, phases []result.Phase) {
 			w.Line("  NET_RX/NET_TX: %s", strings.Join(soft, "  "))
 		}
 	}
+}
+
+// isWatchPhase reports whether a phase watched interfaces (their rates in
+// NetFigures.Interfaces).
+func isWatchPhase(name string) bool {
+	return name == result.PhaseNetWatch || name == result.PhaseNetWatchApplied || name == result.PhaseNetHeadroomIdle
+}
+
+// netExtraLines writes a measured step's UDP loss and jitter, its packet
+// rate against the line rate, its rate limit and its power.
+func netExtraLines(w *textfmt.Writer, r netRow) {
+	name, f := netDirection[r.phase.Name], r.figs
+	if f.LostPercent != nil || f.JitterMs != nil {
+		line := fmt.Sprintf("%s: sent %s lost, jitter %s", name, netPct(f.LostPercent), ms(f.JitterMs))
+		if f.RxLostPercent != nil || f.RxJitterMs != nil {
+			line += fmt.Sprintf("; received %s lost, jitter %s", netPct(f.RxLostPercent), ms(f.RxJitterMs))
+		}
+		w.Line("%s", line)
+	}
+	if f.BitrateLimit > 0 && (f.LostPercent == nil) {
+		w.Line("%s: at most %.0f Mbit/s per stream (iperf3 -b)", name, float64(f.BitrateLimit)/1e6)
+	}
+	if len(f.Headroom) > 0 {
+		var cells []string
+		for _, h := range f.Headroom {
+			switch {
+			case h.Share != nil:
+				cells = append(cells, fmt.Sprintf("cpu%d %.0f %%", h.CPU, *h.Share*100))
+			case h.UnitsPerS != nil:
+				cells = append(cells, fmt.Sprintf("cpu%d %.0f units/s", h.CPU, *h.UnitsPerS))
+			default:
+				cells = append(cells, fmt.Sprintf("cpu%d unknown", h.CPU))
+			}
+		}
+		what := "capacity left (share of the calibrated load's rate)"
+		if r.phase.Name == result.PhaseNetHeadroomIdle {
+			what = "calibrated load"
+		}
+		w.Line("%s: %s: %s", name, what, strings.Join(cells, "  "))
+		for _, n := range f.Notes {
+			if r.phase.Name == result.PhaseNetHeadroomIdle {
+				w.Line("  %s", n)
+			}
+		}
+	}
+	if lr := f.LineRate; lr != nil {
+		var parts []string
+		for _, d := range []struct {
+			what                  string
+			frame, ceiling, share *float64
+		}{{"sent", lr.TxFrameBytes, lr.TxMaxPPS, lr.TxShare}, {"received", lr.RxFrameBytes, lr.RxMaxPPS, lr.RxShare}} {
+			if d.frame == nil || d.ceiling == nil {
+				continue
+			}
+			share := "unknown"
+			if d.share != nil {
+				share = fmt.Sprintf("%.1f %%", *d.share*100)
+			}
+			parts = append(parts, fmt.Sprintf("%s %.0f-byte frames, %s of %.0f pps", d.what, *d.frame, share, *d.ceiling))
+		}
+		if len(parts) > 0 {
+			w.Line("%s: line rate at %d Mbit/s: %s", name, lr.LinkMbitS, strings.Join(parts, "; "))
+		}
+	}
+	if r.phase.PowerW != nil {
+		line := fmt.Sprintf("%s: %.2f W", name, *r.phase.PowerW)
+		if row := result.NetPowerOf(r.phase.Name, *r.phase.PowerW, f); row.MbitSPerW != nil {
+			line += fmt.Sprintf(", %.1f Mbit/s per W", *row.MbitSPerW)
+		}
+		w.Line("%s", line)
+	}
+}
+
+// netPct and ms write a percentage and milliseconds, "unknown" for nil.
+func netPct(v *float64) string {
+	if v == nil {
+		return "unknown"
+	}
+	return fmt.Sprintf("%.2f %%", *v)
+}
+
+func ms(v *float64) string {
+	if v == nil {
+		return "unknown"
+	}
+	return fmt.Sprintf("%.3f ms", *v)
 }
 
 func loadCells(f result.NetFigures, cpus []int) []string {

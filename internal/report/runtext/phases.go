@@ -48,6 +48,7 @@ func renderPhases(w *textfmt.Writer, r *result.Result) {
 			continue // a log has no monitor evidence per phase: its monitor lines are in the imported-log phase
 		}
 		renderEvidence(w, p, labels)
+		renderTemps(w, r.Monitor.Temps, p.Samples)
 		renderSamples(w, cols, r.Monitor.TempLabel, p.Samples)
 	}
 }

@@ -1,4 +1,4 @@
-package net
+package netbench
 
 import (
 	"errors"
@@ -71,5 +71,52 @@ func TestExplainPeerFailures(t *testing.T) {
 	}
 	if err := explain(errors.New("iperf3 exited with status 1"), "p", 1); errors.Is(err, errPeerUnusable) {
 		t.Errorf("an unknown failure counts as the peer's: %v", err)
+	}
+}
+
+func TestLineRate(t *testing.T) {
+	// The router seed's figure: 88-byte payload in a 142-byte frame on
+	// gigabit Ethernet, 166 bytes on the wire.
+	if got := MaxPPS(1000, 142); int64(got) != 753012 {
+		t.Errorf("MaxPPS(1000, 142) = %.1f, want 753012", got)
+	}
+	// A minimum frame: 60 + 4 + 8 + 12 = 84 bytes, 1488095 pps at 1 Gbit/s;
+	// smaller counted frames are padded.
+	if got := MaxPPS(1000, 42); int64(got) != 1488095 {
+		t.Errorf("MaxPPS(1000, 42) = %.1f, want 1488095", got)
+	}
+	f64 := func(v float64) *float64 { return &v }
+	i64 := func(v int64) *int64 { return &v }
+	tests := []struct {
+		name      string
+		figs      result.NetFigures
+		link      *int64
+		wantShare *float64 // tx share
+		wantNote  string
+	}{
+		{"half the ceiling", result.NetFigures{Interface: "eth0", TxMbitS: f64(100), TxPPS: f64(753012.0 / 2),
+			Counters: []result.NetCounters{{Interface: "eth0", TxBytes: 142 * 1000, TxPackets: 1000}}}, i64(1000), f64(0.5), ""},
+		{"no link speed", result.NetFigures{Interface: "veth0", TxMbitS: f64(100), TxPPS: f64(1000),
+			Counters: []result.NetCounters{{Interface: "veth0", TxBytes: 142 * 1000, TxPackets: 1000}}}, nil, nil, "link speed is unknown"},
+		{"merged segments", result.NetFigures{Interface: "veth0", TxMbitS: f64(100), TxPPS: f64(1000), MergedSegments: true,
+			Counters: []result.NetCounters{{Interface: "veth0", TxBytes: 64000 * 1000, TxPackets: 1000}}}, i64(10000), nil, "merged segments"},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			f := tt.figs
+			fillLineRate(&f, tt.link)
+			if tt.wantShare == nil {
+				if f.LineRate != nil || !strings.Contains(strings.Join(f.Notes, "\n"), tt.wantNote) {
+					t.Errorf("line rate %+v, notes %q", f.LineRate, f.Notes)
+				}
+				return
+			}
+			if f.LineRate == nil || f.LineRate.TxShare == nil || *f.LineRate.TxShare < *tt.wantShare-1e-6 || *f.LineRate.TxShare > *tt.wantShare+1e-6 {
+				t.Fatalf("line rate %+v", f.LineRate)
+			}
+			if f.LineRate.RxMaxPPS != nil {
+				t.Errorf("a direction not measured got a ceiling: %+v", f.LineRate)
+			}
+		})
 	}
 }

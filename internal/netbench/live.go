@@ -1,4 +1,4 @@
-package net
+package netbench
 
 import (
 	"fmt"
@@ -10,11 +10,12 @@ import (
 	"boardbench/internal/textfmt"
 )
 
-// Bounds of --interval, the refresh of the live view of --watch.
+// Bounds of --interval, the refresh of the live view of --watch: the
+// default, the shortest and the longest.
 const (
-	defaultLiveInterval = 2 * time.Second
-	minLiveInterval     = 500 * time.Millisecond
-	maxLiveInterval     = time.Hour
+	DefaultLiveInterval = 2 * time.Second
+	MinLiveInterval     = 500 * time.Millisecond
+	MaxLiveInterval     = time.Hour
 )
 
 // liveTable renders the last interval of a watch as a compact table for a
