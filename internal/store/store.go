@@ -13,6 +13,7 @@ import (
 	"context"
 	"errors"
 	"fmt"
+	"slices"
 	"time"
 )
 
@@ -83,6 +84,12 @@ type Query struct {
 	Desc bool
 	// Offset and Limit page the result; Limit 0 means no limit.
 	Offset, Limit int
+	// CountUpTo, when above 0, bounds the work of List's total: a total
+	// that would have to be counted (the query filters by more than kind,
+	// SoC and validity, whose totals the store keeps) is counted up to
+	// CountUpTo+1, so a total above CountUpTo means "more than
+	// CountUpTo". 0 counts exactly.
+	CountUpTo int
 }
 
 // Store is a results store. Implementations are safe for concurrent use,
@@ -148,4 +155,43 @@ type Heading struct {
 // Heading returns the record's Heading.
 func (r Record) Heading() Heading {
 	return Heading{ID: r.ID, Kind: r.Kind, Board: r.Board, SoC: r.SoC, CreatedAt: r.CreatedAt, Status: r.Status, Valid: r.Valid, Quick: r.Quick}
+}
+
+// Each calls fn with each record q selects, in q's order, without holding
+// them all: a list of a million results in constant memory. A store that
+// cannot stream (not a SQL store) is read with List. An error of fn stops
+// the walk and is returned.
+func Each(ctx context.Context, st Store, q Query, fn func(Record) error) error {
+	if s, ok := st.(*sqlStore); ok {
+		return s.each(ctx, q, fn)
+	}
+	recs, _, err := st.List(ctx, q)
+	if err != nil {
+		return err
+	}
+	for _, r := range recs {
+		if err := fn(r); err != nil {
+			return err
+		}
+	}
+	return nil
+}
+
+// SoCs returns the SoCs of the stored results (replays left out), sorted,
+// without duplicates or the empty name: serve's SoC menu. A SQL store reads
+// them from its small table of counts (kept up to date by every write),
+// never from the results; another store is read with List.
+func SoCs(ctx context.Context, st Store) ([]string, error) {
+	if s, ok := st.(*sqlStore); ok {
+		return s.socs(ctx)
+	}
+	out := []string{}
+	err := Each(ctx, st, Query{Sort: "soc"}, func(r Record) error {
+		if r.SoC != "" && (len(out) == 0 || out[len(out)-1] != r.SoC) {
+			out = append(out, r.SoC)
+		}
+		return nil
+	})
+	slices.Sort(out)
+	return slices.Compact(out), err
 }
