@@ -332,7 +332,7 @@ func (s *sqlStore) writeIndex(ctx context.Context, tx *sql.Tx, rec Record, inser
 // statements as the databases' limits on parameters allow: one per result
 // in practice, instead of one per figure.
 func (s *sqlStore) insertRows(ctx context.Context, tx *sql.Tx, head string, rows [][]any, tail string) error {
-	const perStatement = 200
+	const perStatement = 1000
 	for len(rows) > 0 {
 		n := min(len(rows), perStatement)
 		var b strings.Builder
