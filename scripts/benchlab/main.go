@@ -12,6 +12,7 @@
 // filter or sort reads them.
 //
 //	go run ./scripts/benchlab -seed SEED.db -store URL|PATH -n N [-from I] [-workers W]
+//	go run ./scripts/benchlab -seed SEED.db -store URL|PATH -total N [-workers W]
 //
 // Variation i is the same for the same seed store, so a run stopped part
 // way is continued with -from.
@@ -41,11 +42,19 @@ func main() {
 	target := flag.String("store", "", "store to fill (PostgreSQL URL or SQLite path)")
 	n := flag.Int("n", 1000, "how many results to write")
 	from := flag.Int("from", 0, "number of the first variation")
+	upTo := flag.Int("total", 0, "write variations until the store holds `N` results (instead of -n and -from)")
 	workers := flag.Int("workers", 2, "concurrent writers")
 	flag.Parse()
 	if *seed == "" || *target == "" || *n <= 0 || *workers <= 0 {
 		fmt.Fprintln(os.Stderr, "usage: benchlab -seed SEED.db -store URL|PATH -n N [-from I] [-workers W]")
 		os.Exit(2)
+	}
+	if *upTo > 0 {
+		if err := fill(context.Background(), *seed, *target, *upTo, *workers); err != nil {
+			fmt.Fprintln(os.Stderr, "benchlab:", err)
+			os.Exit(1)
+		}
+		return
 	}
 	if err := run(context.Background(), *seed, *target, *from, *n, *workers); err != nil {
 		fmt.Fprintln(os.Stderr, "benchlab:", err)
@@ -105,6 +114,33 @@ func run(ctx context.Context, seedPath, target string, from, n, workers int) err
 	}
 	fmt.Fprintf(os.Stderr, "benchlab: %d results written in %s\n", done.Load(), time.Since(start).Round(time.Second))
 	return nil
+}
+
+// fill writes variations until target holds total results (replays
+// aside), continuing from the number it holds: variations are written
+// nearly in order, and one written already is skipped by the store.
+func fill(ctx context.Context, seedPath, target string, total, workers int) error {
+	next := 0 // past the variations written by this call
+	for {
+		st, err := store.Open(ctx, target)
+		if err != nil {
+			return err
+		}
+		_, have, err := st.List(ctx, store.Query{Limit: 1})
+		st.Close()
+		if err != nil {
+			return err
+		}
+		if have >= total {
+			fmt.Fprintf(os.Stderr, "benchlab: the store holds %d results\n", have)
+			return nil
+		}
+		from := max(have, next)
+		if err := run(ctx, seedPath, target, from, total-have, workers); err != nil {
+			return err
+		}
+		next = from + total - have
+	}
 }
 
 // readSeeds returns the seed store's documents, decoded, without their
