@@ -137,7 +137,7 @@ func parseTable(v url.Values) (tableParams, error) {
 // "more than CountUpTo results" (the store keeps the totals of the
 // unfiltered table and of the SoC and validity filters, which are exact
 // at any size).
-const CountUpTo = 10_000
+const CountUpTo = 1000
 
 var knownTableParam = map[string]bool{"q": true, "soc": true, "core": true, "kernel": true, "tag": true,
 	"valid": true, "sort": true, "dir": true, "page": true, "per": true}

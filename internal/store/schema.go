@@ -131,6 +131,10 @@ var migrations = [][]string{
 		`DROP INDEX result_figures_name_value`,
 		`CREATE INDEX result_figures_sort ON result_figures (name, value, result_id)`,
 		pgOnly + `CREATE INDEX results_id_bytes ON results (id text_pattern_ops)`,
+		// The filtered columns by id, so that checking a result found in
+		// a figure's order against the filters reads no row.
+		pgOnly + `CREATE INDEX results_filters ON results (id) INCLUDE (created_at, kind, valid, soc_lc, core_types_lc, kernel_lc, board_lc)`,
+		sqliteOnly + `CREATE INDEX results_filters ON results (id, created_at, kind, valid, soc_lc, core_types_lc, kernel_lc, board_lc)`,
 		pgOptional + `CREATE EXTENSION IF NOT EXISTS pg_trgm`,
 		pgOptional + `CREATE INDEX results_board_trgm ON results USING gin (board_lc gin_trgm_ops)`,
 		pgOptional + `CREATE INDEX results_soc_trgm ON results USING gin (soc_lc gin_trgm_ops)`,
@@ -148,6 +152,8 @@ var migrations = [][]string{
 const (
 	pgOnly     = "postgres: "
 	pgOptional = "postgres-optional: "
+	// sqliteOnly marks a statement only SQLite runs.
+	sqliteOnly = "sqlite: "
 )
 
 // SchemaVersion returns the schema version this boardbench writes: the

@@ -124,9 +124,15 @@ func (s *sqlStore) migrate(ctx context.Context) error {
 }
 
 // migrationStep runs one statement of a migration: statements marked
-// pgOnly or pgOptional only on PostgreSQL, a pgOptional one in a
+// sqliteOnly only on SQLite, pgOnly or pgOptional only on PostgreSQL, a pgOptional one in a
 // savepoint whose failure is rolled back and ignored.
 func (s *sqlStore) migrationStep(ctx context.Context, tx *sql.Tx, stmt string) error {
+	if rest, ok := strings.CutPrefix(stmt, sqliteOnly); ok {
+		if s.d.postgres {
+			return nil
+		}
+		stmt = rest
+	}
 	if rest, ok := strings.CutPrefix(stmt, pgOnly); ok {
 		if !s.d.postgres {
 			return nil

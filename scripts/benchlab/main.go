@@ -29,6 +29,7 @@ import (
 	"maps"
 	"math"
 	"os"
+	"runtime/pprof"
 	"slices"
 	"sync"
 	"sync/atomic"
@@ -44,7 +45,19 @@ func main() {
 	from := flag.Int("from", 0, "number of the first variation")
 	upTo := flag.Int("total", 0, "write variations until the store holds `N` results (instead of -n and -from)")
 	workers := flag.Int("workers", 2, "concurrent writers")
+	profile := flag.String("cpuprofile", "", "write a CPU profile to `FILE`")
 	flag.Parse()
+	if *profile != "" {
+		f, err := os.Create(*profile)
+		if err == nil {
+			err = pprof.StartCPUProfile(f)
+		}
+		if err != nil {
+			fmt.Fprintln(os.Stderr, "benchlab:", err)
+			os.Exit(1)
+		}
+		defer pprof.StopCPUProfile()
+	}
 	if *seed == "" || *target == "" || *n <= 0 || *workers <= 0 {
 		fmt.Fprintln(os.Stderr, "usage: benchlab -seed SEED.db -store URL|PATH -n N [-from I] [-workers W]")
 		os.Exit(2)
