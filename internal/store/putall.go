@@ -103,7 +103,7 @@ func (s *sqlStore) putBatch(ctx context.Context, docs [][]byte) (int, error) {
 	for _, rec := range fresh {
 		docRows = append(docRows, []any{rec.ID, string(docs[byID[rec.ID]])})
 		for _, name := range slices.Sorted(maps.Keys(rec.Figures)) {
-			figs = append(figs, []any{rec.ID, name, rec.Figures[name]})
+			figs = append(figs, figureRow(rec, name))
 		}
 		for _, f := range rec.FindingIDs {
 			finds = append(finds, []any{rec.ID, f})
@@ -118,7 +118,7 @@ func (s *sqlStore) putBatch(ctx context.Context, docs [][]byte) (int, error) {
 		rows       [][]any
 	}{
 		{`INSERT INTO result_docs (id, doc) VALUES `, "", docRows},
-		{`INSERT INTO result_figures (result_id, name, value) VALUES `, "", figs},
+		{figureInsert, "", figs},
 		{`INSERT INTO result_findings (result_id, finding_id) VALUES `, " ON CONFLICT DO NOTHING", finds},
 		{`INSERT INTO result_tools (result_id, name, version) VALUES `, "", tools},
 	} {

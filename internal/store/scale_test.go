@@ -139,6 +139,9 @@ func scaleQueries(ids []string, textSorts bool) []Query {
 		{Sort: "sevenzip_single_mips.max", Desc: true, Limit: 12, Offset: 12},
 		{SoC: "rk3588", Sort: "sevenzip_multi_mips", Desc: true, Limit: 5, Offset: 5},
 		{SoC: "rk3588", Board: "5b", Sort: "sevenzip_multi_mips", Desc: true, Limit: 5, Offset: 40},
+		{SoC: "bcm", ValidOnly: true, Sort: "sevenzip_multi_mips", Limit: 6, Offset: 4},
+		{Kind: KindReplay, Sort: "sevenzip_multi_mips", Desc: true, Limit: 3, Offset: 1},
+		{Tag: "lab", Sort: "sevenzip_multi_mips", Desc: true, Limit: 8, Offset: 30},
 		{Sort: "created_at", Limit: 10, Offset: 100}, {Sort: "created_at", Desc: true, Limit: 10, Offset: 100},
 		{Sort: "valid", Desc: true, Limit: 15, Offset: 20}, {Sort: "id", Limit: 5, Offset: 7},
 	}

@@ -127,9 +127,15 @@ var migrations = [][]string{
 			PRIMARY KEY (kind, soc, valid)
 		)`,
 		`DROP INDEX results_created_at_id`,
-		`CREATE INDEX results_order ON results (created_at, id, kind, valid)`,
+		`CREATE INDEX results_order ON results (created_at, id, kind, valid, soc_lc)`,
+		// A figure row carries its result's kind, validity and SoC, so
+		// that a figure sort filtered by them (the table's SoC menu and
+		// "valid only") is read from this index alone.
+		`ALTER TABLE result_figures ADD COLUMN kind TEXT NOT NULL DEFAULT ''`,
+		`ALTER TABLE result_figures ADD COLUMN valid INTEGER NOT NULL DEFAULT 0`,
+		`ALTER TABLE result_figures ADD COLUMN soc_lc TEXT NOT NULL DEFAULT ''`,
 		`DROP INDEX result_figures_name_value`,
-		`CREATE INDEX result_figures_sort ON result_figures (name, value, result_id)`,
+		`CREATE INDEX result_figures_sort ON result_figures (name, value, result_id, kind, valid, soc_lc)`,
 		pgOnly + `CREATE INDEX results_id_bytes ON results (id text_pattern_ops)`,
 		// The filtered columns by id, so that checking a result found in
 		// a figure's order against the filters reads no row.

@@ -24,7 +24,12 @@ import (
 
 // filter returns q's conditions on results r (joined with AND) and their
 // arguments.
-func (s *sqlStore) filter(q Query) (string, []any) {
+func (s *sqlStore) filter(q Query) (string, []any) { return s.filterOn("r", q) }
+
+// filterOn returns q's conditions on the table t: results, or for a query
+// whose filters figure rows carry (countable: kind, SoC, validity) a
+// figure row.
+func (s *sqlStore) filterOn(t string, q Query) (string, []any) {
 	var where []string
 	var args []any
 	contains := func(col, v string) { // case-insensitive substring, as typed in a filter
@@ -34,16 +39,16 @@ func (s *sqlStore) filter(q Query) (string, []any) {
 		}
 	}
 	contains("r.board_lc", q.Board)
-	contains("r.soc_lc", q.SoC)
+	contains(t+".soc_lc", q.SoC)
 	contains("r.kernel_lc", q.Kernel)
 	contains("r.core_types_lc", q.CoreType)
 	if q.Kind != "" {
-		where = append(where, "r.kind = ?")
+		where = append(where, t+".kind = ?")
 		args = append(args, q.Kind)
 	} else if q.IDPrefix == "" {
 		// A replay of a recorded root is no measurement of a machine:
 		// listed only when asked for by kind (or by id).
-		where = append(where, "r.kind <> ?")
+		where = append(where, t+".kind <> ?")
 		args = append(args, KindReplay)
 	}
 	if q.IDPrefix != "" {
@@ -87,7 +92,7 @@ func (s *sqlStore) filter(q Query) (string, []any) {
 		args = append(args, formatTime(q.Since))
 	}
 	if q.ValidOnly {
-		where = append(where, "r.valid = 1")
+		where = append(where, t+".valid = 1")
 	}
 	if len(where) == 0 {
 		return "1 = 1", nil
@@ -153,9 +158,18 @@ func (s *sqlStore) each(ctx context.Context, q Query, fn func(Record) error) err
 	// without it by id (in the same direction).
 	withFrom := `FROM result_figures f JOIN results r ON r.id = f.result_id WHERE f.name = ? AND ` + cond
 	withArgs := append([]any{q.Sort}, args...)
+	pageFrom := withFrom
+	if countable(q) {
+		// Kind, SoC and validity are on the figure rows: the page is
+		// read from the figure index alone.
+		fcond, fargs := s.filterOn("f", q)
+		withFrom = `FROM result_figures f JOIN results r ON r.id = f.result_id WHERE f.name = ? AND ` + fcond
+		pageFrom = `FROM result_figures f WHERE f.name = ? AND ` + fcond
+		withArgs = append([]any{q.Sort}, fargs...)
+	}
 	n := 0
 	count := func(r Record) error { n++; return fn(r) }
-	err := s.eachPage(ctx, pageQuery{from: withFrom, id: "f.result_id", key: "f.value",
+	err := s.eachPage(ctx, pageQuery{from: withFrom, pageFrom: pageFrom, id: "f.result_id", key: "f.value",
 		order: "f.value" + dir + ", f.result_id" + dir, outer: "p.k" + dir + ", p.id" + dir}, withArgs, q.Limit, q.Offset, count)
 	if err != nil || (q.Limit > 0 && n >= q.Limit) {
 		return err
@@ -164,7 +178,7 @@ func (s *sqlStore) each(ctx context.Context, q Query, fn func(Record) error) err
 	if n == 0 && q.Offset > 0 {
 		// The page starts past the results that have the figure.
 		var with int
-		if err := s.db.QueryRowContext(ctx, s.q(`SELECT COUNT(*) `+withFrom), withArgs...).Scan(&with); err != nil {
+		if err := s.db.QueryRowContext(ctx, s.q(`SELECT COUNT(*) `+pageFrom), withArgs...).Scan(&with); err != nil {
 			return err
 		}
 		offset = max(0, q.Offset-with)
@@ -183,6 +197,9 @@ func (s *sqlStore) each(ctx context.Context, q Query, fn func(Record) error) err
 // the same order over the page p (columns id and k).
 type pageQuery struct {
 	from, id, key, order, outer string
+	// pageFrom, when set, replaces from in the query of a page's ids
+	// (the same rows, from fewer tables).
+	pageFrom string
 }
 
 // eachPage runs pq and calls fn with each record, in order. A page (limit
@@ -192,7 +209,11 @@ type pageQuery struct {
 func (s *sqlStore) eachPage(ctx context.Context, pq pageQuery, args []any, limit, offset int, fn func(Record) error) error {
 	query := `SELECT r.id, r.list_row ` + pq.from + ` ORDER BY ` + pq.order
 	if limit > 0 || offset > 0 {
-		inner, pargs := s.page(`SELECT `+pq.id+` AS id, `+pq.key+` AS k `+pq.from+` ORDER BY `+pq.order, args, limit, offset)
+		from := pq.from
+		if pq.pageFrom != "" {
+			from = pq.pageFrom
+		}
+		inner, pargs := s.page(`SELECT `+pq.id+` AS id, `+pq.key+` AS k `+from+` ORDER BY `+pq.order, args, limit, offset)
 		query = `SELECT r.id, r.list_row FROM (` + inner + `) p JOIN results r ON r.id = p.id ORDER BY ` + pq.outer
 		args = pargs
 	}

@@ -317,7 +317,7 @@ func (s *sqlStore) writeIndex(ctx context.Context, tx *sql.Tx, rec Record, inser
 	}
 	var figs, finds, tools [][]any
 	for _, name := range slices.Sorted(maps.Keys(rec.Figures)) {
-		figs = append(figs, []any{rec.ID, name, rec.Figures[name]})
+		figs = append(figs, figureRow(rec, name))
 	}
 	for _, f := range rec.FindingIDs {
 		finds = append(finds, []any{rec.ID, f})
@@ -325,7 +325,7 @@ func (s *sqlStore) writeIndex(ctx context.Context, tx *sql.Tx, rec Record, inser
 	for _, name := range slices.Sorted(maps.Keys(rec.Tools)) {
 		tools = append(tools, []any{rec.ID, name, rec.Tools[name]})
 	}
-	if err := s.insertRows(ctx, tx, `INSERT INTO result_figures (result_id, name, value) VALUES `, figs, ""); err != nil {
+	if err := s.insertRows(ctx, tx, figureInsert, figs, ""); err != nil {
 		return err
 	}
 	if err := s.insertRows(ctx, tx, `INSERT INTO result_findings (result_id, finding_id) VALUES `, finds, " ON CONFLICT DO NOTHING"); err != nil {
@@ -358,6 +358,14 @@ func (s *sqlStore) insertRows(ctx context.Context, tx *sql.Tx, head string, rows
 		rows = rows[n:]
 	}
 	return nil
+}
+
+// figureInsert and figureRow write a figure with its result's kind,
+// validity and lower-cased SoC (migration 5).
+const figureInsert = `INSERT INTO result_figures (result_id, name, value, kind, valid, soc_lc) VALUES `
+
+func figureRow(rec Record, name string) []any {
+	return []any{rec.ID, name, rec.Figures[name], rec.Kind, boolInt(rec.Valid), strings.ToLower(rec.SoC)}
 }
 
 // lowerColumns returns the lower-cased columns of rec that the substring
