@@ -222,7 +222,7 @@ func (s *Server) table(w http.ResponseWriter, r *http.Request) {
 		return
 	}
 	t := page.Table{Query: p.q, Sort: p.sort, Dir: p.dir, Total: total, Page: p.page, SoCs: s.socList(r.Context())}
-	if total > CountUpTo {
+	if total > CountUpTo && !store.TotalKept(p.q) {
 		// Counted up to CountUpTo only: the number of pages is not known.
 		t.Total, t.More = CountUpTo, true
 		total = max(p.q.Offset+len(recs), CountUpTo)

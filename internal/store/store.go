@@ -85,12 +85,18 @@ type Query struct {
 	// Offset and Limit page the result; Limit 0 means no limit.
 	Offset, Limit int
 	// CountUpTo, when above 0, bounds the work of List's total: a total
-	// that would have to be counted (the query filters by more than kind,
-	// SoC and validity, whose totals the store keeps) is counted up to
-	// CountUpTo+1, so a total above CountUpTo means "more than
-	// CountUpTo". 0 counts exactly.
+	// that would have to be counted (TotalKept is false: the query
+	// filters by more than kind, SoC and validity, whose totals the store
+	// keeps) is counted up to CountUpTo+1, so such a total above
+	// CountUpTo means "more than CountUpTo". A kept total is exact
+	// whatever CountUpTo. 0 counts exactly.
 	CountUpTo int
 }
+
+// TotalKept reports whether a SQL store keeps q's total (in its table of
+// counts per kind, SoC and validity): List's total is then exact at any
+// size and costs no count, whatever Query.CountUpTo says.
+func TotalKept(q Query) bool { return countable(q) }
 
 // Store is a results store. Implementations are safe for concurrent use,
 // and concurrent writers (processes too) lose nothing.
