@@ -12,12 +12,14 @@ import (
 //     PostgreSQL's trigram indexes serve; an id prefix is a range of ids
 //     in byte order, which an index serves under any collation;
 //   - the page's ids are found first, from the indexes alone (the order
-//     index holds created_at, id, kind and validity; a figure's index
-//     holds name, value and result id), with the offset applied there;
-//     only the page's rows are then read and their list rows decoded;
+//     index holds created_at, id, kind, validity and SoC; a figure's
+//     index holds name, value, result id and the result's kind, validity
+//     and SoC), with the offset applied there; only the page's rows are
+//     then read and their list rows decoded;
 //   - a figure sort reads the results that have the figure in the
-//     figure index's order, then those without it by id: no outer join and
-//     no sort of every result;
+//     figure index's order (other filters checked through results_filters,
+//     an index of the filtered columns by id), then those without it by
+//     id: no outer join and no sort of every result;
 //   - totals come from result_counts when the query filters by nothing
 //     but kind, SoC and validity; otherwise they are counted, up to
 //     Query.CountUpTo when that is set.
