@@ -52,8 +52,8 @@ median() { sort -g | awk '{v[NR]=$1} END {if (NR%2) print v[(NR+1)/2]; else prin
 # wall seconds of a command, median of $runs
 wall() {
   for _ in $(seq "$runs"); do
-    /usr/bin/time -f %e -o "$tmp/t" "$@" >/dev/null 2>&1 || true
-    cat "$tmp/t"
+    "/usr/bin/time" -f %e -o "$tmp/t" "$@" >/dev/null 2>"$tmp/err" || { echo "bench-lab: $* failed:" >&2; cat "$tmp/err" >&2; }
+    tail -n1 "$tmp/t"
   done | median
 }
 ms() { awk '{printf "%.0f ms", $1*1000}'; }
@@ -104,7 +104,8 @@ rows=$(curl -s "$url/" | grep -o '[0-9][0-9]* results' | head -1 | cut -d' ' -f1
 rss=$(awk '/VmHWM/ {printf "%.0f MB", $2*1024/1e6}' "/proc/$serve_pid/status")
 stop_serve
 
-id=$("$tmp/boardbench" --store "$store" results list --limit 1 --json | awk -F'"' '/"id"/ {print $4; exit}')
+id=$("$tmp/boardbench" --store "$store" results list --limit 1 --json | awk -F'"' '/"id"/ {print $4}')
+[ -n "$id" ] || { echo "bench-lab: the store holds no result" >&2; exit 1; }
 board=${BENCHLAB_BOARD:-rock 5b}
 list_board=$(wall "$tmp/boardbench" --store "$store" results list --board "$board" | ms)
 show=$(wall "$tmp/boardbench" --store "$store" results show "${id:0:12}" | ms)
