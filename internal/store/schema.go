@@ -128,6 +128,10 @@ var migrations = [][]string{
 		)`,
 		`DROP INDEX results_created_at_id`,
 		`CREATE INDEX results_order ON results (created_at, id, kind, valid, soc_lc)`,
+		// The same order with every filtered column: a filtered page in
+		// the default order is found in this index alone (the narrow one
+		// above serves the unfiltered pages, deep ones included).
+		`CREATE INDEX results_order_filters ON results (created_at, id, kind, valid, soc_lc, board_lc, core_types_lc, kernel_lc, search_lc)`,
 		// A figure row carries its result's kind, validity and SoC, so
 		// that a figure sort filtered by them (the table's SoC menu and
 		// "valid only") is read from this index alone.

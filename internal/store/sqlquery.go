@@ -147,11 +147,12 @@ func (s *sqlStore) each(ctx context.Context, q Query, fn func(Record) error) err
 		dir = " DESC"
 	}
 	col, isColumn := sortColumns[q.Sort]
+	substring := q.Board != "" || q.SoC != "" || q.CoreType != "" || q.Kernel != "" || q.Text != ""
 	switch {
 	case q.Sort == "":
 		// Newest first, whatever Desc says.
 		return s.eachPage(ctx, pageQuery{from: `FROM results r WHERE ` + cond, id: "r.id", key: "r.created_at",
-			order: "r.created_at DESC, r.id DESC", outer: "p.k DESC, p.id DESC"}, args, q.Limit, q.Offset, fn)
+			order: "r.created_at DESC, r.id DESC", outer: "p.k DESC, p.id DESC", filtered: substring}, args, q.Limit, q.Offset, fn)
 	case isColumn:
 		return s.eachPage(ctx, pageQuery{from: `FROM results r WHERE ` + cond, id: "r.id", key: col,
 			order: col + dir + ", r.id" + dir, outer: "p.k" + dir + ", p.id" + dir}, args, q.Limit, q.Offset, fn)
@@ -202,6 +203,10 @@ type pageQuery struct {
 	// pageFrom, when set, replaces from in the query of a page's ids
 	// (the same rows, from fewer tables).
 	pageFrom string
+	// filtered asks for the ids first even without a page: a substring
+	// filter is then checked in an index, and only the matching rows are
+	// read (a whole list without one is read in one pass instead).
+	filtered bool
 }
 
 // eachPage runs pq and calls fn with each record, in order. A page (limit
@@ -210,7 +215,7 @@ type pageQuery struct {
 // query in the index's order, streamed.
 func (s *sqlStore) eachPage(ctx context.Context, pq pageQuery, args []any, limit, offset int, fn func(Record) error) error {
 	query := `SELECT r.id, r.list_row ` + pq.from + ` ORDER BY ` + pq.order
-	if limit > 0 || offset > 0 {
+	if limit > 0 || offset > 0 || pq.filtered {
 		from := pq.from
 		if pq.pageFrom != "" {
 			from = pq.pageFrom
