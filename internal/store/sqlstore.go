@@ -524,6 +524,16 @@ func ValidateQuery(q Query) error {
 // alone (filters, order, offset), then only those rows' list rows are
 // read (sqlquery.go).
 func (s *sqlStore) List(ctx context.Context, q Query) ([]Record, int, error) {
+	if q.Offset > 0 && countable(q) {
+		// A kept total costs nothing: a page past it is not walked to.
+		if err := ValidateQuery(q); err != nil {
+			return nil, 0, err
+		}
+		total, err := s.count(ctx, q)
+		if err != nil || q.Offset >= total {
+			return []Record{}, total, err
+		}
+	}
 	var recs []Record
 	if err := s.each(ctx, q, func(r Record) error { recs = append(recs, r); return nil }); err != nil {
 		return nil, 0, err
