@@ -3,6 +3,7 @@ package store
 import (
 	"cmp"
 	"context"
+	"errors"
 	"fmt"
 	"slices"
 	"strings"
@@ -317,5 +318,21 @@ func TestPutAllMatchesPut(t *testing.T) {
 		if err != nil || string(a) != string(b) {
 			t.Errorf("document %s differs after PutAll (%v)", id, err)
 		}
+	}
+}
+
+// TestLookupCaseOfShortID checks that a short id typed in capitals finds
+// its (lowercase) result, on SQLite as before schema 5 (whose LIKE
+// ignored ASCII case), and that an unknown one is not found.
+func TestLookupCaseOfShortID(t *testing.T) {
+	ctx := context.Background()
+	st, _ := openTemp(t)
+	ids := fillVaried(t, st, 3)
+	got, err := Lookup(ctx, st, strings.ToUpper(ids[1][:10]))
+	if err != nil || got != ids[1] {
+		t.Errorf("Lookup(%q) = %q, %v; want %q", strings.ToUpper(ids[1][:10]), got, err, ids[1])
+	}
+	if _, err := Lookup(ctx, st, "FFFFFFFFFFFF"); !errors.Is(err, ErrNotFound) {
+		t.Errorf("an unknown short id: %v, want ErrNotFound", err)
 	}
 }

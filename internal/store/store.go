@@ -14,6 +14,7 @@ import (
 	"errors"
 	"fmt"
 	"slices"
+	"strings"
 	"time"
 )
 
@@ -136,6 +137,9 @@ func Lookup(ctx context.Context, st Store, idOrPrefix string) (string, error) {
 	switch {
 	case err != nil:
 		return "", err
+	case total == 0 && strings.ToLower(idOrPrefix) != idOrPrefix:
+		// Ids are lowercase hex: "ABC123" is typed for "abc123".
+		return Lookup(ctx, st, strings.ToLower(idOrPrefix))
 	case total == 0:
 		return "", fmt.Errorf("%s: %w", quoteID(idOrPrefix), ErrNotFound)
 	case total > 1:
