@@ -17,7 +17,6 @@ import (
 	"log"
 	"net/http"
 	"net/url"
-	"slices"
 	"strings"
 	"sync"
 	"time"
@@ -228,27 +227,20 @@ func queryValues(r *http.Request) (url.Values, error) {
 	return v, nil
 }
 
-// socList returns the SoCs in the store for the filter menu, read at most
-// every 30 s.
+// socList returns the SoCs in the store for the filter menu (from the
+// store's small table of counts, store.SoCs), read at most every 30 s.
 func (s *Server) socList(ctx context.Context) []string {
 	s.socMu.Lock()
 	defer s.socMu.Unlock()
 	if s.socs != nil && time.Since(s.socTime) < 30*time.Second {
 		return s.socs
 	}
-	recs, _, err := s.cfg.Store.List(ctx, store.Query{Sort: "soc"})
+	socs, err := store.SoCs(ctx, s.cfg.Store)
 	if err != nil {
 		s.logf("listing SoCs: %v", err)
 		return s.socs
 	}
-	var out []string
-	for _, rc := range recs {
-		if rc.SoC != "" {
-			out = append(out, rc.SoC)
-		}
-	}
-	slices.Sort(out)
-	s.socs, s.socTime = slices.Compact(out), time.Now()
+	s.socs, s.socTime = socs, time.Now()
 	return s.socs
 }
 

@@ -129,8 +129,15 @@ func parseTable(v url.Values) (tableParams, error) {
 	col, _ := columnByKey(p.sort)
 	p.q.Sort, p.q.Desc = col.StoreSort, p.dir == "desc"
 	p.q.Offset, p.q.Limit = (p.page-1)*p.per, p.per
+	p.q.CountUpTo = CountUpTo
 	return p, nil
 }
+
+// CountUpTo bounds the count of a filtered table: beyond it the page says
+// "more than CountUpTo results" (the store keeps the totals of the
+// unfiltered table and of the SoC and validity filters, which are exact
+// at any size).
+const CountUpTo = 1000
 
 var knownTableParam = map[string]bool{"q": true, "soc": true, "core": true, "kernel": true, "tag": true,
 	"valid": true, "sort": true, "dir": true, "page": true, "per": true}
@@ -215,8 +222,16 @@ func (s *Server) table(w http.ResponseWriter, r *http.Request) {
 		return
 	}
 	t := page.Table{Query: p.q, Sort: p.sort, Dir: p.dir, Total: total, Page: p.page, SoCs: s.socList(r.Context())}
+	if total > CountUpTo && !store.TotalKept(p.q) {
+		// Counted up to CountUpTo only: the number of pages is not known.
+		t.Total, t.More = CountUpTo, true
+		total = max(p.q.Offset+len(recs), CountUpTo)
+		if len(recs) == p.per {
+			total++ // a next page may hold more
+		}
+	}
 	t.Pages = max(1, (total+p.per-1)/p.per)
-	if total > 0 && p.q.Offset < total {
+	if total > 0 && len(recs) > 0 {
 		t.From, t.To = p.q.Offset+1, p.q.Offset+len(recs)
 	}
 	for _, c := range Columns {

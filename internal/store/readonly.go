@@ -173,6 +173,12 @@ func openPostgresReadOnly(ctx context.Context, u string) (Store, error) {
 	}
 	q := pu.Query()
 	q.Set("default_transaction_read_only", "on")
+	if !q.Has("plan_cache_mode") {
+		// Plans for the values given: a filter's LIKE pattern decides
+		// between walking an order's index and a trigram index, which a
+		// generic plan of a cached statement cannot know.
+		q.Set("plan_cache_mode", "force_custom_plan")
+	}
 	pu.RawQuery = q.Encode()
 	db, err := sql.Open("pgx", pu.String())
 	if err != nil {

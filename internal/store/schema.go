@@ -100,7 +100,59 @@ var migrations = [][]string{
 		`DROP INDEX results_created_at`,
 		`CREATE INDEX results_created_at_id ON results (created_at, id)`,
 	},
-	// lab: upload tokens (only their SHA-256 kept), who uploaded each
+	// 5: scale (a million results behind serve). Lower-cased copies of
+	// the filtered text columns (written by the store in Go, so that
+	// "any case" means the same in both databases) and a search column
+	// for the table's text field; on PostgreSQL trigram indexes on them,
+	// which serve the substring filters. A small table of counts per
+	// (kind, SoC, validity), kept up to date by every write, that gives
+	// serve's SoC menu and the unfiltered and SoC-filtered totals without
+	// reading the results. Indexes that give the pages' orders without a
+	// sort and without reading the rows: the default order with kind and
+	// validity in it, a figure's (name, value, result) and, on
+	// PostgreSQL, the ids in byte order for short ids (the primary key
+	// cannot serve a prefix under a collation other than C).
+	{
+		`ALTER TABLE results ADD COLUMN board_lc TEXT NOT NULL DEFAULT ''`,
+		`ALTER TABLE results ADD COLUMN soc_lc TEXT NOT NULL DEFAULT ''`,
+		`ALTER TABLE results ADD COLUMN core_types_lc TEXT NOT NULL DEFAULT ''`,
+		`ALTER TABLE results ADD COLUMN kernel_lc TEXT NOT NULL DEFAULT ''`,
+		`ALTER TABLE results ADD COLUMN search_lc TEXT NOT NULL DEFAULT ''`,
+		`CREATE TABLE result_counts (
+			kind TEXT NOT NULL,
+			soc TEXT NOT NULL,
+			valid INTEGER NOT NULL,
+			soc_lc TEXT NOT NULL,
+			n INTEGER NOT NULL,
+			PRIMARY KEY (kind, soc, valid)
+		)`,
+		`DROP INDEX results_created_at_id`,
+		`CREATE INDEX results_order ON results (created_at, id, kind, valid, soc_lc)`,
+		// The same order with every filtered column: a filtered page in
+		// the default order is found in this index alone (the narrow one
+		// above serves the unfiltered pages, deep ones included).
+		`CREATE INDEX results_order_filters ON results (created_at, id, kind, valid, soc_lc, board_lc, core_types_lc, kernel_lc, search_lc)`,
+		// A figure row carries its result's kind, validity and SoC, so
+		// that a figure sort filtered by them (the table's SoC menu and
+		// "valid only") is read from this index alone.
+		`ALTER TABLE result_figures ADD COLUMN kind TEXT NOT NULL DEFAULT ''`,
+		`ALTER TABLE result_figures ADD COLUMN valid INTEGER NOT NULL DEFAULT 0`,
+		`ALTER TABLE result_figures ADD COLUMN soc_lc TEXT NOT NULL DEFAULT ''`,
+		`DROP INDEX result_figures_name_value`,
+		`CREATE INDEX result_figures_sort ON result_figures (name, value, result_id, kind, valid, soc_lc)`,
+		pgOnly + `CREATE INDEX results_id_bytes ON results (id text_pattern_ops)`,
+		// The filtered columns by id, so that checking a result found in
+		// a figure's order against the filters reads no row.
+		pgOnly + `CREATE INDEX results_filters ON results (id) INCLUDE (created_at, kind, valid, soc_lc, core_types_lc, kernel_lc, board_lc)`,
+		sqliteOnly + `CREATE INDEX results_filters ON results (id, created_at, kind, valid, soc_lc, core_types_lc, kernel_lc, board_lc)`,
+		pgOptional + `CREATE EXTENSION IF NOT EXISTS pg_trgm`,
+		pgOptional + `CREATE INDEX results_board_trgm ON results USING gin (board_lc gin_trgm_ops)`,
+		pgOptional + `CREATE INDEX results_soc_trgm ON results USING gin (soc_lc gin_trgm_ops)`,
+		pgOptional + `CREATE INDEX results_core_types_trgm ON results USING gin (core_types_lc gin_trgm_ops)`,
+		pgOptional + `CREATE INDEX results_kernel_trgm ON results USING gin (kernel_lc gin_trgm_ops)`,
+		pgOptional + `CREATE INDEX results_search_trgm ON results USING gin (search_lc gin_trgm_ops)`,
+	},
+	// 6: lab: upload tokens (only their SHA-256 kept), who uploaded each
 	// result, and the results a board could not push yet (lab.go).
 	{
 		`CREATE TABLE lab_tokens (
@@ -125,6 +177,18 @@ var migrations = [][]string{
 		)`,
 	},
 }
+
+// Prefixes of a migration statement that only PostgreSQL runs: pgOnly's
+// must succeed; pgOptional's runs in a savepoint and may fail (pg_trgm
+// is a contrib extension a server may lack, or the role may not be
+// allowed to create it): it only makes queries faster, never changes
+// their results.
+const (
+	pgOnly     = "postgres: "
+	pgOptional = "postgres-optional: "
+	// sqliteOnly marks a statement only SQLite runs.
+	sqliteOnly = "sqlite: "
+)
 
 // SchemaVersion returns the schema version this boardbench writes: the
 // number of migrations it knows.

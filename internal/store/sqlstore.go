@@ -6,6 +6,8 @@ import (
 	"database/sql"
 	"errors"
 	"fmt"
+	"maps"
+	"slices"
 	"strconv"
 	"strings"
 	"time"
@@ -101,7 +103,7 @@ func (s *sqlStore) migrate(ctx context.Context) error {
 	now := formatTime(time.Now())
 	for v := current; v < SchemaVersion(); v++ {
 		for _, stmt := range migrations[v] {
-			if _, err := tx.ExecContext(ctx, stmt); err != nil {
+			if err := s.migrationStep(ctx, tx, stmt); err != nil {
 				return fmt.Errorf("store %s: migration to schema version %d: %w", s.where, v+1, err)
 			}
 		}
@@ -119,6 +121,41 @@ func (s *sqlStore) migrate(ctx context.Context) error {
 		return fmt.Errorf("store %s: %w", s.where, err)
 	}
 	return nil
+}
+
+// migrationStep runs one statement of a migration: statements marked
+// sqliteOnly only on SQLite, pgOnly or pgOptional only on PostgreSQL, a pgOptional one in a
+// savepoint whose failure is rolled back and ignored.
+func (s *sqlStore) migrationStep(ctx context.Context, tx *sql.Tx, stmt string) error {
+	if rest, ok := strings.CutPrefix(stmt, sqliteOnly); ok {
+		if s.d.postgres {
+			return nil
+		}
+		stmt = rest
+	}
+	if rest, ok := strings.CutPrefix(stmt, pgOnly); ok {
+		if !s.d.postgres {
+			return nil
+		}
+		stmt = rest
+	}
+	rest, optional := strings.CutPrefix(stmt, pgOptional)
+	if !optional {
+		_, err := tx.ExecContext(ctx, stmt)
+		return err
+	}
+	if !s.d.postgres {
+		return nil
+	}
+	if _, err := tx.ExecContext(ctx, `SAVEPOINT optional_step`); err != nil {
+		return err
+	}
+	if _, err := tx.ExecContext(ctx, rest); err != nil {
+		_, err = tx.ExecContext(ctx, `ROLLBACK TO SAVEPOINT optional_step`)
+		return err
+	}
+	_, err := tx.ExecContext(ctx, `RELEASE SAVEPOINT optional_step`)
+	return err
 }
 
 func (s *sqlStore) tableExists(ctx context.Context, tx *sql.Tx, name string) (bool, error) {
@@ -165,7 +202,9 @@ func (s *sqlStore) reindex(ctx context.Context, tx *sql.Tx) error {
 			if rec, err = s.recordFromTables(ctx, tx, r.id); err != nil {
 				return err
 			}
-			if _, err := tx.ExecContext(ctx, s.q(`UPDATE results SET list_row = ? WHERE id = ?`), encodeListRow(rec), r.id); err != nil {
+			lc := lowerColumns(rec)
+			if _, err := tx.ExecContext(ctx, s.q(`UPDATE results SET list_row = ?, board_lc = ?, soc_lc = ?, core_types_lc = ?, kernel_lc = ?,
+				search_lc = ? WHERE id = ?`), encodeListRow(rec), lc[0], lc[1], lc[2], lc[3], lc[4], r.id); err != nil {
 				return err
 			}
 			continue
@@ -176,7 +215,7 @@ func (s *sqlStore) reindex(ctx context.Context, tx *sql.Tx) error {
 			return err
 		}
 	}
-	return nil
+	return s.recount(ctx, tx)
 }
 
 // querier is what *sql.DB and *sql.Tx share for reading.
@@ -261,10 +300,13 @@ func (s *sqlStore) recordFromTables(ctx context.Context, q querier, id string) (
 // insert says the row is new and its columns are written already.
 func (s *sqlStore) writeIndex(ctx context.Context, tx *sql.Tx, rec Record, insert bool) error {
 	if !insert {
+		lc := lowerColumns(rec)
 		if _, err := tx.ExecContext(ctx, s.q(`UPDATE results SET kind = ?, board = ?, soc = ?, core_types = ?, kernel = ?, distro = ?,
-			arch = ?, host = ?, created_at = ?, status = ?, valid = ?, list_row = ? WHERE id = ?`),
+			arch = ?, host = ?, created_at = ?, status = ?, valid = ?, list_row = ?,
+			board_lc = ?, soc_lc = ?, core_types_lc = ?, kernel_lc = ?, search_lc = ? WHERE id = ?`),
 			rec.Kind, rec.Board, rec.SoC, rec.CoreTypes, rec.Kernel, rec.Distro, rec.Arch, rec.Host,
-			formatTime(rec.CreatedAt), rec.Status, boolInt(rec.Valid), encodeListRow(rec), rec.ID); err != nil {
+			formatTime(rec.CreatedAt), rec.Status, boolInt(rec.Valid), encodeListRow(rec),
+			lc[0], lc[1], lc[2], lc[3], lc[4], rec.ID); err != nil {
 			return err
 		}
 		for _, t := range []string{"result_figures", "result_findings", "result_tools"} {
@@ -273,22 +315,91 @@ func (s *sqlStore) writeIndex(ctx context.Context, tx *sql.Tx, rec Record, inser
 			}
 		}
 	}
-	for name, v := range rec.Figures {
-		if _, err := tx.ExecContext(ctx, s.q(`INSERT INTO result_figures (result_id, name, value) VALUES (?, ?, ?)`), rec.ID, name, v); err != nil {
-			return err
-		}
+	var figs, finds, tools [][]any
+	for _, name := range slices.Sorted(maps.Keys(rec.Figures)) {
+		figs = append(figs, figureRow(rec, name))
 	}
 	for _, f := range rec.FindingIDs {
-		if _, err := tx.ExecContext(ctx, s.q(`INSERT INTO result_findings (result_id, finding_id) VALUES (?, ?) ON CONFLICT DO NOTHING`), rec.ID, f); err != nil {
-			return err
-		}
+		finds = append(finds, []any{rec.ID, f})
 	}
-	for name, v := range rec.Tools {
-		if _, err := tx.ExecContext(ctx, s.q(`INSERT INTO result_tools (result_id, name, version) VALUES (?, ?, ?)`), rec.ID, name, v); err != nil {
+	for _, name := range slices.Sorted(maps.Keys(rec.Tools)) {
+		tools = append(tools, []any{rec.ID, name, rec.Tools[name]})
+	}
+	if err := s.insertRows(ctx, tx, figureInsert, figs, ""); err != nil {
+		return err
+	}
+	if err := s.insertRows(ctx, tx, `INSERT INTO result_findings (result_id, finding_id) VALUES `, finds, " ON CONFLICT DO NOTHING"); err != nil {
+		return err
+	}
+	return s.insertRows(ctx, tx, `INSERT INTO result_tools (result_id, name, version) VALUES `, tools, "")
+}
+
+// insertRows inserts rows (each of the same width) with as few INSERT
+// statements as the databases' limits on parameters allow: one per result
+// in practice, instead of one per figure.
+func (s *sqlStore) insertRows(ctx context.Context, tx *sql.Tx, head string, rows [][]any, tail string) error {
+	const perStatement = 1000
+	for len(rows) > 0 {
+		n := min(len(rows), perStatement)
+		var b strings.Builder
+		b.WriteString(head)
+		args := make([]any, 0, n*len(rows[0]))
+		for i, r := range rows[:n] {
+			if i > 0 {
+				b.WriteString(", ")
+			}
+			b.WriteString("(" + strings.TrimSuffix(strings.Repeat("?, ", len(r)), ", ") + ")")
+			args = append(args, r...)
+		}
+		b.WriteString(tail)
+		if _, err := tx.ExecContext(ctx, s.q(b.String()), args...); err != nil {
 			return err
 		}
+		rows = rows[n:]
 	}
 	return nil
+}
+
+// figureInsert and figureRow write a figure with its result's kind,
+// validity and lower-cased SoC (migration 5).
+const figureInsert = `INSERT INTO result_figures (result_id, name, value, kind, valid, soc_lc) VALUES `
+
+func figureRow(rec Record, name string) []any {
+	return []any{rec.ID, name, rec.Figures[name], rec.Kind, boolInt(rec.Valid), strings.ToLower(rec.SoC)}
+}
+
+// lowerColumns returns the lower-cased columns of rec that the substring
+// filters match (migration 5): board, SoC, core types, kernel, and the
+// search column of the table's text field (board, SoC, kernel,
+// distribution and host, one a line).
+func lowerColumns(rec Record) [5]string {
+	l := strings.ToLower
+	return [5]string{l(rec.Board), l(rec.SoC), l(rec.CoreTypes), l(rec.Kernel),
+		l(rec.Board + searchSep + rec.SoC + searchSep + rec.Kernel + searchSep + rec.Distro + searchSep + rec.Host)}
+}
+
+// searchSep separates the fields of the search column: a line break, which
+// a filter typed in serve cannot hold (control characters are refused), so
+// that a match never straddles two fields. A Query.Text holding one is
+// matched field by field instead.
+const searchSep = "\n"
+
+// countResult changes the count of rec's (kind, SoC, validity) in
+// result_counts by delta (+1 when a result is stored, -1 when removed).
+func (s *sqlStore) countResult(ctx context.Context, tx *sql.Tx, kind, soc string, valid int, delta int) error {
+	_, err := tx.ExecContext(ctx, s.q(`INSERT INTO result_counts (kind, soc, valid, soc_lc, n) VALUES (?, ?, ?, ?, ?)
+		ON CONFLICT (kind, soc, valid) DO UPDATE SET n = result_counts.n + excluded.n`), kind, soc, valid, strings.ToLower(soc), delta)
+	return err
+}
+
+// recount derives result_counts from the results again (after a migration).
+func (s *sqlStore) recount(ctx context.Context, tx *sql.Tx) error {
+	if _, err := tx.ExecContext(ctx, `DELETE FROM result_counts`); err != nil {
+		return err
+	}
+	_, err := tx.ExecContext(ctx, `INSERT INTO result_counts (kind, soc, valid, soc_lc, n)
+		SELECT kind, soc, valid, MIN(soc_lc), COUNT(*) FROM results GROUP BY kind, soc, valid`)
+	return err
 }
 
 func boolInt(b bool) int {
@@ -309,11 +420,13 @@ func (s *sqlStore) Put(ctx context.Context, doc []byte) (string, bool, error) {
 		return "", false, err
 	}
 	defer tx.Rollback()
+	lc := lowerColumns(rec)
 	res, err := tx.ExecContext(ctx, s.q(`INSERT INTO results (id, kind, board, soc, core_types, kernel, distro, arch, host, created_at,
-		status, valid, list_row, stored_at) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)
+		status, valid, list_row, stored_at, board_lc, soc_lc, core_types_lc, kernel_lc, search_lc)
+		VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)
 		ON CONFLICT (id) DO NOTHING`),
 		rec.ID, rec.Kind, rec.Board, rec.SoC, rec.CoreTypes, rec.Kernel, rec.Distro, rec.Arch, rec.Host, formatTime(rec.CreatedAt),
-		rec.Status, boolInt(rec.Valid), encodeListRow(rec), formatTime(time.Now()))
+		rec.Status, boolInt(rec.Valid), encodeListRow(rec), formatTime(time.Now()), lc[0], lc[1], lc[2], lc[3], lc[4])
 	if err != nil {
 		return "", false, err
 	}
@@ -328,6 +441,9 @@ func (s *sqlStore) Put(ctx context.Context, doc []byte) (string, bool, error) {
 		return "", false, err
 	}
 	if err := s.writeIndex(ctx, tx, rec, true); err != nil {
+		return "", false, err
+	}
+	if err := s.countResult(ctx, tx, rec.Kind, rec.SoC, boolInt(rec.Valid), 1); err != nil {
 		return "", false, err
 	}
 	if err := tx.Commit(); err != nil {
@@ -404,140 +520,35 @@ func ValidateQuery(q Query) error {
 	return fmt.Errorf("unknown sort key %s (a column such as created_at, board, soc, kernel, or a figure name)", quoteID(q.Sort))
 }
 
-// likeEscape escapes s for a LIKE pattern with '\' as the escape.
-func likeEscape(s string) string {
-	r := strings.NewReplacer(`\`, `\\`, `%`, `\%`, `_`, `\_`)
-	return r.Replace(s)
-}
-
-// List implements Store.
+// List implements Store: the page's ids are found first by the indexes
+// alone (filters, order, offset), then only those rows' list rows are
+// read (sqlquery.go).
 func (s *sqlStore) List(ctx context.Context, q Query) ([]Record, int, error) {
-	if err := ValidateQuery(q); err != nil {
+	if q.Offset > 0 && countable(q) {
+		// A kept total costs nothing: a page past it is not walked to.
+		if err := ValidateQuery(q); err != nil {
+			return nil, 0, err
+		}
+		total, err := s.count(ctx, q)
+		if err != nil || q.Offset >= total {
+			return []Record{}, total, err
+		}
+	}
+	var recs []Record
+	if err := s.each(ctx, q, func(r Record) error { recs = append(recs, r); return nil }); err != nil {
 		return nil, 0, err
 	}
-	var where []string
-	var args []any
-	eq := func(col, v string) {
-		if v != "" {
-			where = append(where, col+" = ?")
-			args = append(args, v)
-		}
+	if recs == nil {
+		recs = []Record{}
 	}
-	contains := func(col, v string) { // case-insensitive substring, as typed in a filter
-		if v != "" {
-			where = append(where, `LOWER(`+col+`) LIKE ? ESCAPE '\'`)
-			args = append(args, "%"+likeEscape(strings.ToLower(v))+"%")
-		}
+	if q.Limit == 0 && q.Offset == 0 {
+		return recs, len(recs), nil
 	}
-	contains("r.board", q.Board)
-	contains("r.soc", q.SoC)
-	contains("r.kernel", q.Kernel)
-	eq("r.kind", q.Kind)
-	if q.Kind == "" && q.IDPrefix == "" {
-		// A replay of a recorded root is no measurement of a machine:
-		// listed only when asked for by kind (or by id).
-		where = append(where, "r.kind <> ?")
-		args = append(args, KindReplay)
-	}
-	contains("r.core_types", q.CoreType)
-	if q.IDPrefix != "" {
-		where = append(where, `r.id LIKE ? ESCAPE '\'`)
-		args = append(args, likeEscape(q.IDPrefix)+"%")
-	}
-	if q.Tag != "" {
-		where = append(where, `EXISTS (SELECT 1 FROM result_tags t WHERE t.result_id = r.id AND t.tag = ?)`)
-		args = append(args, q.Tag)
-	}
-	if q.Text != "" {
-		p := "%" + likeEscape(strings.ToLower(q.Text)) + "%"
-		var ors []string
-		for _, c := range []string{"r.board", "r.soc", "r.kernel", "r.distro", "r.host"} {
-			ors = append(ors, `LOWER(`+c+`) LIKE ? ESCAPE '\'`)
-			args = append(args, p)
-		}
-		where = append(where, "("+strings.Join(ors, " OR ")+")")
-	}
-	if !q.Since.IsZero() {
-		where = append(where, "r.created_at >= ?")
-		args = append(args, formatTime(q.Since))
-	}
-	if q.ValidOnly {
-		where = append(where, "r.valid = 1")
-	}
-	cond := ""
-	if len(where) > 0 {
-		cond = " WHERE " + strings.Join(where, " AND ")
-	}
-	dir := " ASC"
-	if q.Desc {
-		dir = " DESC"
-	}
-	from := " FROM results r"
-	var order string
-	var sortArgs []any
-	switch col, ok := sortColumns[q.Sort]; {
-	case q.Sort == "":
-		order = "r.created_at DESC, r.id DESC" // newest first, whatever Desc says
-	case ok:
-		order = col + dir + ", r.id" + dir
-	default:
-		from += " LEFT JOIN result_figures f ON f.result_id = r.id AND f.name = ?"
-		sortArgs = append(sortArgs, q.Sort)
-		order = "CASE WHEN f.value IS NULL THEN 1 ELSE 0 END, f.value" + dir + ", r.id" + dir
-	}
-	query := `SELECT r.id, r.list_row` + from + cond + ` ORDER BY ` + order
-	all := append(sortArgs, args...)
-	if q.Limit > 0 {
-		query += ` LIMIT ? OFFSET ?`
-		all = append(all, q.Limit, q.Offset)
-	} else if q.Offset > 0 {
-		query += ` LIMIT -1 OFFSET ?`
-		if s.d.postgres {
-			query = strings.TrimSuffix(query, ` LIMIT -1 OFFSET ?`) + ` OFFSET ?`
-		}
-		all = append(all, q.Offset)
-	}
-	recs, undecoded, err := s.listRows(ctx, s.q(query), all)
+	total, err := s.count(ctx, q)
 	if err != nil {
 		return nil, 0, err
-	}
-	for _, i := range undecoded {
-		if recs[i], err = s.recordFromTables(ctx, s.db, recs[i].ID); err != nil {
-			return nil, 0, err
-		}
-	}
-	total := len(recs)
-	if q.Limit > 0 || q.Offset > 0 {
-		if err := s.db.QueryRowContext(ctx, s.q(`SELECT COUNT(*) FROM results r`+cond), args...).Scan(&total); err != nil {
-			return nil, 0, err
-		}
 	}
 	return recs, total, nil
-}
-
-// listRows runs a query of (id, list_row) and decodes the rows; undecoded
-// are the indexes of the records whose list row did not decode (only
-// their ID is set).
-func (s *sqlStore) listRows(ctx context.Context, query string, args []any) (recs []Record, undecoded []int, err error) {
-	rows, err := s.db.QueryContext(ctx, query, args...)
-	if err != nil {
-		return nil, nil, err
-	}
-	defer rows.Close()
-	recs = []Record{}
-	names := map[string]string{}
-	for rows.Next() {
-		var id, row string
-		if err := rows.Scan(&id, &row); err != nil {
-			return nil, nil, err
-		}
-		rec, err := decodeListRow(row, names)
-		if err != nil || rec.ID != id {
-			rec, undecoded = Record{ID: id}, append(undecoded, len(recs))
-		}
-		recs = append(recs, rec)
-	}
-	return recs, undecoded, rows.Err()
 }
 
 // Tag implements Store.
@@ -599,14 +610,20 @@ func (s *sqlStore) Remove(ctx context.Context, id string) error {
 		return err
 	}
 	defer tx.Rollback()
-	res, err := tx.ExecContext(ctx, s.q(`DELETE FROM results WHERE id = ?`), id)
+	var kind, soc string
+	var valid int
+	err = tx.QueryRowContext(ctx, s.q(`SELECT kind, soc, valid FROM results WHERE id = ?`), id).Scan(&kind, &soc, &valid)
+	if errors.Is(err, sql.ErrNoRows) {
+		return fmt.Errorf("%s: %w", quoteID(id), ErrNotFound)
+	}
 	if err != nil {
 		return err
 	}
-	if n, err := res.RowsAffected(); err != nil {
+	if _, err := tx.ExecContext(ctx, s.q(`DELETE FROM results WHERE id = ?`), id); err != nil {
 		return err
-	} else if n == 0 {
-		return fmt.Errorf("%s: %w", quoteID(id), ErrNotFound)
+	}
+	if err := s.countResult(ctx, tx, kind, soc, valid, -1); err != nil {
+		return err
 	}
 	for _, t := range []string{"result_tags", "result_figures", "result_findings", "result_tools"} {
 		if _, err := tx.ExecContext(ctx, s.q(`DELETE FROM `+t+` WHERE result_id = ?`), id); err != nil {

@@ -13,6 +13,8 @@ import (
 	"context"
 	"errors"
 	"fmt"
+	"slices"
+	"strings"
 	"time"
 )
 
@@ -83,7 +85,19 @@ type Query struct {
 	Desc bool
 	// Offset and Limit page the result; Limit 0 means no limit.
 	Offset, Limit int
+	// CountUpTo, when above 0, bounds the work of List's total: a total
+	// that would have to be counted (TotalKept is false: the query
+	// filters by more than kind, SoC and validity, whose totals the store
+	// keeps) is counted up to CountUpTo+1, so such a total above
+	// CountUpTo means "more than CountUpTo". A kept total is exact
+	// whatever CountUpTo. 0 counts exactly.
+	CountUpTo int
 }
+
+// TotalKept reports whether a SQL store keeps q's total (in its table of
+// counts per kind, SoC and validity): List's total is then exact at any
+// size and costs no count, whatever Query.CountUpTo says.
+func TotalKept(q Query) bool { return countable(q) }
 
 // Store is a results store. Implementations are safe for concurrent use,
 // and concurrent writers (processes too) lose nothing.
@@ -123,6 +137,9 @@ func Lookup(ctx context.Context, st Store, idOrPrefix string) (string, error) {
 	switch {
 	case err != nil:
 		return "", err
+	case total == 0 && strings.ToLower(idOrPrefix) != idOrPrefix:
+		// Ids are lowercase hex: "ABC123" is typed for "abc123".
+		return Lookup(ctx, st, strings.ToLower(idOrPrefix))
 	case total == 0:
 		return "", fmt.Errorf("%s: %w", quoteID(idOrPrefix), ErrNotFound)
 	case total > 1:
@@ -148,4 +165,43 @@ type Heading struct {
 // Heading returns the record's Heading.
 func (r Record) Heading() Heading {
 	return Heading{ID: r.ID, Kind: r.Kind, Board: r.Board, SoC: r.SoC, CreatedAt: r.CreatedAt, Status: r.Status, Valid: r.Valid, Quick: r.Quick}
+}
+
+// Each calls fn with each record q selects, in q's order, without holding
+// them all: a list of a million results in constant memory. A store that
+// cannot stream (not a SQL store) is read with List. An error of fn stops
+// the walk and is returned.
+func Each(ctx context.Context, st Store, q Query, fn func(Record) error) error {
+	if s, ok := st.(*sqlStore); ok {
+		return s.each(ctx, q, fn)
+	}
+	recs, _, err := st.List(ctx, q)
+	if err != nil {
+		return err
+	}
+	for _, r := range recs {
+		if err := fn(r); err != nil {
+			return err
+		}
+	}
+	return nil
+}
+
+// SoCs returns the SoCs of the stored results (replays left out), sorted,
+// without duplicates or the empty name: serve's SoC menu. A SQL store reads
+// them from its small table of counts (kept up to date by every write),
+// never from the results; another store is read with List.
+func SoCs(ctx context.Context, st Store) ([]string, error) {
+	if s, ok := st.(*sqlStore); ok {
+		return s.socs(ctx)
+	}
+	out := []string{}
+	err := Each(ctx, st, Query{Sort: "soc"}, func(r Record) error {
+		if r.SoC != "" && (len(out) == 0 || out[len(out)-1] != r.SoC) {
+			out = append(out, r.SoC)
+		}
+		return nil
+	})
+	slices.Sort(out)
+	return slices.Compact(out), err
 }

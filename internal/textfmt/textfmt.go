@@ -151,7 +151,10 @@ type Table struct {
 	// Wrap marks columns (by index) whose cells may be wrapped when the
 	// table is too wide; when none is marked, any column may be.
 	Wrap map[int]bool
-	rows [][]string
+	// Headless leaves the header line out (the headers still count in the
+	// widths): a later block of a long table streamed in blocks.
+	Headless bool
+	rows     [][]string
 }
 
 // NewTable returns a table with the given headers.
@@ -213,6 +216,9 @@ func (t *Table) Write(w io.Writer) {
 		}
 	}
 	t.fit(cols, widths, words)
+	if t.Headless {
+		all = all[1:]
+	}
 	for _, r := range all {
 		// Each cell wrapped to its column; the row takes as many lines as
 		// its tallest cell.

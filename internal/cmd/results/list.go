@@ -55,21 +55,30 @@ table): quick figures are not comparable with standard ones.`,
 				return err
 			}
 			defer st.Close()
-			recs, _, err := st.List(ctx, q)
-			if err != nil {
-				return err
-			}
 			if asJSON {
-				return writeListJSON(f.IO.Out, recs)
+				lw := newListJSON(f.IO.Out)
+				if err := store.Each(ctx, st, q, lw.add); err != nil {
+					return err
+				}
+				return lw.close()
 			}
-			if len(recs) == 0 {
-				fmt.Fprintf(f.IO.ErrOut, "boardbench: no results in the store %s match\n", whereOf(st))
-				return nil
+			// Streamed (store.Each) in blocks of listBlock rows, each
+			// aligned on its own: a list of a million results is never
+			// held in memory.
+			w := bufio.NewWriterSize(f.IO.Out, 64<<10)
+			n := 0
+			var t *textfmt.Table
+			flush := func() {
+				if t != nil && t.Len() > 0 {
+					t.Headless = n > t.Len()
+					t.Write(w)
+				}
+				t = textfmt.NewTable("ID", "DATE", "KIND", "BOARD", "SOC", "STATUS", "VALID", "7-ZIP MULTI")
+				t.RightAlign = map[int]bool{7: true}
+				t.Wrap = map[int]bool{3: true, 4: true}
 			}
-			t := textfmt.NewTable("ID", "DATE", "KIND", "BOARD", "SOC", "STATUS", "VALID", "7-ZIP MULTI")
-			t.RightAlign = map[int]bool{7: true}
-			t.Wrap = map[int]bool{3: true, 4: true}
-			for _, r := range recs {
+			flush()
+			err = store.Each(ctx, st, q, func(r store.Record) error {
 				id := r.ID
 				if len(id) > ShortID {
 					id = id[:ShortID]
@@ -88,10 +97,19 @@ table): quick figures are not comparable with standard ones.`,
 					kind += " (quick)"
 				}
 				t.Row(id, r.CreatedAt.Local().Format("2006-01-02 15:04"), kind, textfmt.OrUnknown(r.Board), textfmt.OrUnknown(r.SoC), r.Status, valid, multi)
+				if n++; t.Len() == listBlock {
+					flush()
+				}
+				return nil
+			})
+			if err != nil {
+				return err
 			}
-			// One write per row would be 10,000 system calls for a long list.
-			w := bufio.NewWriterSize(f.IO.Out, 64<<10)
-			t.Write(w)
+			if n == 0 {
+				fmt.Fprintf(f.IO.ErrOut, "boardbench: no results in the store %s match\n", whereOf(st))
+				return nil
+			}
+			flush()
 			return w.Flush()
 		},
 		PostRunE: func(cmd *cobra.Command, args []string) error { return f.IO.OutErr() },
@@ -107,34 +125,62 @@ table): quick figures are not comparable with standard ones.`,
 	return cmd
 }
 
+// listBlock is how many rows of the list's table are aligned together.
+const listBlock = 1000
+
 // writeListJSON writes recs as the JSON array of ListItem that
 // cmdutil.Factory.WriteJSON would print (two-space indent, HTML left
 // unescaped, a final newline), byte for byte, but one item at a time into
 // a buffered writer: the whole array is never held encoded in memory.
 func writeListJSON(w io.Writer, recs []store.Record) error {
-	bw := bufio.NewWriterSize(w, 64<<10)
-	if len(recs) == 0 {
-		bw.WriteString("[]\n")
-		return bw.Flush()
-	}
-	var item bytes.Buffer
-	enc := json.NewEncoder(&item)
-	// Items sit one level deep in the array: every line after an item's
-	// first is prefixed with the array's indent.
-	enc.SetIndent("  ", "  ")
-	enc.SetEscapeHTML(false)
-	bw.WriteByte('[')
-	for i, r := range recs {
-		if i > 0 {
-			bw.WriteByte(',')
-		}
-		bw.WriteString("\n  ")
-		item.Reset()
-		if err := enc.Encode(ListItem{Heading: r.Heading(), Summary: r.Figures}); err != nil {
+	lw := newListJSON(w)
+	for _, r := range recs {
+		if err := lw.add(r); err != nil {
 			return err
 		}
-		bw.Write(bytes.TrimSuffix(item.Bytes(), []byte("\n")))
 	}
-	bw.WriteString("\n]\n")
-	return bw.Flush()
+	return lw.close()
+}
+
+// listJSON writes the array of writeListJSON one record at a time.
+type listJSON struct {
+	bw   *bufio.Writer
+	item bytes.Buffer
+	enc  *json.Encoder
+	n    int
+}
+
+func newListJSON(w io.Writer) *listJSON {
+	lw := &listJSON{bw: bufio.NewWriterSize(w, 64<<10)}
+	lw.enc = json.NewEncoder(&lw.item)
+	// Items sit one level deep in the array: every line after an item's
+	// first is prefixed with the array's indent.
+	lw.enc.SetIndent("  ", "  ")
+	lw.enc.SetEscapeHTML(false)
+	return lw
+}
+
+func (lw *listJSON) add(r store.Record) error {
+	if lw.n == 0 {
+		lw.bw.WriteByte('[')
+	} else {
+		lw.bw.WriteByte(',')
+	}
+	lw.n++
+	lw.bw.WriteString("\n  ")
+	lw.item.Reset()
+	if err := lw.enc.Encode(ListItem{Heading: r.Heading(), Summary: r.Figures}); err != nil {
+		return err
+	}
+	lw.bw.Write(bytes.TrimSuffix(lw.item.Bytes(), []byte("\n")))
+	return nil
+}
+
+func (lw *listJSON) close() error {
+	if lw.n == 0 {
+		lw.bw.WriteString("[]\n")
+	} else {
+		lw.bw.WriteString("\n]\n")
+	}
+	return lw.bw.Flush()
 }

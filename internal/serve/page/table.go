@@ -17,9 +17,13 @@ type Table struct {
 	Columns   []Column
 	Rows      []Row
 	Total     int
-	From, To  int
-	Page      int
-	Pages     int
+	// More says that Total is a bound: more than Total results match (a
+	// filtered total is counted only up to serve.CountUpTo), and Pages
+	// is not known.
+	More     bool
+	From, To int
+	Page     int
+	Pages    int
 	// Prev and Next link the neighbouring pages ("" at the ends).
 	Prev, Next template.URL
 }

@@ -1,0 +1,335 @@
+package store
+
+import (
+	"context"
+	"strings"
+)
+
+// How List, Each and the counts find a page among a million results
+// (schema version 5; docs/store.md, "A million results"):
+//
+//   - the filters use the lower-cased columns (board_lc ...), which
+//     PostgreSQL's trigram indexes serve; an id prefix is a range of ids
+//     in byte order, which an index serves under any collation;
+//   - the page's ids are found first, from the indexes alone (the order
+//     index holds created_at, id, kind, validity and SoC; a figure's
+//     index holds name, value, result id and the result's kind, validity
+//     and SoC), with the offset applied there; only the page's rows are
+//     then read and their list rows decoded;
+//   - a figure sort reads the results that have the figure in the
+//     figure index's order (other filters checked through results_filters,
+//     an index of the filtered columns by id), then those without it by
+//     id: no outer join and no sort of every result;
+//   - totals come from result_counts when the query filters by nothing
+//     but kind, SoC and validity; otherwise they are counted, up to
+//     Query.CountUpTo when that is set.
+
+// filter returns q's conditions on results r (joined with AND) and their
+// arguments.
+func (s *sqlStore) filter(q Query) (string, []any) { return s.filterOn("r", q) }
+
+// filterOn returns q's conditions on the table t: results, or for a query
+// whose filters figure rows carry (countable: kind, SoC, validity) a
+// figure row.
+func (s *sqlStore) filterOn(t string, q Query) (string, []any) {
+	var where []string
+	var args []any
+	contains := func(col, v string) { // case-insensitive substring, as typed in a filter
+		if v != "" {
+			where = append(where, col+` LIKE ? ESCAPE '\'`)
+			args = append(args, "%"+likeEscape(strings.ToLower(v))+"%")
+		}
+	}
+	contains("r.board_lc", q.Board)
+	contains(t+".soc_lc", q.SoC)
+	contains("r.kernel_lc", q.Kernel)
+	contains("r.core_types_lc", q.CoreType)
+	if q.Kind != "" {
+		where = append(where, t+".kind = ?")
+		args = append(args, q.Kind)
+	} else if q.IDPrefix == "" {
+		// A replay of a recorded root is no measurement of a machine:
+		// listed only when asked for by kind (or by id).
+		where = append(where, t+".kind <> ?")
+		args = append(args, KindReplay)
+	}
+	if q.IDPrefix != "" {
+		lo, hi, bounded := prefixRange(q.IDPrefix)
+		ge, lt := ">=", "<"
+		if s.d.postgres {
+			// Byte order, whatever the database's collation: the
+			// operators of the text_pattern_ops index results_id_bytes.
+			ge, lt = "~>=~", "~<~"
+		}
+		where = append(where, "r.id "+ge+" ?")
+		args = append(args, lo)
+		if bounded {
+			where = append(where, "r.id "+lt+" ?")
+			args = append(args, hi)
+		}
+	}
+	if q.Tag != "" {
+		where = append(where, `EXISTS (SELECT 1 FROM result_tags t WHERE t.result_id = r.id AND t.tag = ?)`)
+		args = append(args, q.Tag)
+	}
+	if q.Text != "" {
+		p := "%" + likeEscape(strings.ToLower(q.Text)) + "%"
+		if !strings.Contains(q.Text, searchSep) {
+			where = append(where, `r.search_lc LIKE ? ESCAPE '\'`)
+			args = append(args, p)
+		} else {
+			// A text that holds the search column's separator is
+			// matched field by field (it then matches nothing a
+			// single-line field holds, as before).
+			var ors []string
+			for _, c := range []string{"r.board_lc", "r.soc_lc", "r.kernel_lc", "LOWER(r.distro)", "LOWER(r.host)"} {
+				ors = append(ors, c+` LIKE ? ESCAPE '\'`)
+				args = append(args, p)
+			}
+			where = append(where, "("+strings.Join(ors, " OR ")+")")
+		}
+	}
+	if !q.Since.IsZero() {
+		where = append(where, "r.created_at >= ?")
+		args = append(args, formatTime(q.Since))
+	}
+	if q.ValidOnly {
+		where = append(where, t+".valid = 1")
+	}
+	if len(where) == 0 {
+		return "1 = 1", nil
+	}
+	return strings.Join(where, " AND "), args
+}
+
+// prefixRange returns the ids a prefix selects as a range in byte order:
+// lo <= id < hi, hi being the prefix with its last byte incremented
+// (unbounded when every byte is 0xff, which no text id holds).
+func prefixRange(prefix string) (lo, hi string, bounded bool) {
+	b := []byte(prefix)
+	for i := len(b) - 1; i >= 0; i-- {
+		if b[i] < 0xff {
+			b[i]++
+			return prefix, string(b[:i+1]), true
+		}
+	}
+	return prefix, "", false
+}
+
+// likeEscape escapes s for a LIKE pattern with '\' as the escape.
+func likeEscape(s string) string {
+	r := strings.NewReplacer(`\`, `\\`, `%`, `\%`, `_`, `\_`)
+	return r.Replace(s)
+}
+
+// page appends LIMIT and OFFSET for q to query.
+func (s *sqlStore) page(query string, args []any, limit, offset int) (string, []any) {
+	switch {
+	case limit > 0:
+		return query + ` LIMIT ? OFFSET ?`, append(args, limit, offset)
+	case offset > 0 && s.d.postgres:
+		return query + ` OFFSET ?`, append(args, offset)
+	case offset > 0:
+		return query + ` LIMIT -1 OFFSET ?`, append(args, offset)
+	}
+	return query, args
+}
+
+// each calls fn with each record q selects, in q's order, streaming: the
+// records are not collected.
+func (s *sqlStore) each(ctx context.Context, q Query, fn func(Record) error) error {
+	if err := ValidateQuery(q); err != nil {
+		return err
+	}
+	cond, args := s.filter(q)
+	dir := " ASC"
+	if q.Desc {
+		dir = " DESC"
+	}
+	col, isColumn := sortColumns[q.Sort]
+	substring := q.Board != "" || q.SoC != "" || q.CoreType != "" || q.Kernel != "" || q.Text != ""
+	switch {
+	case q.Sort == "":
+		// Newest first, whatever Desc says.
+		return s.eachPage(ctx, pageQuery{from: `FROM results r WHERE ` + cond, id: "r.id", key: "r.created_at",
+			order: "r.created_at DESC, r.id DESC", outer: "p.k DESC, p.id DESC", filtered: substring}, args, q.Limit, q.Offset, fn)
+	case isColumn:
+		return s.eachPage(ctx, pageQuery{from: `FROM results r WHERE ` + cond, id: "r.id", key: col,
+			order: col + dir + ", r.id" + dir, outer: "p.k" + dir + ", p.id" + dir}, args, q.Limit, q.Offset, fn)
+	}
+	// A figure: the results that have it in its order, then those
+	// without it by id (in the same direction).
+	withFrom := `FROM result_figures f JOIN results r ON r.id = f.result_id WHERE f.name = ? AND ` + cond
+	withArgs := append([]any{q.Sort}, args...)
+	pageFrom := withFrom
+	if countable(q) {
+		// Kind, SoC and validity are on the figure rows: the page is
+		// read from the figure index alone.
+		fcond, fargs := s.filterOn("f", q)
+		withFrom = `FROM result_figures f JOIN results r ON r.id = f.result_id WHERE f.name = ? AND ` + fcond
+		pageFrom = `FROM result_figures f WHERE f.name = ? AND ` + fcond
+		withArgs = append([]any{q.Sort}, fargs...)
+	}
+	n := 0
+	count := func(r Record) error { n++; return fn(r) }
+	err := s.eachPage(ctx, pageQuery{from: withFrom, pageFrom: pageFrom, id: "f.result_id", key: "f.value",
+		order: "f.value" + dir + ", f.result_id" + dir, outer: "p.k" + dir + ", p.id" + dir}, withArgs, q.Limit, q.Offset, count)
+	if err != nil || (q.Limit > 0 && n >= q.Limit) {
+		return err
+	}
+	offset := 0
+	if n == 0 && q.Offset > 0 {
+		// The page starts past the results that have the figure.
+		var with int
+		if err := s.db.QueryRowContext(ctx, s.q(`SELECT COUNT(*) `+pageFrom), withArgs...).Scan(&with); err != nil {
+			return err
+		}
+		offset = max(0, q.Offset-with)
+	}
+	limit := 0
+	if q.Limit > 0 {
+		limit = q.Limit - n
+	}
+	return s.eachPage(ctx, pageQuery{from: `FROM results r WHERE ` + cond + `
+		AND NOT EXISTS (SELECT 1 FROM result_figures f WHERE f.result_id = r.id AND f.name = ?)`, id: "r.id", key: "r.id",
+		order: "r.id" + dir, outer: "p.id" + dir}, append(args, q.Sort), limit, offset, fn)
+}
+
+// pageQuery is one ordered selection of results r: its FROM and WHERE
+// clauses, the expressions of the id and the sort key, its ORDER BY, and
+// the same order over the page p (columns id and k).
+type pageQuery struct {
+	from, id, key, order, outer string
+	// pageFrom, when set, replaces from in the query of a page's ids
+	// (the same rows, from fewer tables).
+	pageFrom string
+	// filtered asks for the ids first even without a page: a substring
+	// filter is then checked in an index, and only the matching rows are
+	// read (a whole list without one is read in one pass instead).
+	filtered bool
+}
+
+// eachPage runs pq and calls fn with each record, in order. A page (limit
+// or offset) is found first as ids and keys alone, so that the indexes
+// give it, and only its rows' list rows are read; a whole list is one
+// query in the index's order, streamed.
+func (s *sqlStore) eachPage(ctx context.Context, pq pageQuery, args []any, limit, offset int, fn func(Record) error) error {
+	query := `SELECT r.id, r.list_row ` + pq.from + ` ORDER BY ` + pq.order
+	if limit > 0 || offset > 0 || pq.filtered {
+		from := pq.from
+		if pq.pageFrom != "" {
+			from = pq.pageFrom
+		}
+		inner, pargs := s.page(`SELECT `+pq.id+` AS id, `+pq.key+` AS k `+from+` ORDER BY `+pq.order, args, limit, offset)
+		query = `SELECT r.id, r.list_row FROM (` + inner + `) p JOIN results r ON r.id = p.id ORDER BY ` + pq.outer
+		args = pargs
+	}
+	rows, err := s.db.QueryContext(ctx, s.q(query), args...)
+	if err != nil {
+		return err
+	}
+	defer rows.Close()
+	names := map[string]string{}
+	// Once a list row does not decode (a damaged store), the records are
+	// kept back, to be given in order once the query's rows are closed
+	// and the undecoded ones have been read from the tables.
+	type held struct {
+		rec Record
+		bad bool
+	}
+	var pending []held
+	for rows.Next() {
+		var id, row string
+		if err := rows.Scan(&id, &row); err != nil {
+			return err
+		}
+		rec, err := decodeListRow(row, names)
+		bad := err != nil || rec.ID != id
+		if bad {
+			rec = Record{ID: id}
+		}
+		if bad || len(pending) > 0 {
+			pending = append(pending, held{rec, bad})
+			continue
+		}
+		if err := fn(rec); err != nil {
+			return err
+		}
+	}
+	if err := rows.Err(); err != nil {
+		return err
+	}
+	rows.Close()
+	for _, h := range pending {
+		if h.bad {
+			if h.rec, err = s.recordFromTables(ctx, s.db, h.rec.ID); err != nil {
+				return err
+			}
+		}
+		if err := fn(h.rec); err != nil {
+			return err
+		}
+	}
+	return nil
+}
+
+// countable reports whether q's total can be read from result_counts:
+// it filters by nothing but kind, SoC and validity.
+func countable(q Query) bool {
+	return q.Board == "" && q.CoreType == "" && q.Kernel == "" && q.Tag == "" && q.IDPrefix == "" &&
+		q.Text == "" && q.Since.IsZero()
+}
+
+// count returns how many records q selects, ignoring Offset and Limit:
+// from result_counts when q allows it, else counted (up to
+// q.CountUpTo+1 when that is set).
+func (s *sqlStore) count(ctx context.Context, q Query) (int, error) {
+	var total int
+	if countable(q) {
+		query := `SELECT COALESCE(SUM(n), 0) FROM result_counts WHERE `
+		var args []any
+		if q.Kind != "" {
+			query += `kind = ?`
+			args = append(args, q.Kind)
+		} else {
+			query += `kind <> ?`
+			args = append(args, KindReplay)
+		}
+		if q.SoC != "" {
+			query += ` AND soc_lc LIKE ? ESCAPE '\'`
+			args = append(args, "%"+likeEscape(strings.ToLower(q.SoC))+"%")
+		}
+		if q.ValidOnly {
+			query += ` AND valid = 1`
+		}
+		err := s.db.QueryRowContext(ctx, s.q(query), args...).Scan(&total)
+		return total, err
+	}
+	cond, args := s.filter(q)
+	query := `SELECT COUNT(*) FROM results r WHERE ` + cond
+	if q.CountUpTo > 0 {
+		query = `SELECT COUNT(*) FROM (SELECT 1 FROM results r WHERE ` + cond + ` LIMIT ?) c`
+		args = append(args, q.CountUpTo+1)
+	}
+	err := s.db.QueryRowContext(ctx, s.q(query), args...).Scan(&total)
+	return total, err
+}
+
+// socs returns the SoCs of the stored results (but replays), sorted,
+// from result_counts.
+func (s *sqlStore) socs(ctx context.Context) ([]string, error) {
+	rows, err := s.db.QueryContext(ctx, s.q(`SELECT DISTINCT soc FROM result_counts WHERE kind <> ? AND n > 0 AND soc <> '' ORDER BY soc`), KindReplay)
+	if err != nil {
+		return nil, err
+	}
+	defer rows.Close()
+	out := []string{}
+	for rows.Next() {
+		var soc string
+		if err := rows.Scan(&soc); err != nil {
+			return nil, err
+		}
+		out = append(out, soc)
+	}
+	return out, rows.Err()
+}
