@@ -82,6 +82,10 @@ type StorageFigures struct {
 	// per second.
 	RandRead4kIOPS  *float64 `json:"rand_read_4k_iops"`
 	RandWrite4kIOPS *float64 `json:"rand_write_4k_iops"`
+	// Latency are the completion latency cells: 4 KiB random reads and
+	// writes over the read file at queue depths 1 and 32 (schema 1.2;
+	// absent in older results).
+	Latency []StorageLatency `json:"latency,omitempty"`
 	// Governors are the cpufreq governors during the test, per policy
 	// ("policy0: ondemand"); IOIsBusy is ondemand's io_is_busy (nil when
 	// ondemand is not in use or does not say).
@@ -92,6 +96,39 @@ type StorageFigures struct {
 	// it. Empty when /proc/interrupts could not be read.
 	IRQ     string `json:"irq,omitempty"`
 	IRQCPUs []int  `json:"irq_cpus,omitempty"`
+}
+
+// StorageLatency is one latency cell: random requests of one record size
+// over the read file with QueueDepth requests in flight, each timed from
+// its submission to its completion (fio's "clat").
+type StorageLatency struct {
+	// Test is "random_read" or "random_write".
+	Test      string `json:"test"`
+	RecordKiB int    `json:"record_kib"`
+	// QueueDepth is the number of requests kept in flight (1 or 32).
+	QueueDepth int `json:"queue_depth"`
+	// Engine is how requests were issued: "libaio" (Linux native
+	// asynchronous I/O with O_DIRECT, as fio's ioengine=libaio).
+	Engine string `json:"engine"`
+	// Ops requests completed in Seconds (from the first submission to the
+	// last completion); IOPS and KBs (KiB/s) follow from them.
+	Ops     int64    `json:"ops"`
+	Seconds float64  `json:"seconds"`
+	IOPS    *float64 `json:"iops"`
+	KBs     *float64 `json:"kb_s"`
+	// P50Us, P99Us and P999Us are completion latency percentiles in
+	// microseconds (nearest rank over every request); a percentile needs
+	// at least 100 (p99) or 1000 (p99.9) requests, else it is null and
+	// Note says so. MaxUs is the slowest request.
+	P50Us  *float64 `json:"p50_us"`
+	P99Us  *float64 `json:"p99_us"`
+	P999Us *float64 `json:"p99_9_us"`
+	MaxUs  *float64 `json:"max_us"`
+	// StoppedBy is "time", "bytes", "requests" (the most requests a cell
+	// records) or "error".
+	StoppedBy string `json:"stopped_by"`
+	Note      string `json:"note,omitempty"`
+	Error     string `json:"error,omitempty"`
 }
 
 // Files of the storage test (StorageCell.File).

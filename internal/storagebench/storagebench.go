@@ -97,6 +97,9 @@ type Config struct {
 	Progress func(recordKiB int, test string)
 	// NoDirect skips O_DIRECT (tests of the page-cache path).
 	NoDirect bool
+	// NoLatency skips the latency cells (QueueDepths x LatencyTests after
+	// the table).
+	NoLatency bool
 }
 
 // ErrNoSpace is returned (wrapped) when the free space is below what the
@@ -302,7 +305,11 @@ func Run(ctx context.Context, cfg Config) (result.StorageFigures, error) {
 			return figs, err
 		}
 	}
-	return figs, nil
+	if cfg.NoLatency {
+		return figs, nil
+	}
+	figs.Latency, err = runLatencyCells(ctx, rt, cfg.FileBytes, cfg, buf)
+	return figs, err
 }
 
 func rowField(r *result.StorageRow, test string) **float64 {
