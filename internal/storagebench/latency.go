@@ -80,6 +80,7 @@ func runLatencyCells(ctx context.Context, t *target, regionBytes int64, cfg Conf
 			if ctx.Err() != nil {
 				return out, context.Cause(ctx)
 			}
+			cfg.Barrier.Wait()
 			if cfg.Progress != nil {
 				cfg.Progress(LatencyRecKiB, fmt.Sprintf("%s QD%d", test, depth))
 			}

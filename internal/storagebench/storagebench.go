@@ -97,6 +97,9 @@ type Config struct {
 	Progress func(recordKiB int, test string)
 	// NoDirect skips O_DIRECT (tests of the page-cache path).
 	NoDirect bool
+	// Barrier, when set, is waited at before each cell: the runs of
+	// several devices measured at once start each cell together.
+	Barrier *Barrier
 	// NoLatency skips the latency cells (QueueDepths x LatencyTests after
 	// the table).
 	NoLatency bool
@@ -253,6 +256,7 @@ func Run(ctx context.Context, cfg Config) (result.StorageFigures, error) {
 		}
 		maxRec = max(maxRec, r<<10)
 	}
+	defer cfg.Barrier.Leave()
 	rt, directErr, err := openTarget(cfg)
 	if err != nil {
 		return figs, err
@@ -377,6 +381,7 @@ func runRow(ctx context.Context, fs *files, cfg Config, rec int, buf []byte, rea
 		if err := context.Cause(ctx); ctx.Err() != nil {
 			return cells, err
 		}
+		cfg.Barrier.Wait()
 		if cfg.Progress != nil {
 			cfg.Progress(rec>>10, test)
 		}

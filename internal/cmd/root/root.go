@@ -85,7 +85,7 @@ memory, storage, buses) and measures it with figures that carry their evidence.`
 		version.NewCmd(f),
 		mem.NewCmd(f),
 		c2c.NewCmd(f),
-		storage.NewCmd(f),
+		storage.NewCmd(f, nil),
 		writes.NewCmd(f),
 		monitor.NewCmd(f),
 		run.NewCmd(f),

@@ -21,7 +21,7 @@ import (
 func execute(t *testing.T, args ...string) (string, string, error) {
 	t.Helper()
 	ios, stdout, stderr := iostreams.Test()
-	cmd := NewCmd(cmdutil.NewFactory(ios))
+	cmd := NewCmd(cmdutil.NewFactory(ios), nil)
 	cmd.SetFlagErrorFunc(cmdutil.FlagErrorFunc)
 	cmd.SetArgs(args)
 	cmd.SetOut(&bytes.Buffer{})
@@ -180,6 +180,11 @@ func TestRefusals(t *testing.T) {
 		{[]string{"--size", "10T", t.TempDir()}, "MiB free"},
 		{[]string{"--size", "abc", "."}, `"abc" is not a size`},
 		{[]string{"--size", "1M", t.TempDir()}, "below the smallest test file"},
+		{[]string{"--sustained", "10T", t.TempDir()}, "does not fit"},
+		{[]string{"--sustained", "1M", t.TempDir()}, "below the smallest sustained-write size"},
+		{[]string{"--sustained", "1G", "--verify-capacity", t.TempDir()}, "separate runs"},
+		{[]string{"--verify-capacity", t.TempDir(), t.TempDir()}, "measure one path"},
+		{[]string{t.TempDir(), t.TempDir()}, "same filesystem"},
 	} {
 		_, _, err := execute(t, tt.args...)
 		if cmdutil.ExitCode(err) != 2 || err == nil || !strings.Contains(err.Error(), tt.want) || strings.Contains(err.Error(), "\n") {
@@ -189,21 +194,23 @@ func TestRefusals(t *testing.T) {
 }
 
 func TestNoRootFlag(t *testing.T) {
-	if NewCmd(cmdutil.NewFactory(nil)).Flags().Lookup("root") != nil {
+	if NewCmd(cmdutil.NewFactory(nil), nil).Flags().Lookup("root") != nil {
 		t.Error("storage advertises --root, which it cannot honour")
 	}
 }
 
-func TestParseSize(t *testing.T) {
-	for in, want := range map[string]int64{"100M": 100 << 20, "1G": 1 << 30, "64k": 64 << 10, "4096": 4096, "256MiB": 256 << 20} {
-		if got, err := parseSize(in); err != nil || got != want {
-			t.Errorf("parseSize(%q) = %d, %v; want %d", in, got, err, want)
-		}
+// TestRunFGetsTheOptions: the command is testable without running
+// anything: runF receives the parsed flags and paths.
+func TestRunFGetsTheOptions(t *testing.T) {
+	ios, _, _ := iostreams.Test()
+	var got *Options
+	cmd := NewCmd(cmdutil.NewFactory(ios), func(o *Options) error { got = o; return nil })
+	cmd.SetArgs([]string{"--sustained", "2G", "--short", "/a", "/b"})
+	if err := cmd.Execute(); err != nil {
+		t.Fatal(err)
 	}
-	for _, bad := range []string{"", "x", "-1M", "0"} {
-		if _, err := parseSize(bad); err == nil {
-			t.Errorf("parseSize(%q) accepted", bad)
-		}
+	if got == nil || got.SustainedText != "2G" || !got.Short || len(got.Paths) != 2 || got.Paths[1] != "/b" || got.VerifyCapacity {
+		t.Fatalf("options %+v", got)
 	}
 }
 
