@@ -153,6 +153,8 @@ func renderStorage(w *textfmt.Writer, f result.StorageFigures) {
 	if f.IRQ != "" {
 		w.Line("interrupt: irq %s on %s", f.IRQ, cpuNames(f.IRQCPUs))
 	}
+	renderStorageLatency(w, f.Latency)
+	renderStorageDevices(w, f.Devices)
 }
 
 // renderStorageFio writes fio's figures next to boardbench's for the same
