@@ -244,6 +244,17 @@ type StorageFioJob struct {
 	IOPS      float64 `json:"iops"`
 	// BoardbenchKBs is boardbench's figure of the same cell.
 	BoardbenchKBs *float64 `json:"boardbench_kb_s,omitempty"`
+	// QueueDepth is set on a latency job (libaio with this many requests
+	// in flight; schema 1.2). ClatP50Us, ClatP99Us and ClatP999Us are
+	// fio's completion latency percentiles in microseconds, the
+	// Boardbench ones the latency cell's.
+	QueueDepth       int      `json:"queue_depth,omitempty"`
+	ClatP50Us        *float64 `json:"clat_p50_us,omitempty"`
+	ClatP99Us        *float64 `json:"clat_p99_us,omitempty"`
+	ClatP999Us       *float64 `json:"clat_p99_9_us,omitempty"`
+	BoardbenchP50Us  *float64 `json:"boardbench_p50_us,omitempty"`
+	BoardbenchP99Us  *float64 `json:"boardbench_p99_us,omitempty"`
+	BoardbenchP999Us *float64 `json:"boardbench_p99_9_us,omitempty"`
 }
 
 // StorageFioFigures are the figures of PhaseStorageFio; the phase's raw

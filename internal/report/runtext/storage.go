@@ -177,8 +177,9 @@ func renderStorageFio(w *textfmt.Writer, f result.StorageFioFigures) {
 			fmt.Sprintf("%.0f", j.KBs), fmt.Sprintf("%.0f", j.IOPS), bb, diff)
 	}
 	w.Table(t)
-	w.Line("fio %s repeated boardbench's cells: same record size, region and bytes, direct=1, psync, one request at a time; "+
-		"fio's JSON is the phase's raw output", orDash(f.Version))
+	w.Line("fio %s repeated boardbench's cells: same record size, region and bytes, direct=1, psync, one request at a time "+
+		"(the _qdN jobs: libaio with N requests in flight); fio's JSON is the phase's raw output", orDash(f.Version))
+	renderFioLatency(w, f.Jobs)
 }
 
 func sizeOrNA(b int64) string {

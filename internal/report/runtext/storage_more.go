@@ -117,3 +117,27 @@ func errSuffix(e string) string {
 	}
 	return " (" + e + ")"
 }
+
+// renderFioLatency writes fio's completion latency percentiles next to
+// boardbench's for the latency jobs.
+func renderFioLatency(w *textfmt.Writer, jobs []result.StorageFioJob) {
+	t := textfmt.NewTable("fio job", "QD", "fio p50", "p99", "p99.9", "boardbench p50", "p99", "p99.9")
+	for i := 1; i < len(t.RightAlign); i++ {
+		t.RightAlign[i] = true
+	}
+	rows := 0
+	for _, j := range jobs {
+		if j.QueueDepth == 0 {
+			continue
+		}
+		rows++
+		t.Row(j.Name, fmt.Sprint(j.QueueDepth), usCell(j.ClatP50Us), usCell(j.ClatP99Us), usCell(j.ClatP999Us),
+			usCell(j.BoardbenchP50Us), usCell(j.BoardbenchP99Us), usCell(j.BoardbenchP999Us))
+	}
+	if rows == 0 {
+		return
+	}
+	fmt.Fprintln(w.W)
+	w.Table(t)
+	w.Line("completion latency in µs: fio's clat percentiles (from its histogram) and boardbench's (nearest rank over every request)")
+}
