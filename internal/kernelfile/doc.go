@@ -8,7 +8,9 @@
 // policy, transparent huge pages, zram compressor), interrupts.go
 // /proc/interrupts, softirqs.go /proc/softirqs, fdinfo.go /proc/PID/fdinfo/FD,
 // mountinfo.go the mount ids and devices of /proc/PID/mountinfo and maps.go
-// the shared writable mappings of /proc/PID/maps.
+// the shared writable mappings of /proc/PID/maps, defaultpsmaxlatency.go
+// nvme_core's default_ps_max_latency_us and pmqoslatencytolerance.go a
+// device's power/pm_qos_latency_tolerance_us.
 //
 // Every parser is a pure function of the file's text: it does no I/O, never
 // panics on malformed or hostile content, and says when it found nothing

@@ -50,6 +50,9 @@ func RenderDevice(w *textfmt.Writer, id *blockdev.Identity) {
 		if b.Firmware != "" {
 			pairs = append(pairs, [2]string{"firmware", b.Firmware})
 		}
+		if b.NVMePower != nil {
+			pairs = append(pairs, [2]string{"NVMe power", b.NVMePower.Text()})
+		}
 		if u := b.USB; u != nil {
 			speed := "unknown speed"
 			if u.SpeedMbps != nil {
