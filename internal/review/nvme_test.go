@@ -40,19 +40,24 @@ func TestAPSTFindings(t *testing.T) {
 	}
 }
 
-// TestAPSTRuleOnSysfsFixture runs the rule over a root shaped like real
-// sysfs with an NVMe drive (no drive here: the states are unknown).
+// nvmeSysfs is a root shaped like real sysfs with an NVMe drive whose
+// controller's APST limit is tol (no drive here: its states are unknown).
+func nvmeSysfs(tol string) map[string]string {
+	const ctl = "/sys/devices/pci0000:00/0000:00:01.0/0000:01:00.0/nvme/nvme0"
+	return map[string]string{
+		"/sys/block/nvme0n1":                       "->.." + strings.TrimPrefix(ctl, "/sys") + "/nvme0n1",
+		ctl + "/nvme0n1/size":                      "1953525168\n",
+		ctl + "/nvme0n1/device":                    "->../../nvme0",
+		ctl + "/model":                             "Example NVMe SSD\n",
+		"/sys/class/nvme/nvme0":                    "->../.." + strings.TrimPrefix(ctl, "/sys"),
+		ctl + "/power/pm_qos_latency_tolerance_us": tol + "\n",
+		nvmepower.ModuleParam:                      "100000\n",
+	}
+}
+
+// TestAPSTRuleOnSysfsFixture runs the rule over nvmeSysfs.
 func TestAPSTRuleOnSysfsFixture(t *testing.T) {
-	files := fixture.Merge(base, map[string]string{
-		"/sys/block/nvme0n1": "->../devices/pci0000:00/0000:00:01.0/0000:01:00.0/nvme/nvme0/nvme0n1",
-		"/sys/devices/pci0000:00/0000:00:01.0/0000:01:00.0/nvme/nvme0/nvme0n1/size":   "1953525168\n",
-		"/sys/devices/pci0000:00/0000:00:01.0/0000:01:00.0/nvme/nvme0/nvme0n1/device": "->../../nvme0",
-		"/sys/devices/pci0000:00/0000:00:01.0/0000:01:00.0/nvme/nvme0/model":          "Example NVMe SSD\n",
-		"/sys/class/nvme/nvme0": "->../../devices/pci0000:00/0000:00:01.0/0000:01:00.0/nvme/nvme0",
-		"/sys/devices/pci0000:00/0000:00:01.0/0000:01:00.0/nvme/nvme0/power/pm_qos_latency_tolerance_us": "100000\n",
-		nvmepower.ModuleParam: "100000\n",
-	})
-	e := NewEnv(fixture.Open(t, fixture.Root(t, files)), now)
+	e := NewEnv(fixture.Open(t, fixture.Root(t, fixture.Merge(base, nvmeSysfs("100000")))), now)
 	got := nvmeAPSTLatency(e)
 	if len(got) != 1 || got[0].Severity != finding.Info || !strings.Contains(got[0].Title, "nvme0n1") || !strings.Contains(strings.Join(got[0].Evidence, "\n"), "pm_qos_latency_tolerance_us: 100000") {
 		t.Fatalf("findings %+v", got)
