@@ -1,6 +1,7 @@
 package storagebench
 
 import (
+	"boardbench/internal/testutil/loopfs"
 	"context"
 	"fmt"
 	"os"
@@ -36,7 +37,7 @@ func TestClassify(t *testing.T) {
 // TestVerifyCapacityHonest: on an honest file system every block reads
 // back, and nothing is left.
 func TestVerifyCapacityHonest(t *testing.T) {
-	mnt, _ := loopFS(t, 64<<20)
+	mnt, _ := loopfs.Make(t, 64<<20)
 	f, err := VerifyCapacity(context.Background(), CapacityConfig{Dir: mnt, FileBytes: 8 << 20})
 	if err != nil {
 		t.Fatal(err)
@@ -55,7 +56,7 @@ func TestVerifyCapacityHonest(t *testing.T) {
 // writes past a fake card's real capacity do. The check must find them.
 func TestVerifyCapacityLostTail(t *testing.T) {
 	const size, lost = 64 << 20, 32 << 20
-	mnt, img := loopFS(t, size)
+	mnt, img := loopfs.Make(t, size)
 	f, err := VerifyCapacity(context.Background(), CapacityConfig{Dir: mnt, FileBytes: 8 << 20,
 		AfterWrite: func() error {
 			out, err := exec.Command("fallocate", "--punch-hole", "--offset", strconv.Itoa(size-lost), "--length", strconv.Itoa(lost), img).CombinedOutput()
@@ -84,7 +85,7 @@ func TestVerifyCapacityKilled(t *testing.T) {
 			AfterWrite: func() error { select {} }})
 		return
 	}
-	mnt, _ := loopFS(t, 64<<20)
+	mnt, _ := loopfs.Make(t, 64<<20)
 	before, err := FreeBytes(mnt)
 	if err != nil {
 		t.Fatal(err)

@@ -19,16 +19,19 @@ const (
 	// median rate of all the windows before them (at least
 	// MinReferenceWindows of them).
 	FallRatio           = 0.6
-	FallWindows         = 3
+	FallWindows         = 4
 	MinReferenceWindows = 3
-	// MinSustainedBytes is the smallest --sustained SIZE.
-	MinSustainedBytes = 16 << 20
 	// SustainedChunk is the size of one write (O_DIRECT).
 	SustainedChunk = 4 << 20
 	// Windows is about how many windows SIZE is cut into; a window holds
-	// at least one chunk and at most MaxWindowBytes.
-	Windows        = 128
+	// from MinWindowBytes (short windows time the noise of the system,
+	// not the device) to MaxWindowBytes, in whole chunks.
+	Windows        = 64
+	MinWindowBytes = 16 << 20
 	MaxWindowBytes = 256 << 20
+	// MinSustainedBytes is the smallest --sustained SIZE: enough windows
+	// of MinWindowBytes for the reference and a fall.
+	MinSustainedBytes = (MinReferenceWindows + FallWindows + 1) * MinWindowBytes
 )
 
 // FallRule describes the rule in words (StorageSustainedFigures.FallRule).
@@ -53,11 +56,7 @@ func CheckSustained(size, free int64) error {
 
 // WindowFor is the window of a sustained write of size bytes.
 func WindowFor(size int64) int64 {
-	w := size / Windows / SustainedChunk * SustainedChunk
-	if w < SustainedChunk {
-		w = size / Windows / (1 << 20) * (1 << 20)
-	}
-	return min(max(w, 1<<20), MaxWindowBytes)
+	return min(max(size/Windows/SustainedChunk*SustainedChunk, MinWindowBytes), MaxWindowBytes)
 }
 
 // Fall applies the rule to the window rates: the index of the first of

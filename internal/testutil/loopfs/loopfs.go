@@ -1,4 +1,8 @@
-package storagebench
+// Package loopfs makes small file systems on loop devices for tests that
+// need a real block device: an ext4 file system on a loop device over a
+// sparse file, mounted in a temporary directory, all undone when the test
+// ends.
+package loopfs
 
 import (
 	"os"
@@ -8,11 +12,11 @@ import (
 	"testing"
 )
 
-// loopFS makes an ext4 file system of size bytes (no journal, so that all
+// Make makes an ext4 file system of size bytes (no journal, so that all
 // its metadata sits at its start) on a loop device over a sparse file, and
 // mounts it; everything is undone when the test ends. It returns the
 // mount point and the backing file.
-func loopFS(t *testing.T, size int64) (mnt, img string) {
+func Make(t testing.TB, size int64) (mnt, img string) {
 	t.Helper()
 	if os.Getuid() != 0 {
 		t.Fatal("this test attaches a loop device and needs root (CI runs as root)")
