@@ -30,8 +30,8 @@ type Options struct {
 	storagerun.Options
 }
 
-// NewCmd returns the storage command.
-// runF, when not nil, receives the options instead of run (tests).
+// NewCmd returns the storage command; runF, when not nil, receives the
+// options instead of run (tests).
 func NewCmd(f *cmdutil.Factory, runF func(*Options) error) *cobra.Command {
 	opts := &Options{IO: f.IO, Factory: f}
 	cmd := &cobra.Command{
@@ -52,8 +52,24 @@ the random cells use all of it (each row's read goes on where the previous
 one stopped), write and rewrite a new write file per record size. Each cell
 stops after --cell-time or a quarter of the read file, but not before 4
 records on the byte budget, so a slow card gives its figures in a fraction of
-iozone's time. --fio repeats the same cells with fio. The temporary files are
-invisible (unlinked) from the start and gone however boardbench ends.
+iozone's time. Then the latency cells: 4 KiB random reads and writes with 1
+and 32 requests in flight (Linux native AIO), with the p50, p99 and p99.9
+completion latency. --fio repeats the same cells with fio. The temporary
+files are invisible (unlinked) from the start and gone however boardbench
+ends.
+
+Several paths (on different devices) are measured at the same time, each
+cell starting on all of them together: each device's table and their sum
+show a shared bus (USB hub, PCIe switch).
+
+--sustained SIZE only writes sequentially until the rate falls (4 windows
+in a row below 60% of the median of the earlier ones: a full SLC cache) or
+SIZE is written, and reports the cache size and the rate after it; SIZE must
+fit in the free space less a margin. --verify-capacity only fills the free
+space with position-tagged blocks through the file system, reads them back
+and reports how much really holds data (fake cards).
+
+An NVMe drive's power states and APST limit are shown with the device.
 
 A raw block device is written only with --destructive NAME, NAME being the
 device's name typed a second time: its data is destroyed.`,
@@ -61,6 +77,9 @@ device's name typed a second time: its data is destroyed.`,
   boardbench storage /mnt/usb --fio
   boardbench storage --short --json > storage.json
   boardbench storage /srv -o storage.json && boardbench report storage.json
+  boardbench storage /mnt/usb1 /mnt/usb2          # both at once, and the sum
+  boardbench storage --sustained 8G /mnt/sd
+  boardbench storage --verify-capacity /media/card
   boardbench storage /dev/sda --destructive sda   # DESTROYS the data on sda`,
 		RunE: func(cmd *cobra.Command, args []string) error {
 			opts.Paths, opts.Ctx = args, cmd.Context()
