@@ -146,7 +146,9 @@ func renderStorage(w *textfmt.Writer, f result.StorageFigures) {
 			fewest[c.RecordKiB] = c.Ops
 		}
 	}
-	w.Line("%d of %d cells stopped at the time limit", byTime, len(f.Cells))
+	if len(f.Cells) > 0 {
+		w.Line("%d of %d cells stopped at the time limit", byTime, len(f.Cells))
+	}
 	if n, ok := fewest[16384]; ok && n < storagebench.MinCellRecords {
 		w.Line("the 16384 KiB row timed as few as %d records per cell (the time limit stopped it)", n)
 	}

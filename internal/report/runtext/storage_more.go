@@ -37,10 +37,11 @@ func renderStorageLatency(w *textfmt.Writer, cells []result.StorageLatency) {
 			iops = fmt.Sprintf("%.0f", *c.IOPS)
 		}
 		t.Row(strings.ReplaceAll(c.Test, "_", " "), fmt.Sprint(c.QueueDepth), iops, usCell(c.P50Us), usCell(c.P99Us), usCell(c.P999Us), usCell(c.MaxUs), fmt.Sprint(c.Ops))
+		name := strings.ReplaceAll(c.Test, "_", " ")
 		if c.Error != "" {
-			notes = append(notes, fmt.Sprintf("%s QD%d: %s", c.Test, c.QueueDepth, c.Error))
+			notes = append(notes, fmt.Sprintf("%s QD%d: %s", name, c.QueueDepth, c.Error))
 		} else if c.Note != "" {
-			notes = append(notes, fmt.Sprintf("%s QD%d: %s", c.Test, c.QueueDepth, c.Note))
+			notes = append(notes, fmt.Sprintf("%s QD%d: %s", name, c.QueueDepth, c.Note))
 		}
 	}
 	w.Table(t)
