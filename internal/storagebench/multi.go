@@ -5,17 +5,23 @@ import (
 	"strings"
 	"sync"
 
+	"boardbench/internal/lazyre"
 	"boardbench/internal/result"
 )
 
-// TempNames match the names of the storage test's own temporary files
+// TempNames are the names of the storage test's own temporary files
 // exactly (the table's files, the sustained-write file and the
 // fake-capacity files), for the temporary-file sweep: they are unlinked
 // right after they are created, so only a kill in between leaves one.
-var TempNames = []*regexp.Regexp{
-	regexp.MustCompile(`^\.boardbench-storage-[0-9a-f]{16}$`),
-	regexp.MustCompile(`^\.boardbench-capacity-[0-9a-f]{16}-[0-9]+$`),
+// They are compiled on first use (nothing at start-up).
+func TempNames() []*regexp.Regexp {
+	return []*regexp.Regexp{tempStorage.Re(), tempCapacity.Re()}
 }
+
+var (
+	tempStorage  = lazyre.New(`^\.boardbench-storage-[0-9a-f]{16}$`)
+	tempCapacity = lazyre.New(`^\.boardbench-capacity-[0-9a-f]{16}-[0-9]+$`)
+)
 
 // Barrier makes the runs of several devices start each cell together.
 // A run that ends leaves the barrier, so the others never wait for it.

@@ -58,3 +58,21 @@ func TestCombine(t *testing.T) {
 		t.Error("a device through the page cache left the sum direct")
 	}
 }
+
+func TestTempNames(t *testing.T) {
+	for name, want := range map[string]bool{
+		".boardbench-storage-0123456789abcdef":    true,
+		".boardbench-capacity-0123456789abcdef-7": true,
+		".boardbench-capacity-0123456789abcdef-":  false,
+		".boardbench-storage-0123456789abcdef.x":  false,
+		"boardbench-storage-0123456789abcdef":     false,
+	} {
+		got := false
+		for _, re := range TempNames() {
+			got = got || re.MatchString(name)
+		}
+		if got != want {
+			t.Errorf("%q: matched %v, want %v", name, got, want)
+		}
+	}
+}

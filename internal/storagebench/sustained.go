@@ -35,8 +35,10 @@ const (
 )
 
 // FallRule describes the rule in words (StorageSustainedFigures.FallRule).
-var FallRule = fmt.Sprintf("%d windows in a row each below %.0f%% of the median rate of all earlier windows (at least %d)",
-	FallWindows, FallRatio*100, MinReferenceWindows)
+func FallRule() string {
+	return fmt.Sprintf("%d windows in a row each below %.0f%% of the median rate of all earlier windows (at least %d)",
+		FallWindows, FallRatio*100, MinReferenceWindows)
+}
 
 // SustainedMargin is kept free beyond --sustained SIZE: FreeMargin, or a
 // twentieth of the free space when that is more.
@@ -111,7 +113,7 @@ func Sustained(ctx context.Context, cfg SustainedConfig) (result.StorageSustaine
 	}
 	chunk := min(int64(SustainedChunk), win)
 	f := result.StorageSustainedFigures{Dir: cfg.Dir, MaxBytes: cfg.MaxBytes, WindowBytes: win, ChunkBytes: chunk,
-		FallRule: FallRule, Windows: []result.StorageWindow{}}
+		FallRule: FallRule(), Windows: []result.StorageWindow{}}
 	t, _, err := openTarget(Config{Dir: cfg.Dir})
 	if err != nil {
 		f.StoppedBy, f.Error = "error", err.Error()
