@@ -115,6 +115,12 @@ func Run(ctx context.Context, env Env, opts Options) error {
 	if err := distinct(targets); err != nil {
 		return err
 	}
+	// Only once every check passed: a refusal changes nothing.
+	for _, t := range targets {
+		if t.cfg.Dir != "" {
+			sweep(env, t.cfg.Dir)
+		}
+	}
 	steps, fioErr, err := stepsFor(ctx, env, opts, mode, targets)
 	if err != nil {
 		return err
@@ -183,7 +189,6 @@ func resolve(ctx context.Context, env Env, p string, opts Options, want int64, c
 		return nil, err
 	}
 	t.cfg.Dir = dir
-	sweep(env, dir)
 	switch mode {
 	case modeSustained:
 		size, err := ParseSize(opts.SustainedText)
@@ -194,15 +199,13 @@ func resolve(ctx context.Context, env Env, p string, opts Options, want int64, c
 			return nil, cmdutil.Usagef("--sustained %s: %s: %v", opts.SustainedText, dir, err)
 		}
 		t.cfg.FileBytes = size
-		return t, nil
-	case modeCapacity:
-		return t, nil
-	}
-	if t.cfg.FileBytes, err = storagebench.SizeFor(want, free); err != nil {
-		if opts.SizeText != "" {
-			return nil, cmdutil.Usagef("--size %s: %s: %v", opts.SizeText, dir, err)
+	case modeTable:
+		if t.cfg.FileBytes, err = storagebench.SizeFor(want, free); err != nil {
+			if opts.SizeText != "" {
+				return nil, cmdutil.Usagef("--size %s: %s: %v", opts.SizeText, dir, err)
+			}
+			return nil, fmt.Errorf("%s: %w", dir, err)
 		}
-		return nil, fmt.Errorf("%s: %w", dir, err)
 	}
 	return t, nil
 }
