@@ -10,6 +10,8 @@ import (
 	"path/filepath"
 	"strings"
 	"testing"
+
+	"boardbench/internal/testutil/need"
 )
 
 // Make makes an ext4 file system of size bytes (no journal, so that all
@@ -23,7 +25,7 @@ func Make(t testing.TB, size int64) (mnt, img string) {
 	}
 	for _, tool := range []string{"losetup", "mkfs.ext4", "mount", "umount", "fallocate"} {
 		if _, err := exec.LookPath(tool); err != nil {
-			t.Fatalf("%s not found: %v", tool, err)
+			need.Missing(t, "%s not found (util-linux, mount, e2fsprogs): %v", tool, err)
 		}
 	}
 	img = filepath.Join(t.TempDir(), "disk.img")
