@@ -6,7 +6,10 @@
 # times (default 5) on the same filesystem; then the storage test's time next
 # to the time `iozone -e -I -a -s 100M -r 4k -r 16k -r 512k -r 1024k -r 16384k
 # -i 0 -i 1 -i 2` would need at the measured throughputs (6 tests x 100 MiB
-# per record size). Needs fio, python3 and a boardbench binary (BOARDBENCH,
+# per record size); then the completion latency percentiles (p50, p99,
+# p99.9) of 4 KiB random reads and writes at queue depths 1 and 32
+# (boardbench's latency cells, fio's clat with ioengine=libaio and the
+# same depth, region and number of requests). Needs fio, python3 and a boardbench binary (BOARDBENCH,
 # default: built from this tree).
 set -euo pipefail
 cd "$(dirname "$0")/.."
@@ -33,6 +36,7 @@ bb = {k: [] for k in names}
 fio = {k: [] for k in names}
 ratio = {k: [] for k in names}
 times, iozone = [], []
+lat = {}
 def ts(s):
     return datetime.fromisoformat(s.replace("Z", "+00:00"))
 for i in range(1, runs + 1):
@@ -49,6 +53,12 @@ for i in range(1, runs + 1):
             s += 100 * 1024 / x[k]
     iozone.append(s)
     for j in fio_ph["figures"]["jobs"]:
+        if j.get("queue_depth"):
+            for q in ("p50", "p99", "p99_9"):
+                b, f = j.get(f"boardbench_{q}_us"), j.get(f"clat_{q}_us")
+                if b is not None and f is not None:
+                    lat.setdefault((j["name"], q), []).append((b, f))
+            continue
         bb[j["name"]].append(j["boardbench_kb_s"])
         fio[j["name"]].append(j["kb_s"])
         ratio[j["name"]].append(j["boardbench_kb_s"] / j["kb_s"])
@@ -63,4 +73,11 @@ for k in names:
     print(f"{k:<15}{b:>12.0f}{f:>12.0f}{(b / f - 1) * 100:>+9.1f}%{(st.median(ratio[k]) - 1) * 100:>+8.1f}%{spread:>11.0f}%")
 tb, ti = st.median(times), st.median(iozone)
 print(f"storage test time: {tb:.1f} s; iozone at these throughputs: {ti:.1f} s; ratio {tb / ti:.2f}")
+if lat:
+    print()
+    print(f"completion latency, 4 KiB random, median of {runs} runs, microseconds (fio: clat percentiles, libaio)")
+    print(f"{'job':<20}{'pct':>6}{'boardbench':>12}{'fio':>12}{'diff':>9}")
+    for (name, q), pairs in sorted(lat.items(), key=lambda kv: (kv[0][0], ["p50", "p99", "p99_9"].index(kv[0][1]))):
+        b, f = st.median(p[0] for p in pairs), st.median(p[1] for p in pairs)
+        print(f"{name:<20}{q.replace('_', '.'):>6}{b:>12.1f}{f:>12.1f}{(b / f - 1) * 100 if f else float('nan'):>+8.1f}%")
 PY

@@ -89,7 +89,7 @@ func plotsContext(ctx context.Context, r *result.Result) ([]named, error) {
 	}
 	board := Board(r)
 	var out []named
-	for _, build := range []func(context.Context, *result.Result, string) ([]named, error){sweepPlots, monitorPlots, importedPlots, latencyPlots} {
+	for _, build := range []func(context.Context, *result.Result, string) ([]named, error){sweepPlots, monitorPlots, importedPlots, latencyPlots, sustainedPlots} {
 		if err := stopped(ctx); err != nil {
 			return nil, err
 		}

@@ -56,7 +56,36 @@ func StorageFindings(r *result.Result) []finding.Finding {
 	out = append(out, pcieLink(id)...)
 	out = append(out, cpuBound(figs)...)
 	out = append(out, lowClockDuringIO(r, figs)...)
+	out = append(out, fakeCapacity(r)...)
 	return out
+}
+
+// fakeCapacity judges the fake-capacity check: blocks that did not read
+// back as written mean the storage holds less than it says (a counterfeit
+// card), or loses data.
+func fakeCapacity(r *result.Result) []finding.Finding {
+	for _, p := range r.Phases {
+		if p.Name != result.PhaseStorageCapacity || len(p.Figures) == 0 {
+			continue
+		}
+		var f result.StorageCapacityFigures
+		if json.Unmarshal(p.Figures, &f) != nil || f.WrittenBytes == 0 || f.OKBytes == f.WrittenBytes {
+			continue
+		}
+		lost := f.WrittenBytes - f.OKBytes
+		ev := []string{fmt.Sprintf("%d of %d MiB written read back intact; %d MiB lost (%d MiB as zeros, %d MiB as another position's data, %d MiB changed)",
+			f.OKBytes>>20, f.WrittenBytes>>20, lost>>20, f.ZeroBytes>>20, f.MovedBytes>>20, f.ChangedBytes>>20)}
+		if f.FirstBadOffset != nil {
+			ev = append(ev, fmt.Sprintf("the first lost block is %d MiB into the written data", *f.FirstBadOffset>>20))
+		}
+		return []finding.Finding{{ID: "storage-fake-capacity", Severity: finding.Warning,
+			Title:    "The storage lost data written to its free space: it holds less than it reports",
+			Evidence: ev,
+			Advice: "Blocks past a point reading back as zeros or as earlier blocks are the mark of a counterfeit card whose controller reports more space than its flash has. " +
+				"Do not keep data on it; scattered changed blocks point to failing flash or a bad reader instead. Repeat with another reader to tell them apart.",
+			Phases: []string{result.PhaseStorageCapacity}}}
+	}
+	return nil
 }
 
 // lowClockDuringIO judges the clock of the cluster handling the storage's

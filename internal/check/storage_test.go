@@ -2,6 +2,7 @@ package check
 
 import (
 	"context"
+	"encoding/json"
 	"path/filepath"
 	"runtime"
 	"slices"
@@ -179,5 +180,28 @@ func TestLowClockDuringIO(t *testing.T) {
 				t.Errorf("evidence %q lacks %q", got.Evidence, tt.evid)
 			}
 		})
+	}
+}
+
+func TestFakeCapacityFinding(t *testing.T) {
+	first := int64(40 << 20)
+	for _, tc := range []struct {
+		name string
+		figs result.StorageCapacityFigures
+		want bool
+	}{
+		{"all read back", result.StorageCapacityFigures{WrittenBytes: 64 << 20, OKBytes: 64 << 20}, false},
+		{"tail lost", result.StorageCapacityFigures{WrittenBytes: 64 << 20, OKBytes: 40 << 20, ZeroBytes: 24 << 20, FirstBadOffset: &first}, true},
+		{"nothing written", result.StorageCapacityFigures{}, false},
+	} {
+		raw, _ := json.Marshal(tc.figs)
+		r := &result.Result{Phases: []result.Phase{{Name: result.PhaseStorageCapacity, Figures: raw}}}
+		got := false
+		for _, f := range StorageFindings(r) {
+			got = got || f.ID == "storage-fake-capacity"
+		}
+		if got != tc.want {
+			t.Errorf("%s: finding %v, want %v", tc.name, got, tc.want)
+		}
 	}
 }

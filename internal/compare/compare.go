@@ -436,6 +436,8 @@ func figures(in []Input) []Figure {
 			out = append(out, Figure{Key: pc.key + "/" + k, Name: pc.name, Core: labels[k], Unit: pc.unit, Values: vals[k], SpreadPct: make([]*float64, n)})
 		}
 	}
+	// The storage tables, cell by cell.
+	out = append(out, storageFigures(in)...)
 	// Every other headline figure of any command, by name.
 	other := map[string][]*float64{}
 	for i, x := range in {

@@ -6,6 +6,10 @@ const (
 	PhaseStorage = "storage"
 	// PhaseStorageFio is the same patterns run by fio (--fio).
 	PhaseStorageFio = "storage-fio"
+	// PhaseStorageSustained is the sustained-write test (--sustained).
+	PhaseStorageSustained = "storage-sustained"
+	// PhaseStorageCapacity is the fake-capacity check (--verify-capacity).
+	PhaseStorageCapacity = "storage-capacity"
 )
 
 // StorageRow is one row of the iozone-style table: one record size, the
@@ -82,6 +86,15 @@ type StorageFigures struct {
 	// per second.
 	RandRead4kIOPS  *float64 `json:"rand_read_4k_iops"`
 	RandWrite4kIOPS *float64 `json:"rand_write_4k_iops"`
+	// Latency are the completion latency cells: 4 KiB random reads and
+	// writes over the read file at queue depths 1 and 32 (schema 1.2;
+	// absent in older results).
+	Latency []StorageLatency `json:"latency,omitempty"`
+	// Devices are the devices of a run over several paths at once (schema
+	// 1.2), each with its own figures; Table is then their sum, cell by
+	// cell (every device ran the cell at the same time), and Cells and
+	// Latency are empty.
+	Devices []StorageDevice `json:"devices,omitempty"`
 	// Governors are the cpufreq governors during the test, per policy
 	// ("policy0: ondemand"); IOIsBusy is ondemand's io_is_busy (nil when
 	// ondemand is not in use or does not say).
@@ -92,6 +105,119 @@ type StorageFigures struct {
 	// it. Empty when /proc/interrupts could not be read.
 	IRQ     string `json:"irq,omitempty"`
 	IRQCPUs []int  `json:"irq_cpus,omitempty"`
+}
+
+// StorageDevice is one device of a run over several paths at once.
+type StorageDevice struct {
+	// Path is the path as given; Device the whole device's name
+	// ("sda"), Kind its kind ("usb", "nvme"…).
+	Path    string         `json:"path"`
+	Device  string         `json:"device,omitempty"`
+	Kind    string         `json:"kind,omitempty"`
+	Figures StorageFigures `json:"figures"`
+}
+
+// StorageWindow is one window of the sustained-write test.
+type StorageWindow struct {
+	// WrittenBytes is what was written when the window ended; KBs the
+	// window's rate in KiB/s (its bytes over its time, with fdatasync).
+	WrittenBytes int64   `json:"written_bytes"`
+	KBs          float64 `json:"kb_s"`
+}
+
+// StorageSustainedFigures are the figures of PhaseStorageSustained (schema
+// 1.2): sequential O_DIRECT writes of ChunkBytes in windows of
+// WindowBytes, until the rate falls (FallRule) or MaxBytes are written.
+type StorageSustainedFigures struct {
+	Dir          string  `json:"dir"`
+	MaxBytes     int64   `json:"max_bytes"`
+	WindowBytes  int64   `json:"window_bytes"`
+	ChunkBytes   int64   `json:"chunk_bytes"`
+	Direct       bool    `json:"direct"`
+	WrittenBytes int64   `json:"written_bytes"`
+	Seconds      float64 `json:"seconds"`
+	// FallRule says when the rate counts as fallen.
+	FallRule string `json:"fall_rule"`
+	// Fell is true when the rate fell; CacheBytes is then what was written
+	// before the fall (the write cache, e.g. an SLC cache), KBsBefore the
+	// median rate before it and KBsAfter the median rate of the windows
+	// that confirmed the fall. Without a fall CacheBytes is null (the
+	// cache, if any, is larger than what was written) and KBsBefore the
+	// median rate of all windows.
+	Fell       bool            `json:"fell"`
+	CacheBytes *int64          `json:"cache_bytes"`
+	KBsBefore  *float64        `json:"kb_s_before"`
+	KBsAfter   *float64        `json:"kb_s_after"`
+	Windows    []StorageWindow `json:"windows"`
+	// StoppedBy is "fall", "size" (MaxBytes written), "no space" or
+	// "error"; Error the error that stopped it.
+	StoppedBy string `json:"stopped_by"`
+	Error     string `json:"error,omitempty"`
+}
+
+// StorageCapacityFigures are the figures of PhaseStorageCapacity (schema
+// 1.2): position-tagged blocks written over the free space through the
+// file system, then read back.
+type StorageCapacityFigures struct {
+	Dir string `json:"dir"`
+	// FreeBytes is the free space before the test; WrittenBytes what was
+	// written (the free space less a margin), in files of FileBytes.
+	FreeBytes    int64 `json:"free_bytes"`
+	WrittenBytes int64 `json:"written_bytes"`
+	FileBytes    int64 `json:"file_bytes"`
+	BlockBytes   int64 `json:"block_bytes"`
+	Direct       bool  `json:"direct"`
+	// OKBytes read back as written: the real capacity of what was
+	// tested. The lost blocks are split into ZeroBytes (read back as
+	// zeros), MovedBytes (read back another position's block: the
+	// addresses wrap around, as on counterfeit cards) and ChangedBytes
+	// (anything else).
+	OKBytes      int64 `json:"ok_bytes"`
+	ZeroBytes    int64 `json:"zero_bytes"`
+	MovedBytes   int64 `json:"moved_bytes"`
+	ChangedBytes int64 `json:"changed_bytes"`
+	// FirstBadOffset is the position (in the written data) of the first
+	// block that did not read back; null when all did.
+	FirstBadOffset *int64  `json:"first_bad_offset"`
+	WriteSeconds   float64 `json:"write_s"`
+	ReadSeconds    float64 `json:"read_s"`
+	// StoppedBy is "done", "no space" (the file system filled before the
+	// planned size; what was written was verified) or "error".
+	StoppedBy string `json:"stopped_by"`
+	Error     string `json:"error,omitempty"`
+}
+
+// StorageLatency is one latency cell: random requests of one record size
+// over the read file with QueueDepth requests in flight, each timed from
+// its submission to its completion (fio's "clat").
+type StorageLatency struct {
+	// Test is "random_read" or "random_write".
+	Test      string `json:"test"`
+	RecordKiB int    `json:"record_kib"`
+	// QueueDepth is the number of requests kept in flight (1 or 32).
+	QueueDepth int `json:"queue_depth"`
+	// Engine is how requests were issued: "libaio" (Linux native
+	// asynchronous I/O with O_DIRECT, as fio's ioengine=libaio).
+	Engine string `json:"engine"`
+	// Ops requests completed in Seconds (from the first submission to the
+	// last completion); IOPS and KBs (KiB/s) follow from them.
+	Ops     int64    `json:"ops"`
+	Seconds float64  `json:"seconds"`
+	IOPS    *float64 `json:"iops"`
+	KBs     *float64 `json:"kb_s"`
+	// P50Us, P99Us and P999Us are completion latency percentiles in
+	// microseconds (nearest rank over every request); a percentile needs
+	// at least 100 (p99) or 1000 (p99.9) requests, else it is null and
+	// Note says so. MaxUs is the slowest request.
+	P50Us  *float64 `json:"p50_us"`
+	P99Us  *float64 `json:"p99_us"`
+	P999Us *float64 `json:"p99_9_us"`
+	MaxUs  *float64 `json:"max_us"`
+	// StoppedBy is "time", "bytes", "requests" (the most requests a cell
+	// records) or "error".
+	StoppedBy string `json:"stopped_by"`
+	Note      string `json:"note,omitempty"`
+	Error     string `json:"error,omitempty"`
 }
 
 // Files of the storage test (StorageCell.File).
@@ -118,6 +244,17 @@ type StorageFioJob struct {
 	IOPS      float64 `json:"iops"`
 	// BoardbenchKBs is boardbench's figure of the same cell.
 	BoardbenchKBs *float64 `json:"boardbench_kb_s,omitempty"`
+	// QueueDepth is set on a latency job (libaio with this many requests
+	// in flight; schema 1.2). ClatP50Us, ClatP99Us and ClatP999Us are
+	// fio's completion latency percentiles in microseconds, the
+	// Boardbench ones the latency cell's.
+	QueueDepth       int      `json:"queue_depth,omitempty"`
+	ClatP50Us        *float64 `json:"clat_p50_us,omitempty"`
+	ClatP99Us        *float64 `json:"clat_p99_us,omitempty"`
+	ClatP999Us       *float64 `json:"clat_p99_9_us,omitempty"`
+	BoardbenchP50Us  *float64 `json:"boardbench_p50_us,omitempty"`
+	BoardbenchP99Us  *float64 `json:"boardbench_p99_us,omitempty"`
+	BoardbenchP999Us *float64 `json:"boardbench_p99_9_us,omitempty"`
 }
 
 // StorageFioFigures are the figures of PhaseStorageFio; the phase's raw

@@ -128,6 +128,7 @@ var Rules = []Rule{
 	{"usb_storage_not_uas", AreaStorage, usbStorageNotUAS},
 	{"coherent_pool_small", AreaStorage, coherentPoolSmall},
 	{"ext4_commit", AreaStorage, ext4Commit},
+	{"nvme_apst_latency", AreaStorage, nvmeAPSTLatency},
 	{"pcie_aspm_powersave", AreaNetwork, pcieASPMPowersave},
 	{"irq_single_cpu", AreaNetwork, irqSingleCPU},
 	{"rpi_config", AreaPower, rpiConfig},

@@ -150,6 +150,7 @@ var ruleCases = []struct {
 	{"coherent_pool_small", usbDisk("uas", "5000"), fixture.Merge(usbDisk("uas", "5000"), map[string]string{"/proc/cmdline": "root=/dev/sda1 coherent_pool=2M\n"})},
 	{"ext4_commit", map[string]string{"/proc/mounts": "/dev/mmcblk0p2 / ext4 rw,relatime 0 0\n"},
 		map[string]string{"/proc/mounts": "/dev/mmcblk0p2 / ext4 rw,noatime,commit=600 0 0\n/dev/nvme0n1p1 /data ext4 rw,relatime 0 0\n"}},
+	{"nvme_apst_latency", nvmeSysfs("100000"), nvmeSysfs("2000")},
 	{"pcie_aspm_powersave", map[string]string{aspm: "default performance [powersave] powersupersave\n"},
 		map[string]string{aspm: "[default] performance powersave powersupersave\n"}},
 	{"irq_single_cpu", interrupts("0"), interrupts("240000")},

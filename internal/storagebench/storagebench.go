@@ -97,6 +97,12 @@ type Config struct {
 	Progress func(recordKiB int, test string)
 	// NoDirect skips O_DIRECT (tests of the page-cache path).
 	NoDirect bool
+	// Barrier, when set, is waited at before each cell: the runs of
+	// several devices measured at once start each cell together.
+	Barrier *Barrier
+	// NoLatency skips the latency cells (QueueDepths x LatencyTests after
+	// the table).
+	NoLatency bool
 }
 
 // ErrNoSpace is returned (wrapped) when the free space is below what the
@@ -250,6 +256,7 @@ func Run(ctx context.Context, cfg Config) (result.StorageFigures, error) {
 		}
 		maxRec = max(maxRec, r<<10)
 	}
+	defer cfg.Barrier.Leave()
 	rt, directErr, err := openTarget(cfg)
 	if err != nil {
 		return figs, err
@@ -302,7 +309,11 @@ func Run(ctx context.Context, cfg Config) (result.StorageFigures, error) {
 			return figs, err
 		}
 	}
-	return figs, nil
+	if cfg.NoLatency {
+		return figs, nil
+	}
+	figs.Latency, err = runLatencyCells(ctx, rt, cfg.FileBytes, cfg, buf)
+	return figs, err
 }
 
 func rowField(r *result.StorageRow, test string) **float64 {
@@ -370,6 +381,7 @@ func runRow(ctx context.Context, fs *files, cfg Config, rec int, buf []byte, rea
 		if err := context.Cause(ctx); ctx.Err() != nil {
 			return cells, err
 		}
+		cfg.Barrier.Wait()
 		if cfg.Progress != nil {
 			cfg.Progress(rec>>10, test)
 		}

@@ -42,8 +42,31 @@ func TestRunShort(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	if len(figs.Table) != 2 || len(figs.Cells) != 12 || len(seen) != 13 || seen[0] != "fill" {
-		t.Fatalf("table %d rows, %d cells, progress %q; want 2, 12, the fill and 12 cells", len(figs.Table), len(figs.Cells), seen)
+	if len(figs.Table) != 2 || len(figs.Cells) != 12 || len(figs.Latency) != 4 || len(seen) != 17 || seen[0] != "fill" {
+		t.Fatalf("table %d rows, %d cells, %d latency cells, progress %q; want 2, 12, 4, the fill and 16 cells", len(figs.Table), len(figs.Cells), len(figs.Latency), seen)
+	}
+	for i, c := range figs.Latency {
+		if want := QueueDepths[i/2]; c.QueueDepth != want || c.Test != LatencyTests[i%2] || c.RecordKiB != 4 {
+			t.Errorf("latency cell %d: %+v, want QD%d %s", i, c, want, LatencyTests[i%2])
+		}
+		if !figs.Direct {
+			if c.Error == "" {
+				t.Errorf("latency cell without O_DIRECT has no error: %+v", c)
+			}
+			continue
+		}
+		if c.Error != "" || c.Ops < int64(c.QueueDepth) || c.IOPS == nil || c.P50Us == nil || c.MaxUs == nil || *c.P50Us <= 0 {
+			t.Errorf("latency cell not measured: %+v", c)
+			continue
+		}
+		for _, p := range [][2]*float64{{c.P50Us, c.P99Us}, {c.P99Us, c.P999Us}, {c.P50Us, c.MaxUs}} {
+			if p[0] != nil && p[1] != nil && *p[0] > *p[1] {
+				t.Errorf("latency percentiles out of order: %+v", c)
+			}
+		}
+		if (c.P999Us == nil) != (c.Ops < 1000) || (c.P999Us == nil) != (c.Note != "") {
+			t.Errorf("p99.9 %v with %d requests, note %q", c.P999Us, c.Ops, c.Note)
+		}
 	}
 	for _, c := range figs.Cells {
 		if c.Bytes <= 0 || c.Ops <= 0 || c.Seconds <= 0 || c.Error != "" {
@@ -233,6 +256,50 @@ func TestCellRegions(t *testing.T) {
 	for _, c := range figs.Cells {
 		if c.RecordKiB == 16384 && c.Ops < MinCellRecords {
 			t.Errorf("16 MiB %s moved %d records, fewer than %d", c.Test, c.Ops, MinCellRecords)
+		}
+	}
+}
+
+func TestPercentile(t *testing.T) {
+	hundred := make([]uint32, 100)
+	for i := range hundred {
+		hundred[i] = uint32(i + 1)
+	}
+	for _, tc := range []struct {
+		name    string
+		samples []uint32
+		p       float64
+		want    uint32
+	}{
+		{"empty", nil, 0.5, 0},
+		{"one", []uint32{7}, 0.999, 7},
+		{"median of 1..100", hundred, 0.5, 50},
+		{"p99 of 1..100", hundred, 0.99, 99},
+		{"p99.9 of 1..100", hundred, 0.999, 100},
+		{"odd median", []uint32{1, 2, 3}, 0.5, 2},
+	} {
+		if got := Percentile(tc.samples, tc.p); got != tc.want {
+			t.Errorf("%s: %d, want %d", tc.name, got, tc.want)
+		}
+	}
+}
+
+func TestLatencyOfNeedsEnoughRequests(t *testing.T) {
+	for _, tc := range []struct {
+		n              int
+		p99, p999, max bool
+	}{{50, false, false, true}, {100, true, false, true}, {1000, true, true, true}} {
+		s := make([]uint32, tc.n)
+		for i := range s {
+			s[i] = uint32((tc.n - i) * 1000) // reversed: LatencyOf sorts
+		}
+		var c result.StorageLatency
+		LatencyOf(&c, s)
+		if (c.P99Us != nil) != tc.p99 || (c.P999Us != nil) != tc.p999 || c.MaxUs == nil || *c.MaxUs != float64(tc.n) || *c.P50Us != float64(tc.n/2) {
+			t.Errorf("%d requests: %+v", tc.n, c)
+		}
+		if (c.Note != "") == tc.p999 {
+			t.Errorf("%d requests: note %q", tc.n, c.Note)
 		}
 	}
 }

@@ -35,6 +35,10 @@ type Pattern struct {
 	RecordKiB int
 	// Test is the storagebench test of the mirrored cell.
 	Test string
+	// QueueDepth, when set, makes the job a latency job: libaio with
+	// this many requests in flight, mirroring the latency cell of the
+	// same test and depth (0: psync, one request at a time).
+	QueueDepth int
 }
 
 // Patterns are the jobs in the order they run. The jobs of one record size
@@ -42,11 +46,15 @@ type Pattern struct {
 // writes the file its other cells then use: write_4k lays out the file the
 // 4 KiB random jobs read and write with 4 KiB records, as iozone's table does.
 var Patterns = []Pattern{
-	{"seq_write_16m", "write", 16384, storagebench.TestWrite},
-	{"seq_read_16m", "read", 16384, storagebench.TestRead},
-	{"write_4k", "write", 4, storagebench.TestWrite},
-	{"rand_read_4k", "randread", 4, storagebench.TestRandomRead},
-	{"rand_write_4k", "randwrite", 4, storagebench.TestRandomWrite},
+	{"seq_write_16m", "write", 16384, storagebench.TestWrite, 0},
+	{"seq_read_16m", "read", 16384, storagebench.TestRead, 0},
+	{"write_4k", "write", 4, storagebench.TestWrite, 0},
+	{"rand_read_4k", "randread", 4, storagebench.TestRandomRead, 0},
+	{"rand_write_4k", "randwrite", 4, storagebench.TestRandomWrite, 0},
+	{"rand_read_4k_qd1", "randread", 4, storagebench.TestRandomRead, 1},
+	{"rand_write_4k_qd1", "randwrite", 4, storagebench.TestRandomWrite, 1},
+	{"rand_read_4k_qd32", "randread", 4, storagebench.TestRandomRead, 32},
+	{"rand_write_4k_qd32", "randwrite", 4, storagebench.TestRandomWrite, 32},
 }
 
 // Job is a Pattern sized after a measured cell.
@@ -57,6 +65,8 @@ type Job struct {
 	SizeBytes, IOBytes int64
 	// BoardbenchKBs is the mirrored cell's figure in kB/s.
 	BoardbenchKBs float64
+	// Latency is the mirrored latency cell of a latency job.
+	Latency *result.StorageLatency
 }
 
 // Plan returns the fio jobs that mirror figs' cells. A pattern whose cells
@@ -72,7 +82,26 @@ func Plan(figs result.StorageFigures) ([]Job, error) {
 		return nil
 	}
 	var jobs []Job
+	latency := func(test string, depth int) *result.StorageLatency {
+		for i := range figs.Latency {
+			l := &figs.Latency[i]
+			if l.Test == test && l.QueueDepth == depth && l.Error == "" && l.Ops > 0 && l.KBs != nil {
+				return l
+			}
+		}
+		return nil
+	}
 	for _, p := range Patterns {
+		if p.QueueDepth > 0 {
+			// The latency cell's region is the whole read file; the job
+			// shares the file of its record size that write_4k lays out.
+			l := latency(p.Test, p.QueueDepth)
+			if l == nil || cell(p.RecordKiB, storagebench.TestWrite) == nil || figs.FileBytes <= 0 {
+				continue
+			}
+			jobs = append(jobs, Job{Pattern: p, SizeBytes: figs.FileBytes, IOBytes: l.Ops * int64(l.RecordKiB) << 10, BoardbenchKBs: *l.KBs, Latency: l})
+			continue
+		}
 		w, c := cell(p.RecordKiB, storagebench.TestWrite), cell(p.RecordKiB, p.Test)
 		if w == nil || c == nil {
 			continue
@@ -121,6 +150,9 @@ func Args(cfg Config, prefix string) []string {
 		args = append(args, "--name="+j.Name, "--filename="+EscapeFilename(fileFor(prefix, j.RecordKiB)), "--rw="+j.RW,
 			fmt.Sprintf("--bs=%dk", j.RecordKiB), "--size="+strconv.FormatInt(j.SizeBytes, 10),
 			"--io_size="+strconv.FormatInt(j.IOBytes, 10), "--stonewall")
+		if j.QueueDepth > 0 {
+			args = append(args, "--ioengine=libaio", "--iodepth="+strconv.Itoa(j.QueueDepth))
+		}
 	}
 	return args
 }
@@ -273,6 +305,21 @@ type side struct {
 	Bytes int64   `json:"io_bytes"`
 	BW    float64 `json:"bw"` // KiB/s
 	IOPS  float64 `json:"iops"`
+	Clat  struct {
+		Percentile map[string]float64 `json:"percentile"`
+		Max        float64            `json:"max"`
+	} `json:"clat_ns"`
+}
+
+// clatUs is fio's completion latency percentile p (as fio names it,
+// "99.900000") in microseconds; nil when fio did not report it.
+func (s side) clatUs(p string) *float64 {
+	v, ok := s.Clat.Percentile[p]
+	if !ok {
+		return nil
+	}
+	us := v / 1000
+	return &us
 }
 
 // Parse reads fio's JSON output (text before the JSON, such as warnings,
@@ -298,8 +345,16 @@ func Parse(out []byte, jobs []Job) (result.StorageFioFigures, error) {
 				s = j.Write
 			}
 			bb := want.BoardbenchKBs
-			figs.Jobs = append(figs.Jobs, result.StorageFioJob{Name: j.Name, RecordKiB: want.RecordKiB, Test: want.Test,
-				SizeBytes: want.SizeBytes, Bytes: s.Bytes, KBs: s.BW, IOPS: s.IOPS, BoardbenchKBs: &bb})
+			fj := result.StorageFioJob{Name: j.Name, RecordKiB: want.RecordKiB, Test: want.Test,
+				SizeBytes: want.SizeBytes, Bytes: s.Bytes, KBs: s.BW, IOPS: s.IOPS, BoardbenchKBs: &bb}
+			if want.QueueDepth > 0 {
+				fj.QueueDepth = want.QueueDepth
+				fj.ClatP50Us, fj.ClatP99Us, fj.ClatP999Us = s.clatUs("50.000000"), s.clatUs("99.000000"), s.clatUs("99.900000")
+				if l := want.Latency; l != nil {
+					fj.BoardbenchP50Us, fj.BoardbenchP99Us, fj.BoardbenchP999Us = l.P50Us, l.P99Us, l.P999Us
+				}
+			}
+			figs.Jobs = append(figs.Jobs, fj)
 		}
 	}
 	if len(figs.Jobs) == 0 {

@@ -121,6 +121,9 @@ func TestRunRealFio(t *testing.T) {
 		if j.KBs <= 0 || j.IOPS <= 0 {
 			t.Errorf("job %+v not measured", j)
 		}
+		if (j.QueueDepth > 0) != (j.ClatP50Us != nil && j.BoardbenchP50Us != nil) || j.QueueDepth != jobs[i].QueueDepth {
+			t.Errorf("%s: queue depth %d, fio p50 %v, boardbench p50 %v", j.Name, j.QueueDepth, j.ClatP50Us, j.BoardbenchP50Us)
+		}
 		if j.Bytes != jobs[i].IOBytes {
 			t.Errorf("%s moved %d bytes, boardbench's cell %d", j.Name, j.Bytes, jobs[i].IOBytes)
 		}
@@ -222,5 +225,39 @@ func TestRunChecksTheDirectory(t *testing.T) {
 		case tc.want != "" && (err == nil || !strings.Contains(err.Error(), tc.want)):
 			t.Errorf("%s: error %v, want one naming %q", tc.name, err, tc.want)
 		}
+	}
+}
+
+// TestLatencyJobs: a latency cell gives a libaio job at its depth over the
+// read file, and fio's clat percentiles are read in microseconds.
+func TestLatencyJobs(t *testing.T) {
+	figs := cells()
+	kbs, p50 := 4000.0, 250.0
+	figs.FileBytes = 8 << 20
+	figs.Latency = []result.StorageLatency{
+		{Test: storagebench.TestRandomRead, RecordKiB: 4, QueueDepth: 32, Ops: 1000, KBs: &kbs, P50Us: &p50},
+		{Test: storagebench.TestRandomWrite, RecordKiB: 4, QueueDepth: 1, Error: "interrupted"},
+	}
+	jobs, err := Plan(figs)
+	if err != nil {
+		t.Fatal(err)
+	}
+	last := jobs[len(jobs)-1]
+	if last.Name != "rand_read_4k_qd32" || last.SizeBytes != 8<<20 || last.IOBytes != 1000*4096 || last.Latency == nil {
+		t.Fatalf("jobs %+v", jobs)
+	}
+	a := strings.Join(Args(Config{Jobs: jobs}, "f"), " ")
+	if !strings.Contains(a, "--name=rand_read_4k_qd32 --filename=f-4k --rw=randread --bs=4k --size=8388608 --io_size=4096000 --stonewall --ioengine=libaio --iodepth=32") {
+		t.Errorf("args %q", a)
+	}
+	out := `{"fio version": "fio-3.33", "jobs": [{"jobname": "rand_read_4k_qd32", "read": {"io_bytes": 4096000, "bw": 3900, "iops": 975,
+	  "clat_ns": {"max": 9000000, "percentile": {"50.000000": 240000, "99.000000": 1200000, "99.900000": 5000000}}}, "write": {}}]}`
+	f, err := Parse([]byte(out), jobs)
+	if err != nil {
+		t.Fatal(err)
+	}
+	j := f.Jobs[0]
+	if j.QueueDepth != 32 || j.ClatP50Us == nil || *j.ClatP50Us != 240 || *j.ClatP99Us != 1200 || *j.ClatP999Us != 5000 || j.BoardbenchP50Us == nil || *j.BoardbenchP50Us != 250 {
+		t.Errorf("parsed %+v", j)
 	}
 }

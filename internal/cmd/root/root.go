@@ -83,7 +83,7 @@ memory, storage, buses) and measures it with figures that carry their evidence.`
 		version.NewCmd(f),
 		mem.NewCmd(f, nil),
 		c2c.NewCmd(f, nil),
-		storage.NewCmd(f),
+		storage.NewCmd(f, nil),
 		writes.NewCmd(f, nil),
 		monitor.NewCmd(f, nil),
 		run.NewCmd(f),

@@ -20,7 +20,7 @@ func TestClockRefused(t *testing.T) {
 	ios, stdout, _ := iostreams.Test()
 	f := cmdutil.NewFactory(ios)
 	f.Euid = func() int { return 1000 }
-	cmd := NewCmd(f)
+	cmd := NewCmd(f, nil)
 	cmd.SetArgs([]string{t.TempDir(), "--clock", "600", "--short"})
 	cmd.SetOut(&bytes.Buffer{})
 	cmd.SetErr(&bytes.Buffer{})

@@ -15,13 +15,14 @@ import (
 	"boardbench/internal/iostreams"
 	"boardbench/internal/report/runtext"
 	"boardbench/internal/result"
+	"boardbench/internal/testutil/loopfs"
 	"boardbench/internal/testutil/need"
 )
 
 func execute(t *testing.T, args ...string) (string, string, error) {
 	t.Helper()
 	ios, stdout, stderr := iostreams.Test()
-	cmd := NewCmd(cmdutil.NewFactory(ios))
+	cmd := NewCmd(cmdutil.NewFactory(ios), nil)
 	cmd.SetFlagErrorFunc(cmdutil.FlagErrorFunc)
 	cmd.SetArgs(args)
 	cmd.SetOut(&bytes.Buffer{})
@@ -82,10 +83,95 @@ func TestShortRun(t *testing.T) {
 	}
 	var text bytes.Buffer
 	runtext.Render(&text, r, false)
-	for _, want := range []string{"Storage device", "reclen", "random write", "16384", "KiB/s (1 KiB = 1024 bytes)"} {
+	if len(figs.Latency) != 4 {
+		t.Errorf("latency cells %+v, want QD1 and QD32 reads and writes", figs.Latency)
+	}
+	for _, want := range []string{"Storage device", "reclen", "random write", "16384", "KiB/s (1 KiB = 1024 bytes)", "p99.9 µs"} {
 		if !strings.Contains(text.String(), want) {
 			t.Errorf("report lacks %q", want)
 		}
+	}
+}
+
+// TestSeveralDevicesAtOnce measures two loop-device file systems at the
+// same time: the result holds each device's table and their sum.
+func TestSeveralDevicesAtOnce(t *testing.T) {
+	a, _ := loopfs.Make(t, 256<<20)
+	b, _ := loopfs.Make(t, 256<<20)
+	out := filepath.Join(t.TempDir(), "storage.json")
+	if _, stderr, err := execute(t, "--short", "-o", out, a, b); err != nil && cmdutil.ExitCode(err) != 3 {
+		t.Fatalf("%v\n%s", err, stderr)
+	}
+	r, err := result.Load(out)
+	if err != nil {
+		t.Fatal(err)
+	}
+	var figs result.StorageFigures
+	if err := json.Unmarshal(r.Phases[0].Figures, &figs); err != nil {
+		t.Fatal(err)
+	}
+	if len(figs.Devices) != 2 || figs.Devices[0].Path != a || figs.Devices[1].Path != b || r.Device != nil {
+		t.Fatalf("devices %+v (result device %v), want %s and %s", figs.Devices, r.Device, a, b)
+	}
+	for i, row := range figs.Table {
+		x, y := figs.Devices[0].Figures.Table[i].ReadKBs, figs.Devices[1].Figures.Table[i].ReadKBs
+		if row.ReadKBs == nil || x == nil || y == nil || *row.ReadKBs != *x+*y {
+			t.Errorf("%d KiB read: sum %v of %v and %v", row.RecordKiB, row.ReadKBs, x, y)
+		}
+	}
+	for _, d := range []string{a, b} {
+		if ents, _ := os.ReadDir(d); len(ents) != 0 {
+			t.Errorf("left behind in %s: %v", d, ents)
+		}
+	}
+	var text bytes.Buffer
+	runtext.Render(&text, r, false)
+	if !strings.Contains(text.String(), "2 devices measured at the same time") {
+		t.Errorf("the report does not say the devices ran at once:\n%s", text.String())
+	}
+}
+
+// TestSustainedAndCapacity runs both modes on a small loop-device file
+// system: the sustained writes stop at SIZE or at a fall, the capacity
+// check finds every block; nothing is left.
+func TestSustainedAndCapacity(t *testing.T) {
+	mnt, _ := loopfs.Make(t, 256<<20)
+	out := filepath.Join(t.TempDir(), "s.json")
+	// Exit 3 (measured, judged not valid) is what a loaded machine gives.
+	if _, stderr, err := execute(t, "--sustained", "128M", "-o", out, mnt); err != nil && cmdutil.ExitCode(err) != 3 {
+		t.Fatalf("%v\n%s", err, stderr)
+	}
+	r, err := result.Load(out)
+	if err != nil {
+		t.Fatal(err)
+	}
+	var s result.StorageSustainedFigures
+	if len(r.Phases) != 1 || r.Phases[0].Name != result.PhaseStorageSustained || json.Unmarshal(r.Phases[0].Figures, &s) != nil {
+		t.Fatalf("phases %+v", r.Phases)
+	}
+	if s.StoppedBy != "size" && s.StoppedBy != "fall" || s.WindowBytes != 16<<20 || len(s.Windows) == 0 {
+		t.Errorf("sustained %+v", s)
+	}
+	if _, stderr, err := execute(t, "--verify-capacity", "-o", out, mnt); err != nil && cmdutil.ExitCode(err) != 3 {
+		t.Fatalf("%v\n%s", err, stderr)
+	}
+	if r, err = result.Load(out); err != nil {
+		t.Fatal(err)
+	}
+	var c result.StorageCapacityFigures
+	if len(r.Phases) != 1 || r.Phases[0].Name != result.PhaseStorageCapacity || json.Unmarshal(r.Phases[0].Figures, &c) != nil {
+		t.Fatalf("phases %+v", r.Phases)
+	}
+	if c.WrittenBytes < 128<<20 || c.OKBytes != c.WrittenBytes {
+		t.Errorf("capacity %+v", c)
+	}
+	for _, f := range r.Findings {
+		if f.ID == "storage-fake-capacity" {
+			t.Errorf("an honest file system got %s", f.ID)
+		}
+	}
+	if ents, _ := os.ReadDir(mnt); len(ents) != 0 {
+		t.Errorf("left behind: %v", ents)
 	}
 }
 
@@ -180,6 +266,11 @@ func TestRefusals(t *testing.T) {
 		{[]string{"--size", "10T", t.TempDir()}, "MiB free"},
 		{[]string{"--size", "abc", "."}, `"abc" is not a size`},
 		{[]string{"--size", "1M", t.TempDir()}, "below the smallest test file"},
+		{[]string{"--sustained", "10T", t.TempDir()}, "does not fit"},
+		{[]string{"--sustained", "1M", t.TempDir()}, "below the smallest sustained-write size"},
+		{[]string{"--sustained", "1G", "--verify-capacity", t.TempDir()}, "separate runs"},
+		{[]string{"--verify-capacity", t.TempDir(), t.TempDir()}, "measure one path"},
+		{[]string{t.TempDir(), t.TempDir()}, "same filesystem"},
 	} {
 		_, _, err := execute(t, tt.args...)
 		if cmdutil.ExitCode(err) != 2 || err == nil || !strings.Contains(err.Error(), tt.want) || strings.Contains(err.Error(), "\n") {
@@ -189,21 +280,23 @@ func TestRefusals(t *testing.T) {
 }
 
 func TestNoRootFlag(t *testing.T) {
-	if NewCmd(cmdutil.NewFactory(nil)).Flags().Lookup("root") != nil {
+	if NewCmd(cmdutil.NewFactory(nil), nil).Flags().Lookup("root") != nil {
 		t.Error("storage advertises --root, which it cannot honour")
 	}
 }
 
-func TestParseSize(t *testing.T) {
-	for in, want := range map[string]int64{"100M": 100 << 20, "1G": 1 << 30, "64k": 64 << 10, "4096": 4096, "256MiB": 256 << 20} {
-		if got, err := parseSize(in); err != nil || got != want {
-			t.Errorf("parseSize(%q) = %d, %v; want %d", in, got, err, want)
-		}
+// TestRunFGetsTheOptions: the command is testable without running
+// anything: runF receives the parsed flags and paths.
+func TestRunFGetsTheOptions(t *testing.T) {
+	ios, _, _ := iostreams.Test()
+	var got *Options
+	cmd := NewCmd(cmdutil.NewFactory(ios), func(o *Options) error { got = o; return nil })
+	cmd.SetArgs([]string{"--sustained", "2G", "--short", "/a", "/b"})
+	if err := cmd.Execute(); err != nil {
+		t.Fatal(err)
 	}
-	for _, bad := range []string{"", "x", "-1M", "0"} {
-		if _, err := parseSize(bad); err == nil {
-			t.Errorf("parseSize(%q) accepted", bad)
-		}
+	if got == nil || got.SustainedText != "2G" || !got.Short || len(got.Paths) != 2 || got.Paths[1] != "/b" || got.VerifyCapacity {
+		t.Fatalf("options %+v", got)
 	}
 }
 

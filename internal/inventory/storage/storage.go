@@ -23,6 +23,7 @@ import (
 	"boardbench/internal/inventory/buses"
 	"boardbench/internal/kernelfile"
 	"boardbench/internal/note"
+	"boardbench/internal/nvmepower"
 	"boardbench/internal/redact"
 )
 
@@ -82,6 +83,9 @@ type Device struct {
 	// PCIe is the PCIe link of the controller (NVMe, SATA on a PCIe
 	// controller); null otherwise.
 	PCIe *buses.PCIeLink `json:"pcie"`
+	// NVMePower is an NVMe drive's power management (APST, power states;
+	// schema 1.2); nil for other devices.
+	NVMePower *nvmepower.Info `json:"nvme_power,omitempty"`
 	// MTDType is the flash type of MTD devices ("nor", "nand", ...).
 	MTDType string `json:"mtd_type,omitempty"`
 	// Mounts lists file systems mounted from the whole device.
@@ -250,6 +254,9 @@ func readDevice(h *host.Host, name string, mounts []mountEntry, redactIDs bool, 
 		d.Serial = readString(h, dir+"/device/serial")
 		d.Firmware = readString(h, dir+"/device/firmware_rev")
 		d.PCIe = buses.PCIeLinkOf(h, resolved)
+		if ctrl := nvmeController(name); ctrl != "" {
+			d.NVMePower = nvmepower.Read(h, ctrl)
+		}
 		if d.PCIe == nil {
 			// NVMe multipath puts the disk under a virtual subsystem;
 			// the controller (nvme0 for nvme0n1) knows its PCI device.

@@ -49,6 +49,11 @@ func renderStorage(w *textfmt.Writer, in *inventory.Info) {
 			w.Line("%s: %s", d.Name, storageCard(d))
 		}
 	}
+	for _, d := range s.Devices {
+		if d.NVMePower != nil {
+			w.Line("%s: power: %s", d.Name, d.NVMePower.Text())
+		}
+	}
 	for _, msg := range s.Warnings {
 		w.Line("warning: %s", msg)
 	}

@@ -68,6 +68,14 @@ func renderFigures(w *textfmt.Writer, p result.Phase) {
 		err = decode(p.Figures, func(f result.StorageFioFigures) {
 			renderStorageFio(w, f)
 		})
+	case result.PhaseStorageSustained:
+		err = decode(p.Figures, func(f result.StorageSustainedFigures) {
+			renderStorageSustained(w, f)
+		})
+	case result.PhaseStorageCapacity:
+		err = decode(p.Figures, func(f result.StorageCapacityFigures) {
+			renderStorageCapacity(w, f)
+		})
 	case result.PhaseCommand:
 		err = decode(p.Figures, func(f wrapped.Figures) {
 			renderWrapped(w, f)

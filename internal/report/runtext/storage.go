@@ -49,6 +49,9 @@ func RenderDevice(w *textfmt.Writer, id *result.DeviceIdentity) {
 		if b.Firmware != "" {
 			pairs = append(pairs, [2]string{"firmware", b.Firmware})
 		}
+		if b.NVMePower != nil {
+			pairs = append(pairs, [2]string{"NVMe power", b.NVMePower.Text()})
+		}
 		if u := b.USB; u != nil {
 			speed := "unknown speed"
 			if u.SpeedMbps != nil {
@@ -142,7 +145,9 @@ func renderStorage(w *textfmt.Writer, f result.StorageFigures) {
 			fewest[c.RecordKiB] = c.Ops
 		}
 	}
-	w.Line("%d of %d cells stopped at the time limit", byTime, len(f.Cells))
+	if len(f.Cells) > 0 {
+		w.Line("%d of %d cells stopped at the time limit", byTime, len(f.Cells))
+	}
 	if n, ok := fewest[16384]; ok && n < storagebench.MinCellRecords {
 		w.Line("the 16384 KiB row timed as few as %d records per cell (the time limit stopped it)", n)
 	}
@@ -152,6 +157,8 @@ func renderStorage(w *textfmt.Writer, f result.StorageFigures) {
 	if f.IRQ != "" {
 		w.Line("interrupt: irq %s on %s", f.IRQ, cpuNames(f.IRQCPUs))
 	}
+	renderStorageLatency(w, f.Latency)
+	renderStorageDevices(w, f.Devices)
 }
 
 // renderStorageFio writes fio's figures next to boardbench's for the same
@@ -174,8 +181,9 @@ func renderStorageFio(w *textfmt.Writer, f result.StorageFioFigures) {
 			fmt.Sprintf("%.0f", j.KBs), fmt.Sprintf("%.0f", j.IOPS), bb, diff)
 	}
 	w.Table(t)
-	w.Line("fio %s repeated boardbench's cells: same record size, region and bytes, direct=1, psync, one request at a time; "+
-		"fio's JSON is the phase's raw output", orDash(f.Version))
+	w.Line("fio %s repeated boardbench's cells: same record size, region and bytes, direct=1, psync, one request at a time "+
+		"(the _qdN jobs: libaio with N requests in flight); fio's JSON is the phase's raw output", orDash(f.Version))
+	renderFioLatency(w, f.Jobs)
 }
 
 func sizeOrNA(b int64) string {
