@@ -16,7 +16,8 @@
 //     (available governors and frequencies), cpulist.go (the CPU list
 //     format of online, related_cpus, *_list), blockstat.go
 //     (/sys/class/block/NAME/stat), zram.go (a zram device's mm_stat),
-//     uevent.go (uevent files), devicetree.go (device-tree string lists).
+//     uevent.go (uevent files), devicetree.go (device-tree string lists),
+//     mmc.go (an eMMC card's life_time).
 //
 // Every parser is a pure function of the file's text: it does no I/O, never
 // panics on malformed or hostile content, and says when it found nothing

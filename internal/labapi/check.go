@@ -72,7 +72,6 @@ func CheckUpload(doc []byte, maxBytes int) (store.Record, error) {
 	return rec, nil
 }
 
-
 // walk reads doc token by token, checking depth, numbers and strings,
 // and that nothing follows the one value.
 func walk(doc []byte) error {
