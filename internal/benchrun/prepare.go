@@ -4,11 +4,13 @@ import (
 	"context"
 	"errors"
 	"fmt"
+	"slices"
 	"strings"
 	"time"
 
 	"boardbench/internal/check"
 	"boardbench/internal/host"
+	"boardbench/internal/kernelfile"
 	"boardbench/internal/prepare"
 	"boardbench/internal/result"
 	"boardbench/internal/tools"
@@ -174,12 +176,7 @@ func offers(h *host.Host, p, name string) bool {
 	if err != nil {
 		return false
 	}
-	for _, g := range strings.Fields(s) {
-		if g == name {
-			return true
-		}
-	}
-	return false
+	return slices.Contains(kernelfile.ParseAvailable(s), name)
 }
 
 // isMemoryDevfreq recognises devfreq devices that scale the memory clock

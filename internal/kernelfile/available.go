@@ -1,6 +1,7 @@
 package kernelfile
 
 import (
+	"fmt"
 	"strconv"
 	"strings"
 )
@@ -21,4 +22,21 @@ func ParseFrequencies(s string) []int64 {
 		}
 	}
 	return out
+}
+
+// ParseFrequencyList parses an available_frequencies list strictly, for a
+// caller that would rather have no list than a partial one: every item must
+// be a positive integer. The frequencies come in the order written (an
+// empty list is empty, not an error); the error names the first item that
+// is not a frequency.
+func ParseFrequencyList(s string) ([]int64, error) {
+	out := []int64{}
+	for _, f := range strings.Fields(s) {
+		v, err := strconv.ParseInt(f, 10, 64)
+		if err != nil || v <= 0 {
+			return nil, fmt.Errorf("not a frequency: %q", truncate(f, 32))
+		}
+		out = append(out, v)
+	}
+	return out, nil
 }

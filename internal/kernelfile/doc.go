@@ -18,7 +18,8 @@
 //     (/sys/class/block/NAME/stat), zram.go (a zram device's mm_stat),
 //     uevent.go (uevent files), devicetree.go (device-tree string lists),
 //     defaultpsmaxlatency.go (nvme_core's default_ps_max_latency_us),
-//     pmqoslatencytolerance.go (a device's power/pm_qos_latency_tolerance_us).
+//     pmqoslatencytolerance.go (a device's power/pm_qos_latency_tolerance_us),
+//     mmc.go (an eMMC card's life_time).
 //
 // Every parser is a pure function of the file's text: it does no I/O, never
 // panics on malformed or hostile content, and says when it found nothing

@@ -126,6 +126,9 @@ func f(h H) string { s, _ := h.ReadString("/sys/block/sda/queue/scheduler"); t :
 func f(h H) bool { s, _ := h.ReadString("/sys/devices/system/cpu/cpu0/cache/index0/type"); for i := 0; i < len(s); i++ { if s[i] < 0x20 { return false } }; return true }`, ""},
 		{"directory found at run time", `package p
 func f(h H) []string { dir := policyDir(h); s, _ := h.ReadString(dir + "/scaling_available_governors"); return strings.Fields(s) }`, "splits"},
+		{"wrapper given a directory found at run time", `package p
+func f(h H) bool { for _, p := range policies(h) { if !offers(h, p.Dir+"/scaling_available_governors", "performance") { return false } }; return true }
+func offers(h H, p, name string) bool { s, _ := h.ReadString(p); return slices.Contains(strings.Fields(s), name) }`, "splits"},
 		{"path from a constant", `package p
 const dir = "/sys/class/power_supply/"
 func f(h H, n string) []string { s, _ := h.ReadString(dir + n + "/uevent"); return strings.Split(s, "\n") }`, "splits"},
@@ -308,7 +311,7 @@ func (s *scanner) scanFunc(fd *ast.FuncDecl) {
 		for _, callee := range s.funcs[name] {
 			for i, arg := range call.Args {
 				p := s.pattern(arg, 0)
-				if !kernelPath(p) {
+				if !kernelPath(p) && !runTimeDir(fd, arg, p) {
 					continue
 				}
 				for _, inner := range s.paramReads(callee, i) {
@@ -329,7 +332,7 @@ func (s *scanner) scanFunc(fd *ast.FuncDecl) {
 			// policy, a block device): host serves little else than /proc
 			// and /sys, so it counts, unless it comes from a parameter
 			// (a wrapper, judged at its callers).
-			if !kernelPath(p) && !(strings.HasPrefix(p, "*/") && !mentionsParam(fd, arg)) {
+			if !kernelPath(p) && !runTimeDir(fd, arg, p) {
 				continue
 			}
 			r := read{pkg: s.pkg, pattern: p, pos: s.fset.Position(call.Pos()), detail: name}
@@ -339,6 +342,14 @@ func (s *scanner) scanFunc(fd *ast.FuncDecl) {
 		}
 		return true
 	})
+}
+
+// runTimeDir reports whether the path pattern p of arg, an argument in fd,
+// is a file under a directory found at run time ("*/scaling_governor"),
+// not one handed in through fd's parameters (a wrapper, judged at its
+// callers).
+func runTimeDir(fd *ast.FuncDecl, arg ast.Expr, p string) bool {
+	return strings.HasPrefix(p, "*/") && !mentionsParam(fd, arg)
 }
 
 type innerRead struct {

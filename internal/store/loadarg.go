@@ -75,8 +75,9 @@ type Loaded struct {
 }
 
 // Args loads the results a command line names (report, compare): each a
-// result file or, when no file of that name exists and the argument is an
-// id (ValidID), a result id or its start in the results store Spec names.
+// result file or, when no file of that name exists and the argument can
+// name an id (ValidIDRef), a result id or its start in the results store
+// Spec names.
 // The store is opened read-only (OpenReadOnly), only when an id is given,
 // and once for all arguments: it is never created, and nothing is written
 // next to it. Close releases it.

@@ -8,6 +8,7 @@ import (
 
 	"boardbench/internal/host"
 	"boardbench/internal/inventory/netif"
+	"boardbench/internal/kernelfile"
 )
 
 // FileState is a tunable file other than the frequency tunables (an
@@ -156,10 +157,8 @@ func restoreFiles(h *host.Host, st State, eth netif.Ethtool) []error {
 // writable turns a saved content into what the kernel accepts back: the
 // selected word of a choice attribute, else the content itself.
 func writable(content string) string {
-	for _, w := range strings.Fields(content) {
-		if len(w) > 2 && w[0] == '[' && w[len(w)-1] == ']' {
-			return w[1 : len(w)-1]
-		}
+	if sel := kernelfile.ParseChoice(content).Selected; sel != "" {
+		return sel
 	}
 	return content
 }

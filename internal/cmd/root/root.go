@@ -86,7 +86,7 @@ memory, storage, buses) and measures it with figures that carry their evidence.`
 		storage.NewCmd(f, nil),
 		writes.NewCmd(f, nil),
 		monitor.NewCmd(f, nil),
-		run.NewCmd(f),
+		run.NewCmd(f, nil),
 		report.NewCmd(f),
 		restore.NewCmd(f),
 		sweep.NewCmd(f, nil),

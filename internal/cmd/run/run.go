@@ -5,6 +5,7 @@
 package run
 
 import (
+	"context"
 	"errors"
 	"io"
 	"time"
@@ -19,11 +20,26 @@ import (
 	"github.com/spf13/cobra"
 )
 
-// NewCmd returns the run command.
-func NewCmd(f *cmdutil.Factory) *cobra.Command {
-	var opt benchrun.Options
-	var asJSON, wait bool
-	var push, tokenFile string
+// Options are the run command's inputs: its flags and the factory it
+// measures with.
+type Options struct {
+	Factory *cmdutil.Factory
+	// Ctx is the command's context.
+	Ctx context.Context
+	// Bench is the plan's options (benchrun.Options: --output, --quick,
+	// --extensive, --opps, --force, --no-install, --idle-timeout, --power).
+	Bench benchrun.Options
+	// JSON prints the result as JSON; Wait is --wait.
+	JSON, Wait bool
+	// Push is --push (a lab URL), TokenFile --token-file.
+	Push, TokenFile string
+}
+
+// NewCmd returns the run command; runF, when set, replaces the run
+// function (tests check the options without measuring).
+func NewCmd(f *cmdutil.Factory, runF func(*Options) error) *cobra.Command {
+	opts := &Options{Factory: f}
+	opt := &opts.Bench
 	cmd := &cobra.Command{
 		Use:   "run [--output FILE] [--quick] [--extensive] [--opps] [--force] [--no-install]",
 		Short: "Run the standard benchmark, monitored and validated",
@@ -52,50 +68,15 @@ whose verdict is not valid exits with status 3 (see README, "Exit status").`,
   boardbench report myboard.json`,
 		Args: cmdutil.NoArgs,
 		RunE: func(cmd *cobra.Command, args []string) error {
-			if err := session.CheckLeftovers(f.IO.ErrOut, opt.Force, "run", "/"); err != nil {
-				return err
+			opts.Ctx = cmd.Context()
+			if runF != nil {
+				return runF(opts)
 			}
-			if err := cmdutil.NonNegative("--idle-timeout", opt.IdleTimeout); err != nil {
-				return err
-			}
-			if opt.IdleTimeout == 0 {
-				opt.IdleTimeout = time.Millisecond // check once, do not wait
-			}
-			client, err := pushClient(f, push, tokenFile)
-			if err != nil {
-				return err
-			}
-			h, err := f.NewHost("/")
-			if err != nil {
-				return err
-			}
-			if !h.Live() {
-				return errors.New("run benchmarks the machine it runs on; it needs the live system")
-			}
-			ctx := cmd.Context()
-			lock, err := f.TuningLock(ctx, "/", wait)
-			if err != nil {
-				return err
-			}
-			defer lock.Release()
-			// Again under the lock: a run waited for (--wait) may have
-			// been killed and left its state, the clocks still tuned.
-			if err := recheckLeftovers(opt.Force, "run", "/"); err != nil {
-				return err
-			}
-			cfg := benchrun.Config{Host: h, Progress: f.IO.ErrOut, TTY: f.IO.IsStderrTTY(), Width: f.IO.StderrWidth(), Lock: lock,
-				Keep: f.Keep,
-				Print: session.Printer{Out: f.IO.Out, JSON: asJSON, TextHasVerdict: true,
-					Text: func(w io.Writer, r *result.Result) { runtext.Render(w, r, f.IO.ColorEnabled()) }}}
-			out, err := benchrun.Run(ctx, cfg, opt)
-			if client != nil && out != nil {
-				pushAfterRun(ctx, f, client, out)
-			}
-			return err
+			return runRun(opts)
 		},
 	}
 	fl := cmd.Flags()
-	cmdutil.AddWaitFlag(cmd, &wait)
+	cmdutil.AddWaitFlag(cmd, &opts.Wait)
 	fl.StringVarP(&opt.Output, "output", "o", "", "write the JSON result to `FILE` (default boardbench-<soc>-<date>-<time>.json)")
 	fl.BoolVar(&opt.Force, "force", false, "do not wait for a quiet machine (recorded as a finding)")
 	fl.BoolVar(&opt.NoInstall, "no-install", false, "never install missing tools (7-Zip, openssl); skip their benchmarks instead")
@@ -103,11 +84,60 @@ whose verdict is not valid exits with status 3 (see README, "Exit status").`,
 	fl.BoolVar(&opt.OPPs, "opps", false, "also measure every cpufreq clock of every cluster (needs root)")
 	fl.BoolVar(&opt.Quick, "quick", false, "short run of about 45 s for tests and CI (figures are not comparable)")
 	fl.DurationVar(&opt.IdleTimeout, "idle-timeout", benchrun.DefaultIdleTimeout, "wait at most `DURATION` for a quiet machine, then start anyway with a finding")
-	fl.StringVar(&push, "push", "", "at the end, upload the result to the lab at `URL` (https://LAB; kept as pending in the store when it fails)")
-	fl.StringVar(&tokenFile, "token-file", "", "with --push: read the lab's upload token from `FILE` (else $BOARDBENCH_TOKEN)")
+	fl.StringVar(&opts.Push, "push", "", "at the end, upload the result to the lab at `URL` (https://LAB; kept as pending in the store when it fails)")
+	fl.StringVar(&opts.TokenFile, "token-file", "", "with --push: read the lab's upload token from `FILE` (else $BOARDBENCH_TOKEN)")
 	power.AddFlags(cmd, &opt.Power)
-	cmdutil.AddJSONFlag(cmd, &asJSON)
+	cmdutil.AddJSONFlag(cmd, &opts.JSON)
 	return cmd
+}
+
+// runRun checks the flags and the live system, takes the tuning lock and
+// measures the plan of benchrun through the session engine; with --push
+// it uploads the result at the end.
+func runRun(opts *Options) error {
+	f, ctx, opt := opts.Factory, opts.Ctx, opts.Bench
+	if ctx == nil {
+		ctx = context.Background()
+	}
+	if err := session.CheckLeftovers(f.IO.ErrOut, opt.Force, "run", "/"); err != nil {
+		return err
+	}
+	if err := cmdutil.NonNegative("--idle-timeout", opt.IdleTimeout); err != nil {
+		return err
+	}
+	if opt.IdleTimeout == 0 {
+		opt.IdleTimeout = time.Millisecond // check once, do not wait
+	}
+	client, err := pushClient(f, opts.Push, opts.TokenFile)
+	if err != nil {
+		return err
+	}
+	h, err := f.NewHost("/")
+	if err != nil {
+		return err
+	}
+	if !h.Live() {
+		return errors.New("run benchmarks the machine it runs on; it needs the live system")
+	}
+	lock, err := f.TuningLock(ctx, "/", opts.Wait)
+	if err != nil {
+		return err
+	}
+	defer lock.Release()
+	// Again under the lock: a run waited for (--wait) may have been
+	// killed and left its state, the clocks still tuned.
+	if err := recheckLeftovers(opt.Force, "run", "/"); err != nil {
+		return err
+	}
+	cfg := benchrun.Config{Host: h, Progress: f.IO.ErrOut, TTY: f.IO.IsStderrTTY(), Width: f.IO.StderrWidth(), Lock: lock,
+		Keep: f.Keep,
+		Print: session.Printer{Out: f.IO.Out, JSON: opts.JSON, TextHasVerdict: true,
+			Text: func(w io.Writer, r *result.Result) { runtext.Render(w, r, f.IO.ColorEnabled()) }}}
+	out, err := benchrun.Run(ctx, cfg, opt)
+	if client != nil && out != nil {
+		pushAfterRun(ctx, f, client, out)
+	}
+	return err
 }
 
 // recheckLeftovers repeats the leftover check once the tuning lock is

@@ -10,6 +10,7 @@ import (
 	"strings"
 	"testing"
 
+	"boardbench/internal/benchrun"
 	"boardbench/internal/cmdutil"
 	"boardbench/internal/iostreams"
 	"boardbench/internal/result"
@@ -20,7 +21,7 @@ import (
 func execute(t *testing.T, args ...string) (stdout, stderr *bytes.Buffer, err error) {
 	t.Helper()
 	ios, stdout, stderr := iostreams.Test()
-	cmd := NewCmd(cmdutil.NewFactory(ios))
+	cmd := NewCmd(cmdutil.NewFactory(ios), nil)
 	cmd.SetFlagErrorFunc(cmdutil.FlagErrorFunc) // as under the root command
 	cmd.SetArgs(args)
 	cmd.SetOut(stdout)
@@ -197,5 +198,38 @@ func TestRefusesWithLeftoverState(t *testing.T) {
 	_, stderr, err := execute(t, "--force", "--idle-timeout", "-5s")
 	if cmdutil.ExitCode(err) != 2 || !strings.Contains(stderr.String(), "going on because of --force") || strings.Count(stderr.String(), "\n") != 1 {
 		t.Errorf("run --force: %v, stderr %q", err, stderr)
+	}
+}
+
+// TestNewCmdOptions checks the flags land in Options, through runF,
+// without measuring anything.
+func TestNewCmdOptions(t *testing.T) {
+	tests := []struct {
+		args []string
+		want func(o *Options) bool
+		what string
+	}{
+		{nil, func(o *Options) bool {
+			return o.Bench.IdleTimeout == benchrun.DefaultIdleTimeout && !o.Bench.Quick && !o.JSON && !o.Wait && o.Push == ""
+		}, "defaults"},
+		{[]string{"--quick", "--force", "--no-install", "-o", "r.json", "--idle-timeout", "0", "--json", "--wait"}, func(o *Options) bool {
+			b := o.Bench
+			return b.Quick && b.Force && b.NoInstall && b.Output == "r.json" && b.IdleTimeout == 0 && o.JSON && o.Wait
+		}, "quick run"},
+		{[]string{"--extensive", "--opps", "--push", "https://lab.example", "--token-file", "tok"}, func(o *Options) bool {
+			return o.Bench.Extensive && o.Bench.OPPs && o.Push == "https://lab.example" && o.TokenFile == "tok"
+		}, "extensive run with a push"},
+	}
+	for _, tt := range tests {
+		ios, _, _ := iostreams.Test()
+		var got *Options
+		cmd := NewCmd(cmdutil.NewFactory(ios), func(o *Options) error { got = o; return nil })
+		cmd.SetArgs(tt.args)
+		if err := cmd.Execute(); err != nil {
+			t.Fatalf("%s %q: %v", tt.what, tt.args, err)
+		}
+		if got == nil || got.Factory == nil || !tt.want(got) {
+			t.Errorf("%s %q: options %+v", tt.what, tt.args, got)
+		}
 	}
 }

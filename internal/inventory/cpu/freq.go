@@ -11,15 +11,16 @@ import (
 
 // ParseFrequenciesKHz parses a cpufreq frequency list such as the content of
 // scaling_available_frequencies ("408000 600000 816000 \n"): white-space
-// separated frequencies in kHz. The result is sorted ascending without
-// duplicates. It fails on any item that is not a positive integer.
+// separated frequencies in kHz, read by kernelfile.ParseFrequencyList. The
+// result is sorted ascending without duplicates. It fails on any item that
+// is not a positive integer.
 func ParseFrequenciesKHz(s string) ([]int64, error) {
+	list, err := kernelfile.ParseFrequencyList(s)
+	if err != nil {
+		return nil, fmt.Errorf("%w in kHz", err)
+	}
 	seen := map[int64]bool{}
-	for _, f := range strings.Fields(s) {
-		v, err := strconv.ParseInt(f, 10, 64)
-		if err != nil || v <= 0 {
-			return nil, fmt.Errorf("not a frequency in kHz: %q", truncateString(f, 32))
-		}
+	for _, v := range list {
 		seen[v] = true
 	}
 	return sortedKHz(seen), nil

@@ -8,6 +8,7 @@ import (
 	"strings"
 
 	"boardbench/internal/host"
+	"boardbench/internal/kernelfile"
 	"boardbench/internal/redact"
 )
 
@@ -215,13 +216,12 @@ func readMMC(h *host.Host, devDir, resolved string, sizeBytes *int64, redactIDs 
 			m.EMMCVersion = emmcVersions[v]
 		}
 		m.LifeTimeRaw = readString(h, card+"/life_time")
-		if f := strings.Fields(m.LifeTimeRaw); len(f) == 2 {
-			if v, ok := parseHex(f[0]); ok {
-				m.LifeTimeA = lifeTimeText(v)
-			}
-			if v, ok := parseHex(f[1]); ok {
-				m.LifeTimeB = lifeTimeText(v)
-			}
+		a, b := kernelfile.ParseMMCLifeTime(m.LifeTimeRaw)
+		if a != nil {
+			m.LifeTimeA = lifeTimeText(*a)
+		}
+		if b != nil {
+			m.LifeTimeB = lifeTimeText(*b)
 		}
 		m.PreEOLRaw = readString(h, card+"/pre_eol_info")
 		if v, ok := parseHex(m.PreEOLRaw); ok {
