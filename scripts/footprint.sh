@@ -4,14 +4,25 @@
 #   - the size of each binary scripts/build-all.sh makes (board builds for
 #     armv6, armv7, arm64, riscv64; the full amd64 build);
 #   - start-up time and peak RSS of `info` and `version` (median of RUNS
-#     runs) of this machine's board build and full build;
+#     runs) of this machine's board build and of the full build the
+#     README's one command makes (`go build -o boardbench ./cmd/boardbench`);
 #   - `monitor --interval 1s`: RSS after SECS seconds and its CPU use over
 #     the last 10 s (median of MRUNS runs), board build.
+# Peak RSS counts the binary's own file pages that the process mapped, and
+# how many those are depends on how the binary came into the page cache:
+#   - "from storage": the binary's cached pages are dropped first (fsync,
+#     then posix_fadvise DONTNEED on that one file), so the kernel reads
+#     it as a board reads an installed program; this is the figure the
+#     targets are judged by;
+#   - "as linked": the binary just built, cached as the linker wrote it.
+#     Kernels with large folios in the page cache (ext4 since 6.16, XFS,
+#     tmpfs) keep it in folios of up to 2 MiB, and Linux 6.18 maps a whole
+#     folio at a fault, so nearly the whole binary counts.
 # It is a benchmark, not a test: times and RSS depend on the machine and
 # its load. It fails (exit 1) only where a board binary is over LIMIT
 # bytes (default 12,000,000: issue 22's target), because size is not
 # noisy; .ci/run checks the 12 MB target. The report always says whether
-# the 12 MB target is met. Needs python3 and what
+# the 12 MB target is met. Needs python3, GNU time and what
 # build-all.sh needs. DIST reuses build-all's binaries when they are
 # there (set NOBUILD=1 to skip building them); WRITE=0 leaves
 # docs/status.md alone.
@@ -26,21 +37,23 @@ work=$(mktemp -d)
 trap 'rm -rf "$work"' EXIT
 die() { echo "footprint: $*" >&2; exit 1; }
 command -v python3 >/dev/null || die "python3 not found (apt-get install python3)"
+[ -x /usr/bin/time ] || die "/usr/bin/time not found (apt-get install time)"
 
 if [ -z "${NOBUILD:-}" ]; then
   DIST=$dist scripts/build-all.sh >"$work/build.log" 2>&1 || { cat "$work/build.log" >&2; die "build-all.sh failed"; }
 fi
-# This machine's board build, with build-all's flags.
+# The README's build (full), and this machine's board build with build-all's flags.
+go build -o "$work/boardbench-full" ./cmd/boardbench 2>"$work/err" \
+  || { cat "$work/err" >&2; die "the README's build did not build"; }
 CGO_ENABLED=1 CGO_CFLAGS=-Os go build -trimpath -tags netgo,osusergo,board,nethttpomithttp2,sqlite_omit_load_extension \
   -gcflags=all=-l "-gcflags=std=" "-gcflags=boardbench/internal/probe/...=" \
   -ldflags "-s -w -linkmode external -extldflags -static" -o "$work/boardbench-board" ./cmd/boardbench 2>"$work/err" \
   || { cat "$work/err" >&2; die "the board build for this machine did not build"; }
 
-python3 - "$dist" "$work/boardbench-board" "$runs" "$mruns" "$secs" "$limit" >"$work/report.md" <<'PY' || status=$?
-import os, platform, signal, statistics, subprocess, sys, time
+python3 - "$dist" "$work/boardbench-board" "$runs" "$mruns" "$secs" "$limit" "$work/boardbench-full" >"$work/report.md" <<'PY' || status=$?
+import os, shutil, signal, statistics, subprocess, sys, time
 
-dist, board, runs, mruns, secs, limit = sys.argv[1], sys.argv[2], int(sys.argv[3]), int(sys.argv[4]), int(sys.argv[5]), int(sys.argv[6])
-full = os.path.join(dist, "boardbench-linux-amd64") if platform.machine() == "x86_64" else None
+dist, board, runs, mruns, secs, limit, full = sys.argv[1], sys.argv[2], int(sys.argv[3]), int(sys.argv[4]), int(sys.argv[5]), int(sys.argv[6]), sys.argv[7]
 env = dict(os.environ, BOARDBENCH_STORE=os.path.join(os.path.dirname(board), "results.db"), NO_COLOR="1")
 over = []
 
@@ -60,24 +73,51 @@ for arch in ("armv6", "armv7", "arm64", "riscv64", "amd64"):
     print(f"| {arch} | {kind} | {n} | {mb(n)}{mark} |")
 
 def once(args):
+    """Wall time to exit in ms (args run as this script's child)."""
     t0 = time.perf_counter()
     p = subprocess.Popen(args, stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL, env=env)
-    _, st, ru = os.wait4(p.pid, 0)
-    return (time.perf_counter() - t0) * 1000, ru.ru_maxrss / 1024  # ms, MiB (ru_maxrss is KiB)
+    p.wait()
+    return (time.perf_counter() - t0) * 1000
+
+def peak(args):
+    """Peak RSS in MiB, as GNU time reports it for its own child. This
+    script's own child would not do: Linux carries the RSS high-water mark
+    of the process that called exec (python, about 14 MiB) into the
+    child's ru_maxrss."""
+    out = os.path.join(os.path.dirname(board), "time.out")
+    subprocess.run(["/usr/bin/time", "-f", "%M", "-o", out] + args, stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL, env=env)
+    with open(out) as f:
+        return int(f.read().split()[-1]) / 1024  # KiB
+
+def from_storage(b):
+    """Drops b's cached pages: the next run reads it from storage."""
+    fd = os.open(b, os.O_RDONLY)
+    try:
+        os.fsync(fd)
+        os.posix_fadvise(fd, 0, 0, os.POSIX_FADV_DONTNEED)
+    finally:
+        os.close(fd)
+    return b
+
+def mib(x): return f"{x:.1f} MiB"
 
 print()
-print(f"Start-up (median of {runs} runs; wall time to exit; peak RSS):")
+print(f"Start-up (median of {runs} runs; wall time to exit; peak RSS with the binary read from storage,")
+print("and as the linker left it in the page cache — see scripts/footprint.sh; 12 MB = 11.4 MiB):")
 print()
-print("| build | command | time | peak RSS |")
-print("| --- | --- | ---: | ---: |")
-builds = [("board", board)] + ([("full", full)] if full and os.path.exists(full) else [])
+print("| build | command | time | peak RSS, from storage | peak RSS, as linked |")
+print("| --- | --- | ---: | ---: | ---: |")
+builds = [("board", board), ("full (README build)", full)]
+cmds = (["version"], ["info"])
 for name, b in builds:
-    for cmd in (["version"], ["info"]):
-        once([b] + cmd)  # warm the page cache
-        res = [once([b] + cmd) for _ in range(runs)]
-        t = statistics.median(r[0] for r in res)
-        rss = statistics.median(r[1] for r in res)
-        print(f"| {name} | `{' '.join(cmd)}` | {t:.1f} ms | {rss:.1f} MiB |")
+    # First as the linker left the binary in the page cache, then read
+    # from storage (the first run of each command after dropping it).
+    linked = {c[0]: statistics.median(peak([b] + c) for _ in range(runs)) for c in cmds}
+    for cmd in cmds:
+        cold = [peak([from_storage(b)] + cmd)]
+        cold += [peak([b] + cmd) for _ in range(runs - 1)]
+        t = statistics.median(once([b] + cmd) for _ in range(runs))
+        print(f"| {name} | `{' '.join(cmd)}` | {t:.1f} ms | {mib(statistics.median(cold))} | {mib(linked[cmd[0]])} |")
 
 def monitor(b):
     p = subprocess.Popen([b, "monitor", "--interval", "1s"], stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL, env=env)
@@ -90,19 +130,21 @@ def monitor(b):
     time.sleep(10)
     c1, t1 = ticks(), time.monotonic()
     with open(f"/proc/{p.pid}/status") as f:
-        rss = next(int(l.split()[1]) for l in f if l.startswith("VmRSS:")) / 1024
+        st = {l.split(":")[0]: int(l.split()[1]) for l in f if l.startswith(("VmRSS:", "VmHWM:", "RssAnon:"))}
     p.send_signal(signal.SIGINT)
-    _, st, ru = os.wait4(p.pid, 0)
+    p.wait()
     hz = os.sysconf("SC_CLK_TCK")
-    return rss, ru.ru_maxrss / 1024, (c1 - c0) / hz / (t1 - t0) * 100
+    # VmHWM, the process's own peak so far (ru_maxrss would carry python's).
+    return st["VmRSS"] / 1024, st["RssAnon"] / 1024, st["VmHWM"] / 1024, (c1 - c0) / hz / (t1 - t0) * 100
 
 print()
-print(f"`monitor --interval 1s`, board build (median of {mruns} runs of {secs} s; CPU over the last 10 s):")
+print(f"`monitor --interval 1s`, board build read from storage (median of {mruns} runs of {secs} s; CPU over the last 10 s):")
 print()
-res = [monitor(board) for _ in range(mruns)]
-print("| RSS at the end | peak RSS | CPU (one core) |")
-print("| ---: | ---: | ---: |")
-print(f"| {statistics.median(r[0] for r in res):.1f} MiB | {statistics.median(r[1] for r in res):.1f} MiB | {statistics.median(r[2] for r in res):.2f} % |")
+print("| RSS at the end | of it anonymous | peak RSS until then | CPU (one core) |")
+print("| ---: | ---: | ---: | ---: |")
+res = [monitor(from_storage(board)) for _ in range(mruns)]
+med = lambda i: statistics.median(r[i] for r in res)
+print(f"| {mib(med(0))} | {mib(med(1))} | {mib(med(2))} | {med(3):.2f} % |")
 if over:
     print(f"footprint: over {limit:,} bytes: " + ", ".join(over), file=sys.stderr)
     sys.exit(3)

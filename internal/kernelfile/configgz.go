@@ -6,7 +6,6 @@ import (
 	"compress/gzip"
 	"fmt"
 	"io"
-	"strings"
 )
 
 // maxConfigBytes bounds the uncompressed kernel config (real ones are
@@ -15,36 +14,52 @@ const maxConfigBytes = 4 << 20
 
 // ParseConfigGz decompresses a kernel config (at most 4 MiB of it) and
 // returns its symbols: CONFIG_X → "y", "m", a number or a quoted string;
-// "# CONFIG_X is not set" gives "n".
-func ParseConfigGz(b []byte) (map[string]string, error) {
+// "# CONFIG_X is not set" gives "n". keep, when not nil, chooses the
+// symbols returned (a whole config is thousands of symbols). The text is
+// read as it is decompressed, never whole.
+func ParseConfigGz(b []byte, keep func(sym []byte) bool) (map[string]string, error) {
 	zr, err := gzip.NewReader(bytes.NewReader(b))
 	if err != nil {
 		return nil, fmt.Errorf("not gzip data: %w", err)
 	}
 	defer zr.Close()
-	data, err := io.ReadAll(io.LimitReader(zr, maxConfigBytes))
+	out, err := parseConfig(io.LimitReader(zr, maxConfigBytes), keep)
 	if err != nil {
 		return nil, fmt.Errorf("corrupt gzip data: %w", err)
 	}
-	return ParseConfig(data), nil
+	return out, nil
 }
 
 // ParseConfig parses the text of a kernel config.
 func ParseConfig(data []byte) map[string]string {
+	out, _ := parseConfig(bytes.NewReader(data), nil)
+	return out
+}
+
+// parseConfig reads a kernel config's lines from r, keeping the symbols
+// keep chooses (all when nil).
+func parseConfig(r io.Reader, keep func(sym []byte) bool) (map[string]string, error) {
 	out := map[string]string{}
-	sc := bufio.NewScanner(bytes.NewReader(data))
-	sc.Buffer(make([]byte, 64<<10), 1<<20)
+	sc := bufio.NewScanner(r)
+	sc.Buffer(make([]byte, 0, 4<<10), 1<<20)
 	for sc.Scan() {
-		line := strings.TrimSpace(sc.Text())
-		if sym, ok := strings.CutPrefix(line, "# "); ok {
-			if s, ok := strings.CutSuffix(sym, " is not set"); ok && strings.HasPrefix(s, "CONFIG_") {
-				out[s] = "n"
+		line := bytes.TrimSpace(sc.Bytes())
+		var sym, val []byte
+		if rest, ok := bytes.CutPrefix(line, []byte("# ")); ok {
+			s, ok := bytes.CutSuffix(rest, []byte(" is not set"))
+			if !ok {
+				continue
 			}
+			sym, val = s, []byte("n")
+		} else if k, v, ok := bytes.Cut(line, []byte("=")); ok {
+			sym, val = k, v
+		} else {
 			continue
 		}
-		if k, v, ok := strings.Cut(line, "="); ok && strings.HasPrefix(k, "CONFIG_") {
-			out[k] = v
+		if !bytes.HasPrefix(sym, []byte("CONFIG_")) || (keep != nil && !keep(sym)) {
+			continue
 		}
+		out[string(sym)] = string(val)
 	}
-	return out
+	return out, sc.Err()
 }

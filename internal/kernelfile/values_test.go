@@ -97,16 +97,16 @@ func TestParseConfigGz(t *testing.T) {
 	zw := gzip.NewWriter(&buf)
 	zw.Write([]byte(text))
 	zw.Close()
-	got, err := ParseConfigGz(buf.Bytes())
+	got, err := ParseConfigGz(buf.Bytes(), nil)
 	want := map[string]string{"CONFIG_ARCH_ROCKCHIP": "y", "CONFIG_NR_CPUS": "8", "CONFIG_LOCALVERSION": `"-rockchip"`,
 		"CONFIG_FOO": "n", "CONFIG_BAR": "m"}
 	if err != nil || !reflect.DeepEqual(got, want) {
 		t.Errorf("ParseConfigGz = %v, %v; want %v", got, err, want)
 	}
-	if _, err := ParseConfigGz([]byte("CONFIG_X=y\n")); err == nil {
+	if _, err := ParseConfigGz([]byte("CONFIG_X=y\n"), nil); err == nil {
 		t.Error("ParseConfigGz of plain text: no error")
 	}
-	if _, err := ParseConfigGz(buf.Bytes()[:buf.Len()/2]); err == nil {
+	if _, err := ParseConfigGz(buf.Bytes()[:buf.Len()/2], nil); err == nil {
 		t.Error("ParseConfigGz of a truncated file: no error")
 	}
 }

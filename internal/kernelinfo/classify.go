@@ -2,6 +2,7 @@ package kernelinfo
 
 import (
 	"boardbench/internal/lazyre"
+	"bytes"
 	"fmt"
 	"maps"
 	"regexp"
@@ -54,6 +55,16 @@ var vendorConfig = []struct{ prefix, tree string }{
 	{"CONFIG_ARCH_SUN50IW", "Allwinner BSP"},
 	{"CONFIG_ARCH_SUN8IW", "Allwinner BSP"},
 	{"CONFIG_SUNXI_", "Allwinner BSP"},
+}
+
+// vendorSymbol says whether a kernel config symbol is one of vendorConfig's.
+func vendorSymbol(sym []byte) bool {
+	for _, vc := range vendorConfig {
+		if bytes.HasPrefix(sym, []byte(vc.prefix)) {
+			return true
+		}
+	}
+	return false
 }
 
 // classify judges the kind of tree from the release string, the build host

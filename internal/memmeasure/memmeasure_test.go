@@ -1,6 +1,7 @@
 package memmeasure
 
 import (
+	"fmt"
 	"slices"
 	"strings"
 	"testing"
@@ -8,6 +9,7 @@ import (
 	"boardbench/internal/inventory"
 	"boardbench/internal/inventory/cpu"
 	"boardbench/internal/inventory/memory"
+	"boardbench/internal/probe/membw"
 	"boardbench/internal/probe/memlat"
 	"boardbench/internal/testutil/fixture"
 )
@@ -92,5 +94,61 @@ func TestForMachine(t *testing.T) {
 	}
 	if p := RunPlan(true).ForMachine(&inventory.Info{}); p.BudgetBytes != 0 || p.THPMode != "" {
 		t.Errorf("unknown machine: %+v", p)
+	}
+}
+
+// TestRunBuffersWithinQuarterOfAvailable: without a size limit of its own
+// (mem's --max-size), the memory measurement of `run` (and of `mem`)
+// never maps more than a quarter of MemAvailable at once: the two
+// bandwidth buffers, the latency block with its chain scratch (1/16 of
+// the block), and every core's slices of the all-cores pass, whatever the
+// last-level cache and the number of CPUs. The boards' MemAvailable come
+// from their /proc/meminfo (the 64 MB one is the arm64 VM of
+// scripts/arm-vm-check.sh: Debian's kernel leaves 18.5 MiB).
+func TestRunBuffersWithinQuarterOfAvailable(t *testing.T) {
+	const K, M = 1024, memlat.MiB
+	boards := []struct {
+		name             string
+		total, available int64 // kB, as in /proc/meminfo
+	}{
+		{"64 MB board", 35244, 18980},
+		{"128 MB board", 100284, 61720},
+		{"512 MB board", 439972, 351616},
+		{"2 GB board", 1951284, 1607404},
+		{"16 GB machine", 16303820, 14120508},
+	}
+	plans := []struct {
+		name string
+		plan Plan
+	}{
+		{"run --quick", RunPlan(true)}, {"run", RunPlan(false)}, {"mem --quick", CommandPlan(true)}, {"mem", CommandPlan(false)},
+	}
+	for _, b := range boards {
+		h := fixture.Host(t, map[string]string{"/proc/meminfo": fmt.Sprintf(
+			"MemTotal:       %d kB\nMemFree:        %d kB\nMemAvailable:   %d kB\n", b.total, b.available*2/3, b.available)})
+		info := inventory.Collect(h, inventory.Options{Redact: true})
+		quarter := b.available * K / 4
+		for _, p := range plans {
+			plan := p.plan.ForMachine(info)
+			if plan.BudgetBytes != quarter {
+				t.Fatalf("%s, %s: budget %d bytes, want a quarter of MemAvailable (%d)", b.name, p.name, plan.BudgetBytes, quarter)
+			}
+			var notes []string
+			lat := latencyConfig(h, 0, plan, plan.BudgetBytes, &notes)
+			if used := lat.MaxBytes + lat.MaxBytes/16; used > quarter {
+				t.Errorf("%s, %s: latency block and scratch %d bytes, over a quarter of MemAvailable (%d)", b.name, p.name, used, quarter)
+			}
+			for _, llc := range []int64{0, 512 * K, 4 * M, 64 * M} {
+				size, _ := membw.BufferSize(llc, plan.BudgetBytes, plan.MaxBufferBytes)
+				if 2*size > quarter {
+					t.Errorf("%s, %s, LLC %d KiB: two bandwidth buffers of %d bytes, over a quarter of MemAvailable (%d)", b.name, p.name, llc/K, size, quarter)
+				}
+				for _, ncpu := range []int{1, 4, 8} {
+					if slice := membw.SliceSize(size, plan.BudgetBytes, ncpu); 2*slice*int64(ncpu) > quarter {
+						t.Errorf("%s, %s, LLC %d KiB, %d CPUs: slices of %d bytes, over a quarter of MemAvailable (%d)", b.name, p.name, llc/K, ncpu, slice, quarter)
+					}
+				}
+			}
+		}
 	}
 }

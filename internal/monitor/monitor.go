@@ -292,7 +292,8 @@ func (m *Monitor) sample(ctx context.Context, shares bool) Sample {
 		}
 	}
 	if mt := m.cfg.Meter; mt != nil {
-		if r, ok := mt.Latest(s.Time); ok {
+		// A reading's age is measured on the meter's own clock.
+		if r, ok := mt.Latest(mt.Now()); ok {
 			w, at := math.Round(*r.W*1000)/1000, r.Time.UTC()
 			s.PowerW, s.PowerAt = &w, &at
 		}
@@ -381,7 +382,7 @@ type Window struct {
 	log      string
 	logErr   error
 	thrB     *uint32
-	began    time.Time
+	began    time.Time // on the meter's clock (the window's power span)
 	finished bool
 }
 
@@ -392,6 +393,9 @@ type Window struct {
 // the tail of what ran before. The first sample has no percentages.
 func (m *Monitor) Begin(ctx context.Context, name string) *Window {
 	w := &Window{m: m, name: name, tis: map[int]map[int64]float64{}, began: time.Now()}
+	if mt := m.cfg.Meter; mt != nil {
+		w.began = mt.Now()
+	}
 	for _, p := range m.cfg.Policies {
 		if data, err := m.h.ReadFile(fmt.Sprintf("/sys/devices/system/cpu/cpufreq/policy%d/stats/time_in_state", p.ID)); err == nil {
 			w.tis[p.ID], _ = secondsByKHz(data)
@@ -475,7 +479,7 @@ func (w *Window) End(ctx context.Context) Evidence {
 		}
 	}
 	if mt := m.cfg.Meter; mt != nil {
-		PowerEvidence(&ev, mt.Span(w.began, time.Now()))
+		PowerEvidence(&ev, mt.Span(w.began, mt.Now()))
 	}
 	w.finished = true
 	return ev

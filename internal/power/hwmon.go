@@ -173,9 +173,10 @@ func newHwmon(h *host.Host, ch hwmonChannel) *hwmonSource {
 }
 
 // Read reads the channel: power in µW, or current in mA times voltage in
-// mV, and the energy counter in µJ (the hwmon sysfs ABI's units).
+// mV, and the energy counter in µJ (the hwmon sysfs ABI's units). The
+// reading's time is left to Polled, which stamps it on the meter's clock.
 func (s *hwmonSource) Read(ctx context.Context) (Reading, error) {
-	r := Reading{Time: time.Now()}
+	var r Reading
 	if s.ch.powerPath != "" {
 		w, err := sensors.ReadValue(s.h, sensors.QuantityPower, s.ch.powerPath)
 		if err != nil {

@@ -18,8 +18,9 @@ const FirstReadingTimeout = 10 * time.Second
 
 // Meter reads a Source in the background and keeps its readings.
 type Meter struct {
-	src  Source
-	info Info
+	src   Source
+	info  Info
+	clock Clock
 
 	mu       sync.Mutex
 	hist     []Reading
@@ -32,10 +33,24 @@ type Meter struct {
 	cancel   context.CancelFunc
 }
 
-// NewMeter returns a Meter for src; Start starts reading it.
-func NewMeter(src Source) *Meter {
-	return &Meter{src: src, info: src.Info(), first: make(chan struct{}), done: make(chan struct{})}
+// NewMeter returns a Meter for src on the system's clock; Start starts
+// reading it.
+func NewMeter(src Source) *Meter { return NewMeterClock(src, nil) }
+
+// NewMeterClock returns a Meter for src whose times come from clock (nil:
+// the system's clock); a polled source (see Polled) takes its readings on
+// the same clock.
+func NewMeterClock(src Source, clock Clock) *Meter {
+	clock = orSystem(clock)
+	if c, ok := src.(clocked); ok {
+		c.setClock(clock)
+	}
+	return &Meter{src: src, info: src.Info(), clock: clock, first: make(chan struct{}), done: make(chan struct{})}
 }
+
+// Now is the meter's time: a window of readings (Span) and a reading's age
+// (Latest) are measured on it.
+func (m *Meter) Now() time.Time { return m.clock.Now() }
 
 // Info describes the meter's source.
 func (m *Meter) Info() Info { return m.info }
@@ -91,7 +106,8 @@ func (m *Meter) add(r Reading) {
 const MaxErrors = 5
 
 // WaitFirst waits up to timeout for the first reading and returns an error
-// when it failed or did not come.
+// when it failed or did not come. The timeout is the system's time (it
+// bounds the wait for a device, whatever the meter's clock).
 func (m *Meter) WaitFirst(ctx context.Context, timeout time.Duration) error {
 	t := time.NewTimer(timeout)
 	defer t.Stop()
@@ -161,14 +177,12 @@ func (m *Meter) Stats() Stats {
 // time: the idle power before the first phase. Without a good reading
 // taken during it, the span has no power figure (its Note says why).
 func (m *Meter) Baseline(ctx context.Context, d time.Duration) Span {
-	from := time.Now()
-	t := time.NewTimer(d)
-	defer t.Stop()
+	from := m.clock.Now()
 	select {
-	case <-t.C:
+	case <-m.clock.After(d):
 	case <-ctx.Done():
 	}
-	sp := m.Span(from, time.Now())
+	sp := m.Span(from, m.clock.Now())
 	if sp.Readings == 0 {
 		// Nothing was read during the baseline: a reading from before it
 		// does not make an idle figure.

@@ -114,7 +114,7 @@ type polled struct {
 	p        Poller
 	interval time.Duration
 	timeout  time.Duration
-	now      func() time.Time
+	clock    Clock
 }
 
 // Polled makes a Source of p: one read every info.Interval, each bounded by
@@ -126,14 +126,18 @@ func Polled(info Info, p Poller, timeout time.Duration) Source {
 	if timeout <= 0 {
 		timeout = DefaultTimeout
 	}
-	return &polled{info: info, p: p, interval: info.Interval, timeout: timeout, now: time.Now}
+	return &polled{info: info, p: p, interval: info.Interval, timeout: timeout, clock: systemClock{}}
 }
 
 func (s *polled) Info() Info { return s.info }
 
+func (s *polled) setClock(c Clock) { s.clock = c }
+
+// Run reads every interval on the source's clock (a read that overruns
+// its turn is followed by the next one at once); a reading without a time
+// is stamped when its read returns.
 func (s *polled) Run(ctx context.Context, emit func(Reading)) {
-	t := time.NewTicker(s.interval)
-	defer t.Stop()
+	next := s.clock.Now()
 	for {
 		rctx, cancel := context.WithTimeout(ctx, s.timeout)
 		r, err := s.p.Read(rctx)
@@ -142,16 +146,21 @@ func (s *polled) Run(ctx context.Context, emit func(Reading)) {
 			return
 		}
 		if err != nil {
-			r = Reading{Time: s.now(), Err: err.Error()}
+			r = Reading{Time: s.clock.Now(), Err: err.Error()}
 		}
 		if r.Time.IsZero() {
-			r.Time = s.now()
+			r.Time = s.clock.Now()
 		}
 		emit(r)
+		next = next.Add(s.interval)
+		wait := next.Sub(s.clock.Now())
+		if wait <= 0 {
+			next, wait = s.clock.Now(), 0
+		}
 		select {
 		case <-ctx.Done():
 			return
-		case <-t.C:
+		case <-s.clock.After(wait):
 		}
 	}
 }

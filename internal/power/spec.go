@@ -134,6 +134,9 @@ type Options struct {
 	// IdleBaseline is how long the idle power is measured before the first
 	// phase (--idle-baseline); 0 for none. Only with a power source.
 	IdleBaseline time.Duration
+	// Clock times the meter's readings and the idle baseline; nil means
+	// the system's clock (tests pass a fake one).
+	Clock Clock
 }
 
 // DefaultIdleBaseline is --idle-baseline's default.

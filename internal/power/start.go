@@ -16,6 +16,11 @@ import (
 // cannot be used or whose first reading fails is an error; one chosen
 // automatically is then left out, with one line on warn (nil: none).
 func Start(ctx context.Context, h *host.Host, in *inventory.Info, spec Spec, warn io.Writer) (*Meter, error) {
+	return StartClock(ctx, h, in, spec, nil, warn)
+}
+
+// StartClock is Start with the meter's clock (nil: the system's clock).
+func StartClock(ctx context.Context, h *host.Host, in *inventory.Info, spec Spec, clock Clock, warn io.Writer) (*Meter, error) {
 	src, err := Open(ctx, h, in, spec)
 	if err != nil {
 		return nil, err
@@ -23,7 +28,7 @@ func Start(ctx context.Context, h *host.Host, in *inventory.Info, spec Spec, war
 	if src == nil {
 		return nil, nil
 	}
-	m := NewMeter(src)
+	m := NewMeterClock(src, clock)
 	m.Start(context.WithoutCancel(ctx))
 	if err := m.WaitFirst(ctx, FirstReadingTimeout); err != nil {
 		m.Stop()

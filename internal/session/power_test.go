@@ -11,6 +11,7 @@ import (
 	"boardbench/internal/inventory"
 	"boardbench/internal/power"
 	"boardbench/internal/result"
+	"boardbench/internal/testutil/fakeclock"
 	"boardbench/internal/testutil/fixture"
 )
 
@@ -25,17 +26,40 @@ func TestSessionPower(t *testing.T) {
 		"/sys/class/hwmon/hwmon0/power1_input":  "2000000\n",
 		"/sys/class/hwmon/hwmon0/energy1_input": "1000000\n",
 	})
+	// The meter's clock is a fake one moved by the test: the sensor (read
+	// every 500 ms) reads at 0 s, 0.5 s and 1 s of the 1.2 s baseline, and
+	// at 1.5 s and 2 s, the phase's end, whatever the machine's load.
+	clk := fakeclock.New(time.Date(2026, 1, 2, 3, 4, 5, 0, time.UTC))
 	var warn bytes.Buffer
 	s, err := Start(context.Background(), Config{Host: h, Info: inventory.Collect(h, inventory.Options{Redact: true}),
 		Command: "test", Path: filepath.Join(t.TempDir(), "r.json"), Warn: &warn, Interval: 100 * time.Millisecond,
-		Power: power.Options{IdleBaseline: 1200 * time.Millisecond}}) // more than two readings of the 500 ms sensor
+		Power: power.Options{IdleBaseline: 1200 * time.Millisecond, Clock: clk}})
 	if err != nil {
 		t.Fatal(err)
 	}
-	s.Run(context.Background(), []Step{{Name: "a", Run: func(ctx context.Context, p *result.Phase) error {
-		time.Sleep(300 * time.Millisecond)
-		return nil
-	}}})
+	began, release, ran := make(chan struct{}), make(chan struct{}), make(chan struct{})
+	go func() {
+		defer close(ran)
+		s.Run(context.Background(), []Step{{Name: "a", Run: func(ctx context.Context, p *result.Phase) error {
+			close(began)
+			<-release
+			return nil
+		}}})
+	}()
+	for _, d := range []time.Duration{500 * time.Millisecond, 500 * time.Millisecond} {
+		clk.BlockUntil(t, 2) // the sensor's next read and the baseline's end
+		clk.Advance(d)
+	}
+	clk.BlockUntil(t, 2)
+	clk.Advance(200 * time.Millisecond) // the baseline ends
+	<-began
+	for _, d := range []time.Duration{300 * time.Millisecond, 500 * time.Millisecond} {
+		clk.BlockUntil(t, 1) // the sensor has recorded its reading
+		clk.Advance(d)
+	}
+	clk.BlockUntil(t, 1)
+	close(release)
+	<-ran
 	out, err := s.Finish(context.Background(), End{})
 	if err != nil {
 		t.Fatal(err)
@@ -44,8 +68,8 @@ func TestSessionPower(t *testing.T) {
 	if r.Power == nil || r.Power.Source != "hwmon:ina226" || r.Power.Measures != power.MeasuresBoard || !strings.Contains(r.Power.Reason, "board-level") {
 		t.Fatalf("power %+v", r.Power)
 	}
-	if r.Power.Idle == nil || r.Power.Idle.PowerW == nil || *r.Power.Idle.PowerW != 2 {
-		t.Errorf("idle baseline %+v", r.Power.Idle)
+	if r.Power.Idle == nil || r.Power.Idle.PowerW == nil || *r.Power.Idle.PowerW != 2 || r.Power.Idle.Readings != 3 || r.Power.Idle.DurationS != 1.2 {
+		t.Errorf("idle baseline %+v, want 2 W from 3 readings in 1.2 s", r.Power.Idle)
 	}
 	p := r.Phases[0]
 	// The energy counter does not move in the fixture: the readings count.
@@ -57,8 +81,8 @@ func TestSessionPower(t *testing.T) {
 			t.Errorf("sample without 2 W: %v", smp.PowerW)
 		}
 	}
-	if r.Power.Readings == 0 {
-		t.Error("no readings counted")
+	if r.Power.Readings != 5 || r.Power.Missing != 0 {
+		t.Errorf("%d readings and %d missing counted, want 5 and 0", r.Power.Readings, r.Power.Missing)
 	}
 }
 

@@ -189,7 +189,7 @@ func Start(ctx context.Context, cfg Config) (*Session, error) {
 	} else if mcfg.Interval <= 0 {
 		mcfg.Interval = 2 * time.Second
 	}
-	meter, err := power.Start(ctx, cfg.Host, cfg.Info, cfg.Power.Spec, cfg.Warn)
+	meter, err := power.StartClock(ctx, cfg.Host, cfg.Info, cfg.Power.Spec, cfg.Power.Clock, cfg.Warn)
 	if err != nil {
 		return nil, err
 	}

@@ -20,6 +20,7 @@ import (
 	probeclock "boardbench/internal/probe/clock"
 	"boardbench/internal/proc"
 	"boardbench/internal/result"
+	"boardbench/internal/testutil/fakeclock"
 	"boardbench/internal/testutil/fixture"
 	"boardbench/internal/tools"
 	"boardbench/internal/tune"
@@ -291,12 +292,26 @@ func TestSweepPower(t *testing.T) {
 	}
 	setWatts(0.4)
 	cfg, ex := fixtureConfig(t, root)
+	// The meter's clock is a fake one: the sensor (read every 500 ms)
+	// reads twice in the 600 ms idle baseline and three times in each
+	// phase, all after the fake 7-Zip has switched to the phase's draw and
+	// before the phase ends.
+	clk := fakeclock.New(time.Date(2026, 1, 2, 3, 4, 5, 0, time.UTC))
 	ex.hook = func(ctx context.Context, c proc.Command) (proc.Result, error, bool) {
 		mhz := float64(pinnedKHz(cfg.Host)) / 1000
 		setWatts(sweepWatts(mhz, len(c.CPUs)))
-		select {
-		case <-ctx.Done():
-		case <-time.After(1500 * time.Millisecond):
+		// Three readings, each when the sensor's next read falls due;
+		// then the phase ends halfway to the following one, so that no
+		// reading falls on a boundary between two phases.
+		for i := range 4 {
+			if err := clk.WaitFor(1); err != nil { // the sensor waits for its next read
+				return proc.Result{}, err, true
+			}
+			d := clk.Next().Sub(clk.Now())
+			if i == 3 {
+				d /= 2
+			}
+			clk.Advance(d)
 		}
 		return proc.Result{}, nil, false
 	}
@@ -304,9 +319,23 @@ func TestSweepPower(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
+	baseline := make(chan error, 1)
+	go func() { // the idle baseline: readings at 0 s and 0.5 s, the end at 0.6 s
+		for _, d := range []time.Duration{500 * time.Millisecond, 100 * time.Millisecond} {
+			if err := clk.WaitFor(2); err != nil {
+				baseline <- err
+				return
+			}
+			clk.Advance(d)
+		}
+		baseline <- nil
+	}()
 	o, err := Run(context.Background(), cfg, Options{Force: true,
-		Power: power.Options{Spec: spec, IdleBaseline: 600 * time.Millisecond}})
+		Power: power.Options{Spec: spec, IdleBaseline: 600 * time.Millisecond, Clock: clk}})
 	if err != nil {
+		t.Fatal(err)
+	}
+	if err := <-baseline; err != nil {
 		t.Fatal(err)
 	}
 	r := o.Result
@@ -324,9 +353,8 @@ func TestSweepPower(t *testing.T) {
 		}
 		want := sweepWatts(*row.RequestedMHz, row.Threads)
 		// Only readings taken inside the phase count (the previous
-		// phase's draw is not carried in); at most one of them can
-		// precede the fake's switch to the new draw: within 10 %.
-		if math.Abs(*row.PowerW-want) > 0.1*want {
+		// phase's draw is not carried in): all of them at the new draw.
+		if math.Abs(*row.PowerW-want) > 1e-3 {
 			t.Errorf("row %d (%v MHz, %d threads): %.3f W, want about %.3f", i, *row.RequestedMHz, row.Threads, *row.PowerW, want)
 		}
 		if wantEff := result.MIPSPerWatt(row.MIPS, row.PowerW); row.MIPSPerW == nil || *row.MIPSPerW != *wantEff {
