@@ -16,6 +16,7 @@ import (
 	"boardbench/internal/blockdev"
 	"boardbench/internal/cmdutil"
 	"boardbench/internal/host"
+	"boardbench/internal/kernelfile"
 	"boardbench/internal/result"
 	"boardbench/internal/review"
 	"boardbench/internal/tools"
@@ -162,14 +163,13 @@ func mountedAt(h *host.Host, name string) string {
 		return ""
 	}
 	dev = strings.TrimSpace(dev)
-	mi, err := h.ReadString("/proc/self/mountinfo")
+	mounts, err := kernelfile.ReadMountInfo(h, kernelfile.Self)
 	if err != nil {
 		return ""
 	}
-	for _, line := range strings.Split(mi, "\n") {
-		f := strings.Fields(line)
-		if len(f) > 4 && f[2] == dev {
-			return f[4]
+	for _, m := range mounts {
+		if m.DevNo == dev {
+			return m.MountPoint
 		}
 	}
 	return ""
