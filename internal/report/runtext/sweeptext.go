@@ -74,6 +74,7 @@ type sweepGroup struct {
 // their MIPS, and names the passes set aside as disturbed:
 //
 //	600 / 600 / 600: 1870 42.7°C 1700mW 1100.0 [3 passes: 1861–1878 MIPS] Each table ends with the most efficient clock and the clocks that
+//
 // cost more power for no more performance.
 func WriteSweep(w io.Writer, rows []result.SweepRow) {
 	if len(rows) == 0 {
