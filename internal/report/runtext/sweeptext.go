@@ -71,11 +71,9 @@ type sweepGroup struct {
 //
 // The firmware (ThreadX) column appears only when a row has a firmware
 // clock. A row of several passes ends with their number and the range of
-// their MIPS, and names the passes set aside as disturbed:
-//
-//	600 / 600 / 600: 1870 42.7°C 1700mW 1100.0 [3 passes: 1861–1878 MIPS] Each table ends with the most efficient clock and the clocks that
-//
-// cost more power for no more performance.
+// the MIPS that count, "[3 passes: MIN–MAX MIPS]", and names the passes
+// set aside as disturbed. Each table ends with the most efficient clock
+// and the clocks that cost more power for no more performance.
 func WriteSweep(w io.Writer, rows []result.SweepRow) {
 	if len(rows) == 0 {
 		fmt.Fprintln(w, "No measurement finished.")
