@@ -4,9 +4,9 @@
 // cluster and multi-threaded on its CPUs, Options.Passes times each (one
 // judged step per pass), recording MIPS, temperature, power and core
 // voltage; the result's summary holds one row per clock and thread count,
-// the mean of its undisturbed passes with their range. Every clock is restored on every exit path through the
-// session's tune.Guard. The command (internal/cmd/sweep) only reads the
-// flags and calls Run.
+// the mean of its undisturbed passes with their range. Every clock is
+// restored on every exit path through the session's tune.Guard. The
+// command (internal/cmd/sweep) only reads the flags and calls Run.
 package sweeprun
 
 import (
