@@ -45,7 +45,7 @@ func NewCmd(f *cmdutil.Factory, runF func(*Options) error) *cobra.Command {
 	opts := &Options{Factory: f}
 	opt := &opts.Sweep
 	cmd := &cobra.Command{
-		Use:   "sweep [--output FILE] [--quick] [--passes N] [--all-cores] [--settle DURATION] [--force]",
+		Use:   "sweep [--output FILE] [--quick] [--passes N] [--settle DURATION] [--force]",
 		Short: "Measure performance, temperature and power at every cpufreq clock",
 		Long: `For every cpufreq policy and every clock it offers (highest first), set the
 clock, measure the real clock, and run 7-Zip's benchmark single-threaded on
