@@ -175,3 +175,66 @@ func TestFallingScoresWithoutSensors(t *testing.T) {
 		t.Errorf("steady clock: %+v", f)
 	}
 }
+
+// TestSweepPassesAreJudged: three passes at one clock, the second measured
+// while other tasks took 20 % of the CPU time. JudgePhase marks that pass
+// disturbed; the row is the mean of the other two with their range, its
+// power their duration-weighted mean, the set-aside pass is listed and
+// excluded without being lost (a warning, the result stays valid). The
+// same phases without pass numbers (a result before schema 1.2) are three
+// rows, the disturbed one losing its figure.
+func TestSweepPassesAreJudged(t *testing.T) {
+	pass := func(n int, mips, foreign, watts, seconds float64) result.Phase {
+		return phase(result.PhaseSweepMulti, []int{0, 1}, func(p *result.Phase) {
+			mustSet(t, p, result.SweepFigures{Pass: n, Policy: func() *int { v := 0; return &v }(), RequestedMHz: f64(1500), MeasuredMHz: f64(1480 + float64(n)),
+				SevenZip: zipFigures([]int{0, 1}, 2, 195, mips)})
+			p.Samples = loaded(95-foreign, foreign)
+			p.PowerW, p.DurationS = f64(watts), seconds
+		})
+	}
+	summarize := func(ps []result.Phase) result.Summary {
+		s := result.BuildSummary(ps)
+		s.SweepSummary = result.BuildSweepSummary(ps)
+		return s
+	}
+	phases := []result.Phase{pass(1, 2980, 0, 3, 10), pass(2, 2500, 20, 9, 10), pass(3, 3020, 0, 4, 30)}
+	r := &result.Result{Command: "sweep", Status: result.StatusComplete, Phases: phases}
+	Validate(r, Facts{NCPU: 2}, summarize, nil)
+	if !r.Phases[1].IsDisturbed() || r.Phases[0].IsDisturbed() || r.Phases[2].IsDisturbed() {
+		t.Fatalf("judgements %+v %+v %+v", r.Phases[0].Judgement, r.Phases[1].Judgement, r.Phases[2].Judgement)
+	}
+	rows := r.Summary.Sweep
+	if len(rows) != 1 {
+		t.Fatalf("%d rows, want one for the three passes: %+v", len(rows), rows)
+	}
+	row := rows[0]
+	if row.Passes != 3 || row.Disturbed || row.MIPS == nil || *row.MIPS != 3000 || *row.MIPSMin != 2980 || *row.MIPSMax != 3020 ||
+		len(row.DisturbedPasses) != 1 || row.DisturbedPasses[0] != 2 || !strings.Contains(row.Reason, "20.0%") {
+		t.Errorf("row %+v", row)
+	}
+	// measured clock: mean of passes 1 and 3; power: (3×10 + 4×30) / 40
+	if row.MeasuredMHz == nil || *row.MeasuredMHz != 1482 || row.PowerW == nil || *row.PowerW != 3.75 || row.MIPSPerW == nil || *row.MIPSPerW != 800 {
+		t.Errorf("row clock %v power %v MIPS/W %v", row.MeasuredMHz, row.PowerW, row.MIPSPerW)
+	}
+	if len(r.Summary.Excluded) != 2 || r.Summary.Excluded[0].Run != 2 || r.Summary.Excluded[0].Lost {
+		t.Errorf("excluded %+v", r.Summary.Excluded)
+	}
+	if !r.Summary.Valid || hasID(r.Findings, "disturbed_runs") == nil || hasID(r.Findings, "disturbed_figures") != nil {
+		t.Errorf("verdict %v %q, findings %s", r.Summary.Valid, r.Summary.Verdict, ids(r.Findings))
+	}
+
+	// The same phases without pass numbers: one row each.
+	var old []result.Phase
+	for i, n := range []float64{2980, 2500, 3020} {
+		p := pass(0, n, []float64{0, 20, 0}[i], 3, 10)
+		old = append(old, p)
+	}
+	r = &result.Result{Command: "sweep", Status: result.StatusComplete, Phases: old}
+	Validate(r, Facts{NCPU: 2}, summarize, nil)
+	if rows := r.Summary.Sweep; len(rows) != 3 || !rows[1].Disturbed || rows[1].MIPS != nil || rows[0].Passes != 1 || rows[0].MIPSMin == nil {
+		t.Errorf("rows without pass numbers %+v", rows)
+	}
+	if r.Summary.Valid || hasID(r.Findings, "disturbed_figures") == nil {
+		t.Errorf("without pass numbers: verdict %v %q", r.Summary.Valid, r.Summary.Verdict)
+	}
+}

@@ -103,6 +103,7 @@ func Compare(in []Input) (*Comparison, error) {
 	}
 	c.Conditions = conditions(in)
 	c.Figures = figures(in)
+	c.Notes = append(c.Notes, sweepNotes(in)...)
 	var quick []string
 	for i, x := range in {
 		if x.Result.Quick != in[0].Result.Quick {
@@ -389,7 +390,7 @@ var perCore = []struct {
 // known are the summary fields the figures above cover; the flattened
 // figures of other fields are listed by name.
 var known = []string{"sevenzip_multi_mips", "sevenzip_multi_mips_undisturbed", "sevenzip_single_mips", "aes256_16k",
-	"memcpy_mb_s", "memset_mb_s", "clock_mhz", "clock_all_disturbed_mhz"}
+	"memcpy_mb_s", "memset_mb_s", "clock_mhz", "clock_all_disturbed_mhz", "sweep"}
 
 func figures(in []Input) []Figure {
 	n := len(in)
@@ -438,6 +439,8 @@ func figures(in []Input) []Figure {
 	}
 	// The storage tables, cell by cell.
 	out = append(out, storageFigures(in)...)
+	// The sweep rows, matched by clock (sweepFigures).
+	out = append(out, sweepFigures(in)...)
 	// Every other headline figure of any command, by name.
 	other := map[string][]*float64{}
 	for i, x := range in {

@@ -66,7 +66,8 @@ type ExcludedFigure struct {
 	// Phase names the phase it was measured in.
 	Phase string `json:"phase"`
 	// CPU is the CPU of a per-CPU figure (nil otherwise); Run the run's
-	// number in its phase, from 1 (0 for a phase's single figure).
+	// number in its phase, from 1 (0 for a phase's single figure; for a
+	// sweep step, its pass number at that clock).
 	CPU *int `json:"cpu,omitempty"`
 	Run int  `json:"run,omitempty"`
 	// Measured is what it read.

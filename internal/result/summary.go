@@ -90,19 +90,6 @@ func BuildSummary(phases []Phase) Summary {
 					s.AES256At16K = append(s.AES256At16K, Value{CPU: f.CPUs[0], Core: f.Core, Value: *v})
 				}
 			}
-		case PhaseSweepSingle, PhaseSweepMulti:
-			var f SweepFigures
-			if json.Unmarshal(p.Figures, &f) != nil {
-				continue
-			}
-			if bad, why := SweepStepDisturbed(p, f); bad {
-				if f.SevenZip.TotMIPS != nil {
-					exclude("sweep.mips", p, nil, 0, *f.SevenZip.TotMIPS, why)
-				}
-				if f.MeasuredMHz != nil {
-					exclude("sweep.measured_mhz", p, nil, 0, *f.MeasuredMHz, why)
-				}
-			}
 		case PhaseMemory:
 			var f MemFigures
 			if json.Unmarshal(p.Figures, &f) != nil {
@@ -123,6 +110,8 @@ func BuildSummary(phases []Phase) Summary {
 			}
 		}
 	}
+	// Sweep passes set aside: lost only when no pass of their row counts.
+	s.Excluded = append(s.Excluded, sweepExcluded(phases)...)
 	lists := map[string]int{"clock_mhz": len(s.ClockMHz), "sevenzip_single_mips": len(s.SevenZipSingleMIPS),
 		"aes256_16k": len(s.AES256At16K), "memcpy_mb_s": len(s.MemcpyMBs), "memset_mb_s": len(s.MemsetMBs)}
 	noted := map[string]bool{}

@@ -1,11 +1,12 @@
 // Package sweeprun is the plan of `boardbench sweep`: for every cpufreq
 // operating point of every cluster, highest first, it sets the clock,
 // measures the real one, and runs 7-Zip single-threaded on one CPU of the
-// cluster and multi-threaded on its CPUs, recording MIPS, temperature,
-// power and core voltage; the result's summary holds one row per
-// measurement. Every clock is restored on every exit path through the
-// session's tune.Guard. The command (internal/cmd/sweep) only reads the
-// flags and calls Run.
+// cluster and multi-threaded on its CPUs, Options.Passes times each (one
+// judged step per pass), recording MIPS, temperature, power and core
+// voltage; the result's summary holds one row per clock and thread count,
+// the mean of its undisturbed passes with their range. Every clock is
+// restored on every exit path through the session's tune.Guard. The
+// command (internal/cmd/sweep) only reads the flags and calls Run.
 package sweeprun
 
 import (
@@ -42,8 +43,12 @@ type Options struct {
 	Force bool
 	// NoInstall forbids installing 7-Zip.
 	NoInstall bool
-	// Quick runs one short 7-Zip pass per measurement.
+	// Quick makes each 7-Zip run one short pass (b 1 -md18).
 	Quick bool
+	// Passes is how many times 7-Zip runs at each clock and thread count
+	// (0: one; the command's default is DefaultPasses); the row is the
+	// mean of the passes not disturbed, with their range.
+	Passes int
 	// AllCores runs the multi-threaded measurement on every usable CPU
 	// instead of the cluster's.
 	AllCores bool
@@ -61,6 +66,12 @@ const (
 	DefaultSettle      = 5 * time.Second
 	QuickSettle        = time.Second
 	DefaultIdleTimeout = 60 * time.Second
+	// DefaultPasses is the number of 7-Zip runs at each clock and thread
+	// count, as a published clock sweep runs them ("3 times at each
+	// clockspeed and report averages").
+	DefaultPasses = 3
+	// MaxPasses bounds --passes.
+	MaxPasses = 100
 )
 
 // Config is what a sweep needs from the outside; tests replace the
@@ -172,7 +183,7 @@ func Run(ctx context.Context, cfg Config, opt Options) (*session.Outcome, error)
 	scfg := session.Config{
 		Host: s.h, Info: s.info, Command: "sweep", Path: opt.Output, Warn: cfg.Warn, Status: cfg.Status, Print: cfg.Print, Keep: cfg.Keep,
 		Options: map[string]any{
-			"quick": opt.Quick, "all_cores": opt.AllCores, "force": opt.Force, "no_install": opt.NoInstall,
+			"quick": opt.Quick, "passes": s.passes(), "all_cores": opt.AllCores, "force": opt.Force, "no_install": opt.NoInstall,
 			"settle_s": s.opt.Settle.Seconds(), "idle_timeout_s": opt.IdleTimeout.Seconds(), "cpufreq": cpufreq,
 		},
 		Summarize: Summarize,
@@ -218,6 +229,14 @@ func (s *sweeper) prepare(ctx context.Context, sess *session.Session, points []p
 	}
 	sess.Save()
 	return s.steps(points, res), nil
+}
+
+// passes is the number of passes at each clock and thread count.
+func (s *sweeper) passes() int {
+	if s.opt.Passes <= 0 {
+		return 1
+	}
+	return s.opt.Passes
 }
 
 func (s *sweeper) idleTimeout() time.Duration {
@@ -290,7 +309,10 @@ func (s *sweeper) plan(allowed []int) ([]point, bool) {
 	return points, cpufreq
 }
 
-// steps makes two steps per point: single-threaded, then multi-threaded.
+// steps makes the steps of every point: the single-threaded passes, then
+// the multi-threaded ones. Each pass is a step of its own, so that each is
+// judged on its own (check.JudgePhase) and a disturbed pass is set aside
+// while the others count.
 func (s *sweeper) steps(points []point, res *result.Result) []session.Step {
 	skip := ""
 	switch {
@@ -303,21 +325,30 @@ func (s *sweeper) steps(points []point, res *result.Result) []session.Step {
 	if s.opt.Quick {
 		est = 3 * time.Second
 	}
-	est += s.opt.Settle
+	n := s.passes()
 	var steps []session.Step
 	for _, pt := range points {
 		pt := pt
-		steps = append(steps,
-			session.Step{Name: result.PhaseSweepSingle, Title: s.title(pt, 1), Kind: "7zip", CPUs: []int{pt.single}, Estimate: est, Skip: skip,
-				Run: func(ctx context.Context, p *result.Phase) error { return s.measure(ctx, p, pt, []int{pt.single}) }},
-			session.Step{Name: result.PhaseSweepMulti, Title: s.title(pt, len(pt.multi)), Kind: "7zip", CPUs: pt.multi, Estimate: est, Skip: skip,
-				Run: func(ctx context.Context, p *result.Phase) error { return s.measure(ctx, p, pt, pt.multi) }})
+		for _, m := range []struct {
+			name string
+			cpus []int
+		}{{result.PhaseSweepSingle, []int{pt.single}}, {result.PhaseSweepMulti, pt.multi}} {
+			for pass := 1; pass <= n; pass++ {
+				pass, m := pass, m
+				e := est
+				if pass == 1 {
+					e += s.opt.Settle
+				}
+				steps = append(steps, session.Step{Name: m.name, Title: s.title(pt, len(m.cpus), pass, n), Kind: "7zip", CPUs: m.cpus, Estimate: e, Skip: skip,
+					Run: func(ctx context.Context, p *result.Phase) error { return s.measure(ctx, p, pt, m.cpus, pass) }})
+			}
+		}
 	}
 	return steps
 }
 
 // title describes one measurement.
-func (s *sweeper) title(pt point, threads int) string {
+func (s *sweeper) title(pt point, threads, pass, passes int) string {
 	clock := "the current clock"
 	if pt.khz > 0 {
 		clock = fmt.Sprintf("%d MHz (policy%d)", pt.khz/1000, pt.policies[0])
@@ -326,17 +357,22 @@ func (s *sweeper) title(pt point, threads int) string {
 	if core == "" {
 		core = "CPU"
 	}
-	if threads == 1 {
-		return fmt.Sprintf("7-Zip single-threaded on cpu%d (%s) at %s", pt.single, core, clock)
+	of := ""
+	if passes > 1 {
+		of = fmt.Sprintf(", pass %d of %d", pass, passes)
 	}
-	return fmt.Sprintf("7-Zip on %d threads at %s", threads, clock)
+	if threads == 1 {
+		return fmt.Sprintf("7-Zip single-threaded on cpu%d (%s) at %s%s", pt.single, core, clock, of)
+	}
+	return fmt.Sprintf("7-Zip on %d threads at %s%s", threads, clock, of)
 }
 
-// measure pins the point's clock, lets the machine settle, reads the
-// clocks and voltage, and runs 7-Zip once on cpus.
-func (s *sweeper) measure(ctx context.Context, p *result.Phase, pt point, cpus []int) error {
+// measure pins the point's clock, lets the machine settle (before the
+// first pass only: the clock and the load are the same for the next ones),
+// reads the clocks and voltage, and runs 7-Zip once on cpus.
+func (s *sweeper) measure(ctx context.Context, p *result.Phase, pt point, cpus []int, pass int) error {
 	p.CPUs = cpus
-	figs := result.SweepFigures{}
+	figs := result.SweepFigures{Pass: pass}
 	if pt.khz > 0 {
 		pol := pt.policies[0]
 		figs.Policy = &pol
@@ -348,8 +384,10 @@ func (s *sweeper) measure(ctx context.Context, p *result.Phase, pt point, cpus [
 			}
 		}
 	}
-	if err := sleep(ctx, s.opt.Settle); err != nil {
-		return err
+	if pass <= 1 {
+		if err := sleep(ctx, s.opt.Settle); err != nil {
+			return err
+		}
 	}
 	figs.ReportedMHz = s.reportedMHz(pt.single, &figs)
 	figs.FirmwareMHz = s.firmwareMHz(ctx)

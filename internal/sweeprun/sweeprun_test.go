@@ -64,6 +64,12 @@ func sevenZipOutput(tot, threads int) string {
 	if threads > 1 {
 		usage = 97 * threads
 	}
+	return sevenZipOutputUsage(tot, usage)
+}
+
+// sevenZipOutputUsage is 7-Zip's output for a run whose Tot: line shows
+// usage % of one thread.
+func sevenZipOutputUsage(tot, usage int) string {
 	return fmt.Sprintf(`
 7-Zip (a) [64] 16.02 : Copyright (c) 1999-2016 Igor Pavlov : 2016-05-21
 

@@ -45,17 +45,20 @@ func NewCmd(f *cmdutil.Factory, runF func(*Options) error) *cobra.Command {
 	opts := &Options{Factory: f}
 	opt := &opts.Sweep
 	cmd := &cobra.Command{
-		Use:   "sweep [--output FILE] [--quick] [--all-cores] [--settle DURATION] [--force]",
+		Use:   "sweep [--output FILE] [--quick] [--passes N] [--settle DURATION] [--force]",
 		Short: "Measure performance, temperature and power at every cpufreq clock",
 		Long: `For every cpufreq policy and every clock it offers (highest first), set the
 clock, measure the real clock, and run 7-Zip's benchmark single-threaded on
 one CPU of the cluster, then multi-threaded on the cluster's CPUs (all CPUs
-with --all-cores), pausing --settle before each run. Every measurement
-records MIPS, the highest SoC temperature, the mean power (with a power
-source) and the core voltage where readable.
+with --all-cores), --passes times each (3; 1 with --quick), pausing
+--settle before the first pass. Every pass records MIPS, the highest SoC
+temperature, the mean power (with a power source) and the core voltage
+where readable, and is judged like a run's phase: a pass disturbed by other
+tasks is marked and left out of the clock's mean.
 
 The report is the efficiency table: per clock the cpufreq, firmware and
-measured clocks, MIPS, temperature and watts, MIPS per watt, the most
+measured clocks, MIPS (the mean of the passes, with their range),
+temperature and watts, MIPS per watt, the most
 efficient clock, and the clocks that cost more power without giving more
 performance. A machine without cpufreq clocks to set is refused at once
 (exit status 2; boardbench run measures at the clock the board runs).
@@ -78,6 +81,12 @@ every cpufreq setting at the end, on error, Ctrl-C and SIGTERM.`,
 			if !cmd.Flags().Changed("settle") && opt.Quick {
 				opt.Settle = sweeprun.QuickSettle
 			}
+			if opt.Passes < 1 || opt.Passes > sweeprun.MaxPasses {
+				return cmdutil.Usagef("--passes %d: must be 1 to %d", opt.Passes, sweeprun.MaxPasses)
+			}
+			if !cmd.Flags().Changed("passes") && opt.Quick {
+				opt.Passes = 1
+			}
 			opts.Ctx = cmd.Context()
 			if runF != nil {
 				return runF(opts)
@@ -91,6 +100,8 @@ every cpufreq setting at the end, on error, Ctrl-C and SIGTERM.`,
 	fl.BoolVar(&opt.Force, "force", false, "do not wait for a quiet machine (recorded as a finding)")
 	fl.BoolVar(&opt.NoInstall, "no-install", false, "never install 7-Zip")
 	fl.BoolVar(&opt.Quick, "quick", false, "one short 7-Zip pass per measurement (figures not comparable with full runs)")
+	fl.IntVar(&opt.Passes, "passes", sweeprun.DefaultPasses, "run 7-Zip `N` times at each clock and thread count; the row is the mean of the undisturbed passes")
+	fl.Lookup("passes").DefValue = fmt.Sprintf("%d, 1 with --quick", sweeprun.DefaultPasses)
 	fl.BoolVar(&opt.AllCores, "all-cores", false, "run the multi-threaded measurement on all CPUs instead of the cluster's")
 	fl.DurationVar(&opt.Settle, "settle", sweeprun.DefaultSettle, "pause `DURATION` before each 7-Zip run")
 	// One default text for both cases, shown once by --help.

@@ -37,17 +37,21 @@ func (w *signalWriter) Write(p []byte) (int, error) {
 }
 
 // TestNewCmdOptions: the flags reach the run function as Options, with
-// --quick's shorter settle applied, without measuring anything.
+// --quick's shorter settle and single pass applied, without measuring
+// anything.
 func TestNewCmdOptions(t *testing.T) {
 	tests := []struct {
 		args       []string
 		wantSettle time.Duration
 		wantQuick  bool
 		wantRoot   string
+		wantPasses int
 	}{
-		{nil, 5 * time.Second, false, "/"},
-		{[]string{"--quick"}, time.Second, true, "/"},
-		{[]string{"--quick", "--settle", "3s", "--root", "/x", "--wait", "--json"}, 3 * time.Second, true, "/x"},
+		{nil, 5 * time.Second, false, "/", 3},
+		{[]string{"--quick"}, time.Second, true, "/", 1},
+		{[]string{"--passes", "5"}, 5 * time.Second, false, "/", 5},
+		{[]string{"--quick", "--passes", "2"}, time.Second, true, "/", 2},
+		{[]string{"--quick", "--settle", "3s", "--root", "/x", "--wait", "--json"}, 3 * time.Second, true, "/x", 1},
 	}
 	for _, tt := range tests {
 		ios, _, _ := iostreams.Test()
@@ -57,8 +61,24 @@ func TestNewCmdOptions(t *testing.T) {
 		if err := cmd.Execute(); err != nil {
 			t.Fatalf("%q: %v", tt.args, err)
 		}
-		if got == nil || got.Sweep.Settle != tt.wantSettle || got.Sweep.Quick != tt.wantQuick || got.Root != tt.wantRoot {
+		if got == nil || got.Sweep.Settle != tt.wantSettle || got.Sweep.Quick != tt.wantQuick || got.Root != tt.wantRoot || got.Sweep.Passes != tt.wantPasses {
 			t.Errorf("%q: options %+v", tt.args, got)
+		}
+	}
+}
+
+// TestPassesOutOfRange: --passes below 1 or above MaxPasses is a usage
+// error (exit 2) before anything runs.
+func TestPassesOutOfRange(t *testing.T) {
+	for _, arg := range []string{"0", "-1", fmt.Sprint(sweeprun.MaxPasses + 1)} {
+		ios, _, _ := iostreams.Test()
+		ran := false
+		cmd := NewCmd(cmdutil.NewFactory(ios), func(*Options) error { ran = true; return nil })
+		cmd.SetArgs([]string{"--passes", arg})
+		cmd.SilenceErrors, cmd.SilenceUsage = true, true
+		err := cmd.Execute()
+		if err == nil || cmdutil.ExitCode(err) != 2 || !strings.Contains(err.Error(), "--passes") || ran {
+			t.Errorf("--passes %s: err %v (exit %d), ran %v", arg, err, cmdutil.ExitCode(err), ran)
 		}
 	}
 }

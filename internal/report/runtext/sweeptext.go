@@ -70,8 +70,10 @@ type sweepGroup struct {
 //	600 / 600 / 600: 511 37.4°C 1280mW 399.2
 //
 // The firmware (ThreadX) column appears only when a row has a firmware
-// clock. Each table ends with the most efficient clock and the clocks that
-// cost more power for no more performance.
+// clock. A row of several passes ends with their number and the range of
+// the MIPS that count, "[3 passes: MIN–MAX MIPS]", and names the passes
+// set aside as disturbed. Each table ends with the most efficient clock
+// and the clocks that cost more power for no more performance.
 func WriteSweep(w io.Writer, rows []result.SweepRow) {
 	if len(rows) == 0 {
 		fmt.Fprintln(w, "No measurement finished.")
@@ -117,8 +119,9 @@ func WriteSweep(w io.Writer, rows []result.SweepRow) {
 			cols = append(cols, mhzCol(row.MeasuredMHz))
 			line := fmt.Sprintf("%s: %s %s %s %s", strings.Join(cols, " / "), num(row.MIPS, "%.0f"), num(row.TempC, "%.1f°C"),
 				milliwatts(row.PowerW), num(row.MIPSPerW, "%.1f"))
+			line += passesNote(row)
 			if row.Disturbed {
-				// a step measured under disturbance: no clock, no MIPS
+				// every pass measured under disturbance: no clock, no MIPS
 				line += " (disturbed, not a figure: " + row.Reason + ")"
 			}
 			fmt.Fprintln(w, line)
@@ -136,6 +139,35 @@ func WriteSweep(w io.Writer, rows []result.SweepRow) {
 	if !havePower {
 		fmt.Fprintln(w, "\nWatts and MIPS/W unknown: no power source was read (see docs/power.md).")
 	}
+}
+
+// passesNote describes a row of several passes: how many, the range of
+// the MIPS that count, and the passes set aside as disturbed; "" for a row
+// of one pass that counts.
+func passesNote(row result.SweepRow) string {
+	var parts []string
+	if row.Passes > 1 {
+		p := textfmt.Plural(row.Passes, "pass", "passes")
+		if row.MIPSMin != nil && row.MIPSMax != nil {
+			p += fmt.Sprintf(": %.0f–%.0f MIPS", *row.MIPSMin, *row.MIPSMax)
+		}
+		parts = append(parts, p)
+	}
+	if n := len(row.DisturbedPasses); n > 0 && !row.Disturbed {
+		nums := make([]string, n)
+		for i, v := range row.DisturbedPasses {
+			nums[i] = fmt.Sprint(v)
+		}
+		word := "pass"
+		if n > 1 {
+			word = "passes"
+		}
+		parts = append(parts, fmt.Sprintf("%s %s disturbed, left out: %s", word, strings.Join(nums, ", "), row.Reason))
+	}
+	if len(parts) == 0 {
+		return ""
+	}
+	return " [" + strings.Join(parts, "; ") + "]"
 }
 
 // mostEfficient returns the row with the most MIPS per watt, nil without one.

@@ -96,3 +96,30 @@ func TestWriteSweepNoGain(t *testing.T) {
 		t.Errorf("without power:\n%s", out)
 	}
 }
+
+// TestWriteSweepPasses: a row of three passes ends with the range of the
+// MIPS that count; a pass set aside as disturbed is named with its reason;
+// a row whose every pass was disturbed says so; a row of one pass keeps
+// the published format.
+func TestWriteSweepPasses(t *testing.T) {
+	rows := seedRows()
+	// seedRows is highest clock first: 1000, 900, 800, 700, 600 MHz.
+	rows[0].Passes, rows[0].MIPSMin, rows[0].MIPSMax = 3, ptr(830), ptr(840)
+	rows[1].Passes, rows[1].MIPSMin, rows[1].MIPSMax = 3, ptr(754), ptr(756)
+	rows[1].DisturbedPasses, rows[1].Reason = []int{2}, "other tasks used 20.0% of the CPU time (more than 5%)"
+	rows[2].Passes, rows[2].DisturbedPasses, rows[2].Disturbed, rows[2].Reason = 3, []int{1, 2, 3}, true, "7-Zip's own CPU usage was 40% of the 100% it was given"
+	rows[2].MIPS, rows[2].MeasuredMHz, rows[2].MIPSPerW = nil, nil, nil
+	var b strings.Builder
+	WriteSweep(&b, rows)
+	out := b.String()
+	for _, s := range []string{
+		"1000 / 1000 / 970: 835 40.6°C 1610mW 518.6 [3 passes: 830–840 MIPS]\n",
+		"900 / 900 / 900: 755 40.2°C 1570mW 480.9 [3 passes: 754–756 MIPS; pass 2 disturbed, left out: other tasks used 20.0% of the CPU time (more than 5%)]\n",
+		"800 / 800 / -: - 39.9°C 1510mW - [3 passes] (disturbed, not a figure: 7-Zip's own CPU usage was 40% of the 100% it was given)\n",
+		"600 / 600 / 600: 511 37.4°C 1280mW 399.2\n",
+	} {
+		if !strings.Contains(out, s) {
+			t.Errorf("missing %q in\n%s", s, out)
+		}
+	}
+}
