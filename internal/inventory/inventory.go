@@ -1,5 +1,5 @@
 // Package inventory describes what a machine is, by composing the section
-// packages below it (os, cpu, board and SoC, memory, sensors, storage, buses,
+// packages below it (os, cpu, board and SoC, memory, devfreq, sensors, storage, buses,
 // network, Raspberry Pi firmware, virtual machine). Every section is a pure function of what
 // the host layer serves, so it is tested on fixture trees of real boards.
 package inventory
@@ -12,6 +12,7 @@ import (
 	"boardbench/internal/host"
 	"boardbench/internal/inventory/buses"
 	"boardbench/internal/inventory/cpu"
+	"boardbench/internal/inventory/devfreq"
 	"boardbench/internal/inventory/memory"
 	"boardbench/internal/inventory/network"
 	"boardbench/internal/inventory/osinfo"
@@ -42,15 +43,18 @@ type Info struct {
 	OS osinfo.Info `json:"os"`
 	// KernelSummary is `boardbench kernel`'s judgement in one line: tree,
 	// series maintenance (as of the built-in table's date) and age.
-	KernelSummary string       `json:"kernel_summary,omitempty"`
-	CPU           cpu.Info     `json:"cpu"`
-	Board         soc.Board    `json:"board"`
-	SoC           soc.SoC      `json:"soc"`
-	Memory        memory.Info  `json:"memory"`
-	Sensors       sensors.Info `json:"sensors"`
-	Storage       storage.Info `json:"storage"`
-	Buses         buses.Info   `json:"buses"`
-	Network       network.Info `json:"network"`
+	KernelSummary string      `json:"kernel_summary,omitempty"`
+	CPU           cpu.Info    `json:"cpu"`
+	Board         soc.Board   `json:"board"`
+	SoC           soc.SoC     `json:"soc"`
+	Memory        memory.Info `json:"memory"`
+	// Devfreq lists every devfreq device (memory controller, GPU, NPU)
+	// with its clocks and governor; null when the machine has none.
+	Devfreq []devfreq.Device `json:"devfreq"`
+	Sensors sensors.Info     `json:"sensors"`
+	Storage storage.Info     `json:"storage"`
+	Buses   buses.Info       `json:"buses"`
+	Network network.Info     `json:"network"`
 	// RaspberryPi is the firmware's view on a Raspberry Pi; null elsewhere.
 	RaspberryPi *rpi.Firmware `json:"raspberry_pi"`
 	// VM says whether the machine is a virtual machine, under which
@@ -80,6 +84,7 @@ func Collect(h *host.Host, opts Options) *Info {
 		in.Board, in.SoC = soc.Collect(h, in.CPU, opts.Redact)
 	})
 	run(func() { in.Memory = memory.Collect(h) })
+	run(func() { in.Devfreq = devfreq.Collect(h) })
 	run(func() { in.Sensors = sensors.Collect(h) })
 	run(func() { in.Storage = storage.Collect(h, opts.Redact) })
 	run(func() { in.Buses = buses.Collect(h, opts.Redact) })

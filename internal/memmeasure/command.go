@@ -71,3 +71,29 @@ func CommandSteps(h *host.Host, info *inventory.Info, explicit, usable []int, pl
 	}
 	return steps
 }
+
+// MemClocks returns the memory controller's clock during each of
+// out.Results (same order; nil where none was sampled) and during
+// out.Total, from the samples of r's memory phases: a result is matched
+// to the memory phase on its CPU.
+func MemClocks(r *result.Result, out *Figures) ([]*result.MemClock, *result.MemClock) {
+	dev := r.Monitor.MemClock
+	byCPU := map[int]*result.MemClock{}
+	var total *result.MemClock
+	for _, p := range r.Phases {
+		switch {
+		case p.Name == result.PhaseMemory && len(p.CPUs) == 1:
+			byCPU[p.CPUs[0]] = result.MemClockOf(dev, p.Samples)
+		case p.Name == result.PhaseMemoryAllCores:
+			total = result.MemClockOf(dev, p.Samples)
+		}
+	}
+	mc := make([]*result.MemClock, len(out.Results))
+	for i, f := range out.Results {
+		mc[i] = byCPU[f.CPU]
+	}
+	if out.Total == nil {
+		total = nil
+	}
+	return mc, total
+}

@@ -8,6 +8,7 @@ import (
 	"boardbench/internal/host"
 	"boardbench/internal/inventory"
 	"boardbench/internal/inventory/cpu"
+	"boardbench/internal/inventory/devfreq"
 	"boardbench/internal/inventory/sensors"
 	"boardbench/internal/kernelfile"
 )
@@ -31,6 +32,8 @@ const MaxPowerColumns = 4
 //     without their chip name when the rest tells them apart ("in1");
 //   - the Raspberry Pi firmware through vcgencmd when h has it and the
 //     firmware answered while describing the machine;
+//   - the memory controller's clock (devfreq cur_freq) where the
+//     description found a memory devfreq device with a readable clock;
 //   - the kernel log difference per phase;
 //   - the steal-time column on a virtual machine, or where /proc/stat
 //     already counts steal time.
@@ -51,7 +54,20 @@ func ConfigFor(h *host.Host, in *inventory.Info) Config {
 		cfg.Firmware = NewVcgencmdFirmware(h)
 	}
 	cfg.Steal = showSteal(h, in)
+	cfg.MemClockPath, cfg.MemClockLabel = memClock(in.Devfreq)
 	return cfg
+}
+
+// memClock returns the cur_freq file and name of the first memory
+// controller among the devfreq devices whose clock was readable; "" when
+// there is none.
+func memClock(devs []devfreq.Device) (path, label string) {
+	for _, d := range devs {
+		if d.Kind == devfreq.KindMemory && d.CurMHz != nil {
+			return devfreq.Dir + "/" + d.Name + "/cur_freq", d.Name
+		}
+	}
+	return "", ""
 }
 
 // showSteal reports whether sample lines show steal time: on a virtual

@@ -65,6 +65,11 @@ type Config struct {
 	Power []Sensor
 	// Firmware is nil except on a Raspberry Pi with vcgencmd.
 	Firmware Firmware
+	// MemClockPath is the memory controller's devfreq cur_freq file (Hz),
+	// "" when the machine has none; MemClockLabel names the device
+	// ("dmc").
+	MemClockPath  string
+	MemClockLabel string
 	// Meter is the power source read in the background (see package
 	// power); nil without one. Samples take its latest reading, windows
 	// its mean power and energy.
@@ -108,6 +113,9 @@ type Sample struct {
 	// read failed).
 	Temps     []*float64 `json:"temps,omitempty"`
 	CoreVolts *float64   `json:"core_volts,omitempty"`
+	// MemClockMHz is the memory controller's clock (Config.MemClockPath);
+	// nil without one or when unreadable.
+	MemClockMHz *float64 `json:"mem_clock_mhz,omitempty"`
 	// Power has one reading per Config.Power sensor, in its unit.
 	Power []*float64 `json:"power,omitempty"`
 	// PowerW is the power in watts from the chosen power source (see
@@ -268,6 +276,12 @@ func (m *Monitor) sample(ctx context.Context, shares bool) Sample {
 			m.prevAll, m.prevPer, m.havePrev = all, per, true
 			m.work.rebase()
 			m.mu.Unlock()
+		}
+	}
+	if m.cfg.MemClockPath != "" {
+		if v, err := m.h.ReadInt(m.cfg.MemClockPath); err == nil && v > 0 && v < 1e12 {
+			mhz := float64(v) / 1e6
+			s.MemClockMHz = &mhz
 		}
 	}
 	if m.cfg.TempPath != "" {

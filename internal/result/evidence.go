@@ -54,6 +54,10 @@ type Sample struct {
 	// the read failed).
 	Temps     []*float64 `json:"temps,omitempty"`
 	CoreVolts *float64   `json:"core_volts,omitempty"`
+	// MemClockMHz is the memory controller's devfreq clock
+	// (MonitorInfo.MemClock; schema 1.2); nil without one or when
+	// unreadable.
+	MemClockMHz *float64 `json:"mem_clock_mhz,omitempty"`
 	// Power has one reading per MonitorInfo.Power sensor, in its unit.
 	Power []*float64 `json:"power,omitempty"`
 	// PowerW is the power in watts from the chosen power source (see

@@ -112,6 +112,9 @@ type MonitorInfo struct {
 	TempLabel string   `json:"temp_label"`
 	Power     []Sensor `json:"power"`
 	Firmware  bool     `json:"firmware"`
+	// MemClock names the memory controller's devfreq device whose clock
+	// the samples hold (Sample.MemClockMHz; schema 1.2); "" for none.
+	MemClock string `json:"mem_clock,omitempty"`
 	// Steal is true when sample lines show steal time (virtual machines).
 	Steal bool `json:"steal,omitempty"`
 	// Temps name the temperatures of each sample's temps, in order.

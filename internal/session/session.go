@@ -229,7 +229,8 @@ func Start(ctx context.Context, cfg Config) (*Session, error) {
 // MonitorInfo describes the sampled columns of cfg for a result.
 func MonitorInfo(cfg monitor.Config) result.MonitorInfo {
 	mi := result.MonitorInfo{Policies: monitor.ResultPolicies(cfg.Policies), TempLabel: cfg.TempLabel,
-		Power: monitor.ResultSensors(cfg.Power), Firmware: cfg.Firmware != nil, Steal: cfg.Steal, Temps: monitor.ResultSensors(cfg.Temps)}
+		Power: monitor.ResultSensors(cfg.Power), Firmware: cfg.Firmware != nil, Steal: cfg.Steal, Temps: monitor.ResultSensors(cfg.Temps),
+		MemClock: cfg.MemClockLabel}
 	if mi.Policies == nil {
 		mi.Policies = []result.Policy{}
 	}

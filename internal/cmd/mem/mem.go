@@ -135,8 +135,9 @@ func runMem(opts *Options) error {
 	}
 	status.Work(seconds(memmeasure.Estimate(plan, ncpus, len(usable))))
 	report := func(r *result.Result) Report {
+		mc, tmc := memmeasure.MemClocks(r, figs)
 		return Report{SchemaVersion: schema.Version, Results: figs.Results, Total: figs.Total, Notes: figs.Notes,
-			Valid: r.Summary.Valid, Verdict: r.Summary.Verdict}
+			MemClock: mc, TotalMemClock: tmc, Valid: r.Summary.Valid, Verdict: r.Summary.Verdict}
 	}
 	cfg := session.Config{Host: h, Info: info, Command: "mem", Path: opts.Output, Warn: f.IO.ErrOut, Keep: f.Keep, Status: status,
 		Options: map[string]any{"quick": opts.Quick, "cpus": opts.CPUList, "max_size_bytes": limit},

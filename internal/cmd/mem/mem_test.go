@@ -206,6 +206,7 @@ func TestRenderText(t *testing.T) {
 		"copy (Go runtime)", "1.8 ns", "125 ns", "single huge",
 		"64 KiB", "L1 64 KiB", "L3 3 MiB",
 		"cpu4 memcpy (C library): built without the C library",
+		"Memory clock during the measurement: unknown (no memory-controller clock sampled)",
 	} {
 		if !strings.Contains(out, want) {
 			t.Errorf("text lacks %q:\n%s", want, out)
@@ -213,6 +214,20 @@ func TestRenderText(t *testing.T) {
 	}
 	if strings.Contains(out, "±0.1%") || strings.Contains(out, "±0.0%") {
 		t.Errorf("stddev at or below 0.1%% shown:\n%s", out)
+	}
+}
+
+// TestRenderMemClock: the memory clock of each measurement is printed
+// after its bandwidth table.
+func TestRenderMemClock(t *testing.T) {
+	rep := sampleReport()
+	rep.MemClock = []*result.MemClock{{Device: "dmc", MedianMHz: 2112, MinMHz: 528, MaxMHz: 2112, Samples: 9}}
+	var b bytes.Buffer
+	render(&b, rep, false)
+	out := b.String()
+	want := "Memory clock during the measurement: 2112 MHz (dmc, 528–2112 MHz over 9 samples)"
+	if i, j := strings.Index(out, "7342.0 MB/s"), strings.Index(out, want); j < 0 || j < i {
+		t.Errorf("text lacks %q after the bandwidth:\n%s", want, out)
 	}
 }
 

@@ -15,7 +15,7 @@ import (
 // render writes the text report.
 func render(w io.Writer, rep Report, color bool) {
 	tw := textfmt.New(w, color)
-	for _, r := range rep.Results {
+	for i, r := range rep.Results {
 		title := fmt.Sprintf("Memory from cpu%d", r.CPU)
 		if r.Core != "" {
 			title += " (" + r.Core + ")"
@@ -23,6 +23,11 @@ func render(w io.Writer, rep Report, color bool) {
 		tw.Section(title)
 		tw.Line("Bandwidth over %s buffers (1 MB = 10^6 bytes; median of the samples, ± their spread when above 0.1%%)", textfmt.Bytes(r.BufferBytes))
 		tw.Table(bandwidthTable(r.MemBandwidth))
+		var mc *result.MemClock
+		if i < len(rep.MemClock) {
+			mc = rep.MemClock[i]
+		}
+		tw.Line("Memory clock during the measurement: %s", runtext.MemClockText(mc))
 		if len(r.Latency) > 0 {
 			fmt.Fprintln(tw.W)
 			tw.Line("Latency, random pointer chasing (ns per access; dual: two chains at once, ns per step)")
@@ -42,6 +47,7 @@ func render(w io.Writer, rep Report, color bool) {
 	if t := rep.Total; t != nil {
 		tw.Section(fmt.Sprintf("Bandwidth of all CPUs at once (%s, %s per CPU and buffer)", cpuSetLabel(t.CPUs), textfmt.Bytes(t.SliceBytes)))
 		tw.Table(bandwidthTable(t.MemBandwidth))
+		tw.Line("Memory clock during the measurement: %s", runtext.MemClockText(rep.TotalMemClock))
 	}
 	if len(rep.Results) > 0 || rep.Total != nil {
 		tw.Section("How to compare")

@@ -18,6 +18,7 @@ func Render(w io.Writer, in *inventory.Info, color bool) {
 	renderBoard(tw, in)
 	renderCPU(tw, in)
 	renderMemory(tw, in)
+	renderDevfreq(tw, in)
 	renderSensors(tw, in)
 	renderStorage(tw, in)
 	renderBuses(tw, in)

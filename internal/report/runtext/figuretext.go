@@ -3,7 +3,9 @@ package runtext
 import (
 	"encoding/json"
 	"fmt"
+	"math"
 	"sort"
+	"strconv"
 	"strings"
 
 	"boardbench/internal/benchtool/wrapped"
@@ -13,8 +15,10 @@ import (
 	"boardbench/internal/textfmt"
 )
 
-// renderFigures writes a phase's typed figures according to its kind.
-func renderFigures(w *textfmt.Writer, p result.Phase) {
+// renderFigures writes a phase's typed figures according to its kind;
+// memClockDevice names the sampled memory-controller clock
+// (MonitorInfo.MemClock).
+func renderFigures(w *textfmt.Writer, p result.Phase, memClockDevice string) {
 	if p.Name == result.PhaseCommand {
 		renderCommandOutput(w, p)
 		if len(p.Figures) == 0 || string(p.Figures) == "null" {
@@ -36,11 +40,11 @@ func renderFigures(w *textfmt.Writer, p result.Phase) {
 		})
 	case result.PhaseMemory:
 		err = decode(p.Figures, func(f result.MemFigures) {
-			renderMemory(w, f)
+			renderMemory(w, f, result.MemClockOf(memClockDevice, p.Samples))
 		})
 	case result.PhaseMemoryAllCores:
 		err = decode(p.Figures, func(f result.MemAllCoresFigures) {
-			renderMemoryAllCores(w, f)
+			renderMemoryAllCores(w, f, result.MemClockOf(memClockDevice, p.Samples))
 		})
 	case result.PhaseC2C:
 		err = decode(p.Figures, func(f result.C2CFigures) {
@@ -282,7 +286,7 @@ func MemoryCompareNotes() []string {
 
 // renderMemory writes bandwidth per kernel, the latency table and the
 // cache steps found.
-func renderMemory(w *textfmt.Writer, f result.MemFigures) {
+func renderMemory(w *textfmt.Writer, f result.MemFigures, mc *result.MemClock) {
 	fmt.Fprintln(w.W)
 	core := ""
 	if f.Core != "" {
@@ -294,6 +298,7 @@ func renderMemory(w *textfmt.Writer, f result.MemFigures) {
 	}
 	w.Line("bandwidth on %s%s, buffers of %s, MB/s = 10^6 bytes per second:", cpuName(f.CPU), core, buf)
 	w.Table(bandwidthTable(f.MemBandwidth))
+	w.Line("memory clock during the phase: %s", MemClockText(mc))
 	renderLatency(w, f)
 	fmt.Fprintln(w.W)
 	w.Line("how to compare:")
@@ -303,10 +308,11 @@ func renderMemory(w *textfmt.Writer, f result.MemFigures) {
 }
 
 // renderMemoryAllCores writes the bandwidth of all CPUs at once.
-func renderMemoryAllCores(w *textfmt.Writer, f result.MemAllCoresFigures) {
+func renderMemoryAllCores(w *textfmt.Writer, f result.MemAllCoresFigures, mc *result.MemClock) {
 	fmt.Fprintln(w.W)
 	w.Line("bandwidth of cpu%s at once, %s per CPU and buffer, MB/s = 10^6 bytes per second:", cpu.FormatCPUList(f.CPUs), textfmt.Bytes(f.SliceBytes))
 	w.Table(bandwidthTable(f.MemBandwidth))
+	w.Line("memory clock during the phase: %s", MemClockText(mc))
 }
 
 // renderC2C writes the core-to-core round-trip matrix in ns.
@@ -627,3 +633,26 @@ func cpusLabel(cpus []int, core string) string {
 	}
 	return where
 }
+
+// MemClockText is the memory controller's clock over a phase as the
+// memory views print it next to the bandwidth: "2112 MHz (dmc, 12
+// samples)", with the range when it moved ("1560 MHz (dmc, 528–2112 MHz
+// over 12 samples)"), "unknown (…)" when none was sampled.
+func MemClockText(c *result.MemClock) string {
+	if c == nil {
+		return "unknown (no memory-controller clock sampled)"
+	}
+	dev := c.Device
+	if dev == "" {
+		dev = "devfreq"
+	}
+	n := textfmt.Plural(c.Samples, "sample")
+	if c.MinMHz == c.MaxMHz {
+		return fmt.Sprintf("%s MHz (%s, %s)", fmtMHzNum(c.MedianMHz), dev, n)
+	}
+	return fmt.Sprintf("%s MHz (%s, %s–%s MHz over %s)", fmtMHzNum(c.MedianMHz), dev, fmtMHzNum(c.MinMHz), fmtMHzNum(c.MaxMHz), n)
+}
+
+// fmtMHzNum formats a clock in MHz without its unit, decimals only where
+// it has them.
+func fmtMHzNum(v float64) string { return strconv.FormatFloat(math.Round(v*10)/10, 'f', -1, 64) }

@@ -40,7 +40,7 @@ func renderPhases(w *textfmt.Writer, r *result.Result) {
 		if pp := powerPairs(p); len(pp) > 0 {
 			w.KV(pp...)
 		}
-		renderFigures(w, p)
+		renderFigures(w, p, r.Monitor.MemClock)
 		if p.Status == result.PhaseSkipped && len(p.Samples) == 0 {
 			continue // never ran: no evidence to show
 		}

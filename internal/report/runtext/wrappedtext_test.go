@@ -47,7 +47,7 @@ func TestRenderWrapped(t *testing.T) {
 				t.Fatal(err)
 			}
 			var b bytes.Buffer
-			renderFigures(textfmt.New(&b, false), p)
+			renderFigures(textfmt.New(&b, false), p, "")
 			text := b.String()
 			for _, w := range c.want {
 				if !strings.Contains(text, w) {
@@ -73,7 +73,7 @@ func TestRenderWrappedWithoutResult(t *testing.T) {
 		t.Fatal(err)
 	}
 	var b bytes.Buffer
-	renderFigures(textfmt.New(&b, false), p)
+	renderFigures(textfmt.New(&b, false), p, "")
 	for _, w := range []string{"7-Zip (recognised from the command line):", "figures: none read from the output", "note: no 7-Zip result in the output"} {
 		if !strings.Contains(b.String(), w) {
 			t.Errorf("lacks %q:\n%s", w, b.String())

@@ -115,6 +115,24 @@ def rock5b(base):
            driver_bus="pci", ifindex=2)
     loopback(r)
 
+    # devfreq as the RK3588 BSP kernel registers it: memory controller, GPU
+    # and NPU, the governors and clocks sbc-bench logs of ROCK 5B boards show.
+    govs = "rknpu_ondemand dmc_ondemand userspace powersave performance simple_ondemand"
+    gpu_npu = [300000000, 400000000, 500000000, 600000000, 700000000, 800000000, 900000000, 1000000000]
+    devfreq_dev(r, "/sys/devices/platform/dmc", "dmc", "dmc_ondemand", govs,
+                [528000000, 1068000000, 1560000000, 2112000000], cur=528000000,
+                trans_stat="     From  :   To\n"
+                           "           : 528000000106800000015600000002112000000   time(ms)\n"
+                           "* 528000000:         0         0         0        37 110661386\n"
+                           " 1068000000:        12         0         0         0     34776\n"
+                           " 1560000000:         0         0         0         0         0\n"
+                           " 2112000000:        26        12         0         0    224716\n"
+                           "Total transition : 87\n")
+    devfreq_dev(r, "/sys/devices/platform/fb000000.gpu", "fb000000.gpu", "simple_ondemand", govs, gpu_npu,
+                cur=300000000)
+    devfreq_dev(r, "/sys/devices/platform/fdab0000.npu", "fdab0000.npu", "rknpu_ondemand", govs, gpu_npu,
+                cur=1000000000)
+
     mem = meminfo(16063108, 15621212, 15734332, 22308, 141260, 0, 0, cma_total=8192, cma_free=7944,
                   shmem=12)
     os_files(r,

@@ -232,6 +232,22 @@ def thermal_zone(r, n, typ, temp, trips=(), policy="step_wise", hwmon=None, mode
         r.link("/sys/class/hwmon/hwmon%d" % hwmon, hd)
 
 
+def devfreq_dev(r, devdir, name, governor, governors, freqs, cur, trans_stat="Not Supported."):
+    """A devfreq device under devdir/devfreq/name, linked from /sys/class/devfreq (frequencies in Hz)."""
+    d = devdir + "/devfreq/" + name
+    r.w(d + "/governor", governor)
+    r.w(d + "/available_governors", governors)
+    r.w(d + "/available_frequencies", " ".join(str(f) for f in freqs))
+    r.w(d + "/cur_freq", cur)
+    r.w(d + "/min_freq", min(freqs))
+    r.w(d + "/max_freq", max(freqs))
+    r.w(d + "/target_freq", cur)
+    r.w(d + "/polling_interval", 0)
+    r.wraw(d + "/trans_stat", trans_stat if trans_stat.endswith("\n") else trans_stat + "\n")
+    r.link(d + "/device", devdir)
+    r.link("/sys/class/devfreq/" + name, d)
+
+
 def cooling_device(r, n, typ, cur, mx):
     d = "/sys/devices/virtual/thermal/cooling_device%d" % n
     r.w(d + "/type", typ)
