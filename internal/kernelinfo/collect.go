@@ -12,10 +12,15 @@ import (
 // configuration.
 const ConfigPath = "/proc/config.gz"
 
-// Collect judges the kernel behind h at time now.
+// Collect judges the kernel behind h at time now by the built-in table.
 func Collect(h *host.Host, now time.Time) Info {
+	return CollectWith(h, now, nil)
+}
+
+// CollectWith is Collect by the table tbl (nil: the built-in one).
+func CollectWith(h *host.Host, now time.Time, tbl *Table) Info {
 	u := h.Uname()
-	in := Input{Release: u.Release, Build: u.Version, Now: now}
+	in := Input{Release: u.Release, Build: u.Version, Now: now, Table: tbl}
 	if pv, err := h.ReadString("/proc/version"); err == nil {
 		in.ProcVersion = kernelfile.VersionLine(pv)
 		in.Compiler = kernelfile.VersionCompiler(in.ProcVersion)
