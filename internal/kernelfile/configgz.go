@@ -6,6 +6,7 @@ import (
 	"compress/gzip"
 	"fmt"
 	"io"
+	"strconv"
 	"strings"
 )
 
@@ -47,4 +48,108 @@ func ParseConfig(data []byte) map[string]string {
 		}
 	}
 	return out
+}
+
+// ProcConfigPath is where kernels built with CONFIG_IKCONFIG_PROC expose
+// their configuration (gzip-compressed).
+const ProcConfigPath = "/proc/config.gz"
+
+// BootConfigPath is where distributions install the configuration of the
+// kernel release ("/boot/config-6.1.0-18-arm64"); "" for a release that
+// cannot name a file there (empty, or holding a slash or "..").
+func BootConfigPath(release string) string {
+	if release == "" || strings.ContainsAny(release, "/\x00") || strings.Contains(release, "..") {
+		return ""
+	}
+	return "/boot/config-" + release
+}
+
+// ReadKernelConfig reads the running kernel's configuration: /proc/config.gz,
+// else /boot/config-RELEASE. It returns the symbols and the file they came
+// from; the error says why neither could be used (both reasons).
+func ReadKernelConfig(r Reader, release string) (map[string]string, string, error) {
+	var why []string
+	if b, err := r.ReadFile(ProcConfigPath); err == nil {
+		cfg, err := ParseConfigGz(b)
+		if err == nil {
+			return cfg, ProcConfigPath, nil
+		}
+		why = append(why, fmt.Sprintf("%s: %v", ProcConfigPath, err))
+	} else {
+		why = append(why, ProcConfigPath+": not exposed (kernel built without CONFIG_IKCONFIG_PROC)")
+	}
+	if p := BootConfigPath(release); p != "" {
+		if b, err := r.ReadFile(p); err == nil {
+			if cfg := ParseConfig(b); len(cfg) > 0 {
+				return cfg, p, nil
+			}
+			why = append(why, p+": no CONFIG_ symbol in it")
+		} else {
+			why = append(why, p+": not readable")
+		}
+	}
+	return nil, "", fmt.Errorf("%s", strings.Join(why, "; "))
+}
+
+// Preemption models of a kernel build (ConfigFacts.Preempt).
+const (
+	PreemptNone      = "none"
+	PreemptVoluntary = "voluntary"
+	PreemptFull      = "full"
+	PreemptLazy      = "lazy"
+	PreemptRT        = "rt"
+)
+
+// Timer tick modes of a kernel build (ConfigFacts.Tick).
+const (
+	TickPeriodic = "periodic"
+	TickIdle     = "idle"
+	TickFull     = "full"
+)
+
+// ConfigFacts are the build options of a kernel that bear on benchmark
+// results and that reviewers read beside them.
+type ConfigFacts struct {
+	// HZ is CONFIG_HZ, the timer frequency; nil when not set.
+	HZ *int
+	// Preempt is the preemption model chosen at build time (one of the
+	// Preempt* constants), "" when no symbol says.
+	Preempt string
+	// PreemptDynamic is CONFIG_PREEMPT_DYNAMIC: the model can be changed
+	// at boot (preempt=) and at run time; Preempt is then the default.
+	PreemptDynamic bool
+	// Tick is the timer tick mode (one of the Tick* constants), "" when
+	// no symbol says.
+	Tick string
+}
+
+// ConfigFactsOf reads ConfigFacts from a kernel config's symbols.
+func ConfigFactsOf(cfg map[string]string) ConfigFacts {
+	var f ConfigFacts
+	if n, err := strconv.Atoi(cfg["CONFIG_HZ"]); err == nil && n > 0 && n <= 100000 {
+		f.HZ = &n
+	}
+	on := func(sym string) bool { return cfg[sym] == "y" }
+	switch {
+	case on("CONFIG_PREEMPT_RT"):
+		f.Preempt = PreemptRT
+	case on("CONFIG_PREEMPT_LAZY"):
+		f.Preempt = PreemptLazy
+	case on("CONFIG_PREEMPT"):
+		f.Preempt = PreemptFull
+	case on("CONFIG_PREEMPT_VOLUNTARY"):
+		f.Preempt = PreemptVoluntary
+	case on("CONFIG_PREEMPT_NONE"):
+		f.Preempt = PreemptNone
+	}
+	f.PreemptDynamic = on("CONFIG_PREEMPT_DYNAMIC")
+	switch {
+	case on("CONFIG_NO_HZ_FULL"):
+		f.Tick = TickFull
+	case on("CONFIG_NO_HZ_IDLE"):
+		f.Tick = TickIdle
+	case on("CONFIG_HZ_PERIODIC"):
+		f.Tick = TickPeriodic
+	}
+	return f
 }

@@ -9,8 +9,9 @@ import (
 )
 
 // ConfigPath is where kernels built with CONFIG_IKCONFIG_PROC expose their
-// configuration.
-const ConfigPath = "/proc/config.gz"
+// configuration; /boot/config-RELEASE is read when it is absent
+// (kernelfile.ReadKernelConfig).
+const ConfigPath = kernelfile.ProcConfigPath
 
 // Collect judges the kernel behind h at time now by the built-in table.
 func Collect(h *host.Host, now time.Time) Info {
@@ -26,15 +27,10 @@ func CollectWith(h *host.Host, now time.Time, tbl *Table) Info {
 		in.Compiler = kernelfile.VersionCompiler(in.ProcVersion)
 	}
 	var configNote string
-	if b, err := h.ReadFile(ConfigPath); err == nil {
-		cfg, err := kernelfile.ParseConfigGz(b)
-		if err != nil {
-			configNote = fmt.Sprintf("%s: %v", ConfigPath, err)
-		} else {
-			in.Config = cfg
-		}
+	if cfg, _, err := kernelfile.ReadKernelConfig(h, u.Release); err == nil {
+		in.Config = cfg
 	} else {
-		configNote = ConfigPath + ": not exposed (kernel built without CONFIG_IKCONFIG_PROC)"
+		configNote = "kernel config: " + err.Error()
 	}
 	info := Judge(in)
 	if configNote != "" {
