@@ -39,6 +39,8 @@ var readPrefixes = []string{
 	"/etc/armbian-release", "/etc/armbian-image-release", "/etc/alpine-release",
 	"/etc/lsb-release", "/etc/rpi-issue", "/etc/hostname",
 	"/boot/config.txt", "/boot/firmware/config.txt",
+	// info: the kernel config of distributions without /proc/config.gz.
+	"/boot/config-",
 }
 
 // listPrefixes may be listed (ReadDir) but their files not read.

@@ -43,6 +43,7 @@ var ownedFiles = []string{
 	"/proc/vmstat", "/proc/interrupts", "/proc/softirqs", "/proc/swaps", "/proc/mounts",
 	"/proc/*/mountinfo", "/proc/*/maps", "/proc/*/fdinfo/*", "/proc/*/io", "/proc/*/cgroup",
 	"/sys/class/block/*/stat", "/sys/devices/system/cpu/cpufreq/*/stats/time_in_state",
+	"/sys/devices/system/cpu/vulnerabilities/*",
 }
 
 // allowed are the reads whose content a package may cut itself, each with

@@ -9,29 +9,30 @@ import (
 )
 
 // ConfigPath is where kernels built with CONFIG_IKCONFIG_PROC expose their
-// configuration.
-const ConfigPath = "/proc/config.gz"
+// configuration; /boot/config-RELEASE is read when it is absent
+// (kernelfile.ReadKernelConfig).
+const ConfigPath = kernelfile.ProcConfigPath
 
-// Collect judges the kernel behind h at time now.
+// Collect judges the kernel behind h at time now by the built-in table.
 func Collect(h *host.Host, now time.Time) Info {
+	return CollectWith(h, now, nil)
+}
+
+// CollectWith is Collect by the table tbl (nil: the built-in one).
+func CollectWith(h *host.Host, now time.Time, tbl *Table) Info {
 	u := h.Uname()
-	in := Input{Release: u.Release, Build: u.Version, Now: now}
+	in := Input{Release: u.Release, Build: u.Version, Now: now, Table: tbl}
 	if pv, err := h.ReadString("/proc/version"); err == nil {
 		in.ProcVersion = kernelfile.VersionLine(pv)
 		in.Compiler = kernelfile.VersionCompiler(in.ProcVersion)
 	}
 	var configNote string
-	if b, err := h.ReadFile(ConfigPath); err == nil {
-		// Only the symbols the judgement reads are kept: a whole config is
-		// thousands of symbols (about 1 MB of allocations in `info`).
-		cfg, err := kernelfile.ParseConfigGz(b, vendorSymbol)
-		if err != nil {
-			configNote = fmt.Sprintf("%s: %v", ConfigPath, err)
-		} else {
-			in.Config = cfg
-		}
+	// Only the symbols the judgement reads are kept: a whole config is
+	// thousands of symbols (about 1 MB of allocations in `info`).
+	if cfg, _, err := kernelfile.ReadKernelConfig(h, u.Release, vendorSymbol); err == nil {
+		in.Config = cfg
 	} else {
-		configNote = ConfigPath + ": not exposed (kernel built without CONFIG_IKCONFIG_PROC)"
+		configNote = "kernel config: " + err.Error()
 	}
 	info := Judge(in)
 	if configNote != "" {

@@ -80,8 +80,10 @@ type Info struct {
 	// FarBehind is set for a vendor kernel on an ended series or two or
 	// more longterm series behind the newest.
 	FarBehind bool `json:"far_behind"`
-	// TableDate is the date of the built-in longterm table.
-	TableDate time.Time `json:"table_date"`
+	// TableDate is the date of the longterm table used; TableSource is
+	// "built-in" or the file it was read from (--kernel-table).
+	TableDate   time.Time `json:"table_date"`
+	TableSource string    `json:"table_source"`
 	// Notes says what could not be judged and why.
 	Notes []string `json:"notes,omitempty"`
 }
@@ -95,6 +97,8 @@ type Input struct {
 	Compiler    string
 	Config      map[string]string
 	Now         time.Time
+	// Table is the longterm table to judge by; nil means Builtin().
+	Table *Table
 }
 
 var releaseRE = lazyre.New(`^(\d+)\.(\d+)(?:\.(\d+))?(.*)$`)
@@ -113,22 +117,21 @@ func SeriesOf(release string) (series string, patch int, ok bool) {
 	return m[1] + "." + m[2], patch, true
 }
 
-// FindSeries returns the longterm series of the table, nil when series is
-// not one.
+// FindSeries returns the longterm series of the built-in table, nil when
+// series is not one.
 func FindSeries(series string) *Series {
-	for i := range Longterm {
-		if Longterm[i].Version == series {
-			return &Longterm[i]
-		}
-	}
-	return nil
+	return Builtin().Find(series)
 }
 
 // Judge places a kernel: series, maintenance, age and tree.
 func Judge(in Input) Info {
+	tbl := Builtin()
+	if in.Table != nil {
+		tbl = *in.Table
+	}
 	info := Info{
 		Release: in.Release, Build: in.Build, ProcVersion: in.ProcVersion,
-		Compiler: in.Compiler, TableDate: TableDate, KindEvidence: []string{},
+		Compiler: in.Compiler, TableDate: tbl.Date, TableSource: tbl.Source, KindEvidence: []string{},
 	}
 	if in.Now.IsZero() {
 		in.Now = time.Now()
@@ -155,17 +158,18 @@ func Judge(in Input) Info {
 	if info.Kind == KindDistribution {
 		info.Distribution = distributionOf(in.Release, in.Build, in.ProcVersion)
 	}
-	judgeSeries(&info, series, in.Now)
+	judgeSeries(&info, series, in.Now, tbl)
 	if info.Kind == KindVendor {
-		info.FarBehind = farBehind(info)
+		info.FarBehind = farBehind(info, tbl)
 	}
 	return info
 }
 
 // judgeSeries fills Longterm, Maintained, EOL, Status and MonthsBehind.
-func judgeSeries(info *Info, series string, now time.Time) {
+func judgeSeries(info *Info, series string, now time.Time, tbl Table) {
+	TableDate, NewestMainline := tbl.Date, tbl.NewestMainline
 	asOf := "as of " + TableDate.Format("January 2006")
-	if s := FindSeries(series); s != nil {
+	if s := tbl.Find(series); s != nil {
 		info.Longterm = true
 		eol := s.EOL
 		info.EOL = &eol
@@ -201,7 +205,7 @@ func judgeSeries(info *Info, series string, now time.Time) {
 		info.Status = fmt.Sprintf("series %s is the newest mainline release %s; it is not a longterm series and is maintained only until shortly after the next release", series, asOf)
 		info.MonthsBehind = monthsBehind(info.BuildDate, TableDate)
 	default:
-		info.Status = fmt.Sprintf("series %s is newer than boardbench's kernel table (%s); its maintenance is unknown", series, asOf)
+		info.Status = fmt.Sprintf("series %s is newer than boardbench's kernel table (%s, %s, %s); its maintenance is unknown: give a newer table with --kernel-table FILE (docs/kernel.md)", series, tbl.Source, asOf, tbl.Age(now))
 		info.Notes = append(info.Notes, "maintenance: series newer than the table")
 	}
 }
@@ -242,13 +246,13 @@ func monthsBehind(build *time.Time, newest time.Time) *int {
 
 // farBehind judges a vendor kernel: its series has ended, or two or more
 // longterm series have come out since.
-func farBehind(info Info) bool {
+func farBehind(info Info, tbl Table) bool {
 	if info.Maintained != nil && !*info.Maintained {
 		return true
 	}
 	newer := 0
-	for _, s := range Longterm {
-		if compareSeries(s.Version, info.Series) > 0 && s.Released.Before(TableDate) {
+	for _, s := range tbl.Longterm {
+		if compareSeries(s.Version, info.Series) > 0 && s.Released.Before(tbl.Date) {
 			newer++
 		}
 	}

@@ -19,6 +19,34 @@ import (
 
 var at = time.Date(2025, time.August, 1, 0, 0, 0, 0, time.UTC)
 
+// july2025 is kernel.org's longterm table as of July 2025, in the format of
+// --kernel-table: the tests judge by it, so that refreshing the built-in
+// table does not change what they expect.
+const july2025 = `# kernel.org longterm series as of 2025-07-01
+date 2025-07-01
+mainline 6.15
+longterm 6.12 2024-11-17 2026-12
+longterm 6.6  2023-10-29 2026-12
+longterm 6.1  2022-12-11 2027-12
+longterm 5.15 2021-10-31 2026-12
+longterm 5.10 2020-12-13 2026-12
+longterm 5.4  2019-11-24 2025-12
+longterm 4.19 2018-10-22 2024-12 4.19.325
+longterm 4.14 2017-11-12 2024-01 4.14.336
+longterm 4.9  2016-12-11 2023-01 4.9.337
+longterm 4.4  2016-01-10 2022-02 4.4.302
+`
+
+// judge is Judge by the July 2025 table.
+func judge(in Input) Info {
+	tbl, err := ParseTable([]byte(july2025), "july2025")
+	if err != nil {
+		panic(err)
+	}
+	in.Table = &tbl
+	return Judge(in)
+}
+
 // Release strings from the sbc-bench logs and cpuinfo file names of the
 // reference data, with what boardbench must say about each.
 func TestJudgeKnownReleases(t *testing.T) {
@@ -45,7 +73,7 @@ func TestJudgeKnownReleases(t *testing.T) {
 		{"6.16.0", KindMainline, nil, false},
 	}
 	for _, tc := range tests {
-		k := Judge(Input{Release: tc.release, Now: at})
+		k := judge(Input{Release: tc.release, Now: at})
 		if k.Kind != tc.kind {
 			t.Errorf("%s: kind %s, want %s (%v)", tc.release, k.Kind, tc.kind, k.KindEvidence)
 		}
@@ -63,7 +91,7 @@ func TestJudgeKnownReleases(t *testing.T) {
 
 func TestMaintenanceFollowsNow(t *testing.T) {
 	later := time.Date(2026, time.March, 1, 0, 0, 0, 0, time.UTC)
-	k := Judge(Input{Release: "5.4.290", Now: later})
+	k := judge(Input{Release: "5.4.290", Now: later})
 	if k.Maintained == nil || *k.Maintained || !strings.Contains(k.Status, "has passed") {
 		t.Errorf("5.4 in March 2026: maintained %v, status %q", deref(k.Maintained), k.Status)
 	}
@@ -79,18 +107,18 @@ func TestMonthsBehind(t *testing.T) {
 		{"4.19.100", "#1 SMP Mon Jan 6 10:00:00 CET 2020", 58},
 	}
 	for _, tc := range tests {
-		k := Judge(Input{Release: tc.release, Build: tc.build, Now: at})
+		k := judge(Input{Release: tc.release, Build: tc.build, Now: at})
 		if k.MonthsBehind == nil || *k.MonthsBehind != tc.want {
 			t.Errorf("%s built %q: months behind %v, want %d", tc.release, tc.build, deref(k.MonthsBehind), tc.want)
 		}
 	}
-	if k := Judge(Input{Release: "6.1.63", Build: "#1 SMP", Now: at}); k.MonthsBehind != nil {
+	if k := judge(Input{Release: "6.1.63", Build: "#1 SMP", Now: at}); k.MonthsBehind != nil {
 		t.Errorf("no build date: months behind %d, want unknown", *k.MonthsBehind)
 	}
 }
 
 func TestVendorConfig(t *testing.T) {
-	k := Judge(Input{Release: "5.10.110", Now: at, Config: kernelfile.ParseConfig([]byte("CONFIG_ARCH_ROCKCHIP=y\nCONFIG_CPU_RK3588=y\n# CONFIG_FOO is not set\n"))})
+	k := judge(Input{Release: "5.10.110", Now: at, Config: kernelfile.ParseConfig([]byte("CONFIG_ARCH_ROCKCHIP=y\nCONFIG_CPU_RK3588=y\n# CONFIG_FOO is not set\n"))})
 	if k.Kind != KindVendor || k.Tree != "Rockchip BSP" {
 		t.Errorf("kind %s tree %s, want Rockchip BSP", k.Kind, k.Tree)
 	}
@@ -103,7 +131,7 @@ func TestReferenceReleases(t *testing.T) {
 	seen := 0
 	for _, l := range shareddata.Logs(t) {
 		for _, m := range re.FindAllStringSubmatch(l.Text, 1) {
-			k := Judge(Input{Release: m[1], Now: at})
+			k := judge(Input{Release: m[1], Now: at})
 			if k.Series == "" || k.Status == "" || k.Kind == "" {
 				t.Errorf("%s: series %q status %q kind %q", m[1], k.Series, k.Status, k.Kind)
 			}
@@ -117,7 +145,7 @@ func TestReferenceReleases(t *testing.T) {
 	fileRE := regexp.MustCompile(`-([0-9]+\.[0-9]+(?:\.[0-9]+)?[^.]*)\.cpuinfo$`)
 	for _, e := range entries {
 		if m := fileRE.FindStringSubmatch(e.Name()); m != nil {
-			if k := Judge(Input{Release: m[1], Now: at}); k.Series == "" || k.Status == "" {
+			if k := judge(Input{Release: m[1], Now: at}); k.Series == "" || k.Status == "" {
 				t.Errorf("%s: series %q status %q", m[1], k.Series, k.Status)
 			}
 			seen++
@@ -155,7 +183,7 @@ func TestDistributionMaintains(t *testing.T) {
 			"Linux version 5.10.66 (root@runner) (aarch64-linux-gnu-gcc (Ubuntu 9.4.0-1ubuntu1~20.04.1) 9.4.0)", ""},
 	}
 	for _, tc := range tests {
-		k := Judge(Input{Release: tc.release, Build: tc.build, ProcVersion: tc.procVersion, Now: at})
+		k := judge(Input{Release: tc.release, Build: tc.build, ProcVersion: tc.procVersion, Now: at})
 		if k.Distribution != tc.want {
 			t.Errorf("%s: distribution %q, want %q (kind %s)", tc.release, k.Distribution, tc.want, k.Kind)
 		}
@@ -174,13 +202,13 @@ func TestAgeSaysAgainstWhat(t *testing.T) {
 		release, build, want string
 	}{
 		{"5.10.66-11-rockchip-geee2b32138fd", "#rockchip SMP Mon Jul 4 02:04:48 UTC 2022",
-			"35 months behind the newest release of its series, as of the table's date (" + TableDate.Format("2006-01-02") + ")"},
+			"35 months behind the newest release of its series, as of the table's date (2025-07-01)"},
 		{"4.4.154-rk3399", "#1 SMP Mon Jan 7 10:00:00 UTC 2019",
 			"36 months behind the last release of its series (end of life February 2022)"},
 		{"6.1.0", "", ""},
 	}
 	for _, tc := range tests {
-		k := Judge(Input{Release: tc.release, Build: tc.build, Now: at})
+		k := judge(Input{Release: tc.release, Build: tc.build, Now: at})
 		if got := k.Age(); got != tc.want {
 			t.Errorf("%s: Age() = %q, want %q", tc.release, got, tc.want)
 		}
@@ -256,5 +284,75 @@ func TestCollectKeepsLittleOfTheConfig(t *testing.T) {
 	}
 	if n := after.TotalAlloc - before.TotalAlloc; n > 256<<10 {
 		t.Errorf("Collect allocated %d KiB for a %d KiB config, want at most 256 KiB", n>>10, text.Len()>>10)
+	}
+}
+
+// TestParseTable: a table file gives the table it says, newest series
+// first; each malformed line is one error naming the file and the line.
+func TestParseTable(t *testing.T) {
+	tbl, err := ParseTable([]byte("date 2026-08-22 # facts as of\nmainline 7.2\nlongterm 5.4 2019-11-24 2025-12 5.4.302\n\nlongterm 6.18 2025-11-30 2028-12\n"), "t.txt")
+	if err != nil {
+		t.Fatal(err)
+	}
+	if tbl.Date != date(2026, time.August, 22) || tbl.NewestMainline != "7.2" || len(tbl.Longterm) != 2 ||
+		tbl.Longterm[0].Version != "6.18" || tbl.Longterm[1].Final != "5.4.302" || tbl.Longterm[0].EOL != date(2028, time.December, 1) || tbl.Source != "t.txt" {
+		t.Errorf("table %+v", tbl)
+	}
+	for _, tc := range []struct{ in, want string }{
+		{"date 2026-13-01\n", "t.txt:1: date"},
+		{"date 2026-08-22\nmainline seven\n", "t.txt:2: mainline"},
+		{"date 2026-08-22\nmainline 7.2\nlongterm 6.18 2025-11-30\n", "t.txt:3: longterm takes"},
+		{"date 2026-08-22\nmainline 7.2\nlongterm 6.18 2025-11-30 2028-12\nlongterm 6.18 2025-11-30 2028-12\n", "t.txt:4: series 6.18 listed twice"},
+		{"date 2026-08-22\nmainline 7.2\nlongterm 6.18 2025-11-30 2024-12\n", "ends before its release"},
+		{"date 2026-08-22\nmainline 7.2\nlongterm 5.4 2019-11-24 2025-12 5.10.1\n", "not of series 5.4"},
+		{"date 2026-08-22\nstable 7.1\n", "t.txt:2: unknown statement"},
+		{"mainline 7.2\nlongterm 6.18 2025-11-30 2028-12\n", "no date line"},
+		{"date 2026-08-22\nmainline 7.2\n", "no longterm line"},
+		{"", "no date line"},
+		{strings.Repeat("\n", 2000), "more than 1000 lines"},
+	} {
+		if _, err := ParseTable([]byte(tc.in), "t.txt"); err == nil || !strings.Contains(err.Error(), tc.want) {
+			t.Errorf("ParseTable(%q) = %v, want an error with %q", tc.in, err, tc.want)
+		}
+	}
+}
+
+// TestTableFileRefreshes: a series newer than the table has unknown
+// maintenance, and the status says how old the table is and how to give
+// a newer one; by a newer table it is judged.
+func TestTableFileRefreshes(t *testing.T) {
+	now := time.Date(2026, time.November, 26, 0, 0, 0, 0, time.UTC)
+	k := judge(Input{Release: "6.18.5", Now: now})
+	if k.Maintained != nil || !strings.Contains(k.Status, "--kernel-table FILE") || !strings.Contains(k.Status, "16 months old") {
+		t.Errorf("6.18 by the July 2025 table: maintained %v, status %q", deref(k.Maintained), k.Status)
+	}
+	newer, err := ParseTable([]byte("date 2026-08-22\nmainline 7.2\nlongterm 6.18 2025-11-30 2028-12\n"), "new.txt")
+	if err != nil {
+		t.Fatal(err)
+	}
+	k = Judge(Input{Release: "6.18.5", Now: now, Table: &newer})
+	if k.Maintained == nil || !*k.Maintained || !k.Longterm || k.TableSource != "new.txt" {
+		t.Errorf("6.18 by the newer table: maintained %v, longterm %v, source %q, status %q", deref(k.Maintained), k.Longterm, k.TableSource, k.Status)
+	}
+	// The built-in table knows 6.18.
+	if k := Judge(Input{Release: "6.18.5", Now: now}); k.Maintained == nil || !k.Longterm || k.TableSource != SourceBuiltin {
+		t.Errorf("6.18 by the built-in table: %+v", k)
+	}
+}
+
+func TestTableAge(t *testing.T) {
+	tbl := Table{Date: date(2025, time.July, 1)}
+	for _, tc := range []struct {
+		now  time.Time
+		want string
+	}{
+		{date(2025, time.July, 20), "less than a month old"},
+		{date(2025, time.August, 1), "1 month old"},
+		{date(2026, time.November, 26), "16 months old"},
+		{date(2024, time.January, 1), "less than a month old"},
+	} {
+		if got := tbl.Age(tc.now); got != tc.want {
+			t.Errorf("Age(%s) = %q, want %q", tc.now.Format("2006-01-02"), got, tc.want)
+		}
 	}
 }

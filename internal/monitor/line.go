@@ -27,9 +27,16 @@ func (cfg Config) Columns() Columns {
 		PowerW: cfg.Meter != nil && cfg.Meter.Info().Measures != power.MeasuresLimit}
 }
 
+// Legend explains the columns of Header whose meaning is not in their
+// name, in two lines of fewer than 100 columns; it is written once, above
+// the header.
+const Legend = "%cpu: share of all cores' time spent busy (100% = every core busy the whole interval),\n" +
+	"split into %sys %usr %nice %io %irq; load: the 1-minute load average"
+
 // Header returns the column header of sample lines. Clock and power columns
 // are 7 wide where they can be ("2400MHz", "12.34W") so that three clusters
 // and two power sensors fit in 100 columns.
+
 func Header(cfg Columns) string {
 	var b strings.Builder
 	b.WriteString("Time     ")

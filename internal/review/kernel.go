@@ -5,6 +5,7 @@ import (
 	"slices"
 	"strings"
 
+	"boardbench/internal/kernelfile"
 	"boardbench/internal/kernelinfo"
 )
 
@@ -32,7 +33,7 @@ func cpuMitigations(e *Env) []Finding {
 	var evidence, costs []string
 	for _, n := range names {
 		v, ok := e.Read(AreaKernel, VulnerabilitiesDir+"/"+n)
-		if !ok || !strings.HasPrefix(v, "Mitigation") {
+		if !ok || kernelfile.ParseVulnerability(v).State != kernelfile.VulnMitigated {
 			continue
 		}
 		evidence = append(evidence, ev(VulnerabilitiesDir+"/"+n, v))
@@ -58,6 +59,47 @@ func cpuMitigations(e *Env) []Finding {
 		"compare results only between machines with the same mitigations; on a machine that runs no untrusted code, mitigations=off on the kernel command line removes them",
 		"the kernel command line (extlinux.conf APPEND, cmdline.txt, GRUB_CMDLINE_LINUX)",
 		cost, evidence...)}
+}
+
+// cpuVulnerable: the kernel says the CPU is exposed to a vulnerability
+// ("Vulnerable…"), mitigations switched off or missing microcode alike.
+func cpuVulnerable(e *Env) []Finding {
+	evidence := vulnerabilitiesIn(e, kernelfile.VulnVulnerable)
+	if len(evidence) == 0 {
+		return nil
+	}
+	return []Finding{warn(fmt.Sprintf("the kernel reports %d CPU vulnerability(ies) without mitigation", len(evidence)),
+		"on a machine that runs untrusted code (other users, containers, a browser), remove mitigations=off or the per-vulnerability =off switch from the kernel command line and update the CPU microcode (intel-microcode, amd64-microcode) and the kernel; on a benchmark-only machine, keep it and compare only with machines that run the same way",
+		"the kernel command line (extlinux.conf APPEND, cmdline.txt, GRUB_CMDLINE_LINUX) and the OS's microcode and kernel packages",
+		"the mitigations cost speed on kernel-heavy work (see cpu_mitigations)", evidence...)}
+}
+
+// cpuVulnerabilityUnknown: the kernel cannot say whether the CPU is
+// exposed ("Unknown: …", typically a virtual machine's CPU), or writes a
+// state boardbench does not know.
+func cpuVulnerabilityUnknown(e *Env) []Finding {
+	evidence := vulnerabilitiesIn(e, kernelfile.VulnUnknown)
+	if len(evidence) == 0 {
+		return nil
+	}
+	return []Finding{info(fmt.Sprintf("the kernel cannot say whether the CPU is exposed to %d vulnerability(ies)", len(evidence)),
+		"in a virtual machine, the hypervisor decides: check the host; on bare metal, a newer kernel knows more CPUs",
+		"the host's or the OS's kernel", "none", evidence...)}
+}
+
+// vulnerabilitiesIn returns the evidence of the vulnerability files in
+// state st, by name.
+func vulnerabilitiesIn(e *Env, st kernelfile.VulnState) []string {
+	names, _ := e.H.ReadDirNames(VulnerabilitiesDir)
+	slices.Sort(names)
+	var evidence []string
+	for _, n := range names {
+		v, ok := e.Read(AreaKernel, VulnerabilitiesDir+"/"+n)
+		if ok && kernelfile.ParseVulnerability(v).State == st {
+			evidence = append(evidence, ev(VulnerabilitiesDir+"/"+n, v))
+		}
+	}
+	return evidence
 }
 
 func kernelEOL(e *Env) []Finding {

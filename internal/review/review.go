@@ -26,10 +26,17 @@ const (
 	AreaNetwork = "network"
 	AreaPower   = "power"
 	AreaKernel  = "kernel"
+	// AreaBoot holds what the boot loader gives the kernel: its command
+	// line, read by rules of several areas.
+	AreaBoot = "boot"
 )
 
 // Areas lists the areas in display order.
-var Areas = []string{AreaCPU, AreaMemory, AreaStorage, AreaNetwork, AreaPower, AreaKernel}
+var Areas = []string{AreaCPU, AreaMemory, AreaStorage, AreaNetwork, AreaPower, AreaKernel, AreaBoot}
+
+// settingArea fixes the area of settings that rules of several areas read:
+// the table shows them there, whichever rule read them first.
+var settingArea = map[string]string{"/proc/cmdline": AreaBoot}
 
 // Finding is a review finding: the shared finding type of every
 // judgement (finding.Review: a finding.Finding plus the area it belongs to
@@ -84,6 +91,9 @@ func (e *Env) Read(area, p string) (string, bool) {
 	if c, hit := e.cache[p]; hit {
 		return c.v, c.ok
 	}
+	if a, ok := settingArea[p]; ok {
+		area = a
+	}
 	b, err := e.H.ReadFile(p)
 	if err != nil {
 		e.cache[p] = cached{}
@@ -135,6 +145,8 @@ var Rules = []Rule{
 	{"usb_pd_contract", AreaPower, usbPDContract},
 	{"powercap_limit", AreaPower, powercapLimit},
 	{"cpu_mitigations", AreaKernel, cpuMitigations},
+	{"cpu_vulnerable", AreaKernel, cpuVulnerable},
+	{"cpu_vulnerability_unknown", AreaKernel, cpuVulnerabilityUnknown},
 	{"kernel_eol", AreaKernel, kernelEOL},
 }
 

@@ -160,6 +160,12 @@ var ruleCases = []struct {
 	{"powercap_limit", powercap("15000000"), powercap("28000000")},
 	{"cpu_mitigations", map[string]string{"/sys/devices/system/cpu/vulnerabilities/meltdown": "Mitigation: PTI\n"},
 		map[string]string{"/sys/devices/system/cpu/vulnerabilities/meltdown": "Not affected\n"}},
+	{"cpu_vulnerable", map[string]string{"/sys/devices/system/cpu/vulnerabilities/retbleed": "Vulnerable\n"},
+		map[string]string{"/sys/devices/system/cpu/vulnerabilities/retbleed": "Mitigation: untrained return thunk; SMT enabled with STIBP protection\n"}},
+	{"cpu_vulnerable", map[string]string{"/sys/devices/system/cpu/vulnerabilities/mds": "Vulnerable: Clear CPU buffers attempted, no microcode; SMT vulnerable\n"},
+		map[string]string{"/sys/devices/system/cpu/vulnerabilities/mds": "Not affected\n"}},
+	{"cpu_vulnerability_unknown", map[string]string{"/sys/devices/system/cpu/vulnerabilities/mmio_stale_data": "Unknown: No mitigations\n"},
+		map[string]string{"/sys/devices/system/cpu/vulnerabilities/mmio_stale_data": "Not affected\n"}},
 	{"kernel_eol", map[string]string{"/proc/sys/kernel/osrelease": "4.4.154-rk3399\n"}, map[string]string{"/proc/sys/kernel/osrelease": "6.1.140\n"}},
 }
 
@@ -278,5 +284,37 @@ func TestKernelEOLSeverityByKind(t *testing.T) {
 		if f.Severity != tc.severity || !strings.Contains(f.Title, tc.title) || !strings.Contains(f.Cost, tc.cost) {
 			t.Errorf("%s: [%s] %q, cost %q; want [%s] with %q, cost with %q", tc.name, f.Severity, f.Title, f.Cost, tc.severity, tc.title, tc.cost)
 		}
+	}
+}
+
+// TestVulnerableNotOK: a vulnerability the kernel reports as "Vulnerable"
+// is cited by a finding in the table of settings, never shown as "ok";
+// /proc/cmdline is a setting of the boot area, whichever rule read it.
+func TestVulnerableNotOK(t *testing.T) {
+	r := Run(fixture.Host(t, fixture.Merge(base, map[string]string{
+		"/sys/devices/system/cpu/vulnerabilities/retbleed": "Vulnerable\n",
+		"/sys/devices/system/cpu/vulnerabilities/meltdown": "Not affected\n",
+		"/proc/cmdline": "root=/dev/sda1\n",
+	})), now)
+	for _, s := range r.Settings {
+		switch s.Path {
+		case "/sys/devices/system/cpu/vulnerabilities/retbleed":
+			if !slices.Contains(s.Findings, "cpu_vulnerable") {
+				t.Errorf("retbleed: Vulnerable is cited by %v", s.Findings)
+			}
+		case "/sys/devices/system/cpu/vulnerabilities/meltdown":
+			if len(s.Findings) != 0 {
+				t.Errorf("meltdown: Not affected is cited by %v", s.Findings)
+			}
+		case "/proc/cmdline":
+			if s.Area != AreaBoot {
+				t.Errorf("/proc/cmdline is in area %q", s.Area)
+			}
+		}
+	}
+	var b strings.Builder
+	Render(&b, r, false)
+	if !strings.Contains(b.String(), "[WARNING] cpu_vulnerable: ") || !strings.Contains(b.String(), "  boot\n") {
+		t.Errorf("text view:\n%s", b.String())
 	}
 }

@@ -33,7 +33,7 @@ func Render(w io.Writer, r Report, color bool) {
 			put := func(label, text string) {
 				fmt.Fprintln(w, strings.TrimRight(textfmt.Indent(text, "  "+label, "            ", textfmt.MaxWidth), "\n"))
 			}
-			put("", fmt.Sprintf("[%s] %s: %s", f.Severity, f.ID, f.Title))
+			put("", f.Heading())
 			for _, e := range f.Evidence {
 				put("  read  ", e)
 			}

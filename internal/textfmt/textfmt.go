@@ -154,7 +154,14 @@ type Table struct {
 	// Headless leaves the header line out (the headers still count in the
 	// widths): a later block of a long table streamed in blocks.
 	Headless bool
-	rows     [][]string
+	// Width is the number of columns the table fits in: 0 means
+	// MaxWidth, a negative Width no limit.
+	Width int
+	// OneLine keeps every row on one line: a cell too long for its
+	// column is shortened with an ellipsis ("…") instead of wrapped, and
+	// columns are narrowed down to 6 runes whatever their words.
+	OneLine bool
+	rows    [][]string
 }
 
 // NewTable returns a table with the given headers.
@@ -225,6 +232,10 @@ func (t *Table) Write(w io.Writer) {
 		parts := make([][]string, len(cols))
 		height := 1
 		for j, i := range cols {
+			if t.OneLine {
+				parts[j] = []string{Shorten(cell(r, i), widths[j])}
+				continue
+			}
 			parts[j] = Wrap(cell(r, i), widths[j])
 			height = max(height, len(parts[j]))
 		}
@@ -255,10 +266,17 @@ func (t *Table) Write(w io.Writer) {
 }
 
 // fit narrows the widest wrappable column, one column at a time, until the
-// table fits in MaxWidth. A column narrows first down to its longest word
+// table fits in its Width. A column narrows first down to its longest word
 // (words[j]), marked columns before the others; only then are words cut,
-// never below 6 runes.
+// never below 6 runes. A OneLine table skips the step of words.
 func (t *Table) fit(cols []int, widths, words []int) {
+	limit := t.Width
+	if limit == 0 {
+		limit = MaxWidth
+	}
+	if limit < 0 {
+		return
+	}
 	total := func() int {
 		n := 2 + 2*(len(cols)-1)
 		for _, w := range widths {
@@ -271,14 +289,14 @@ func (t *Table) fit(cols []int, widths, words []int) {
 		anyMarked = anyMarked || t.Wrap[i]
 	}
 	const minWidth = 6
-	for over := total() - MaxWidth; over > 0; over = total() - MaxWidth {
+	for over := total() - limit; over > 0; over = total() - limit {
 		best, second := -1, 0
 		floor := make([]int, len(cols))
 		for pass := 0; pass < 3 && best < 0; pass++ {
 			second = 0
 			for j, i := range cols {
 				floor[j] = minWidth
-				if pass < 2 {
+				if pass < 2 && !t.OneLine {
 					floor[j] = max(minWidth, words[j])
 				}
 				if anyMarked && !t.Wrap[i] && pass == 0 || widths[j] <= floor[j] {
@@ -306,6 +324,15 @@ func (t *Table) fit(cols []int, widths, words []int) {
 		}
 		widths[best] = target
 	}
+}
+
+// Shorten returns s cut to at most n runes, its last rune an ellipsis
+// ("…") when it was cut; s itself when it fits or n < 2.
+func Shorten(s string, n int) string {
+	if n < 2 || utf8.RuneCountInString(s) <= n {
+		return s
+	}
+	return string([]rune(s)[:n-1]) + "…"
 }
 
 // Table writes a table through the Writer.

@@ -4,6 +4,8 @@ import (
 	"context"
 	"errors"
 	"fmt"
+	"io"
+	"os"
 	"strings"
 	"time"
 
@@ -196,6 +198,10 @@ type Installer struct {
 	Allow bool
 	// Root reports whether boardbench runs as root (Host.IsRoot()).
 	Root bool
+	// Say is where each installation is announced, with its exact
+	// command, before it starts; nil means standard error. Installing is
+	// never silent.
+	Say io.Writer
 }
 
 // NewInstaller returns an Installer for h that installs only when allow is
@@ -292,6 +298,7 @@ func (in *Installer) Install(ctx context.Context, kind Kind) error {
 		// refresh them once and retry the same packages.
 		if pm.Name == "apt" && !updated && needsAptUpdate(res) {
 			updated = true
+			in.say("refreshing the package lists first: %s update", pm.Command)
 			if _, uerr := in.Executor.Exec(ctx, proc.Command{Name: pm.Command, Args: []string{"update"}, Env: pm.env}); uerr == nil {
 				res, err = in.run(ctx, pm, pkgs)
 				if err == nil {
@@ -306,7 +313,18 @@ func (in *Installer) Install(ctx context.Context, kind Kind) error {
 
 func (in *Installer) run(ctx context.Context, pm *PackageManager, pkgs []string) (proc.Result, error) {
 	argv := pm.InstallCommand(pkgs)
+	in.say("installing %s: %s (--no-install never installs)", strings.Join(pkgs, " "), strings.Join(argv, " "))
 	return in.Executor.Exec(ctx, proc.Command{Name: argv[0], Args: argv[1:], Env: pm.env})
+}
+
+// say announces a step of an installation on Say (standard error when
+// nil), before it happens.
+func (in *Installer) say(format string, args ...any) {
+	w := in.Say
+	if w == nil {
+		w = os.Stderr
+	}
+	fmt.Fprintf(w, "boardbench: "+format+"\n", args...)
 }
 
 // needsAptUpdate recognises apt's complaints about missing package lists.

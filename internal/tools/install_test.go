@@ -173,8 +173,20 @@ func TestInstallerRunsPackageManager(t *testing.T) {
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
 			fake := &fakeExecutor{replies: tt.replies}
-			in := &Installer{Host: toolsHost(t, nil, map[string]string{tt.manager + "_--version": "x\n"}), Executor: fake, Allow: true, Root: true}
+			var said strings.Builder
+			in := &Installer{Host: toolsHost(t, nil, map[string]string{tt.manager + "_--version": "x\n"}), Executor: fake, Allow: true, Root: true, Say: &said}
 			err := in.Install(context.Background(), tt.kind)
+			// Every command was announced, in the order it ran, with its
+			// exact command line.
+			lines := strings.Split(strings.TrimSuffix(said.String(), "\n"), "\n")
+			if len(lines) != len(fake.calls) {
+				t.Errorf("%d announcements for %d commands:\n%s", len(lines), len(fake.calls), said.String())
+			}
+			for i, c := range fake.commandLines() {
+				if i < len(lines) && (!strings.HasPrefix(lines[i], "boardbench: ") || !strings.Contains(lines[i], c)) {
+					t.Errorf("command %q announced as %q", c, lines[i])
+				}
+			}
 			if got := strings.Join(fake.commandLines(), " | "); got != strings.Join(tt.wantCalls, " | ") {
 				t.Errorf("ran %q, want %q", got, strings.Join(tt.wantCalls, " | "))
 			}

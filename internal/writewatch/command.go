@@ -52,9 +52,12 @@ func ResolveTarget(ctx context.Context, h *host.Host, target string) (Target, er
 	return Target{Device: dev, ID: id, Facts: facts}, nil
 }
 
-// Label names the target for a person: its label, else its path.
+// Label names the target for a person: its label, else its path, then
+// what it is (Medium), e.g. "mmcblk0 (SD card SanDisk SC16G); SD card
+// (flash)".
 func (t Target) Label() string {
-	return firstNonEmpty(t.ID.Label(), t.ID.Path)
+	what, _ := Medium(t.ID)
+	return firstNonEmpty(t.ID.Label(), t.ID.Path) + "; " + what
 }
 
 // CommandStep is the plan of `boardbench writes`: one passive step that
@@ -70,6 +73,9 @@ func CommandStep(h *host.Host, t Target, interval time.Duration, count int, onLi
 			var err error
 			*figs, err = Watch(ctx, h, Config{Device: t.Device, Interval: interval, Count: count, OnLine: onLine})
 			figs.Advice = Advise(t.Facts, *figs)
+			if what, flash := Medium(t.ID); !flash {
+				ph.Notes = append(ph.Notes, fmt.Sprintf("no advice: %s is a %s; the advice spares the wear of flash", t.Device, what))
+			}
 			if ferr := ph.SetFigures(*figs); ferr != nil {
 				return ferr
 			}

@@ -213,8 +213,9 @@ func sub(a, b uint64) uint64 {
 }
 
 // Line formats a line the way users know it from armbianmonitor -d: the
-// date, write requests / 512-byte sectors written, and the seconds since
-// the previous line; then the top writers of the device, and how many
+// date, the write requests completed and the bytes they wrote (the
+// kernel's 512-byte sectors, in KiB), and the seconds since the previous
+// line; then the top writers of the device, and how many
 // processes wrote where it cannot be said.
 func Line(l result.WritesLine) string {
 	return FitLine(l, 0)
@@ -231,7 +232,7 @@ func FitLine(l result.WritesLine, width int) string {
 	if err == nil {
 		ts = t.Local().Format("Mon Jan _2 15:04:05 MST 2006")
 	}
-	head := fmt.Sprintf("%s %d/%.0f pages written after %.0f sec", ts, l.Writes, l.KiBWritten*2, l.IntervalS)
+	head := fmt.Sprintf("%s %s, %s in %.0f sec", ts, requests(l.Writes), kib(l.KiBWritten), l.IntervalS)
 	top := l.Writers[:min(3, len(l.Writers))]
 	note := ""
 	switch n := len(l.NotAttributable); n {
@@ -283,6 +284,14 @@ func FitLine(l result.WritesLine, width int) string {
 	return head
 }
 
+// requests counts completed write requests: "1 write", "12 writes".
+func requests(n uint64) string {
+	if n == 1 {
+		return "1 write"
+	}
+	return fmt.Sprintf("%d writes", n)
+}
+
 func kib(v float64) string {
 	if v >= 10240 {
 		return fmt.Sprintf("%.1f MiB", v/1024)
@@ -313,21 +322,69 @@ type Facts struct {
 	VarLog *blockdev.Identity
 }
 
-// flashKinds are the kinds whose wear matters.
-var flashKinds = []string{blockdev.KindSD, blockdev.KindEMMC, blockdev.KindUSB, blockdev.KindOther, blockdev.KindMTD}
+// Medium says what a device is, for a person ("SD card (flash)", "virtio
+// disk of a virtual machine: the host's storage, unknown to the guest"),
+// and whether it is known to be flash, whose wear the advice spares. Only
+// the kernel's facts are used: the kind of the device and, for disks
+// behind SATA, SCSI or USB, its rotational flag.
+func Medium(id *blockdev.Identity) (what string, flash bool) {
+	if id == nil {
+		return "unknown device", false
+	}
+	var rot *bool
+	if id.Block != nil {
+		rot = id.Block.Rotational
+	}
+	switch id.Kind {
+	case blockdev.KindSD:
+		return "SD card (flash)", true
+	case blockdev.KindEMMC:
+		return "eMMC (flash)", true
+	case blockdev.KindNVMe:
+		return "NVMe drive (flash)", true
+	case blockdev.KindUFS:
+		return "UFS (flash)", true
+	case blockdev.KindMTD:
+		return "raw flash (MTD)", true
+	case blockdev.KindUSB:
+		// USB sticks often claim to be rotational: only a drive saying it
+		// is not rotational is taken for flash.
+		if rot != nil && !*rot {
+			return "USB drive, not rotational (flash)", true
+		}
+		return "USB drive (rotational, or it does not say: not known to be flash)", false
+	case blockdev.KindSATA, blockdev.KindSCSI:
+		bus := strings.ToUpper(id.Kind)
+		switch {
+		case rot == nil:
+			return bus + " drive (the kernel does not say whether it is rotational)", false
+		case *rot:
+			return bus + " drive, rotational (a hard disk, not flash)", false
+		}
+		return bus + " drive, not rotational (flash)", true
+	case blockdev.KindVirtio:
+		return "virtio disk of a virtual machine: the host's storage, unknown to the guest", false
+	case blockdev.KindRAM:
+		return "memory (tmpfs, ramfs or zram), not flash", false
+	case blockdev.KindNetwork:
+		return "network filesystem, not local flash", false
+	}
+	return "device of unknown kind, not known to be flash", false
+}
 
 // Advise returns the advice for the watched device, each with its evidence
-// (the facts and the writers seen) and its cost.
+// (the facts and the writers seen) and its cost. The advice spares flash:
+// for a device not known to be flash (a virtio disk, a hard disk) there is
+// none, and Medium says why.
 func Advise(f Facts, figs result.WritesFigures) []result.WritesAdvice {
 	out := []result.WritesAdvice{}
 	id := f.Root
 	if id == nil {
 		return out
 	}
-	flash := slices.Contains(flashKinds, id.Kind)
-	what := id.Kind
+	what, flash := Medium(id)
 	if !flash {
-		what += " (not flash: wear matters less)"
+		return out
 	}
 	for _, sw := range slices.Sorted(maps.Keys(f.Swaps)) {
 		s := f.Swaps[sw]

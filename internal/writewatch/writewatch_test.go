@@ -32,7 +32,7 @@ func TestLine(t *testing.T) {
 	l := result.WritesLine{Time: "2021-11-14T14:43:14Z", Device: "mmcblk0p2", IntervalS: 5, Writes: 2, KiBWritten: 20,
 		Writers: []result.Writer{{PID: 120, Comm: "jbd2/mmcblk0p2-8", KiB: 16}}}
 	s := Line(l)
-	if !strings.Contains(s, " 2/40 pages written after 5 sec") || !strings.Contains(s, "jbd2/mmcblk0p2-8[120] 16 KiB") {
+	if !strings.Contains(s, " 2 writes, 20 KiB in 5 sec") || !strings.Contains(s, "jbd2/mmcblk0p2-8[120] 16 KiB") {
 		t.Errorf("Line = %q", s)
 	}
 }
@@ -50,8 +50,8 @@ func TestFitLine(t *testing.T) {
 		want, avoid []string
 	}{
 		{width: 0, want: []string{"systemd-journal[1234] 64 KiB", "jbd2/mmcblk0p2-[345678]"}, avoid: []string{"more"}},
-		{width: 100, want: []string{"12/192 pages written after 5 sec", "systemd-journal", "more"}, avoid: []string{"jbd2"}},
-		{width: 60, want: []string{"12/192 pages written after 5 sec"}, avoid: []string{"systemd-journal"}},
+		{width: 100, want: []string{"12 writes, 96 KiB in 5 sec", "systemd-journal", "more"}, avoid: []string{"jbd2"}},
+		{width: 60, want: []string{"12 writes, 96 KiB in 5 sec"}, avoid: []string{"systemd-journal"}},
 	}
 	for _, tt := range tests {
 		s := FitLine(l, tt.width)
@@ -88,7 +88,7 @@ func TestFitLineNotAttributable(t *testing.T) {
 		t.Errorf("FitLine(90) = %q: want the writer kept, the note dropped", s)
 	}
 	l.Writers, l.NotAttributable = []result.Writer{}, l.NotAttributable[:1]
-	if s := FitLine(l, 0); !strings.HasSuffix(s, "pages written after 1 sec · 1 writer not attributable to a device") {
+	if s := FitLine(l, 0); !strings.HasSuffix(s, "3 writes, 12 KiB in 1 sec · 1 writer not attributable to a device") {
 		t.Errorf("FitLine without writers = %q", s)
 	}
 }
@@ -124,6 +124,56 @@ func TestAdvise(t *testing.T) {
 		VarLog: &blockdev.Identity{Kind: blockdev.KindRAM, Name: "zram1"}}
 	if got := ids(Advise(facts, result.WritesFigures{})); len(got) != 0 {
 		t.Errorf("advice for a tuned card: %v", got)
+	}
+	// The same untuned setup on a device not known to be flash gets no
+	// flash advice.
+	yes, no := true, false
+	for _, kind := range []struct {
+		kind string
+		rot  *bool
+	}{{blockdev.KindVirtio, nil}, {blockdev.KindSATA, &yes}, {blockdev.KindSATA, nil}, {blockdev.KindUSB, nil}, {blockdev.KindOther, nil}, {"", nil}} {
+		disk := &blockdev.Identity{Kind: kind.kind, Name: "vda", Mount: mountAt("/"), Block: &storage.Device{Rotational: kind.rot},
+			Filesystem: &blockdev.Filesystem{Type: "ext4", Atime: "relatime"}}
+		facts = Facts{Root: disk, Swaps: map[string]*blockdev.Identity{"/swap": {Kind: kind.kind, Name: "vda"}}, VarLog: disk}
+		if got := ids(Advise(facts, figs)); len(got) != 0 {
+			t.Errorf("flash advice for %s (rotational %v): %v", kind.kind, kind.rot, got)
+		}
+	}
+	for _, kind := range []struct {
+		kind string
+		rot  *bool
+	}{{blockdev.KindNVMe, nil}, {blockdev.KindSATA, &no}, {blockdev.KindUSB, &no}, {blockdev.KindEMMC, nil}} {
+		disk := &blockdev.Identity{Kind: kind.kind, Name: "sda", Mount: mountAt("/"), Block: &storage.Device{Rotational: kind.rot},
+			Filesystem: &blockdev.Filesystem{Type: "ext4", Atime: "relatime"}}
+		if got := ids(Advise(Facts{Root: disk}, result.WritesFigures{})); !slices.Equal(got, []string{"ext4-commit", "atime"}) {
+			t.Errorf("advice for flash %s (rotational %v): %v", kind.kind, kind.rot, got)
+		}
+	}
+}
+
+func TestMedium(t *testing.T) {
+	yes, no := true, false
+	for _, tc := range []struct {
+		id    *blockdev.Identity
+		want  string
+		flash bool
+	}{
+		{&blockdev.Identity{Kind: blockdev.KindVirtio}, "virtio disk", false},
+		{&blockdev.Identity{Kind: blockdev.KindSD}, "SD card (flash)", true},
+		{&blockdev.Identity{Kind: blockdev.KindEMMC}, "eMMC (flash)", true},
+		{&blockdev.Identity{Kind: blockdev.KindNVMe}, "NVMe drive (flash)", true},
+		{&blockdev.Identity{Kind: blockdev.KindUSB, Block: &storage.Device{Rotational: &yes}}, "USB drive (rotational", false},
+		{&blockdev.Identity{Kind: blockdev.KindUSB, Block: &storage.Device{Rotational: &no}}, "USB drive, not rotational (flash)", true},
+		{&blockdev.Identity{Kind: blockdev.KindSATA, Block: &storage.Device{Rotational: &yes}}, "SATA drive, rotational", false},
+		{&blockdev.Identity{Kind: blockdev.KindSATA, Block: &storage.Device{Rotational: &no}}, "SATA drive, not rotational (flash)", true},
+		{&blockdev.Identity{Kind: blockdev.KindSCSI}, "SCSI drive (the kernel does not say", false},
+		{&blockdev.Identity{Kind: blockdev.KindOther}, "unknown kind", false},
+		{nil, "unknown device", false},
+	} {
+		what, flash := Medium(tc.id)
+		if !strings.Contains(what, tc.want) || flash != tc.flash {
+			t.Errorf("Medium(%+v) = %q, %v; want %q, %v", tc.id, what, flash, tc.want, tc.flash)
+		}
 	}
 }
 

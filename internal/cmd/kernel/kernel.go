@@ -14,6 +14,7 @@ import (
 
 	"boardbench/internal/cmdutil"
 	"boardbench/internal/kernelinfo"
+	"boardbench/internal/regfile"
 	"boardbench/internal/textfmt"
 
 	"github.com/spf13/cobra"
@@ -21,42 +22,74 @@ import (
 
 // NewCmd returns the kernel command.
 func NewCmd(f *cmdutil.Factory) *cobra.Command {
-	var root string
+	var root, tableFile string
 	var asJSON bool
 	cmd := &cobra.Command{
-		Use:   "kernel [--json] [--root DIR]",
+		Use:   "kernel [--json] [--root DIR] [--kernel-table FILE]",
 		Short: "Judge the kernel: vendor or mainline, maintained or end-of-life, how far behind",
 		Long: `Show the kernel's release, build date, compiler and build host, and judge it:
 a vendor (BSP) kernel or one close to mainline (from the release string, the
 build host and /proc/config.gz where present), whether kernel.org still
 maintains its series, and how many months the build is behind the newest
 release of its series. The longterm table is built into boardbench and dated;
-without a network the answer is "as of" that date.`,
+without a network the answer is "as of" that date, and the view says how old
+the table is. --kernel-table FILE judges by a newer table instead (format in
+docs/kernel.md: "date", "mainline" and "longterm" lines).`,
 		Example: `  boardbench kernel
   boardbench kernel --json
-  boardbench kernel --root ./rock5b-capture`,
+  boardbench kernel --root ./rock5b-capture
+  boardbench kernel --kernel-table kernel-table.txt`,
 		Args: cmdutil.NoArgs,
 		RunE: func(cmd *cobra.Command, args []string) error {
+			tbl, err := LoadTable(tableFile)
+			if err != nil {
+				return err
+			}
 			h, err := f.NewHost(root)
 			if err != nil {
 				return err
 			}
-			k := kernelinfo.Collect(h, time.Now())
+			now := time.Now()
+			k := kernelinfo.CollectWith(h, now, &tbl)
 			if asJSON {
 				return f.WriteJSON(k)
 			}
-			Render(f, k)
+			Render(f, k, tbl, now)
 			return f.IO.OutErr()
 		},
 	}
 	cmdutil.AddRootFlag(cmd, &root)
 	cmdutil.AddJSONFlag(cmd, &asJSON)
+	cmd.Flags().StringVar(&tableFile, "kernel-table", "", "judge by the longterm table in `FILE` instead of the built-in one (format: docs/kernel.md)")
 	return cmd
 }
 
+// maxTableBytes bounds a --kernel-table file (real ones are under 2 KiB).
+const maxTableBytes = 64 << 10
+
+// LoadTable returns the table of --kernel-table FILE, or the built-in one
+// when path is "". A file that cannot be read (missing, not a regular
+// file, over 64 KiB) or parsed is bad input (exit 2), one line naming the
+// file and the line.
+func LoadTable(path string) (kernelinfo.Table, error) {
+	if path == "" {
+		return kernelinfo.Builtin(), nil
+	}
+	b, err := regfile.Read(path, maxTableBytes, regfile.Follow)
+	if err != nil {
+		return kernelinfo.Table{}, cmdutil.Usagef("--kernel-table: %v", err)
+	}
+	tbl, err := kernelinfo.ParseTable(b, path)
+	if err != nil {
+		return kernelinfo.Table{}, cmdutil.Usagef("--kernel-table: %v", err)
+	}
+	return tbl, nil
+}
+
 // Render writes the text view of a kernel judgement: the facts, with the
-// evidence of the tree's judgement under "tree", then the longterm table.
-func Render(f *cmdutil.Factory, k kernelinfo.Info) {
+// evidence of the tree's judgement under "tree", then the longterm table
+// tbl, saying where it comes from and how old it is at now.
+func Render(f *cmdutil.Factory, k kernelinfo.Info, tbl kernelinfo.Table, now time.Time) {
 	w := textfmt.New(f.IO.Out, f.IO.ColorEnabled())
 	w.Section("Kernel")
 	build := "unknown"
@@ -91,9 +124,10 @@ func Render(f *cmdutil.Factory, k kernelinfo.Info) {
 	for _, n := range k.Notes {
 		w.Line("note: %s", n)
 	}
-	w.Section(fmt.Sprintf("Longterm series (table of %s)", kernelinfo.TableDate.Format("2006-01-02")))
+	w.Section(fmt.Sprintf("Longterm series (%s table of %s, %s; newest mainline then: %s)",
+		tbl.Source, tbl.Date.Format("2006-01-02"), tbl.Age(now), tbl.NewestMainline))
 	t := textfmt.NewTable("series", "released", "end of life", "")
-	for _, s := range kernelinfo.Longterm {
+	for _, s := range tbl.Longterm {
 		mark := ""
 		if s.Version == k.Series {
 			mark = "← this kernel"

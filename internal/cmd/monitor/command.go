@@ -107,7 +107,7 @@ func runCommand(opts *Options) error {
 		Interval: opts.Interval, Monitor: &mcfg, Warn: f.IO.ErrOut, Power: opts.Power, Keep: f.Keep,
 		OnSample: func(smp monitor.Sample) {
 			prom.sampled(ctx)
-			fmt.Fprintln(liveOut, "boardbench: "+monitor.Line(*liveCols.Load(), smp))
+			fmt.Fprintln(liveOut, monitor.Line(*liveCols.Load(), smp))
 		},
 		// A wrapped benchmark's own findings (HPL's failed residual
 		// check) are rules of check, run for every result.
@@ -141,7 +141,8 @@ func runCommand(opts *Options) error {
 		}
 		fmt.Fprintf(f.IO.ErrOut, "boardbench: running %s%s, sampling every %s s; result: %s\n",
 			title, pinned, trimFloat(opts.Interval.Seconds()), path)
-		fmt.Fprintln(liveOut, "boardbench: "+monitor.Header(cols))
+		io.WriteString(liveOut, monitor.Legend+"\n")
+		fmt.Fprintln(liveOut, monitor.Header(cols))
 		return []session.Step{step}, nil
 	}
 	_, err = session.Measure(ctx, cfg, session.Plan{Prepare: prepare, End: command.End(ctx)})

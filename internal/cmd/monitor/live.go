@@ -3,6 +3,7 @@ package monitor
 import (
 	"context"
 	"fmt"
+	"io"
 
 	"boardbench/internal/cmdutil"
 	"boardbench/internal/inventory"
@@ -62,7 +63,7 @@ func runLive(ctx context.Context, f *cmdutil.Factory, opts *Options) error {
 		}
 		cols := cfg.Columns()
 		header := monitor.Header(cols)
-		if _, err := fmt.Fprintln(out, header); err != nil {
+		if _, err := io.WriteString(out, monitor.Legend+"\n"+header+"\n"); err != nil {
 			return err
 		}
 		lines := 0

@@ -26,7 +26,7 @@ func writeSummary(w io.Writer, res *result.Result, p result.Phase, cfg monitor.C
 	// indented under the text they continue.
 	line := func(first, rest, text string) { fmt.Fprint(w, textfmt.Indent(text, first, rest, textfmt.MaxWidth)) }
 	fmt.Fprintln(w)
-	line("", "  ", fmt.Sprintf("boardbench: %s %s after %.1f s; %d samples", p.Title, how, p.DurationS, len(p.Samples)))
+	line("", "  ", fmt.Sprintf("%s %s after %.1f s; %d samples", p.Title, how, p.DurationS, len(p.Samples)))
 	var ranges []string
 	for i, pol := range cfg.Policies {
 		ranges = append(ranges, rangeOf(pol.Label, "MHz", "%.0f", p.Samples, func(s result.Sample) *float64 {
@@ -41,7 +41,7 @@ func writeSummary(w io.Writer, res *result.Result, p result.Phase, cfg monitor.C
 	}
 	ranges = append(ranges,
 		rangeOf("temperature", "°C", "%.1f", p.Samples, func(s result.Sample) *float64 { return s.TempC }),
-		rangeOf("busy", "%", "%.0f", p.Samples, func(s result.Sample) *float64 { return s.CPUPct }))
+		rangeOf("cpu busy (share of all cores' time)", "%", "%.0f", p.Samples, func(s result.Sample) *float64 { return s.CPUPct }))
 	var kept []string
 	for _, r := range ranges {
 		if r != "" {
@@ -62,12 +62,10 @@ func writeSummary(w io.Writer, res *result.Result, p result.Phase, cfg monitor.C
 	} else {
 		fmt.Fprintln(w, "Findings:")
 		for _, f := range res.Findings {
-			line("  ", "    ", fmt.Sprintf("[%s] %s: %s", f.Severity, f.ID, f.Title))
-			for _, e := range f.Evidence {
-				line("      ", "        ", e)
-			}
-			if f.Advice != "" {
-				line("      ", "        ", "→ "+f.Advice)
+			// The one style of findings in every text view, as run's.
+			for _, l := range f.TextLines() {
+				ind := "  " + strings.Repeat(" ", l.Indent)
+				line(ind, ind+"    ", l.Text)
 			}
 		}
 	}

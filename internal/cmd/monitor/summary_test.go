@@ -59,3 +59,24 @@ func TestSummaryWidth(t *testing.T) {
 		t.Log(out)
 	}
 }
+
+// TestSummaryFindingStyle: monitor writes findings in run's one style
+// (finding.TextLines): severity in capitals, "advice:", never an arrow.
+func TestSummaryFindingStyle(t *testing.T) {
+	res := result.New("monitor", nil, nil)
+	res.Findings = longFindings()
+	p := result.Phase{Name: result.PhaseCommand, Title: "true", Status: result.PhaseOK}
+	var b bytes.Buffer
+	writeSummary(&b, res, p, monitor.Config{}, "")
+	out := b.String()
+	for _, want := range []string{"  [WARNING] background-activity: ", "  [INVALIDATES] throttling: ", "      advice: stop the services", "      phases: command"} {
+		if !strings.Contains(out, want) {
+			t.Errorf("summary lacks %q:\n%s", want, out)
+		}
+	}
+	for _, bad := range []string{"[warning]", "→", "boardbench: "} {
+		if strings.Contains(out, bad) {
+			t.Errorf("summary holds %q:\n%s", bad, out)
+		}
+	}
+}

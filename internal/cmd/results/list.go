@@ -33,7 +33,10 @@ func newListCmd(f *cmdutil.Factory) *cobra.Command {
 		Short: "List the stored results, newest first",
 		Long: `List the stored results, newest first: id (its first 12 digits), date, kind,
 board, SoC, status, validity and the 7-Zip multi-threaded figure when there
-is one. --json prints an array of {id, kind, board, soc, created_at, status,
+is one. One line per result: on a terminal, long board and SoC names are
+shortened with an ellipsis (…) to the terminal's width (narrower than 100
+columns, the date loses its time of day); on a pipe every cell is whole.
+--json prints an array of {id, kind, board, soc, created_at, status,
 valid, summary}, summary holding every headline figure by name, and quick:
 true for a result of a quick mode (its kind reads "run (quick)" in the
 table): quick figures are not comparable with standard ones.`,
@@ -67,6 +70,17 @@ table): quick figures are not comparable with standard ones.`,
 			// held in memory.
 			w := bufio.NewWriterSize(f.IO.Out, 64<<10)
 			n := 0
+			// One line per result: on a terminal long board and SoC names
+			// are shortened (…) to the terminal's width, never wrapped; on
+			// a pipe every cell is whole, for grep and awk.
+			width, date := -1, "2006-01-02 15:04"
+			if f.IO.IsStdoutTTY() {
+				width = f.IO.TerminalWidth()
+				if width < textfmt.MaxWidth {
+					// The time of day gives way to the names.
+					date = "2006-01-02"
+				}
+			}
 			var t *textfmt.Table
 			flush := func() {
 				if t != nil && t.Len() > 0 {
@@ -76,6 +90,8 @@ table): quick figures are not comparable with standard ones.`,
 				t = textfmt.NewTable("ID", "DATE", "KIND", "BOARD", "SOC", "STATUS", "VALID", "7-ZIP MULTI")
 				t.RightAlign = map[int]bool{7: true}
 				t.Wrap = map[int]bool{3: true, 4: true}
+				t.OneLine = true
+				t.Width = width
 			}
 			flush()
 			err = store.Each(ctx, st, q, func(r store.Record) error {
@@ -96,7 +112,7 @@ table): quick figures are not comparable with standard ones.`,
 					// A quick result is not set beside standard ones.
 					kind += " (quick)"
 				}
-				t.Row(id, r.CreatedAt.Local().Format("2006-01-02 15:04"), kind, textfmt.OrUnknown(r.Board), textfmt.OrUnknown(r.SoC), r.Status, valid, multi)
+				t.Row(id, r.CreatedAt.Local().Format(date), kind, textfmt.OrUnknown(r.Board), textfmt.OrUnknown(r.SoC), r.Status, valid, multi)
 				if n++; t.Len() == listBlock {
 					flush()
 				}

@@ -55,17 +55,21 @@ func NewCmd(f *cmdutil.Factory, runF func(*Options) error) *cobra.Command {
 		Long: `Watch a block device (default: the one holding /) and print a line whenever
 something was written to it:
 
-  DATE N/M pages written after S sec · top writers
+  DATE N writes, M KiB in S sec · top writers
 
-N is the number of write requests the device completed, M the 512-byte
-sectors they wrote, S the seconds since the previous line; the top writers
+N is the number of write requests the device completed, M what they wrote
+(the kernel's 512-byte sectors, in KiB), S the seconds since the previous
+line; the top writers
 are the processes whose write_bytes (/proc/PID/io, readable as root) grew in
 the interval and that hold a file open for writing on the device (or a
 partition or device stacked on it); the others are counted as "not
 attributable" (a process that opens, writes and closes a file between two
 polls is one of them). At the end (Ctrl-C or --count) a summary says
 how often, how much and by whom, with advice that reduces writes to flash
-(swap, ext4 commit interval, logs, atime), each with its evidence and cost.`,
+(swap, ext4 commit interval, logs, atime), each with its evidence and cost.
+The first line says what the device is (SD card, eMMC, NVMe, USB, SATA or
+SCSI drive and whether it is rotational, virtio disk); the advice is given
+only for a device known to be flash.`,
 		Example: `  boardbench writes
   boardbench writes mmcblk0p2 --count 10
   boardbench writes /var --json`,

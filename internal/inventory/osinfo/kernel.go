@@ -24,6 +24,40 @@ type Kernel struct {
 	Arch string `json:"arch"`
 	// Bits is 64 or 32; nil when Machine is unknown.
 	Bits *int `json:"bits"`
+	// Config is what the kernel's build configuration says that bears on
+	// benchmark results; nil when neither /proc/config.gz nor
+	// /boot/config-RELEASE could be read (note).
+	Config *KernelConfig `json:"config"`
+}
+
+// KernelConfig is the part of the kernel's build configuration that
+// reviewers read beside benchmark results (kernelfile.ConfigFacts).
+type KernelConfig struct {
+	// Source is the file read: /proc/config.gz or /boot/config-RELEASE.
+	Source string `json:"source"`
+	// HZ is CONFIG_HZ, the timer frequency in Hz; nil when not set.
+	HZ *int `json:"hz"`
+	// Preempt is the preemption model built in: "none", "voluntary",
+	// "full", "lazy" or "rt"; "" when no symbol says.
+	Preempt string `json:"preempt"`
+	// PreemptDynamic is CONFIG_PREEMPT_DYNAMIC: the model can be changed
+	// at boot (preempt=); Preempt is then the default.
+	PreemptDynamic bool `json:"preempt_dynamic"`
+	// Tick is the timer tick: "periodic", "idle" (CONFIG_NO_HZ_IDLE) or
+	// "full" (CONFIG_NO_HZ_FULL); "" when no symbol says.
+	Tick string `json:"tick"`
+}
+
+// collectKernelConfig reads the kernel config of release and keeps its
+// facts; nil, with a note, when there is none.
+func collectKernelConfig(h *host.Host, release string, notes *note.List) *KernelConfig {
+	cfg, src, err := kernelfile.ReadKernelConfig(h, release, kernelfile.ConfigFactsSymbol)
+	if err != nil {
+		notes.Add("kernel config", err.Error())
+		return nil
+	}
+	f := kernelfile.ConfigFactsOf(cfg)
+	return &KernelConfig{Source: src, HZ: f.HZ, Preempt: f.Preempt, PreemptDynamic: f.PreemptDynamic, Tick: f.Tick}
 }
 
 // machineArch maps `uname -m` to Debian's architecture family and bitness.
@@ -61,6 +95,7 @@ func collectKernel(h *host.Host, notes *note.List) Kernel {
 	if k.Build == "" {
 		notes.Add("kernel build", note.NotExposed)
 	}
+	k.Config = collectKernelConfig(h, u.Release, notes)
 	if a, ok := machineArch[k.Machine]; ok {
 		k.Arch = a.arch
 		bits := a.bits

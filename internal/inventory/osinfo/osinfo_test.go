@@ -1,6 +1,8 @@
 package osinfo
 
 import (
+	"bytes"
+	"compress/gzip"
 	"encoding/binary"
 	"reflect"
 	"strings"
@@ -208,8 +210,14 @@ func TestRaspberryPiOSMixed(t *testing.T) {
 		cmd("ldd", "--version"):      "ldd (Debian GLIBC 2.36-9+rpt2+deb12u4) 2.36\n",
 		cmd("gcc", "--version"):      "gcc (Raspbian 12.2.0-14+rpi1) 12.2.0\nCopyright (C) 2022 Free Software Foundation, Inc.\n",
 		cmd("gcc", "-dumpmachine"):   "arm-linux-gnueabihf\n",
+		// No /proc/config.gz (configs is a module there): the distribution's file.
+		"/boot/config-6.1.0-rpi7-rpi-v8": "CONFIG_HZ_250=y\nCONFIG_HZ=250\n# CONFIG_PREEMPT_NONE is not set\nCONFIG_PREEMPT=y\nCONFIG_NO_HZ_IDLE=y\n",
 	})
 	in := Collect(h)
+	if c := in.Kernel.Config; c == nil || c.Source != "/boot/config-6.1.0-rpi7-rpi-v8" || c.HZ == nil || *c.HZ != 250 ||
+		c.Preempt != "full" || c.PreemptDynamic || c.Tick != "idle" {
+		t.Errorf("kernel config = %+v", c)
+	}
 	if in.Kernel.Arch != "arm64" || in.Kernel.Bits == nil || *in.Kernel.Bits != 64 || in.Kernel.Machine != "aarch64" {
 		t.Errorf("kernel = %+v", in.Kernel)
 	}
@@ -287,3 +295,56 @@ func TestUserlandAndLibCFallbacks(t *testing.T) {
 		})
 	}
 }
+
+// TestKernelConfig: the kernel config comes from /proc/config.gz before
+// /boot/config-RELEASE; without either, or with a corrupt one, the config
+// is null and a note says why.
+func TestKernelConfig(t *testing.T) {
+	var gz bytes.Buffer
+	zw := gzip.NewWriter(&gz)
+	zw.Write([]byte("CONFIG_HZ=1000\nCONFIG_PREEMPT_VOLUNTARY=y\nCONFIG_PREEMPT_DYNAMIC=y\nCONFIG_NO_HZ_FULL=y\n"))
+	zw.Close()
+	base := map[string]string{"/proc/sys/kernel/osrelease": "6.8.0-45-generic\n", "/proc/sys/kernel/arch": "x86_64\n"}
+	with := func(extra map[string]string) map[string]string {
+		m := map[string]string{}
+		for k, v := range base {
+			m[k] = v
+		}
+		for k, v := range extra {
+			m[k] = v
+		}
+		return m
+	}
+	tests := []struct {
+		name  string
+		files map[string]string
+		want  *KernelConfig
+		note  string
+	}{
+		{"config.gz first", with(map[string]string{"/proc/config.gz": gz.String(), "/boot/config-6.8.0-45-generic": "CONFIG_HZ=100\n"}),
+			&KernelConfig{Source: "/proc/config.gz", HZ: ptrInt(1000), Preempt: "voluntary", PreemptDynamic: true, Tick: "full"}, ""},
+		{"boot file", with(map[string]string{"/boot/config-6.8.0-45-generic": "CONFIG_HZ=100\nCONFIG_PREEMPT_NONE=y\nCONFIG_HZ_PERIODIC=y\n"}),
+			&KernelConfig{Source: "/boot/config-6.8.0-45-generic", HZ: ptrInt(100), Preempt: "none", Tick: "periodic"}, ""},
+		{"corrupt config.gz, no boot file", with(map[string]string{"/proc/config.gz": "not gzip"}), nil, "/proc/config.gz: not gzip data"},
+		{"none", with(nil), nil, "/boot/config-6.8.0-45-generic: not readable"},
+		{"symbols unknown", with(map[string]string{"/boot/config-6.8.0-45-generic": "CONFIG_FOO=y\n"}),
+			&KernelConfig{Source: "/boot/config-6.8.0-45-generic"}, ""},
+	}
+	for _, tc := range tests {
+		t.Run(tc.name, func(t *testing.T) {
+			in := Collect(fixture.Host(t, tc.files))
+			if !reflect.DeepEqual(in.Kernel.Config, tc.want) {
+				t.Errorf("config = %+v, want %+v", in.Kernel.Config, tc.want)
+			}
+			found := false
+			for _, n := range in.Notes {
+				found = found || n.Item == "kernel config" && strings.Contains(n.Reason, tc.note)
+			}
+			if tc.note != "" && !found {
+				t.Errorf("notes %v lack %q", in.Notes, tc.note)
+			}
+		})
+	}
+}
+
+func ptrInt(n int) *int { return &n }

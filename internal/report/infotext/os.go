@@ -30,6 +30,7 @@ func renderOS(w *textfmt.Writer, in *inventory.Info) {
 		[2]string{"kernel build", o.Kernel.Build},
 		[2]string{"kernel support", in.KernelSummary},
 		[2]string{"kernel compiler", o.Kernel.Compiler},
+		[2]string{"kernel config", osKernelConfig(o.Kernel.Config)},
 		[2]string{"kernel architecture", osKernelArch(o.Kernel)},
 		[2]string{"userland architecture", osUserlandArch(o.Userland)},
 		[2]string{"C library", osLibC(o.LibC)},
@@ -100,6 +101,25 @@ func osRPiIssue(r *osinfo.RaspberryPiOS) string {
 		s += ", " + r.Stage
 	}
 	return s
+}
+
+// osKernelConfig says what the kernel's build configuration holds that
+// reviewers read: "CONFIG_HZ=250, preemption voluntary (dynamic: preempt=
+// chooses at boot), tick idle (from /proc/config.gz)"; unknown without a
+// config.
+func osKernelConfig(c *osinfo.KernelConfig) string {
+	if c == nil {
+		return "unknown"
+	}
+	hz := "CONFIG_HZ unknown"
+	if c.HZ != nil {
+		hz = fmt.Sprintf("CONFIG_HZ=%d", *c.HZ)
+	}
+	pre := "preemption " + textfmt.OrUnknown(c.Preempt)
+	if c.PreemptDynamic {
+		pre += " (dynamic: preempt= on the kernel command line chooses another)"
+	}
+	return fmt.Sprintf("%s, %s, tick %s (from %s)", hz, pre, textfmt.OrUnknown(c.Tick), c.Source)
 }
 
 func osKernelArch(k osinfo.Kernel) string {

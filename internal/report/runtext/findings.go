@@ -36,19 +36,9 @@ func renderFindings(w *textfmt.Writer, r *result.Result) {
 		if i > 0 {
 			fmt.Fprintln(w.W)
 		}
-		sev := strings.ToUpper(string(f.Severity))
-		if sev == "" {
-			sev = "UNKNOWN SEVERITY"
-		}
-		w.Line("[%s] %s: %s", sev, orDash(f.ID), orDash(f.Title))
-		for _, e := range f.Evidence {
-			w.Line("      %s", e)
-		}
-		if f.Advice != "" {
-			w.Line("    advice: %s", f.Advice)
-		}
-		if len(f.Phases) > 0 {
-			w.Line("    phases: %s", strings.Join(f.Phases, ", "))
+		// The one style of findings in every text view (finding.TextLines).
+		for _, l := range f.TextLines() {
+			w.Line("%s%s", strings.Repeat(" ", l.Indent), l.Text)
 		}
 	}
 }

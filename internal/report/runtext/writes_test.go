@@ -24,7 +24,7 @@ func TestReportRendersWrites(t *testing.T) {
 	var b bytes.Buffer
 	Render(&b, &r, false)
 	out := b.String()
-	for _, w := range []string{"12/192 pages written after 5 sec", "systemd-journal", "12 requests, 96 KiB",
+	for _, w := range []string{"12 writes, 96 KiB in 5 sec", "systemd-journal", "12 requests, 96 KiB",
 		"journald_on_flash: journald writes /var/log/journal", "change: Storage=volatile", "cost:   logs lost at power loss"} {
 		if !strings.Contains(out, w) {
 			t.Errorf("report lacks %q:\n%s", w, out)
