@@ -16,7 +16,8 @@ var errNotLive = errors.New("net measures the machine it runs on; it needs the l
 
 // run refuses what cannot run here, takes the tuning lock when the run
 // changes the machine, and runs netbench's plan.
-func run(ctx context.Context, f *cmdutil.Factory, o Options) error {
+func run(o *Options) error {
+	f, ctx := o.Factory, o.Ctx
 	if ctx == nil {
 		ctx = context.Background()
 	}
