@@ -45,7 +45,7 @@ func run(o *Options) error {
 	if o.apply || o.clockMHz > 0 {
 		// One tuning run per machine: taken before anything is measured,
 		// handed to the guard (or held until the end with --keep).
-		if cfg.Lock, err = f.TuningLock(ctx, h.Root(), o.wait); err != nil {
+		if cfg.Lock, err = tune.CommandLock(ctx, h.Root(), o.wait, f.IO.ErrOut); err != nil {
 			return err
 		}
 		defer cfg.Lock.Release()

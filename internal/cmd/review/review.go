@@ -181,7 +181,7 @@ func runApply(ctx context.Context, f *cmdutil.Factory, h *host.Host, o *Options)
 		return runApplyCommand(ctx, f, h, o)
 	}
 	// The changes stay; the state file is the record that undoes them.
-	g, _, err := tune.NewGuard(ctx, h, tune.AllowNoFrequency(), f.GuardWait(o.Wait))
+	g, _, err := tune.NewGuard(ctx, h, tune.AllowNoFrequency(), tune.WaitOption(o.Wait, f.IO.ErrOut))
 	if err != nil {
 		return err
 	}
@@ -234,7 +234,7 @@ func runApplyCommand(ctx context.Context, f *cmdutil.Factory, h *host.Host, o *O
 	// The tuning lock first, as every command that tunes: a busy root is a
 	// refusal before the command runs (exit 2, no result written or
 	// stored), not a failed measurement.
-	lock, err := f.TuningLock(ctx, h.Root(), o.Wait)
+	lock, err := tune.CommandLock(ctx, h.Root(), o.Wait, f.IO.ErrOut)
 	if err != nil {
 		return err
 	}
