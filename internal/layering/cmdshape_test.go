@@ -19,18 +19,12 @@ const maxFuncLines = 150
 // longFuncsAllowed are the command functions still longer, each with the
 // reason; an entry no longer needed is only logged (the branch that
 // shortens it need not touch this file).
-var longFuncsAllowed = map[string]string{
-	"internal/cmd/storage run": "storage's plan moves out of internal/cmd/storage on its own branch (issue 25/26)",
-}
+var longFuncsAllowed = map[string]string{}
 
 // shapeAllowed are the measuring commands (those that link the session
 // engine) not yet in the cli shape, each with the reason; an entry no
 // longer needed is only logged.
-var shapeAllowed = map[string]string{
-	"internal/cmd/net":     "net's plan moves out of internal/cmd/net on its own branch (issue 25/26)",
-	"internal/cmd/storage": "storage's plan moves out of internal/cmd/storage on its own branch (issue 25/26)",
-	"internal/cmd/review":  "review's modes (--apply, --restore, --apply -- COMMAND) are one command without Options yet",
-}
+var shapeAllowed = map[string]string{}
 
 // cmdPackages parses the non-test files of every package under
 // internal/cmd, by package directory (relative to the module root).

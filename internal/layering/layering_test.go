@@ -107,12 +107,13 @@ func deps(all map[string]map[string][]string, pkg string) []string {
 
 // TestCmdutilIsALeaf fails when package cmdutil (flags, exit statuses,
 // arguments, refusals), which every command links, comes to import the
-// session engine, the results store or the result schema, directly or
-// through another package: they belong in package cmdstore or the
-// commands that measure.
+// session engine, the results store, the result schema or the tuning
+// package, directly or through another package: they belong in package
+// cmdstore or the commands that measure (the tuning lock is
+// tune.CommandLock, called by the commands that tune).
 func TestCmdutilIsALeaf(t *testing.T) {
 	all := imports(t)
-	forbidden := []string{"session", "store", "result", "cmdstore"}
+	forbidden := []string{"session", "store", "result", "cmdstore", "tune"}
 	for _, pkg := range []string{"cmdutil", "cmd/version"} {
 		for _, d := range deps(all, module+"/internal/"+pkg) {
 			for _, f := range forbidden {

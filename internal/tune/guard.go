@@ -85,6 +85,15 @@ func WithWait(notify io.Writer) Option {
 	return func(g *Guard) { g.lockOpt.Wait, g.lockOpt.Notify = true, notify }
 }
 
+// WaitOption is WithWait(notify) when wait is set (--wait), and an option
+// that does nothing otherwise.
+func WaitOption(wait bool, notify io.Writer) Option {
+	if !wait {
+		return func(*Guard) {}
+	}
+	return WithWait(notify)
+}
+
 // NewGuard takes the tuning lock of h's root (in the state directory; see
 // AcquireLock and WithLock), then saves the state of every cpufreq policy
 // and devfreq device of h and starts watching parent. While another process

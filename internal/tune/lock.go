@@ -103,6 +103,23 @@ func LockDirFor(root string) (dir, confineTo string) {
 	return dir, confineTo
 }
 
+// CommandLock takes the tuning lock of root for a command that tunes it
+// (AcquireRootLock), before it measures anything. While another run holds
+// it, it returns the *BusyError (exit status 2) or, with wait, waits and
+// says so on notify (the command's standard error). A process that cannot
+// even create the lock file cannot write the state file either, so it can
+// change nothing: then the lock is nil and the error too, and the
+// command's guard reports what it cannot do. Release the lock with Release
+// (nil-safe), or hand it to the guard with WithLock.
+func CommandLock(ctx context.Context, root string, wait bool, notify io.Writer) (*Lock, error) {
+	l, err := AcquireRootLock(ctx, root, wait, notify)
+	var busy *BusyError
+	if err != nil && !errors.As(err, &busy) && ctx.Err() == nil {
+		return nil, nil
+	}
+	return l, err
+}
+
 // AcquireRootLock acquires the tuning lock of root (see LockDirFor and
 // AcquireLock).
 func AcquireRootLock(ctx context.Context, root string, wait bool, notify io.Writer) (*Lock, error) {

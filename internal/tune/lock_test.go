@@ -168,3 +168,44 @@ func TestGuardKeepsHandedLockWhenNothingToTune(t *testing.T) {
 	}
 	l2.Release()
 }
+
+// TestCommandLock: a command's tuning lock is taken on a free root, refused
+// with a *BusyError while another run holds it, and nil without an error
+// where the lock file cannot even be created (the guard then reports what
+// it cannot change).
+func TestCommandLock(t *testing.T) {
+	t.Setenv(StateDirEnv, "")
+	tests := []struct {
+		name     string
+		setup    func(t *testing.T, root string)
+		wantLock bool
+		wantBusy bool
+	}{
+		{"free", func(*testing.T, string) {}, true, false},
+		{"held by another run", func(t *testing.T, root string) {
+			l, err := AcquireRootLock(context.Background(), root, false, nil)
+			if err != nil || l == nil {
+				t.Fatalf("first lock: %v", err)
+			}
+			t.Cleanup(l.Release)
+		}, false, true},
+		{"lock file cannot be created", func(t *testing.T, root string) {
+			first := strings.Split(strings.TrimPrefix(filepath.ToSlash(RootStateDir), "/"), "/")[0]
+			if err := os.WriteFile(filepath.Join(root, first), []byte("a file, not a directory"), 0o644); err != nil {
+				t.Fatal(err)
+			}
+		}, false, false},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			root := t.TempDir()
+			tt.setup(t, root)
+			l, err := CommandLock(context.Background(), root, false, nil)
+			defer l.Release()
+			var busy *BusyError
+			if (l != nil) != tt.wantLock || errors.As(err, &busy) != tt.wantBusy || (err != nil && !tt.wantBusy) {
+				t.Errorf("lock %v, err %v; want lock %v, busy %v", l, err, tt.wantLock, tt.wantBusy)
+			}
+		})
+	}
+}

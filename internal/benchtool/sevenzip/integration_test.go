@@ -1,9 +1,7 @@
 package sevenzip
 
 import (
-	"context"
 	"testing"
-	"time"
 
 	"boardbench/internal/host"
 	"boardbench/internal/proc"
@@ -13,7 +11,10 @@ import (
 
 // TestLiveSevenZip runs the real 7-Zip benchmark of this machine once,
 // single-threaded with a small dictionary and one pass (about 10 s), pinned
-// to one CPU. Skipped with -short and when no 7-Zip is installed.
+// to one CPU. Skipped with -short and when no 7-Zip is installed (a
+// failure under CI=true). No wall-clock limit of its own: on a loaded
+// machine 7-Zip may get a small share of a CPU, and the test binary's
+// -timeout bounds the run.
 func TestLiveSevenZip(t *testing.T) {
 	if testing.Short() {
 		t.Skip("runs the real 7-Zip benchmark for about 10 s; skipped with -short")
@@ -22,8 +23,7 @@ func TestLiveSevenZip(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	ctx, cancel := context.WithTimeout(context.Background(), 2*time.Minute)
-	defer cancel()
+	ctx := t.Context()
 	tool, notes := tools.FindSevenZip(ctx, h)
 	if tool == nil {
 		need.Missing(t, "no 7-Zip (7zz, 7z, 7za, 7zr) installed: %v", notes)

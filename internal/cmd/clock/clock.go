@@ -19,6 +19,7 @@ import (
 	probeclock "boardbench/internal/probe/clock"
 	"boardbench/internal/result"
 	"boardbench/internal/session"
+	"boardbench/internal/tune"
 
 	"github.com/spf13/cobra"
 )
@@ -115,7 +116,7 @@ func runClock(opts *Options) error {
 	}
 	info := machine.Collect(h, machine.Options{Redact: true})
 	r := &clockcheck.Command{Host: h, CPU: info.CPU, Probe: probeclock.Measure, Options: probeclock.Options{Samples: opts.Samples},
-		CPUs: cpus, Allowed: allowed, OPPs: opts.OPPs, Wait: f.GuardWait(opts.Wait), IsRoot: h.IsRoot()}
+		CPUs: cpus, Allowed: allowed, OPPs: opts.OPPs, Wait: tune.WaitOption(opts.Wait, f.IO.ErrOut), IsRoot: h.IsRoot()}
 	if err := r.Preflight(); err != nil {
 		return err
 	}
@@ -123,7 +124,7 @@ func runClock(opts *Options) error {
 		// The tuning lock before anything is measured: a busy root is a
 		// refusal (exit 2), not a failed walk after the clusters were
 		// measured.
-		lock, err := f.TuningLock(ctx, h.Root(), opts.Wait)
+		lock, err := tune.CommandLock(ctx, h.Root(), opts.Wait, f.IO.ErrOut)
 		if err != nil {
 			return err
 		}

@@ -26,8 +26,12 @@ const (
 	maxDuration         = 24 * time.Hour
 )
 
-// Options are the command line of `boardbench net`.
+// Options are the command line of `boardbench net` and the factory it
+// measures with.
 type Options struct {
+	Factory *cmdutil.Factory
+	// Ctx is the command's context.
+	Ctx                 context.Context
 	peer, ifname, watch string
 	port                int
 	duration            time.Duration
@@ -43,13 +47,13 @@ type Options struct {
 	power               power.Options
 }
 
-// NewCmd returns the net command. runF runs the checked options in place
-// of run (tests); nil means run.
-func NewCmd(f *cmdutil.Factory, runF func(context.Context, *cmdutil.Factory, Options) error) *cobra.Command {
+// NewCmd returns the net command. runF, when not nil, receives the
+// checked options in place of run (tests).
+func NewCmd(f *cmdutil.Factory, runF func(*Options) error) *cobra.Command {
 	if runF == nil {
 		runF = run
 	}
-	var o Options
+	o := &Options{Factory: f}
 	cmd := &cobra.Command{
 		Use:   "net (--peer HOST [--interface IF] | --watch IF[,IF...]) [--apply [--keep]]",
 		Short: "Measure network throughput and where the CPU time goes (interrupts, soft interrupts)",
@@ -94,7 +98,8 @@ pins the CPU clocks for the run (restored at the end), and --watch
 			if err := o.validate(cmd); err != nil {
 				return err
 			}
-			return runF(cmd.Context(), f, o)
+			o.Ctx = cmd.Context()
+			return runF(o)
 		},
 	}
 	fl := cmd.Flags()

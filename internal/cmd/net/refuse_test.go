@@ -72,9 +72,9 @@ func TestClockRefused(t *testing.T) {
 	}
 }
 
-// TestOptionsThroughRunF checks the flags reach the run function, and
-// that bad combinations are usage errors (exit 2) before it runs.
-func TestOptionsThroughRunF(t *testing.T) {
+// TestNewCmdOptions checks the flags reach the run function as Options,
+// and that bad combinations are usage errors (exit 2) before it runs.
+func TestNewCmdOptions(t *testing.T) {
 	tests := []struct {
 		args []string
 		exit int
@@ -92,8 +92,8 @@ func TestOptionsThroughRunF(t *testing.T) {
 	for _, tt := range tests {
 		ios, _, _ := iostreams.Test()
 		var got *Options
-		cmd := NewCmd(cmdutil.NewFactory(ios), func(_ context.Context, _ *cmdutil.Factory, o Options) error {
-			got = &o
+		cmd := NewCmd(cmdutil.NewFactory(ios), func(o *Options) error {
+			got = o
 			return nil
 		})
 		cmd.SetArgs(tt.args)
@@ -105,7 +105,7 @@ func TestOptionsThroughRunF(t *testing.T) {
 			t.Errorf("%v: exit %d (%v), want %d", tt.args, code, err, tt.exit)
 			continue
 		}
-		if tt.want != nil && (got == nil || !tt.want(*got)) {
+		if tt.want != nil && (got == nil || got.Factory == nil || got.Ctx == nil || !tt.want(*got)) {
 			t.Errorf("%v: options %+v", tt.args, got)
 		}
 	}

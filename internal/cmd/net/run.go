@@ -16,7 +16,8 @@ var errNotLive = errors.New("net measures the machine it runs on; it needs the l
 
 // run refuses what cannot run here, takes the tuning lock when the run
 // changes the machine, and runs netbench's plan.
-func run(ctx context.Context, f *cmdutil.Factory, o Options) error {
+func run(o *Options) error {
+	f, ctx := o.Factory, o.Ctx
 	if ctx == nil {
 		ctx = context.Background()
 	}
@@ -44,7 +45,7 @@ func run(ctx context.Context, f *cmdutil.Factory, o Options) error {
 	if o.apply || o.clockMHz > 0 {
 		// One tuning run per machine: taken before anything is measured,
 		// handed to the guard (or held until the end with --keep).
-		if cfg.Lock, err = f.TuningLock(ctx, h.Root(), o.wait); err != nil {
+		if cfg.Lock, err = tune.CommandLock(ctx, h.Root(), o.wait, f.IO.ErrOut); err != nil {
 			return err
 		}
 		defer cfg.Lock.Release()

@@ -26,17 +26,26 @@ import (
 	"github.com/spf13/cobra"
 )
 
-type options struct {
-	root           string
-	asJSON         bool
-	apply, restore bool
-	wait           bool
-	argv           []string
+// Options are the review command's inputs: its flags, the command after
+// --apply -- and the factory it reads and tunes with.
+type Options struct {
+	Factory *cmdutil.Factory
+	// Ctx is the command's context.
+	Ctx context.Context
+	// Root is --root; JSON prints JSON.
+	Root string
+	JSON bool
+	// Apply and Restore choose the mode; Wait waits for the tuning lock.
+	Apply, Restore bool
+	Wait           bool
+	// Argv is the command after --apply -- (nil for none).
+	Argv []string
 }
 
-// NewCmd returns the review command.
-func NewCmd(f *cmdutil.Factory) *cobra.Command {
-	var o options
+// NewCmd returns the review command; runF, when not nil, receives the
+// checked options instead of runReview (tests).
+func NewCmd(f *cmdutil.Factory, runF func(*Options) error) *cobra.Command {
+	opts := &Options{Factory: f}
 	cmd := &cobra.Command{
 		Use:   "review [--json] [--root DIR] [--apply [-- COMMAND [ARGS...]] | --restore]",
 		Short: "Find the settings that hold the machine back, with the evidence and the fix",
@@ -62,36 +71,25 @@ SIGTERM and SIGHUP.`,
   sudo boardbench review --restore
   sudo boardbench review --apply -- iperf3 -c server -R`,
 		RunE: func(cmd *cobra.Command, args []string) error {
-			if err := parseArgs(cmd, args, &o); err != nil {
+			if err := parseArgs(cmd, args, opts); err != nil {
 				return err
 			}
-			h, err := f.NewHost(o.root)
-			if err != nil {
-				return err
+			opts.Ctx = cmd.Context()
+			if runF != nil {
+				return runF(opts)
 			}
-			switch {
-			case o.restore:
-				return runRestore(f, h, o)
-			case o.apply:
-				return runApply(cmd.Context(), f, h, o)
-			}
-			rep := review.Run(h, time.Now())
-			if o.asJSON {
-				return f.WriteJSON(rep)
-			}
-			review.Render(f.IO.Out, rep, f.IO.ColorEnabled())
-			return f.IO.OutErr()
+			return runReview(opts)
 		},
 	}
-	cmdutil.AddRootFlag(cmd, &o.root)
-	cmdutil.AddJSONFlag(cmd, &o.asJSON)
-	cmd.Flags().BoolVar(&o.apply, "apply", false, "apply the safe runtime fixes (undone by --restore, by boardbench restore, or at the end of -- COMMAND)")
-	cmd.Flags().BoolVar(&o.restore, "restore", false, "put back the values --apply changed")
-	cmdutil.AddWaitFlag(cmd, &o.wait)
+	cmdutil.AddRootFlag(cmd, &opts.Root)
+	cmdutil.AddJSONFlag(cmd, &opts.JSON)
+	cmd.Flags().BoolVar(&opts.Apply, "apply", false, "apply the safe runtime fixes (undone by --restore, by boardbench restore, or at the end of -- COMMAND)")
+	cmd.Flags().BoolVar(&opts.Restore, "restore", false, "put back the values --apply changed")
+	cmdutil.AddWaitFlag(cmd, &opts.Wait)
 	return cmd
 }
 
-func parseArgs(cmd *cobra.Command, args []string, o *options) error {
+func parseArgs(cmd *cobra.Command, args []string, o *Options) error {
 	dash := cmd.ArgsLenAtDash()
 	switch {
 	case dash > 0 || dash < 0 && len(args) > 0:
@@ -99,27 +97,55 @@ func parseArgs(cmd *cobra.Command, args []string, o *options) error {
 	case dash == 0 && len(args) == 0:
 		return cmdutil.Usagef("no command after --: boardbench review --apply -- COMMAND [ARGS...]")
 	}
-	o.argv = args
-	if o.apply && o.restore {
+	o.Argv = nil
+	if len(args) > 0 {
+		o.Argv = args
+	}
+	if o.Apply && o.Restore {
 		return cmdutil.Usagef("--apply and --restore exclude each other")
 	}
-	if len(o.argv) > 0 && !o.apply {
+	if len(o.Argv) > 0 && !o.Apply {
 		return cmdutil.Usagef("a command after -- needs --apply: boardbench review --apply -- COMMAND")
 	}
-	if len(o.argv) > 0 && o.asJSON {
+	if len(o.Argv) > 0 && o.JSON {
 		return cmdutil.Usagef("--json does not apply to a command run; the monitor's result file is the JSON")
 	}
 	return nil
 }
 
+// runReview opens the root and runs the mode the flags chose: --restore,
+// --apply (with or without a command), or the review itself.
+func runReview(o *Options) error {
+	f, ctx := o.Factory, o.Ctx
+	if ctx == nil {
+		ctx = context.Background()
+	}
+	h, err := f.NewHost(o.Root)
+	if err != nil {
+		return err
+	}
+	switch {
+	case o.Restore:
+		return runRestore(f, h, o)
+	case o.Apply:
+		return runApply(ctx, f, h, o)
+	}
+	rep := review.Run(h, time.Now())
+	if o.JSON {
+		return f.WriteJSON(rep)
+	}
+	review.Render(f.IO.Out, rep, f.IO.ColorEnabled())
+	return f.IO.OutErr()
+}
+
 // runRestore puts back the values of every leftover state file of this
 // root (review's and those of crashed runs alike).
-func runRestore(f *cmdutil.Factory, h *host.Host, o options) error {
+func runRestore(f *cmdutil.Factory, h *host.Host, o *Options) error {
 	rep, err := restorecmd.Run(h, tune.StateDirFor(h.Root()), false)
 	if rep == nil {
 		return err
 	}
-	if o.asJSON {
+	if o.JSON {
 		if werr := f.WriteJSON(rep); werr != nil {
 			return werr
 		}
@@ -150,12 +176,12 @@ type applyReport struct {
 	BootLines []string `json:"boot_lines"`
 }
 
-func runApply(ctx context.Context, f *cmdutil.Factory, h *host.Host, o options) error {
-	if len(o.argv) > 0 {
+func runApply(ctx context.Context, f *cmdutil.Factory, h *host.Host, o *Options) error {
+	if len(o.Argv) > 0 {
 		return runApplyCommand(ctx, f, h, o)
 	}
 	// The changes stay; the state file is the record that undoes them.
-	g, _, err := tune.NewGuard(ctx, h, tune.AllowNoFrequency(), f.GuardWait(o.wait))
+	g, _, err := tune.NewGuard(ctx, h, tune.AllowNoFrequency(), tune.WaitOption(o.Wait, f.IO.ErrOut))
 	if err != nil {
 		return err
 	}
@@ -174,9 +200,9 @@ func runApply(ctx context.Context, f *cmdutil.Factory, h *host.Host, o options) 
 }
 
 // printChanges prints what --apply changed (JSON with --json).
-func printChanges(f *cmdutil.Factory, h *host.Host, o options, changes []review.Change, statePath string) error {
+func printChanges(f *cmdutil.Factory, h *host.Host, o *Options, changes []review.Change, statePath string) error {
 	rep := applyReport{Changes: changes, StateFile: statePath, BootLines: bootLines(h)}
-	if o.asJSON {
+	if o.JSON {
 		return f.WriteJSON(rep)
 	}
 	review.RenderChanges(f.IO.Out, changes, rep.StateFile, h.Root())
@@ -204,11 +230,11 @@ func failedChanges(changes []review.Change) int {
 // command runs under the monitor (as `boardbench monitor -- COMMAND`); on
 // a fixture root plainly, in a session on that root (the monitor samples
 // only the live machine).
-func runApplyCommand(ctx context.Context, f *cmdutil.Factory, h *host.Host, o options) error {
+func runApplyCommand(ctx context.Context, f *cmdutil.Factory, h *host.Host, o *Options) error {
 	// The tuning lock first, as every command that tunes: a busy root is a
 	// refusal before the command runs (exit 2, no result written or
 	// stored), not a failed measurement.
-	lock, err := f.TuningLock(ctx, h.Root(), o.wait)
+	lock, err := tune.CommandLock(ctx, h.Root(), o.Wait, f.IO.ErrOut)
 	if err != nil {
 		return err
 	}
@@ -232,14 +258,14 @@ func runApplyCommand(ctx context.Context, f *cmdutil.Factory, h *host.Host, o op
 		return nil
 	}
 	if h.Live() {
-		return monitor.RunCommand(ctx, f, o.argv, prepare)
+		return monitor.RunCommand(ctx, f, o.Argv, prepare)
 	}
 	var cmdErr error
-	step := session.Step{Name: result.PhaseCommand, Title: strings.Join(o.argv, " "),
+	step := session.Step{Name: result.PhaseCommand, Title: strings.Join(o.Argv, " "),
 		Run: func(ctx context.Context, p *result.Phase) error {
-			pr, err := proc.Start(ctx, proc.Spec{Argv: o.argv, UserCommand: true, Stdout: f.IO.RawOut(), Stderr: f.IO.RawErrOut()})
+			pr, err := proc.Start(ctx, proc.Spec{Argv: o.Argv, UserCommand: true, Stdout: f.IO.RawOut(), Stderr: f.IO.RawErrOut()})
 			if err != nil {
-				cmdErr = fmt.Errorf("%s: %w", o.argv[0], err)
+				cmdErr = fmt.Errorf("%s: %w", o.Argv[0], err)
 				return cmdErr
 			}
 			exit, err := pr.Wait()
@@ -256,7 +282,7 @@ func runApplyCommand(ctx context.Context, f *cmdutil.Factory, h *host.Host, o op
 			return nil
 		}}
 	cfg := session.Config{Host: h, Info: inventory.Collect(h, inventory.Options{Redact: true}), Command: "review",
-		Options: map[string]any{"command": o.argv}, Warn: f.IO.ErrOut, NoKeep: true}
+		Options: map[string]any{"command": o.Argv}, Warn: f.IO.ErrOut, NoKeep: true}
 	_, err = session.Measure(ctx, cfg, session.Plan{
 		Prepare: func(ctx context.Context, s *session.Session) ([]session.Step, error) {
 			return []session.Step{step}, prepare(ctx, s)

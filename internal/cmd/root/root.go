@@ -91,7 +91,7 @@ memory, storage, buses) and measures it with figures that carry their evidence.`
 		restore.NewCmd(f),
 		sweep.NewCmd(f, nil),
 		thermal.NewCmd(f, nil),
-		review.NewCmd(f),
+		review.NewCmd(f, nil),
 		kernel.NewCmd(f),
 		netcmd.NewCmd(f, nil),
 		results.NewCmd(f),

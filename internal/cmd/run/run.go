@@ -16,6 +16,7 @@ import (
 	"boardbench/internal/report/runtext"
 	"boardbench/internal/result"
 	"boardbench/internal/session"
+	"boardbench/internal/tune"
 
 	"github.com/spf13/cobra"
 )
@@ -119,7 +120,7 @@ func runRun(opts *Options) error {
 	if !h.Live() {
 		return errors.New("run benchmarks the machine it runs on; it needs the live system")
 	}
-	lock, err := f.TuningLock(ctx, "/", opts.Wait)
+	lock, err := tune.CommandLock(ctx, "/", opts.Wait, f.IO.ErrOut)
 	if err != nil {
 		return err
 	}

@@ -7,14 +7,18 @@ import (
 	"os"
 	"os/exec"
 	"path/filepath"
+	"reflect"
 	"strings"
 	"testing"
 	"time"
 
 	"boardbench/internal/cmdutil"
 	"boardbench/internal/iostreams"
+	"boardbench/internal/power"
 	"boardbench/internal/report/runtext"
 	"boardbench/internal/result"
+	"boardbench/internal/storagebench"
+	"boardbench/internal/storagerun"
 	"boardbench/internal/testutil/loopfs"
 	"boardbench/internal/testutil/need"
 )
@@ -285,18 +289,47 @@ func TestNoRootFlag(t *testing.T) {
 	}
 }
 
-// TestRunFGetsTheOptions: the command is testable without running
-// anything: runF receives the parsed flags and paths.
-func TestRunFGetsTheOptions(t *testing.T) {
-	ios, _, _ := iostreams.Test()
-	var got *Options
-	cmd := NewCmd(cmdutil.NewFactory(ios), func(o *Options) error { got = o; return nil })
-	cmd.SetArgs([]string{"--sustained", "2G", "--short", "/a", "/b"})
-	if err := cmd.Execute(); err != nil {
-		t.Fatal(err)
+// TestNewCmdOptions: the command is testable without running anything:
+// runF receives the parsed flags and paths as Options.
+func TestNewCmdOptions(t *testing.T) {
+	def := storagerun.Options{CellLimit: storagebench.DefaultCellLimit, Power: power.Options{IdleBaseline: power.DefaultIdleBaseline}}
+	with := func(edit func(*storagerun.Options)) storagerun.Options { o := def; edit(&o); return o }
+	tests := []struct {
+		args   []string
+		asJSON bool
+		want   storagerun.Options
+	}{
+		{nil, false, def},
+		{[]string{"--sustained", "2G", "--short", "/a", "/b"}, false, with(func(o *storagerun.Options) {
+			o.SustainedText, o.Short, o.Paths = "2G", true, []string{"/a", "/b"}
+		})},
+		{[]string{"--json", "-o", "s.json", "--size", "256M", "--cell-time", "2s", "--fio", "--no-install", "--no-redact",
+			"--clock", "600", "--power", "rpi-pmic", "--idle-baseline", "0", "/dev/sdz", "--destructive", "sdz"}, true,
+			with(func(o *storagerun.Options) {
+				o.Output, o.SizeText, o.CellLimit, o.Fio, o.NoInstall, o.NoRedact = "s.json", "256M", 2*time.Second, true, true, true
+				o.ClockMHz, o.Power, o.Paths, o.Destructive = 600, power.Options{Spec: power.Spec{Kind: "rpi-pmic"}}, []string{"/dev/sdz"}, "sdz"
+			})},
+		{[]string{"--verify-capacity", "/media/card"}, false, with(func(o *storagerun.Options) {
+			o.VerifyCapacity, o.Paths = true, []string{"/media/card"}
+		})},
 	}
-	if got == nil || got.SustainedText != "2G" || !got.Short || len(got.Paths) != 2 || got.Paths[1] != "/b" || got.VerifyCapacity {
-		t.Fatalf("options %+v", got)
+	for _, tt := range tests {
+		ios, _, _ := iostreams.Test()
+		var got *Options
+		cmd := NewCmd(cmdutil.NewFactory(ios), func(o *Options) error { got = o; return nil })
+		cmd.SetArgs(tt.args)
+		if err := cmd.Execute(); err != nil {
+			t.Fatalf("%q: %v", tt.args, err)
+		}
+		if got.Paths == nil {
+			got.Paths = []string{}
+		}
+		if tt.want.Paths == nil {
+			tt.want.Paths = []string{}
+		}
+		if got.AsJSON != tt.asJSON || got.Factory == nil || !reflect.DeepEqual(got.Options, tt.want) {
+			t.Errorf("%q: options %+v (json %v), want %+v (json %v)", tt.args, got.Options, got.AsJSON, tt.want, tt.asJSON)
+		}
 	}
 }
 

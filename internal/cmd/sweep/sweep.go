@@ -126,7 +126,7 @@ func runSweep(opts *Options) error {
 		return err
 	}
 	takeLock := func(ctx context.Context) (*tune.Lock, error) {
-		lock, err := f.TuningLock(ctx, h.Root(), opts.Wait)
+		lock, err := tune.CommandLock(ctx, h.Root(), opts.Wait, f.IO.ErrOut)
 		if err != nil {
 			return nil, err
 		}

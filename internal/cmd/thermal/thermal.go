@@ -135,7 +135,9 @@ func runThermal(opts *Options) error {
 		return cmdutil.Usagef("thermal heats the machine it runs on; %s is a recorded one (leave --root out)", h.Root())
 	}
 	cfg := thermalrun.Config{Host: h, Status: f.Status("thermal", false), Warn: f.IO.ErrOut, Keep: f.Keep,
-		TakeLock: func(ctx context.Context) (*tune.Lock, error) { return f.TuningLock(ctx, h.Root(), opts.Wait) },
+		TakeLock: func(ctx context.Context) (*tune.Lock, error) {
+			return tune.CommandLock(ctx, h.Root(), opts.Wait, f.IO.ErrOut)
+		},
 		Print: session.Printer{Out: f.IO.Out, JSON: opts.JSON, TextHasVerdict: true,
 			Text: func(w io.Writer, r *result.Result) { runtext.Render(w, r, f.IO.ColorEnabled()) }}}
 	_, err = thermalrun.Run(opts.Ctx, cfg, opts.Thermal)
