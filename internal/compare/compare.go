@@ -145,6 +145,7 @@ var conditionFuncs = []struct {
 	}},
 	{"7-Zip", func(r *result.Result) string { return tool(r, "7zip", "7z", "7zz", "7za", "p7zip") }},
 	{"openssl", func(r *result.Result) string { return tool(r, "openssl") }},
+	{"storage device", storageDevice},
 	{"governor", governors},
 	{"clocks measured", clocks},
 	{"throttling", throttling},
