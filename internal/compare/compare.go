@@ -158,6 +158,10 @@ var conditionFuncs = []struct {
 	{"boardbench", func(r *result.Result) string { return r.Tool.Version }},
 }
 
+// onlyWhenKnown are the conditions of some kinds of results only (the
+// storage device): left out when no result has a value.
+var onlyWhenKnown = map[string]bool{"storage device": true}
+
 // sameCondition tells, for the conditions whose values may read
 // differently while being the same, whether two results' are; the other
 // conditions are the same when their values are equal.
@@ -171,6 +175,9 @@ func conditions(in []Input) []Condition {
 		c := Condition{Name: cf.name}
 		for _, x := range in {
 			c.Values = append(c.Values, cf.of(x.Result))
+		}
+		if onlyWhenKnown[cf.name] && !slices.ContainsFunc(c.Values, func(v string) bool { return v != "" }) {
+			continue
 		}
 		c.Differs = differs(c.Values)
 		if eq := sameCondition[cf.name]; eq != nil && c.Differs && c.Values[0] != "" {
