@@ -146,6 +146,7 @@ var conditionFuncs = []struct {
 	}},
 	{"7-Zip", func(r *result.Result) string { return tool(r, "7zip", "7z", "7zz", "7za", "p7zip") }},
 	{"openssl", func(r *result.Result) string { return tool(r, "openssl") }},
+	{"storage device", storageDevice},
 	{"governor", governors},
 	{"clocks measured", clocks},
 	{"throttling", throttling},
@@ -157,6 +158,10 @@ var conditionFuncs = []struct {
 	{"valid", func(r *result.Result) string { return strconv.FormatBool(r.Summary.Valid) }},
 	{"boardbench", func(r *result.Result) string { return r.Tool.Version }},
 }
+
+// onlyWhenKnown are the conditions of some kinds of results only (the
+// storage device): left out when no result has a value.
+var onlyWhenKnown = map[string]bool{"storage device": true}
 
 // sameCondition tells, for the conditions whose values may read
 // differently while being the same, whether two results' are; the other
@@ -171,6 +176,9 @@ func conditions(in []Input) []Condition {
 		c := Condition{Name: cf.name}
 		for _, x := range in {
 			c.Values = append(c.Values, cf.of(x.Result))
+		}
+		if onlyWhenKnown[cf.name] && !slices.ContainsFunc(c.Values, func(v string) bool { return v != "" }) {
+			continue
 		}
 		c.Differs = differs(c.Values)
 		if eq := sameCondition[cf.name]; eq != nil && c.Differs && c.Values[0] != "" {

@@ -26,6 +26,34 @@ func storageFiguresOf(r *result.Result) *result.StorageFigures {
 	return nil
 }
 
+// storageDevice names the storage a storage result measured: the whole
+// device and its kind ("mmcblk0 (sd)"), each device of a run over several
+// paths; "" for other results. eMMC against SD or USB is the comparison
+// the tables are for, so it is a condition shown with them.
+func storageDevice(r *result.Result) string {
+	if s := storageFiguresOf(r); s != nil && len(s.Devices) > 0 {
+		var parts []string
+		for _, d := range s.Devices {
+			parts = append(parts, deviceName(d.Device, d.Kind))
+		}
+		return fmt.Sprintf("%d at once: %s", len(parts), strings.Join(parts, ", "))
+	}
+	if r.Device == nil {
+		return ""
+	}
+	return deviceName(r.Device.Name, r.Device.Kind)
+}
+
+func deviceName(name, kind string) string {
+	if name == "" {
+		name = "unknown"
+	}
+	if kind == "" {
+		return name
+	}
+	return name + " (" + kind + ")"
+}
+
 func rowValue(r result.StorageRow, test string) *float64 {
 	switch test {
 	case "write":

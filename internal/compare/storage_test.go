@@ -2,6 +2,7 @@ package compare
 
 import (
 	"encoding/json"
+	"slices"
 	"testing"
 
 	"boardbench/internal/result"
@@ -50,5 +51,57 @@ func TestCompareStorageTables(t *testing.T) {
 	}
 	if f := got["storage.table/4k/write"]; f.Unit != "KiB/s" || f.Name != "storage 4 KiB write" {
 		t.Errorf("cell named %q in %q", f.Name, f.Unit)
+	}
+}
+
+// TestStorageDeviceCondition: the device each storage result measured is a
+// condition, so that an SD card against an NVMe drive shows as such; a run
+// over several paths names each device.
+func TestStorageDeviceCondition(t *testing.T) {
+	one := func(name, kind string) *result.Result {
+		r := base()
+		r.Device = &result.DeviceIdentity{Name: name, Kind: kind}
+		return r
+	}
+	multi := base()
+	raw, err := json.Marshal(result.StorageFigures{Devices: []result.StorageDevice{{Path: "/mnt/a", Device: "sda", Kind: "usb"}, {Path: "/mnt/b", Device: "sdb"}}})
+	if err != nil {
+		t.Fatal(err)
+	}
+	multi.Phases = append(multi.Phases, result.Phase{Name: result.PhaseStorage, Figures: raw})
+	for _, tc := range []struct {
+		name    string
+		results []*result.Result
+		want    []string
+		differs bool
+	}{
+		{"sd against nvme", []*result.Result{one("mmcblk0", "sd"), one("nvme0n1", "nvme")}, []string{"mmcblk0 (sd)", "nvme0n1 (nvme)"}, true},
+		{"the same card twice", []*result.Result{one("mmcblk0", "sd"), one("mmcblk0", "sd")}, []string{"mmcblk0 (sd)", "mmcblk0 (sd)"}, false},
+		{"one device against two", []*result.Result{one("sda", "usb"), multi}, []string{"sda (usb)", "2 at once: sda (usb), sdb"}, true},
+		{"not storage results: left out", []*result.Result{base(), base()}, nil, false},
+	} {
+		var in []Input
+		for i, r := range tc.results {
+			in = append(in, Input{Label: string(rune('a' + i)), Result: r})
+		}
+		cmp, err := Compare(in)
+		if err != nil {
+			t.Fatal(err)
+		}
+		var got *Condition
+		for i := range cmp.Conditions {
+			if cmp.Conditions[i].Name == "storage device" {
+				got = &cmp.Conditions[i]
+			}
+		}
+		if tc.want == nil {
+			if got != nil {
+				t.Errorf("%s: condition %+v listed", tc.name, got)
+			}
+			continue
+		}
+		if got == nil || !slices.Equal(got.Values, tc.want) || got.Differs != tc.differs {
+			t.Errorf("%s: condition %+v, want %q (differs %v)", tc.name, got, tc.want, tc.differs)
+		}
 	}
 }

@@ -139,6 +139,9 @@ func Run(ctx context.Context, env Env, opts Options) error {
 			"destructive": opts.Destructive != "", "sustained": opts.SustainedText, "verify_capacity": opts.VerifyCapacity},
 		Summarize: summarize,
 		Findings:  func(r *result.Result) []finding.Finding { return check.StorageFindings(r) }}
+	if opts.ClockMHz > 0 {
+		scfg.Options["clock_mhz"] = opts.ClockMHz
+	}
 	_, err = session.Measure(ctx, scfg, session.Plan{Prepare: func(ctx context.Context, s *session.Session) ([]session.Step, error) {
 		if len(targets) == 1 {
 			s.Result().Device = targets[0].id.ToResult()

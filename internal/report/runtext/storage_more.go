@@ -101,7 +101,11 @@ func renderStorageSustained(w *textfmt.Writer, f result.StorageSustainedFigures)
 // renderStorageCapacity writes the fake-capacity check.
 func renderStorageCapacity(w *textfmt.Writer, f result.StorageCapacityFigures) {
 	fmt.Fprintln(w.W)
-	w.Line("written: %s of position-tagged %d-byte blocks (free space %s, less a margin), stopped by %s%s", textfmt.Bytes(f.WrittenBytes), f.BlockBytes, textfmt.Bytes(f.FreeBytes), f.StoppedBy, errSuffix(f.Error))
+	stopped := "stopped by " + f.StoppedBy
+	if f.StoppedBy == "done" {
+		stopped = "all of it written"
+	}
+	w.Line("written: %s of position-tagged %d-byte blocks (free space %s, less a margin), %s%s", textfmt.Bytes(f.WrittenBytes), f.BlockBytes, textfmt.Bytes(f.FreeBytes), stopped, errSuffix(f.Error))
 	w.Line("read back intact: %s (the real capacity of what was tested)", textfmt.Bytes(f.OKBytes))
 	if lost := f.ZeroBytes + f.MovedBytes + f.ChangedBytes; lost > 0 {
 		w.Line("lost: %s (%s read back as zeros, %s as another position's block, %s changed)", textfmt.Bytes(lost), textfmt.Bytes(f.ZeroBytes), textfmt.Bytes(f.MovedBytes), textfmt.Bytes(f.ChangedBytes))

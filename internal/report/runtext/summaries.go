@@ -1,6 +1,7 @@
 package runtext
 
 import (
+	"encoding/json"
 	"fmt"
 
 	"boardbench/internal/result"
@@ -35,6 +36,9 @@ func toolsAndTuning(r *result.Result) [][2]string {
 func storagePairs(r *result.Result) [][2]string {
 	s := r.Summary.StorageSummary
 	if s == nil {
+		if p := storageModePairs(r); p != nil {
+			return p
+		}
 		return [][2]string{{"storage", "n/a (the storage test recorded no figures)"}}
 	}
 	mbs := func(v *float64) string {
@@ -53,6 +57,35 @@ func storagePairs(r *result.Result) [][2]string {
 		{"sequential", fmt.Sprintf("read %s, write %s (16 MiB records, 1 MB = 10^6 bytes)", mbs(s.SeqReadMBs), mbs(s.SeqWriteMBs))},
 		{"4 KiB random", fmt.Sprintf("read %s, write %s", iops(s.RandRead4kIOPS), iops(s.RandWrite4kIOPS))},
 	}
+}
+
+// storageModePairs are the headline of a --sustained or --verify-capacity
+// run, which has no table: the write cache and the rate after it, or the
+// real capacity; nil when the result has neither phase with figures.
+func storageModePairs(r *result.Result) [][2]string {
+	for _, p := range r.Phases {
+		if len(p.Figures) == 0 {
+			continue
+		}
+		switch p.Name {
+		case result.PhaseStorageSustained:
+			var f result.StorageSustainedFigures
+			if json.Unmarshal(p.Figures, &f) != nil {
+				continue
+			}
+			if f.Fell && f.CacheBytes != nil && f.KBsAfter != nil {
+				return [][2]string{{"sustained", fmt.Sprintf("the rate fell after %s (write cache), then %.0f KiB/s", textfmt.Bytes(*f.CacheBytes), *f.KBsAfter)}}
+			}
+			return [][2]string{{"sustained", fmt.Sprintf("the rate did not fall in %s written", textfmt.Bytes(f.WrittenBytes))}}
+		case result.PhaseStorageCapacity:
+			var f result.StorageCapacityFigures
+			if json.Unmarshal(p.Figures, &f) != nil {
+				continue
+			}
+			return [][2]string{{"capacity", fmt.Sprintf("%s of %s written read back intact", textfmt.Bytes(f.OKBytes), textfmt.Bytes(f.WrittenBytes))}}
+		}
+	}
+	return nil
 }
 
 // renderRunSummary ends the Summary section of `run` and results like it:
