@@ -8,7 +8,8 @@
 //     shared writable mappings of /proc/PID/maps), fdinfo.go
 //     (/proc/PID/fdinfo/FD), cgroup.go (/proc/PID/cgroup and a cgroup's
 //     cgroup.procs), version.go (/proc/version), configgz.go
-//     (/proc/config.gz);
+//     (/proc/config.gz), kmsgoppsel.go (the PVTM and leakage lines of the
+//     kernel log, dmesg's text);
 //   - /sys: timeinstate.go (cpufreq's stats/time_in_state), cachesize.go
 //     (cpuN/cache/indexM/size), choice.go (attributes that list their
 //     options with the selected one in brackets: I/O scheduler, PCIe ASPM

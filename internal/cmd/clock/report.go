@@ -119,6 +119,11 @@ func renderText(w io.Writer, rep *Report, color bool) {
 		}
 	}
 	for _, c := range rep.Clusters {
+		if c.OPPSelection != nil && c.OPPs == nil {
+			tw.Line("%s: boot voltage selection %s (kernel log)", clusterTitle(c), c.OPPSelection.Text())
+		}
+	}
+	for _, c := range rep.Clusters {
 		if c.OPPs == nil {
 			continue
 		}
@@ -127,6 +132,9 @@ func renderText(w io.Writer, rep *Report, color bool) {
 			title += fmt.Sprintf(", measured on cpu%d", *c.CPU)
 		}
 		tw.Section("OPPs of " + title)
+		if c.OPPSelection != nil {
+			tw.Line("boot voltage selection: %s (kernel log; it chose these OPPs' voltages, see docs/clock.md)", c.OPPSelection.Text())
+		}
 		writeOPPs(tw, c.OPPs)
 	}
 	if len(rep.Notes) > 0 {

@@ -60,6 +60,13 @@ def rock5b(base):
     cpu_tree(r, cpus, pols, kernel_max=7, topology=topo, caches=caches,
              capacity={c: (414 if c < 4 else 1024) for c in cpus})
     devicetree(r, "Radxa ROCK 5B", ["radxa,rock-5b", "rockchip,rk3588"])
+    # The BSP kernel's PVTM lines of this board (the ROCK 5B seed) with the leakage lines the
+    # same kernels print (as in the sbc-bench logs).
+    r.cmd("dmesg", "[    3.101000] cpu cpu0: leakage=10\n[    3.117399] cpu cpu0: pvtm=1528\n"
+          "[    3.117491] cpu cpu0: pvtm-volt-sel=5\n[    3.120000] cpu cpu4: leakage=9\n"
+          "[    3.124529] cpu cpu4: pvtm=1785\n[    3.128495] cpu cpu4: pvtm-volt-sel=7\n"
+          "[    3.136234] cpu cpu6: pvtm=1782\n[    3.140173] cpu cpu6: pvtm-volt-sel=7\n"
+          "[    3.150000] rockchip-dmc dmc: leakage=36\n[    3.150100] rockchip-dmc dmc: leakage-volt-sel=1\n")
 
     zones = ["soc-thermal", "bigcore0-thermal", "bigcore1-thermal", "littlecore-thermal", "center-thermal",
              "gpu-thermal", "npu-thermal"]
