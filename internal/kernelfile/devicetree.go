@@ -14,3 +14,32 @@ func ParseStringList(b []byte) []string {
 	}
 	return out
 }
+
+// ParseCell32 reads a device-tree property that holds one 32-bit cell
+// (big-endian, as the device tree stores integers: the Raspberry Pi
+// firmware's /chosen/bootloader/build-timestamp); false unless it is
+// exactly 4 bytes.
+func ParseCell32(b []byte) (uint32, bool) {
+	if len(b) != 4 {
+		return 0, false
+	}
+	return uint32(b[0])<<24 | uint32(b[1])<<16 | uint32(b[2])<<8 | uint32(b[3]), true
+}
+
+// ParseString reads a device-tree string property ("…\x00"): the text up
+// to the first NUL; false when it is empty or holds bytes outside
+// printable ASCII.
+func ParseString(b []byte) (string, bool) {
+	if i := strings.IndexByte(string(b), 0); i >= 0 {
+		b = b[:i]
+	}
+	if len(b) == 0 {
+		return "", false
+	}
+	for _, c := range b {
+		if c < 0x20 || c > 0x7e {
+			return "", false
+		}
+	}
+	return string(b), true
+}

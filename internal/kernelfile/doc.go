@@ -17,7 +17,8 @@
 //     (available governors and frequencies), cpulist.go (the CPU list
 //     format of online, related_cpus, *_list), blockstat.go
 //     (/sys/class/block/NAME/stat), zram.go (a zram device's mm_stat),
-//     uevent.go (uevent files), devicetree.go (device-tree string lists),
+//     uevent.go (uevent files), devicetree.go (device-tree string lists,
+//     strings and 32-bit cells), pciconfig.go (a PCI device's config space),
 //     defaultpsmaxlatency.go (nvme_core's default_ps_max_latency_us),
 //     pmqoslatencytolerance.go (a device's power/pm_qos_latency_tolerance_us),
 //     mmc.go (an eMMC card's life_time).
