@@ -54,6 +54,7 @@ func Registry() []Def {
 		{"disturbed_runs", finding.Warning, DomainResult, "each phase's judgement of a secondary phase, the excluded runs", Rule(DisturbedFigures)},
 		{"swapping", finding.Invalidates, DomainResult, "swap-in and swap-out counts of the monitor's samples", Rule(Swapping)},
 		{"throttling", finding.Warning, DomainResult, "clocks and throttling flags of the monitor's samples under load", Rule(Throttling)},
+		{IDHiddenThrottling, finding.Warning, DomainResult, "the firmware's ARM clock against cpufreq's clock in each sample under load", Rule(HiddenThrottling)},
 		{"falling_scores", finding.Warning, DomainResult, "the multi-threaded 7-Zip runs' totals, in order", Rule(FallingScores)},
 		{"sevenzip_spread", finding.Warning, DomainResult, "the multi-threaded 7-Zip runs' spread", Rule(RunSpread)},
 		{"sevenzip_low_usage", finding.Warning, DomainResult, "7-Zip's own CPU usage (its Tot: line) per run", Rule(SevenZipLowUsage)},
