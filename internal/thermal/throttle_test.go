@@ -61,7 +61,7 @@ func TestAnalyzeFirmwareThrottling(t *testing.T) {
 					return u32(0)
 				}, u32(0x80000)),
 			wantAt: f(900), evidenceHas: "while cpufreq reported 1000 MHz (hidden throttling)",
-			spans:  []result.ThrottleSpan{{StartS: 900, EndS: f(1200), Signals: []string{"firmware clock", "get_throttled"}, LowestFirmwareMHz: f(700)}},
+			spans: []result.ThrottleSpan{{StartS: 900, EndS: f(1200), Signals: []string{"firmware clock", "get_throttled"}, LowestFirmwareMHz: f(700)}},
 			// The last quarter (1125-1500 s) holds 7 samples at 700 MHz and 31 at 1000.
 			coldFW: f(1000), sustainedFW: f(945),
 		},
