@@ -66,6 +66,7 @@ func Registry() []Def {
 		{"governor", finding.Warning, DomainResult, "the cpufreq governors during the run (Facts.Governors)", Rule(Governor)},
 		{"hpl_residual_failed", finding.Invalidates, DomainResult, "wrapped HPL figures of the command phase (monitor -- COMMAND)", Rule(HPLResidualFailed)},
 		{"sevenzip_version", finding.Info, DomainResult, "the 7-Zip binary's version and flavour (Facts.SevenZip)", Rule(SevenZipVersion)},
+		{IDMemControllerThrottling, finding.Warning, DomainResult, "all-CPU bandwidth samples before and after the memory load (mem --throttle-test), the memory clock", Rule(MemControllerThrottling)},
 		{IDDMCPinnedLow, finding.Warning, DomainResult, "the memory controller's devfreq governor and limits against its clocks (info.devfreq)", Rule(DMCScaling)},
 		{IDDMCAbsent, finding.Info, DomainResult, "the SoC and whether it has a memory-controller devfreq device (info.devfreq)", Rule(DMCScaling)},
 		{"zswap_with_zram", finding.Warning, DomainResult, "zswap and zram swap settings of the machine", Rule(ZswapWithZram)},
