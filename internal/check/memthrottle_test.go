@@ -80,4 +80,3 @@ func TestMemControllerThrottling(t *testing.T) {
 		})
 	}
 }
-

@@ -43,3 +43,33 @@ func ParseString(b []byte) (string, bool) {
 	}
 	return string(b), true
 }
+
+// ParseCells reads a device-tree property of 32-bit big-endian cells
+// (opp-microvolt's "target min max", opp-supported-hw, a phandle); false
+// when it is empty or not a whole number of cells.
+func ParseCells(b []byte) ([]uint32, bool) {
+	if len(b) == 0 || len(b)%4 != 0 {
+		return nil, false
+	}
+	out := make([]uint32, len(b)/4)
+	for i := range out {
+		out[i], _ = ParseCell32(b[4*i : 4*i+4])
+	}
+	return out, true
+}
+
+// ParseCellsU64 reads a device-tree number of one or two cells (opp-hz:
+// two cells for clocks beyond 4 GHz, one in older trees); false for any
+// other size.
+func ParseCellsU64(b []byte) (uint64, bool) {
+	c, ok := ParseCells(b)
+	switch {
+	case !ok:
+		return 0, false
+	case len(c) == 1:
+		return uint64(c[0]), true
+	case len(c) == 2:
+		return uint64(c[0])<<32 | uint64(c[1]), true
+	}
+	return 0, false
+}

@@ -36,6 +36,21 @@ type Device struct {
 	// LeakageVoltSel the selection derived from it; nil when not logged.
 	Leakage        *int64 `json:"leakage"`
 	LeakageVoltSel *int64 `json:"leakage_volt_sel"`
+	// OPPs is the device-tree OPP table of a "cpu" device with the
+	// voltages its selection (PVTMVoltSel, else LeakageVoltSel) picks;
+	// nil for other devices or when the table cannot be read (OPPsNote
+	// says why).
+	OPPs     []OPPVoltage `json:"opps,omitempty"`
+	OPPsNote string       `json:"opps_note,omitempty"`
+}
+
+// Selection is the voltage level the device's tables are read at: the
+// PVTM selection, else the leakage one; nil when neither was logged.
+func (d Device) Selection() *int64 {
+	if d.PVTMVoltSel != nil {
+		return d.PVTMVoltSel
+	}
+	return d.LeakageVoltSel
 }
 
 // Info is the OPP selection of a machine (info.opp_selection).
@@ -100,6 +115,7 @@ func FromLog(h *host.Host, log []byte, rockchip bool) *Info {
 					d.CPUs = cpus
 				}
 			}
+			d.OPPs, d.OPPsNote = readOPPTable(h, n, d.Selection())
 		}
 		in.Devices = append(in.Devices, d)
 	}

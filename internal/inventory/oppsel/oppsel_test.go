@@ -1,6 +1,7 @@
 package oppsel
 
 import (
+	"fmt"
 	"strings"
 	"testing"
 
@@ -96,4 +97,109 @@ func merge(a, b map[string]string) map[string]string {
 		out[k] = v
 	}
 	return out
+}
+
+func be(cells ...uint32) string {
+	b := make([]byte, 0, 4*len(cells))
+	for _, c := range cells {
+		b = append(b, byte(c>>24), byte(c>>16), byte(c>>8), byte(c))
+	}
+	return string(b)
+}
+
+// dtRoot is a Rockchip root whose cpu4 has a device-tree OPP table with
+// per-level voltages (as the BSP trees have them) for two clocks, and a
+// dmesg with the given selection lines.
+func dtRoot(t *testing.T, log string, extra map[string]string) string {
+	dt := "sys/firmware/devicetree/base"
+	files := map[string]string{
+		"proc/device-tree/compatible":                              "rockchip,rk3588\x00",
+		"sys/devices/system/cpu/cpu4/cpufreq/related_cpus":         "4 5\n",
+		"sys/devices/system/cpu/cpu4/of_node/operating-points-v2":  be(0x21),
+		dt + "/cluster1-opp-table/phandle":                         be(0x21),
+		dt + "/cluster1-opp-table/opp-2400000000/opp-hz":           be(0, 2400000000),
+		dt + "/cluster1-opp-table/opp-2400000000/opp-microvolt":    be(1000000, 1000000, 1050000),
+		dt + "/cluster1-opp-table/opp-2400000000/opp-microvolt-L7": be(950000, 950000, 1050000),
+		dt + "/cluster1-opp-table/opp-2400000000/opp-supported-hw": be(0xfd, 0x80),
+		dt + "/cluster1-opp-table/opp-408000000/opp-hz":            be(408000000),
+		dt + "/cluster1-opp-table/opp-408000000/opp-microvolt":     be(675000),
+		dt + "/cluster1-opp-table/opp-bad/opp-hz":                  "\x01\x02",
+		dt + "/other-node/phandle":                                 be(0x21),
+	}
+	for k, v := range extra {
+		files[k] = v
+	}
+	root := fixture.Root(t, files)
+	fixture.Commands(t, root, map[string]string{"dmesg": log})
+	return root
+}
+
+func TestOPPVoltages(t *testing.T) {
+	tests := []struct {
+		name    string
+		log     string
+		extra   map[string]string
+		want    string // "mhz:mv:property" joined by spaces
+		noteHas string
+		at2400  string
+	}{
+		{"volt-sel 7 picks L7 where the entry has it", "cpu cpu4: pvtm=1785\ncpu cpu4: pvtm-volt-sel=7\n", nil,
+			"408:675:opp-microvolt 2400:950:opp-microvolt-L7", "", "950"},
+		{"volt-sel 3 without an L3: the default voltage", "cpu cpu4: pvtm-volt-sel=3\n", nil,
+			"408:675:opp-microvolt 2400:1000:opp-microvolt", "", "1000"},
+		{"leakage selection when PVTM has none", "cpu cpu4: leakage=9\ncpu cpu4: leakage-volt-sel=7\n", nil,
+			"408:675:opp-microvolt 2400:950:opp-microvolt-L7", "", "950"},
+		{"no phandle match", "cpu cpu4: pvtm-volt-sel=7\n",
+			map[string]string{"sys/devices/system/cpu/cpu4/of_node/operating-points-v2": be(0x99)}, "", "no device-tree node with phandle 0x99", ""},
+		{"malformed phandle", "cpu cpu4: pvtm-volt-sel=7\n",
+			map[string]string{"sys/devices/system/cpu/cpu4/of_node/operating-points-v2": "xx"}, "", "not a phandle", ""},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			in := Collect(fixture.Open(t, dtRoot(t, tt.log, tt.extra)))
+			d := in.ForCPU(5)
+			if d == nil {
+				t.Fatalf("no device for cpu5: %+v", in)
+			}
+			var got []string
+			for _, o := range d.OPPs {
+				got = append(got, fmt.Sprintf("%g:%s:%s", o.MHz, fmtMV(o.MV), o.Property))
+			}
+			if strings.Join(got, " ") != tt.want {
+				t.Errorf("opps %q, want %q", strings.Join(got, " "), tt.want)
+			}
+			if tt.noteHas != "" && !strings.Contains(d.OPPsNote, tt.noteHas) {
+				t.Errorf("note %q lacks %q", d.OPPsNote, tt.noteHas)
+			}
+			if got := fmtMV(d.VoltageAt(2400)); got != orDash(tt.at2400) {
+				t.Errorf("VoltageAt(2400) = %s, want %s", got, tt.at2400)
+			}
+		})
+	}
+}
+
+func TestVoltageAtAmbiguous(t *testing.T) {
+	v := func(x float64) *float64 { return &x }
+	d := &Device{OPPs: []OPPVoltage{{MHz: 408, MV: v(675)}, {MHz: 408, MV: v(750)}, {MHz: 600, MV: v(675)}}}
+	if d.VoltageAt(408) != nil || d.VoltageAt(1000) != nil || fmtMV(d.VoltageAt(600.2)) != "675" {
+		t.Error("VoltageAt must answer only for one entry per clock")
+	}
+	var none *Device
+	if none.VoltageAt(408) != nil {
+		t.Error("nil device answered")
+	}
+}
+
+func fmtMV(v *float64) string {
+	if v == nil {
+		return "-"
+	}
+	return fmt.Sprintf("%g", *v)
+}
+
+func orDash(s string) string {
+	if s == "" {
+		return "-"
+	}
+	return s
 }
