@@ -71,22 +71,22 @@ const Source = "kernel log (dmesg)"
 const maxDevices = 64
 
 // Collect reads the kernel log of h and returns the selection; nil on a
-// machine whose device tree does not name a Rockchip SoC when the log holds
-// no PVTM or leakage line or cannot be read (nothing is missing there). On a
-// Rockchip SoC an unreadable log gives Devices nil and a note with the
-// reason, never a guess.
+// machine whose device tree does not name a Rockchip SoC (the log is not
+// read there). On a Rockchip SoC an unreadable log gives Devices nil and a
+// note with the reason, never a guess.
 func Collect(h *host.Host) *Info {
+	if !isRockchip(h) {
+		// Only Rockchip's vendor kernels log the figures: the kernel log
+		// (up to a megabyte) is not even read elsewhere.
+		return nil
+	}
 	out, err := h.Run(context.Background(), "dmesg")
-	rockchip := isRockchip(h)
-	in := &Info{Source: Source}
 	if err != nil {
-		if !rockchip {
-			return nil // only Rockchip's kernels log the figures: nothing is missing
-		}
+		in := &Info{Source: Source}
 		in.Notes.Add("kernel log", unreadableReason(h, err))
 		return in
 	}
-	return FromLog(h, out, rockchip)
+	return FromLog(h, out, true)
 }
 
 // FromLog builds the selection from a kernel log's text; rockchip says
