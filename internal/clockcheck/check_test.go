@@ -42,6 +42,7 @@ func TestAddOPPSelection(t *testing.T) {
 			{Driver: "cpu", Device: "cpu4", CPUs: []int{4, 5}, PVTMVoltSel: &sel7}}}, []string{"cpu0", "cpu4", ""}, 0},
 		{"unreadable log is a note", &oppsel.Info{Notes: note.List{{Item: "kernel log", Reason: "not readable: needs root"}}}, []string{"", "", ""}, 1},
 		{"none logged", nil, []string{"", "", ""}, 0},
+		{"Rockchip log without the lines", &oppsel.Info{Devices: []oppsel.Device{}, Notes: note.List{{Item: "PVTM and leakage", Reason: "the kernel log holds no such line"}}}, []string{"", "", ""}, 1},
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {

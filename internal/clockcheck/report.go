@@ -47,22 +47,24 @@ type ClusterClock struct {
 }
 
 // AddOPPSelection gives every measured cluster its boot-time voltage
-// selection from sel (info.opp_selection), and a note when the kernel log
-// that holds it could not be read.
+// selection from sel (info.opp_selection); when no cluster gets one, sel's
+// notes (the kernel log unreadable, or without the lines) become the
+// report's.
 func (rep *Report) AddOPPSelection(sel *oppsel.Info) {
 	if sel == nil {
 		return
 	}
-	if sel.Devices == nil {
-		for _, n := range sel.Notes {
-			rep.Notes.Add("PVTM voltage selection: "+n.Item, n.Reason)
-		}
-		return
-	}
+	found := false
 	for i := range rep.Clusters {
 		c := &rep.Clusters[i]
 		if c.CPU != nil {
 			c.OPPSelection = sel.ForCPU(*c.CPU)
+			found = found || c.OPPSelection != nil
+		}
+	}
+	if !found {
+		for _, n := range sel.Notes {
+			rep.Notes.Add("PVTM voltage selection: "+n.Item, n.Reason)
 		}
 	}
 }
