@@ -47,7 +47,7 @@ type Options struct {
 func NewCmd(f *cmdutil.Factory, runF func(*Options) error) *cobra.Command {
 	opts := &Options{Factory: f}
 	cmd := &cobra.Command{
-		Use:   "mem [--cpu LIST] [--json] [--quick] [--max-size SIZE] [--throttle-test [--load 5m]]",
+		Use:   "mem [--cpu LIST] [--quick] [--max-size SIZE] [--throttle-test [--load 5m]]",
 		Short: "Measure memory bandwidth and latency per core type",
 		Long: `Measure memory from one CPU of each core type (pinned, one at a time):
 
