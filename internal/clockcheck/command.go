@@ -157,6 +157,9 @@ func (r *Command) Run(ctx context.Context, cfg session.Config) (*Report, *sessio
 			if rep == nil {
 				return runErr
 			}
+			if cfg.Info != nil {
+				rep.AddOPPSelection(cfg.Info.OPPSelection)
+			}
 			if err := FillPhase(p, rep, cfg.Info.CPU.Clusters); err != nil {
 				return err
 			}

@@ -1,6 +1,7 @@
 package clockcheck
 
 import (
+	"boardbench/internal/inventory/oppsel"
 	"boardbench/internal/note"
 	"boardbench/internal/result"
 	"boardbench/internal/stats"
@@ -39,6 +40,33 @@ type ClusterClock struct {
 	Flagged              bool       `json:"flagged"`
 	OPPs                 []OPPClock `json:"opps,omitempty"`
 	Error                string     `json:"error,omitempty"`
+	// OPPSelection is the PVTM and leakage figures the kernel logged at
+	// boot for this cluster, with its voltage selection (info's
+	// opp_selection; schema 1.3); nil where the kernel logs none.
+	OPPSelection *oppsel.Device `json:"opp_selection,omitempty"`
+}
+
+// AddOPPSelection gives every measured cluster its boot-time voltage
+// selection from sel (info.opp_selection); when no cluster gets one, sel's
+// notes (the kernel log unreadable, or without the lines) become the
+// report's.
+func (rep *Report) AddOPPSelection(sel *oppsel.Info) {
+	if sel == nil {
+		return
+	}
+	found := false
+	for i := range rep.Clusters {
+		c := &rep.Clusters[i]
+		if c.CPU != nil {
+			c.OPPSelection = sel.ForCPU(*c.CPU)
+			found = found || c.OPPSelection != nil
+		}
+	}
+	if !found {
+		for _, n := range sel.Notes {
+			rep.Notes.Add("PVTM voltage selection: "+n.Item, n.Reason)
+		}
+	}
 }
 
 // OPPClock is the measured clock at one pinned cpufreq operating point.

@@ -15,6 +15,7 @@ import (
 	"boardbench/internal/inventory/devfreq"
 	"boardbench/internal/inventory/memory"
 	"boardbench/internal/inventory/network"
+	"boardbench/internal/inventory/oppsel"
 	"boardbench/internal/inventory/osinfo"
 	"boardbench/internal/inventory/rpi"
 	"boardbench/internal/inventory/sensors"
@@ -51,10 +52,16 @@ type Info struct {
 	// Devfreq lists every devfreq device (memory controller, GPU, NPU)
 	// with its clocks and governor; null when the machine has none.
 	Devfreq []devfreq.Device `json:"devfreq"`
-	Sensors sensors.Info     `json:"sensors"`
-	Storage storage.Info     `json:"storage"`
-	Buses   buses.Info       `json:"buses"`
-	Network network.Info     `json:"network"`
+
+	// OPPSelection is the PVTM and leakage figures a Rockchip vendor
+	// kernel logged at boot per device, with the voltage selection it made
+	// (schema 1.3); null elsewhere.
+	OPPSelection *oppsel.Info `json:"opp_selection"`
+
+	Sensors sensors.Info `json:"sensors"`
+	Storage storage.Info `json:"storage"`
+	Buses   buses.Info   `json:"buses"`
+	Network network.Info `json:"network"`
 	// RaspberryPi is the firmware's view on a Raspberry Pi; null elsewhere.
 	RaspberryPi *rpi.Firmware `json:"raspberry_pi"`
 	// VM says whether the machine is a virtual machine, under which
@@ -85,6 +92,7 @@ func Collect(h *host.Host, opts Options) *Info {
 	})
 	run(func() { in.Memory = memory.Collect(h) })
 	run(func() { in.Devfreq = devfreq.Collect(h) })
+	run(func() { in.OPPSelection = oppsel.Collect(h) })
 	run(func() { in.Sensors = sensors.Collect(h) })
 	run(func() { in.Storage = storage.Collect(h, opts.Redact) })
 	run(func() { in.Buses = buses.Collect(h, opts.Redact) })

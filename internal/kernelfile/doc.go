@@ -8,7 +8,8 @@
 //     shared writable mappings of /proc/PID/maps), fdinfo.go
 //     (/proc/PID/fdinfo/FD), cgroup.go (/proc/PID/cgroup and a cgroup's
 //     cgroup.procs), version.go (/proc/version), configgz.go
-//     (/proc/config.gz);
+//     (/proc/config.gz), kmsgoppsel.go (the PVTM and leakage lines of the
+//     kernel log, dmesg's text);
 //   - /sys: timeinstate.go (cpufreq's stats/time_in_state), cachesize.go
 //     (cpuN/cache/indexM/size), choice.go (attributes that list their
 //     options with the selected one in brackets: I/O scheduler, PCIe ASPM
@@ -16,7 +17,8 @@
 //     (available governors and frequencies), cpulist.go (the CPU list
 //     format of online, related_cpus, *_list), blockstat.go
 //     (/sys/class/block/NAME/stat), zram.go (a zram device's mm_stat),
-//     uevent.go (uevent files), devicetree.go (device-tree string lists),
+//     uevent.go (uevent files), devicetree.go (device-tree string lists,
+//     strings and 32-bit cells), pciconfig.go (a PCI device's config space),
 //     defaultpsmaxlatency.go (nvme_core's default_ps_max_latency_us),
 //     pmqoslatencytolerance.go (a device's power/pm_qos_latency_tolerance_us),
 //     mmc.go (an eMMC card's life_time).

@@ -113,6 +113,9 @@ type Sample struct {
 	// read failed).
 	Temps     []*float64 `json:"temps,omitempty"`
 	CoreVolts *float64   `json:"core_volts,omitempty"`
+	// Throttled is the Raspberry Pi firmware's get_throttled word at this
+	// sample (schema 1.3); nil without the firmware or when unreadable.
+	Throttled *uint32 `json:"throttled,omitempty"`
 	// MemClockMHz is the memory controller's clock (Config.MemClockPath);
 	// nil without one or when unreadable.
 	MemClockMHz *float64 `json:"mem_clock_mhz,omitempty"`
@@ -325,6 +328,9 @@ func (m *Monitor) sample(ctx context.Context, shares bool) Sample {
 		}
 		if v, err := fw.CoreVolts(ctx); err == nil {
 			s.CoreVolts = &v
+		}
+		if v, err := fw.Throttled(ctx); err == nil {
+			s.Throttled = &v
 		}
 	}
 	m.mu.Lock()

@@ -54,6 +54,9 @@ type Sample struct {
 	// the read failed).
 	Temps     []*float64 `json:"temps,omitempty"`
 	CoreVolts *float64   `json:"core_volts,omitempty"`
+	// Throttled is the Raspberry Pi firmware's get_throttled word at this
+	// sample (schema 1.3); nil without the firmware or when unreadable.
+	Throttled *uint32 `json:"throttled,omitempty"`
 	// MemClockMHz is the memory controller's devfreq clock
 	// (MonitorInfo.MemClock; schema 1.2); nil without one or when
 	// unreadable.

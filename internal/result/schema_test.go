@@ -35,6 +35,7 @@ var schemaRoots = []struct {
 	{"figures ClockFigures", result.ClockFigures{}},
 	{"figures MemFigures", result.MemFigures{}},
 	{"figures MemAllCoresFigures", result.MemAllCoresFigures{}},
+	{"figures MemLoadFigures", result.MemLoadFigures{}},
 	{"figures C2CFigures", result.C2CFigures{}},
 	{"figures OpenSSLFigures", result.OpenSSLFigures{}},
 	{"figures CryptsetupFigures", result.CryptsetupFigures{}},

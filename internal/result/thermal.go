@@ -86,7 +86,32 @@ type ThermalResult struct {
 	// HeatPowerW and CoolPowerW are the phases' mean power.
 	HeatPowerW *float64 `json:"heat_power_w"`
 	CoolPowerW *float64 `json:"cool_power_w"`
-	Notes      []string `json:"notes"`
+	// ColdFirmwareMHz and SustainedFirmwareMHz are the Raspberry Pi
+	// firmware's ARM clock (measure_clock arm) at the start of the load
+	// and over its last quarter (schema 1.3); nil where it was not
+	// sampled.
+	ColdFirmwareMHz      *float64 `json:"cold_firmware_mhz,omitempty"`
+	SustainedFirmwareMHz *float64 `json:"sustained_firmware_mhz,omitempty"`
+	// ThrottleSpans are the stretches of the heating phase in which a
+	// sample showed throttling (schema 1.3); empty when none did.
+	ThrottleSpans []ThrottleSpan `json:"throttle_spans"`
+	Notes         []string       `json:"notes"`
+}
+
+// ThrottleSpan is one stretch of throttled samples of the heating phase.
+type ThrottleSpan struct {
+	// StartS is the first throttled sample's time from the start of the
+	// load; EndS the first sample after it that was not throttled, nil
+	// when the throttling lasted to the end of the load.
+	StartS float64  `json:"start_s"`
+	EndS   *float64 `json:"end_s"`
+	// Signals name what showed it: "cpufreq clock", "firmware clock",
+	// "get_throttled".
+	Signals []string `json:"signals"`
+	// LowestFirmwareMHz and LowestClockMHz are the lowest firmware and
+	// cpufreq clocks in the span; nil when not sampled.
+	LowestFirmwareMHz *float64 `json:"lowest_firmware_mhz"`
+	LowestClockMHz    *float64 `json:"lowest_clock_mhz"`
 }
 
 // SettleSlopeCPerMin is the largest rise per minute over the last minute

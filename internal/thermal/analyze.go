@@ -16,7 +16,7 @@ const ThrottleDropPct = 5.0
 // Analyze computes the thermal figures from the heating and cooling phases
 // (either may be nil). Unknown figures stay nil with a note.
 func Analyze(heat, cool *result.Phase) *result.ThermalResult {
-	r := &result.ThermalResult{ColdClockMHz: []*float64{}, SustainedClockMHz: []*float64{}, Notes: []string{}}
+	r := &result.ThermalResult{ColdClockMHz: []*float64{}, SustainedClockMHz: []*float64{}, ThrottleSpans: []result.ThrottleSpan{}, Notes: []string{}}
 	if heat != nil {
 		analyzeHeat(r, heat)
 	}
@@ -46,6 +46,7 @@ func analyzeHeat(r *result.ThermalResult, p *result.Phase) {
 	}
 	start := p.StartedAt
 	var throttleAt *float64
+	colds := make([]*float64, n)
 	for c := 0; c < n; c++ {
 		var ts, vs []float64
 		for _, x := range s {
@@ -63,6 +64,7 @@ func analyzeHeat(r *result.ThermalResult, p *result.Phase) {
 		for _, v := range vs[:max(1, min(3, len(vs)))] {
 			cold = math.Max(cold, v)
 		}
+		colds[c] = &cold
 		r.ColdClockMHz = append(r.ColdClockMHz, round(cold, 0))
 		q := ts[len(ts)-1] - (ts[len(ts)-1]-ts[0])/4
 		var sum float64
@@ -86,13 +88,22 @@ func analyzeHeat(r *result.ThermalResult, p *result.Phase) {
 		}
 	}
 	if n == 0 {
-		r.Notes = append(r.Notes, "clock: no cpufreq clock was sampled, throttling is told by firmware flags only")
+		r.Notes = append(r.Notes, "clock: no cpufreq clock was sampled, throttling is told by the firmware only")
+	}
+	// The Raspberry Pi firmware's clock and flags, sampled with every
+	// sample where vcgencmd exists: they show throttling the kernel's
+	// cpufreq clock does not (hidden throttling).
+	r.ColdFirmwareMHz, r.SustainedFirmwareMHz = firmwareClocks(s, start)
+	states := throttleState(s, start, colds, r.ColdFirmwareMHz)
+	r.ThrottleSpans = spans(states)
+	if at, ev := firmwareOnset(states, r.ColdFirmwareMHz); at != nil && (throttleAt == nil || *at < *throttleAt) {
+		throttleAt, r.ThrottleEvidence = at, ev
 	}
 	if throttleAt != nil {
 		r.TimeToThrottleS = round(*throttleAt, 0)
 	} else if p.ThrottledAfter != nil && *p.ThrottledAfter&0x6 != 0 {
 		r.ThrottleEvidence = fmt.Sprintf("firmware flags 0x%x after the load (time unknown)", *p.ThrottledAfter)
-		r.Notes = append(r.Notes, "time to throttle: the firmware reports throttling, the clock samples do not show when")
+		r.Notes = append(r.Notes, "time to throttle: the firmware reports throttling after the load, but no sample (clock or get_throttled) shows when")
 	} else {
 		r.Notes = append(r.Notes, "time to throttle: no throttling seen")
 	}

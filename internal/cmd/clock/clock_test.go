@@ -21,6 +21,7 @@ import (
 	"boardbench/internal/interrupt"
 	machine "boardbench/internal/inventory"
 	"boardbench/internal/inventory/cpu"
+	"boardbench/internal/inventory/oppsel"
 	"boardbench/internal/iostreams"
 	probeclock "boardbench/internal/probe/clock"
 	"boardbench/internal/session"
@@ -637,6 +638,33 @@ func TestNewCmdOptions(t *testing.T) {
 		o.Factory, o.Ctx = nil, nil
 		if o != tt.want {
 			t.Errorf("%q: options %+v, want %+v", tt.args, o, tt.want)
+		}
+	}
+}
+
+// TestRenderOPPVoltages: with a boot-time selection whose device-tree table
+// has one entry per clock, each OPP line carries its voltage; a clock with
+// two entries (tables for different chips) gets none.
+func TestRenderOPPVoltages(t *testing.T) {
+	v := func(x float64) *float64 { return &x }
+	sel := int64(7)
+	cpu := 4
+	rep := &Report{Clusters: []ClusterClock{{}}}
+	c := &rep.Clusters[0]
+	c.CPU, c.CPUs = &cpu, []int{4, 5}
+	c.OPPSelection = &oppsel.Device{Driver: "cpu", Device: "cpu4", PVTM: func() *int64 { x := int64(1785); return &x }(), PVTMVoltSel: &sel,
+		OPPs: []oppsel.OPPVoltage{{MHz: 2400, MV: v(1000), Property: "opp-microvolt-L7"}, {MHz: 408, MV: v(675)}, {MHz: 408, MV: v(750)}}}
+	m := func(x float64) clockcheck.OPPClock {
+		o := clockcheck.OPPClock{}
+		o.RequestedMHz, o.MeasuredMHz = x, v(x)
+		return o
+	}
+	c.OPPs = []OPPClock{m(2400), m(408)}
+	var out bytes.Buffer
+	renderText(&out, rep, false)
+	for _, line := range []string{"boot voltage selection: pvtm 1785 → volt-sel 7", "Cpufreq OPP: 2400 (1000 mV)  Measured: 2400", "Cpufreq OPP:  408  Measured:  408"} {
+		if !strings.Contains(out.String(), line) {
+			t.Errorf("text lacks %q:\n%s", line, out.String())
 		}
 	}
 }

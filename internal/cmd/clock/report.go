@@ -3,9 +3,11 @@ package clock
 import (
 	"fmt"
 	"io"
+	"strconv"
 	"strings"
 
 	"boardbench/internal/clockcheck"
+	"boardbench/internal/inventory/oppsel"
 	"boardbench/internal/textfmt"
 )
 
@@ -119,6 +121,11 @@ func renderText(w io.Writer, rep *Report, color bool) {
 		}
 	}
 	for _, c := range rep.Clusters {
+		if c.OPPSelection != nil && c.OPPs == nil {
+			tw.Line("%s: boot voltage selection %s (kernel log)", clusterTitle(c), c.OPPSelection.Text())
+		}
+	}
+	for _, c := range rep.Clusters {
 		if c.OPPs == nil {
 			continue
 		}
@@ -127,7 +134,10 @@ func renderText(w io.Writer, rep *Report, color bool) {
 			title += fmt.Sprintf(", measured on cpu%d", *c.CPU)
 		}
 		tw.Section("OPPs of " + title)
-		writeOPPs(tw, c.OPPs)
+		if c.OPPSelection != nil {
+			tw.Line("boot voltage selection: %s (kernel log; it chose these OPPs' voltages, see docs/clock.md)", c.OPPSelection.Text())
+		}
+		writeOPPs(tw, c.OPPs, c.OPPSelection)
 	}
 	if len(rep.Notes) > 0 {
 		tw.Section("Notes")
@@ -154,8 +164,10 @@ func clusterTitle(c ClusterClock) string {
 	return b.String()
 }
 
-// writeOPPs writes one line per OPP: "Cpufreq OPP: 2400  Measured: 2348 (-2.2%)".
-func writeOPPs(tw *textfmt.Writer, opps []OPPClock) {
+// writeOPPs writes one line per OPP: "Cpufreq OPP: 2400  Measured: 2348
+// (-2.2%)", with the device tree's voltage for the OPP when sel has one
+// ("Cpufreq OPP: 2400 (1000 mV)  Measured: …").
+func writeOPPs(tw *textfmt.Writer, opps []OPPClock, sel *oppsel.Device) {
 	width := 0
 	for _, o := range opps {
 		if n := len(fmt.Sprintf("%.0f", o.RequestedMHz)); n > width {
@@ -164,6 +176,9 @@ func writeOPPs(tw *textfmt.Writer, opps []OPPClock) {
 	}
 	for _, o := range opps {
 		line := fmt.Sprintf("Cpufreq OPP: %*.0f  Measured: ", width, o.RequestedMHz)
+		if mv := sel.VoltageAt(o.RequestedMHz); mv != nil {
+			line = fmt.Sprintf("Cpufreq OPP: %*.0f (%s mV)  Measured: ", width, o.RequestedMHz, strconv.FormatFloat(*mv, 'f', -1, 64))
+		}
 		switch {
 		case o.Error != "":
 			line += o.Error

@@ -35,6 +35,11 @@ type Options struct {
 	JSON, Quick bool
 	// CPUList is --cpu, MaxSize --max-size, Output --output.
 	CPUList, MaxSize, Output string
+	// ThrottleTest is --throttle-test: bandwidth, a memory load of Load
+	// (--load; LoadSet when given), bandwidth again.
+	ThrottleTest bool
+	Load         time.Duration
+	LoadSet      bool
 }
 
 // NewCmd returns the mem command; runF, when set, replaces the run
@@ -42,7 +47,7 @@ type Options struct {
 func NewCmd(f *cmdutil.Factory, runF func(*Options) error) *cobra.Command {
 	opts := &Options{Factory: f}
 	cmd := &cobra.Command{
-		Use:   "mem [--cpu LIST] [--json] [--quick] [--max-size SIZE]",
+		Use:   "mem [--cpu LIST] [--quick] [--max-size SIZE] [--throttle-test [--load 5m]]",
 		Short: "Measure memory bandwidth and latency per core type",
 		Long: `Measure memory from one CPU of each core type (pinned, one at a time):
 
@@ -57,15 +62,24 @@ func NewCmd(f *cmdutil.Factory, runF func(*Options) error) *cobra.Command {
   caches     the steps of the latency curve next to the sizes sysfs reports
 
 and then the bandwidth of all CPUs working at once. Memory use stays below a
-quarter of MemAvailable. A run takes about 10 s per core type (--quick: 4 s).`,
+quarter of MemAvailable. A run takes about 10 s per core type (--quick: 4 s).
+
+--throttle-test checks whether the memory controller throttles: the bandwidth
+of all CPUs (memcpy, memset, read), then all CPUs copying memory for --load
+(5 minutes by default), then the same bandwidth again, under the monitor
+(memory clock, temperature); a fall beyond the measurement's spread is a
+finding (docs/mem.md).`,
 		Example: `  boardbench mem
   boardbench mem --quick
   boardbench mem --cpu 0,4 --json > mem.json
   boardbench mem --max-size 32M         # smaller buffers and latency blocks
-  boardbench mem -o mem.json && boardbench report mem.json`,
+  boardbench mem -o mem.json && boardbench report mem.json
+  boardbench mem --throttle-test                # about 5 min 10 s
+  boardbench mem --throttle-test --load 15m`,
 		Args: cmdutil.NoArgs,
 		RunE: func(cmd *cobra.Command, args []string) error {
 			opts.Ctx = cmd.Context()
+			opts.LoadSet = cmd.Flags().Changed("load")
 			if runF != nil {
 				return runF(opts)
 			}
@@ -78,6 +92,8 @@ quarter of MemAvailable. A run takes about 10 s per core type (--quick: 4 s).`,
 	cmd.Flags().BoolVar(&opts.Quick, "quick", false, "fewer and shorter samples, latency blocks up to 64 MiB")
 	cmd.Flags().StringVarP(&opts.Output, "output", "o", "", "also write the result (with the monitor's evidence) to `FILE`, for boardbench report")
 	cmd.Flags().StringVar(&opts.MaxSize, "max-size", "", "largest bandwidth buffer and latency block (`SIZE`, e.g. 64M)")
+	cmd.Flags().BoolVar(&opts.ThrottleTest, "throttle-test", false, "memory-controller throttling test: bandwidth, a memory load on all CPUs, bandwidth again")
+	cmd.Flags().DurationVar(&opts.Load, "load", memmeasure.DefaultThrottleLoad, "how long --throttle-test loads the memory (`DURATION`)")
 	return cmd
 }
 
@@ -102,6 +118,9 @@ func runMem(opts *Options) error {
 		}
 		limit = n
 	}
+	if err := checkThrottleFlags(opts); err != nil {
+		return err
+	}
 	h, err := f.NewHost(opts.Root)
 	if err != nil {
 		return err
@@ -123,6 +142,9 @@ func runMem(opts *Options) error {
 	info := machine.Collect(h, machine.Options{Redact: true})
 	plan := memmeasure.CommandPlan(opts.Quick).ForMachine(info)
 	plan.MaxBufferBytes, plan.LimitFlag = limit, "--max-size"
+	if opts.ThrottleTest {
+		return runThrottle(ctx, opts, h, info, plan, usable)
+	}
 	status := f.Status("mem", false)
 	plan.Progress = func(label string, weight float64) { status.Advance(label, seconds(weight)) }
 	figs := &memmeasure.Figures{Results: []result.MemFigures{}}

@@ -10,6 +10,7 @@ import (
 	"slices"
 	"strings"
 	"testing"
+	"time"
 
 	"boardbench/internal/benchrun"
 	"boardbench/internal/cmdutil"
@@ -42,9 +43,10 @@ func TestNewCmdOptions(t *testing.T) {
 		args []string
 		want Options
 	}{
-		{nil, Options{Root: "/"}},
+		{nil, Options{Root: "/", Load: 5 * time.Minute}},
 		{[]string{"--quick", "--cpu", "0,4", "--max-size", "32M", "-o", "m.json", "--json"},
-			Options{Root: "/", Quick: true, CPUList: "0,4", MaxSize: "32M", Output: "m.json", JSON: true}},
+			Options{Root: "/", Quick: true, CPUList: "0,4", MaxSize: "32M", Output: "m.json", JSON: true, Load: 5 * time.Minute}},
+		{[]string{"--throttle-test", "--load", "15m"}, Options{Root: "/", ThrottleTest: true, Load: 15 * time.Minute, LoadSet: true}},
 	}
 	for _, tt := range tests {
 		ios, _, _ := iostreams.Test()
@@ -86,6 +88,7 @@ func TestInterrupted(t *testing.T) {
 
 func TestBadFlags(t *testing.T) {
 	for _, args := range [][]string{
+		{"--load", "1m"}, {"--throttle-test", "--load", "0s"}, {"--throttle-test", "--load", "-5s"}, {"--throttle-test", "--cpu", "0"},
 		{"--cpu", "x"}, {"--cpu", "3-1"}, {"--max-size", "lots"}, {"--max-size", "4K"}, {"--cpu", "100000"}, {"--cpu", "99"}, {"--cpu", "0,,1"},
 	} {
 		_, _, err := execute(t, args...)
@@ -283,5 +286,48 @@ func TestLiveQuick(t *testing.T) {
 	}
 	if (r.MemcpyMBs == nil) != (membw.Memcpy.Unavailable() != "") {
 		t.Errorf("memcpy figure %v does not match the C library's availability", r.MemcpyMBs)
+	}
+}
+
+// TestLiveThrottleQuick runs the throttling test for real with a one-second
+// load: the three phases are measured and reported; no figure is compared
+// with a speed.
+func TestLiveThrottleQuick(t *testing.T) {
+	if testing.Short() {
+		t.Skip("measures the machine for a few seconds")
+	}
+	out, _, runErr := execute(t, "--throttle-test", "--load", "1s", "--quick", "--json", "--max-size", "4M")
+	var rep ThrottleReport
+	if err := json.Unmarshal(out.Bytes(), &rep); err != nil {
+		t.Fatalf("%v (mem: %v)", err, runErr)
+	}
+	if want := map[bool]int{true: 0, false: 3}[rep.Valid]; cmdutil.ExitCode(runErr) != want || rep.Verdict == "" {
+		t.Errorf("mem: %v (exit %d), want %d for verdict %q", runErr, cmdutil.ExitCode(runErr), want, rep.Verdict)
+	}
+	if rep.Before == nil || rep.After == nil || rep.Load == nil {
+		t.Fatalf("report %+v", rep)
+	}
+	if rep.Before.ReadMBs == nil || !(*rep.Before.ReadMBs > 0) || len(rep.Changes) == 0 {
+		t.Errorf("before %+v, changes %+v", rep.Before, rep.Changes)
+	}
+	if rep.Load.RequestedS != 1 || len(rep.Load.Series) == 0 || rep.Load.DurationS < 1 {
+		t.Errorf("load %+v", rep.Load)
+	}
+}
+
+func TestRenderThrottle(t *testing.T) {
+	v := func(x float64) *float64 { return &x }
+	rep := ThrottleReport{}
+	rep.Changes = []result.MemKernelChange{{Kernel: "memcpy", BeforeMBs: 10005, AfterMBs: 8505, ChangePct: -15, BeforeSpreadPct: 0.12, AfterSpreadPct: 0.1, Separated: true}}
+	rep.Load = &result.MemLoadFigures{CPUs: []int{0, 1, 2, 3}, Kernel: "memcpy", RequestedS: 300, DurationS: 300.4, FirstMBs: v(9800), LastMBs: v(8600)}
+	rep.MemClockBefore = &result.MemClock{Device: "dmc", MedianMHz: 2112, MinMHz: 2112, MaxMHz: 2112, Samples: 3}
+	var b bytes.Buffer
+	renderThrottle(&b, rep, false)
+	for _, want := range []string{"memcpy", "10005.0", "8505.0", "-15.0%", "0.12%",
+		"load: memcpy on 4 CPUs for 5m0s of 5m0s; 9800.0 MB/s in its first fifth, 8600.0 MB/s in its last",
+		"memory clock before: 2112 MHz", "memory clock under load: unknown"} {
+		if !strings.Contains(b.String(), want) {
+			t.Errorf("text lacks %q:\n%s", want, b.String())
+		}
 	}
 }

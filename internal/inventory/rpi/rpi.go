@@ -12,6 +12,7 @@ import (
 	"strings"
 
 	"boardbench/internal/host"
+	"boardbench/internal/kernelfile"
 	"boardbench/internal/note"
 )
 
@@ -35,6 +36,14 @@ type Firmware struct {
 	ConfigHighlights []Setting `json:"config_highlights"`
 	// Version is the firmware build (vcgencmd version); nil when unknown.
 	Version *FirmwareVersion `json:"version"`
+	// Bootloader is the bootloader EEPROM's build (vcgencmd
+	// bootloader_version, else the device tree's /chosen/bootloader;
+	// schema 1.3); nil when unknown (a note says why) or on boards
+	// without one.
+	Bootloader *Bootloader `json:"bootloader"`
+	// VL805 is the USB 3 controller's firmware on a Raspberry Pi 4 (PCI
+	// configuration space, needs root; schema 1.3); nil without a VL805.
+	VL805 *VL805 `json:"vl805"`
 	// Notes lists what could not be established and why.
 	Notes note.List `json:"notes,omitempty"`
 }
@@ -70,12 +79,22 @@ func NewThrottled(v uint32) *Throttled {
 	}
 }
 
-// Collect asks the firmware through vcgencmd; nil when vcgencmd is absent.
-// A command that fails or answers in an unexpected form leaves its field
-// empty and adds a note.
+// Collect asks the firmware through vcgencmd and reads the bootloader and
+// VL805 versions where the system exposes them. It returns nil when
+// vcgencmd is absent and the device tree has no firmware bootloader node
+// (not a Raspberry Pi, or one without its firmware's interfaces). A command
+// that fails or answers in an unexpected form leaves its field empty and
+// adds a note.
 func Collect(h *host.Host) *Firmware {
 	if !h.HasCommand("vcgencmd") {
-		return nil
+		b := bootloaderFromDT(h)
+		if b == nil {
+			return nil
+		}
+		fw := &Firmware{Bootloader: b}
+		fw.Notes.Add("vcgencmd", "not installed: clocks, voltages, throttling flags and configuration unknown")
+		collectVL805(h, fw)
+		return fw
 	}
 	fw := &Firmware{}
 	ctx := context.Background()
@@ -145,5 +164,27 @@ func Collect(h *host.Host) *Firmware {
 			malformedNote("vcgencmd version", err)
 		}
 	}
+	if hasEEPROM(h) {
+		vc, why := askBootloader(h)
+		collectBootloader(h, fw, vc, why)
+	}
+	collectVL805(h, fw)
 	return fw
+}
+
+// hasEEPROM reports whether the board boots from a bootloader EEPROM (the
+// BCM2711 and BCM2712 boards: Pi 4, 400, CM4, Pi 5, 500, CM5), from the
+// device tree's compatible; older boards boot from the SD card's
+// bootcode.bin and have no bootloader version to report.
+func hasEEPROM(h *host.Host) bool {
+	raw, err := h.ReadFile("/proc/device-tree/compatible")
+	if err != nil {
+		return h.Exists(dtBootloader)
+	}
+	for _, c := range kernelfile.ParseStringList(raw) {
+		if c == "brcm,bcm2711" || c == "brcm,bcm2712" {
+			return true
+		}
+	}
+	return h.Exists(dtBootloader)
 }

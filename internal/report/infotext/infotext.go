@@ -19,6 +19,7 @@ func Render(w io.Writer, in *inventory.Info, color bool) {
 	renderCPU(tw, in)
 	renderMemory(tw, in)
 	renderDevfreq(tw, in)
+	renderOPPSelection(tw, in)
 	renderSensors(tw, in)
 	renderStorage(tw, in)
 	renderBuses(tw, in)

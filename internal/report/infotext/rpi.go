@@ -20,13 +20,20 @@ func renderRaspberryPi(w *textfmt.Writer, in *inventory.Info) {
 		return
 	}
 	w.Section("Raspberry Pi firmware")
-	w.KV(
-		[2]string{"ARM clock (firmware)", textfmt.MHz(fw.ArmClockMHz)},
-		[2]string{"core voltage", rpiFloat(fw.CoreVoltageV, "%.4f V")},
-		[2]string{"SoC temperature", rpiFloat(fw.TempC, "%.1f °C")},
-		[2]string{"throttling", rpiThrottled(fw.Throttled)},
-		[2]string{"firmware", rpiVersion(fw.Version)},
-	)
+	kv := [][2]string{
+		{"ARM clock (firmware)", textfmt.MHz(fw.ArmClockMHz)},
+		{"core voltage", rpiFloat(fw.CoreVoltageV, "%.4f V")},
+		{"SoC temperature", rpiFloat(fw.TempC, "%.1f °C")},
+		{"throttling", rpiThrottled(fw.Throttled)},
+		{"firmware", rpiVersion(fw.Version)},
+	}
+	if b := fw.Bootloader; b != nil {
+		kv = append(kv, [2]string{"bootloader EEPROM", rpiBootloader(b)})
+	}
+	if v := fw.VL805; v != nil {
+		kv = append(kv, [2]string{"VL805 USB 3 firmware", textfmt.OrUnknown(v.Version)})
+	}
+	w.KV(kv...)
 	if t := fw.Throttled; t != nil {
 		if t.UnderVoltageNow {
 			w.Line("warning: under-voltage right now: the power supply or its cable is too weak")
@@ -88,4 +95,24 @@ func rpiVersion(v *rpi.FirmwareVersion) string {
 		s += " (" + strings.Join(extra, "; ") + ")"
 	}
 	return s
+}
+
+// rpiBootloader writes the bootloader EEPROM's build: "2019-09-10 10:41:50
+// UTC (1568112110), version f626c772 (vcgencmd bootloader_version)".
+func rpiBootloader(b *rpi.Bootloader) string {
+	var parts []string
+	if b.BuildTime != nil && b.Timestamp != nil {
+		parts = append(parts, fmt.Sprintf("%s UTC (%d)", b.BuildTime.Format("2006-01-02 15:04:05"), *b.Timestamp))
+	}
+	if b.Version != "" {
+		v := b.Version
+		if len(v) > 12 {
+			v = v[:12]
+		}
+		parts = append(parts, "version "+v)
+	}
+	if len(parts) == 0 {
+		return "unknown"
+	}
+	return strings.Join(parts, ", ") + " (" + b.Source + ")"
 }

@@ -2,6 +2,7 @@ package runtext
 
 import (
 	"fmt"
+	"strings"
 
 	"boardbench/internal/result"
 	"boardbench/internal/textfmt"
@@ -38,6 +39,12 @@ func renderThermal(w *textfmt.Writer, r *result.Result) {
 		{"7-Zip cold → hot", fmt.Sprintf("%s → %s MIPS (%s)", num(t.ColdMIPS, "%.0f"), num(t.HotMIPS, "%.0f"), num(t.HotVsColdPct, "%+.1f%%"))},
 		{"settles at", num(t.SettleTempC, "%.1f °C")},
 		{"cooling τ", fmt.Sprintf("%s (towards %s, fit rms %s)", num(t.CoolingTimeConstantS, "%.0f s"), num(t.CoolingAsymptoteC, "%.1f °C"), num(t.CoolingFitRMSC, "%.2f °C"))},
+	}
+	if t.ColdFirmwareMHz != nil {
+		pairs = append(pairs, [2]string{"firmware clock cold → sustained", fmt.Sprintf("%s → %s MHz", num(t.ColdFirmwareMHz, "%.0f"), num(t.SustainedFirmwareMHz, "%.0f"))})
+	}
+	if len(t.ThrottleSpans) > 0 {
+		pairs = append(pairs, [2]string{"throttled", throttleSpansText(t.ThrottleSpans)})
 	}
 	if t.HeatPowerW != nil || t.CoolPowerW != nil {
 		pairs = append(pairs, [2]string{"power", fmt.Sprintf("%s under load, %s cooling", num(t.HeatPowerW, "%.2f W"), num(t.CoolPowerW, "%.2f W"))})
@@ -84,4 +91,31 @@ func cpusText(c []int) string {
 		return "-"
 	}
 	return fmt.Sprint(c)
+}
+
+// throttleSpansText lists the throttled stretches: "900–1200 s (firmware
+// clock, get_throttled; firmware down to 700 MHz); 1300 s–end (…)", the
+// first six.
+func throttleSpansText(spans []result.ThrottleSpan) string {
+	const shown = 6
+	var parts []string
+	for i, sp := range spans {
+		if i == shown {
+			parts = append(parts, fmt.Sprintf("and %d more", len(spans)-shown))
+			break
+		}
+		when := fmt.Sprintf("%.0f s–end", sp.StartS)
+		if sp.EndS != nil {
+			when = fmt.Sprintf("%.0f–%.0f s", sp.StartS, *sp.EndS)
+		}
+		detail := strings.Join(sp.Signals, ", ")
+		if sp.LowestFirmwareMHz != nil {
+			detail += fmt.Sprintf("; firmware down to %.0f MHz", *sp.LowestFirmwareMHz)
+		}
+		if sp.LowestClockMHz != nil {
+			detail += fmt.Sprintf("; cpufreq down to %.0f MHz", *sp.LowestClockMHz)
+		}
+		parts = append(parts, fmt.Sprintf("%s (%s)", when, detail))
+	}
+	return strings.Join(parts, "; ")
 }

@@ -1,6 +1,7 @@
 """Rockchip, Amlogic, Allwinner, Qualcomm fixture roots."""
 from common import *
 import cpuinfo
+import struct
 
 GOVS = "conservative ondemand userspace powersave performance schedutil"
 
@@ -60,6 +61,42 @@ def rock5b(base):
     cpu_tree(r, cpus, pols, kernel_max=7, topology=topo, caches=caches,
              capacity={c: (414 if c < 4 else 1024) for c in cpus})
     devicetree(r, "Radxa ROCK 5B", ["radxa,rock-5b", "rockchip,rk3588"])
+    # CPU device-tree nodes with their OPP tables: clocks, voltages and opp-supported-hw as the
+    # sbc-bench log of this board and kernel (5.10.66) lists them (../shared/data/opp-tables/
+    # rk3588-5.10.66-Radxa_ROCK_5B.txt), as the default opp-microvolt; the BSP tree's per-level
+    # opp-microvolt-L<n> voltages are not in that log and so not here.
+    def mv(v):
+        return struct.pack(">III", int(v * 1000), int(v * 1000), 1050000)
+    ff = (0xff, 0xffff)
+    fd = (0xfd, 0xffff)
+    little_opps = [(408, 675, ff), (600, 675, ff), (816, 675, ff), (1008, 675, ff), (1200, 712.5, ff),
+                   (1416, 762.5, ff), (1608, 850, ff), (1800, 950, fd)]
+    big_opps = [(408, 675, ff), (600, 675, ff), (816, 675, ff), (1008, 675, ff), (1200, 675, ff),
+                (1416, 725, ff), (1608, 762.5, ff), (1800, 850, ff), (2016, 925, ff), (2208, 987.5, fd),
+                (2256, 1000, (0xfd, 0x13)), (2304, 1000, (0xfd, 0x24)), (2352, 1000, (0xfd, 0x48)),
+                (2400, 1000, (0xfd, 0x80))]
+    dtb = "/sys/firmware/devicetree/base"
+    for ph, (name, opps) in enumerate([("cluster0-opp-table", little_opps), ("cluster1-opp-table", big_opps),
+                                       ("cluster2-opp-table", big_opps)], start=0x10):
+        r.wraw(dtb + "/" + name + "/phandle", struct.pack(">I", ph))
+        r.wraw(dtb + "/" + name + "/compatible", "operating-points-v2\0")
+        for mhz, volt, hw in opps:
+            node = "%s/%s/opp-%d000000" % (dtb, name, mhz)
+            r.wraw(node + "/opp-hz", struct.pack(">Q", mhz * 1000000))
+            r.wraw(node + "/opp-microvolt", mv(volt))
+            r.wraw(node + "/opp-supported-hw", struct.pack(">II", *hw))
+    for c in cpus:
+        node = "%s/cpus/cpu@%d00" % (dtb, c)
+        r.wraw(node + "/operating-points-v2", struct.pack(">I", 0x10 + (0 if c < 4 else 1 if c < 6 else 2)))
+        r.wraw(node + "/device_type", "cpu\0")
+        r.link("/sys/devices/system/cpu/cpu%d/of_node" % c, node)
+    # The BSP kernel's PVTM lines of this board (the ROCK 5B seed) with the leakage lines the
+    # same kernels print (as in the sbc-bench logs).
+    r.cmd("dmesg", "[    3.101000] cpu cpu0: leakage=10\n[    3.117399] cpu cpu0: pvtm=1528\n"
+          "[    3.117491] cpu cpu0: pvtm-volt-sel=5\n[    3.120000] cpu cpu4: leakage=9\n"
+          "[    3.124529] cpu cpu4: pvtm=1785\n[    3.128495] cpu cpu4: pvtm-volt-sel=7\n"
+          "[    3.136234] cpu cpu6: pvtm=1782\n[    3.140173] cpu cpu6: pvtm-volt-sel=7\n"
+          "[    3.150000] rockchip-dmc dmc: leakage=36\n[    3.150100] rockchip-dmc dmc: leakage-volt-sel=1\n")
 
     zones = ["soc-thermal", "bigcore0-thermal", "bigcore1-thermal", "littlecore-thermal", "center-thermal",
              "gpu-thermal", "npu-thermal"]

@@ -142,6 +142,8 @@ def pi4(base):
                             total_trans=40211)],
              kernel_max=3, online_files=False, topology=topo, capacity={c: 1024 for c in cpus})
     rpi_dt(r, "Raspberry Pi 4 Model B Rev 1.1", ["raspberrypi,4-model-b", "brcm,bcm2711"], serial, 0xa03111)
+    # The bootloader EEPROM of the Pi 4B seed (rpi-eeprom-update: CURRENT 1568112110).
+    r.wraw("/sys/firmware/devicetree/base/chosen/bootloader/build-timestamp", struct.pack(">I", 1568112110))
 
     thermal_zone(r, 0, "cpu-thermal", 47236, trips=[(110000, "critical")], hwmon=0)
     cooling_device(r, 0, "cpufreq-cpu0", 0, 9)
@@ -166,6 +168,12 @@ def pi4(base):
     pci_dev(r, xhci, "0000:01:00.0", "0x1106", "0x3483", "0x0c0330", driver="xhci_hcd",
             cur_speed="5.0 GT/s PCIe", cur_width=1, max_speed="5.0 GT/s PCIe", max_width=1,
             subsys=("0x1106", "0x3483"), revision="0x01")
+    # Its configuration space as root reads it (256 bytes); the word at 0x50 is the VL805
+    # firmware version the Pi 4B seed's rpi-eeprom-update shows: 000137ab.
+    cfg = bytearray(256)
+    cfg[0:4] = bytes.fromhex("06118334")
+    cfg[0x50:0x54] = struct.pack("<I", 0x000137ab)
+    r.wraw(xhci + "/config", bytes(cfg))
     usb_dev(r, xhci + "/usb1", "usb1", {"speed": 480, "idVendor": "1d6b", "idProduct": "0002",
                                         "version": " 2.00", "bDeviceClass": "09", "busnum": 1, "devnum": 1,
                                         "manufacturer": "Linux 5.10.78-v8+ xhci-hcd",
@@ -241,6 +249,8 @@ def pi4(base):
         "version": "Dec  1 2021 15:01:54 \nCopyright (c) 2012 Broadcom\n"
                    "version 71bd3109023a0c8575585ba87cbb374d2eeb038f (clean) (release) (start)",
         "get_config_int": PI4_CONFIG,
+        "bootloader_version": "Sep 10 2019 10:41:50\nversion f626c772b15ba1b7e0532a8d50a761b3ccbdf3bb (release)\n"
+                              "timestamp 1568112110\n",
     })
     return r
 
