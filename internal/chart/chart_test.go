@@ -32,7 +32,7 @@ func testResult() *result.Result {
 	r.Summary.SweepSummary = &result.SweepSummary{Sweep: rows}
 	r.Monitor.Policies = []result.Policy{{ID: 0}}
 	var samples []result.Sample
-	for s := 0; s <= 1800; s += 10 {
+	for s := 20; s <= 1800; s += 10 {
 		temp := 40 + 40*(1-expm(float64(s)/400))
 		clock := 1000.0
 		if temp > 70 {
@@ -50,12 +50,12 @@ func testResult() *result.Result {
 			PowerW: p(1.2 + clock/1000), CPUPct: p(busy), PerCPUBusyPct: map[int]float64{0: busy, 1: busy, 2: busy, 3: busy}})
 	}
 	r.Monitor.Policies[0].CPUs = []int{0, 1, 2, 3}
-	heat := result.Phase{Name: result.PhaseThermalHeat, CPUs: []int{0, 1, 2, 3}, Status: result.PhaseOK, StartedAt: start, Evidence: result.Evidence{Samples: samples[:121],
+	heat := result.Phase{Name: result.PhaseThermalHeat, CPUs: []int{0, 1, 2, 3}, Status: result.PhaseOK, StartedAt: start, Evidence: result.Evidence{Samples: samples[:119],
 		TimeInState: []result.PolicyTime{{Policy: 0, TopMHz: 1000}}}}
-	cool := result.Phase{Name: result.PhaseThermalCool, Status: result.PhaseOK, StartedAt: samples[121].Time, Evidence: result.Evidence{Samples: samples[121:]}}
+	cool := result.Phase{Name: result.PhaseThermalCool, Status: result.PhaseOK, StartedAt: samples[119].Time, Evidence: result.Evidence{Samples: samples[119:]}}
 	clk := result.ClockFigures{Clusters: []result.ClockCluster{{ClockMeasurement: result.ClockMeasurement{Policy: &pol, MeasuredMHz: p(998)}}}}
 	cfig, _ := jsonOf(clk)
-	r.Phases = []result.Phase{{Name: result.PhaseClock, Status: result.PhaseOK, StartedAt: start.Add(-20 * time.Second), DurationS: 10, Figures: cfig}, heat, cool}
+	r.Phases = []result.Phase{{Name: result.PhaseClock, Status: result.PhaseOK, StartedAt: start, DurationS: 10, Figures: cfig}, heat, cool}
 	mem := result.MemFigures{CPU: 0, Core: "Cortex-A53"}
 	for kib := int64(4); kib <= 256*1024; kib *= 2 {
 		ns := 2.0

@@ -55,7 +55,7 @@ func headlines() []headline {
 // chart of bars per figure that at least one of them has, one bar per
 // result in their order (the first is the base of a comparison), named
 // "compare-KEY" ("compare-sevenzip-multi-mips"). A result without the
-// figure is listed with "unknown" and no bar. Nil results are left out.
+// figure gets "unknown" instead of a bar. Nil results are left out.
 func Compare(items []Item) ([]Chart, error) {
 	var rs []Item
 	for _, it := range items {
@@ -70,13 +70,10 @@ func Compare(items []Item) ([]Chart, error) {
 		any := false
 		for i, it := range rs {
 			v := h.get(it.Result)
-			cat := labels[i]
-			if v == nil || !finite(*v) {
-				cat += " (unknown)"
-			} else {
+			if v != nil && finite(*v) {
 				any = true
 			}
-			bs.categories = append(bs.categories, cat)
+			bs.categories = append(bs.categories, labels[i])
 			bs.values = append(bs.values, []*float64{v})
 		}
 		if !any {

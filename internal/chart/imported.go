@@ -111,7 +111,9 @@ func importedPlots(ctx context.Context, r *result.Result, board string) ([]named
 	}
 	var cl []line
 	for i, c := range clocks {
-		cl = append(cl, line{label: names(i), segments: timeSegments(c, origin)})
+		// The firmware's clock dashed, so that cpufreq's shows where the
+		// two agree.
+		cl = append(cl, line{label: names(i), segments: timeSegments(c, origin), dashed: fakeReal && i == 1})
 	}
 	// Throttled lines, once per time.
 	tops := make([]float64, len(clocks))

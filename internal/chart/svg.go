@@ -269,11 +269,8 @@ func (a *axis) setRange(lo, hi float64) {
 			lo, hi = 1, 10
 		}
 		if a.base2 {
-			// Whole powers of two around the data.
-			a.lo, a.hi = math.Pow(2, math.Floor(math.Log2(lo)+1e-9)), math.Pow(2, math.Ceil(math.Log2(hi)-1e-9))
-			if a.lo == a.hi {
-				a.lo, a.hi = a.lo/2, a.hi*2
-			}
+			// A third of a doubling around the data.
+			a.lo, a.hi = lo/math.Cbrt(2), hi*math.Cbrt(2)
 		} else {
 			f := 1.25
 			a.lo, a.hi = lo/f, hi*f
@@ -305,7 +302,10 @@ func (a *axis) setRange(lo, hi float64) {
 	if a.integer {
 		step = max(1, math.Round(step))
 	}
-	a.lo, a.hi = math.Floor(plo/step+1e-9)*step, math.Ceil(phi/step-1e-9)*step
+	// The ends on half steps (the unlabelled ticks): round, without
+	// wasting up to a whole step of the plot.
+	h := step / 2
+	a.lo, a.hi = math.Floor(plo/h+1e-9)*h, math.Ceil(phi/h-1e-9)*h
 	if a.integer {
 		a.lo, a.hi = math.Floor(lo)-0.5, math.Ceil(hi)+0.5
 		if a.zero && lo >= 0 {
@@ -447,7 +447,8 @@ func (f *figure) svg() []byte {
 		l.left = 14 + yTickW + 6
 	}
 	l.width = Width - l.left - 24
-	titleLines := wrap(f.title, titleSize, Width-24)
+	// Bold text is about a tenth wider.
+	titleLines := wrap(f.title, titleSize*1.1, Width-24)
 	top := 14.0 + float64(len(titleLines))*(titleSize+4)
 	top += float64(len(f.notes)) * (noteSize + 4)
 	// Labels of marks in rows above the plot, never over each other.
@@ -595,6 +596,13 @@ func (f *figure) writeBars(b *bytes.Buffer, l layout) {
 	for ci, c := range bs.categories {
 		for si, s := range bs.series {
 			if ci >= len(bs.values) || si >= len(bs.values[ci]) || bs.values[ci][si] == nil || !finite(*bs.values[ci][si]) {
+				if bs.horizontal {
+					band := l.height / float64(n)
+					h := band * 0.8 / float64(k)
+					y := l.top + float64(ci)*band + band*0.1 + float64(si)*h
+					fmt.Fprintf(b, `<text class="value" data-category="%s" data-series="%s" x="%s" y="%s" font-size="%d" fill="#57606a">unknown</text>`+"\n",
+						esc(c), esc(s), pxs(f.px(l, 0)+4), pxs(y+h*0.46+tickSize*0.35), tickSize)
+				}
 				continue
 			}
 			v := *bs.values[ci][si]

@@ -77,10 +77,10 @@ func TestRange(t *testing.T) {
 		wantLo, wantHi float64
 	}{
 		{"flat clock", axis{}, 2400, 2400, 2250, 2550},
-		{"clock that sags", axis{}, 1800, 2400, 1700, 2500},
-		{"temperature", axis{}, 41.3, 78.9, 30, 90},
-		{"MIPS from zero", axis{zero: true}, 511, 3009, 0, 3500},
-		{"near zero", axis{}, 0.2, 9.8, 0, 12},
+		{"clock that sags", axis{}, 1800, 2400, 1750, 2450},
+		{"temperature", axis{}, 41.3, 78.9, 35, 85},
+		{"MIPS from zero", axis{zero: true}, 511, 3009, 0, 3250},
+		{"near zero", axis{}, 0.2, 9.8, 0, 11},
 	}
 	for _, tc := range tests {
 		a := tc.a
