@@ -500,7 +500,7 @@ func (f *figure) svg() []byte {
 
 	var b bytes.Buffer
 	fmt.Fprintf(&b, `<?xml version="1.0" encoding="UTF-8"?>`+"\n")
-	fmt.Fprintf(&b, `<svg xmlns="http://www.w3.org/2000/svg" width="%d" height="%s" viewBox="0 0 %d %s" font-family="%s" data-chart="%s">`+"\n",
+	fmt.Fprintf(&b, `<svg xmlns="http://www.w3.org/2000/svg" width="%d" height="%s" viewBox="0 0 %d %s" style="max-width:100%%;height:auto" font-family="%s" data-chart="%s">`+"\n",
 		Width, pxs(l.total), Width, pxs(l.total), FontFamily, esc(f.name))
 	fmt.Fprintf(&b, `<title>%s</title>`+"\n", esc(f.title))
 	fmt.Fprintf(&b, `<rect width="100%%" height="100%%" fill="#fff"/>`+"\n")
