@@ -86,6 +86,15 @@ func latencyPlots(ctx context.Context, r *result.Result, board string) ([]named,
 		if len(kernel) > 0 {
 			fig.markLegend = append(fig.markLegend, legendItem{label: "cache size the kernel reports (sysfs)", kind: "mark-kernel"})
 		}
+		zeros := 0
+		for _, row := range f.Latency {
+			if row.SizeBytes > 0 && row.NS != nil && *row.NS == 0 {
+				zeros++
+			}
+		}
+		if zeros > 0 {
+			fig.notes = append(fig.notes, fmt.Sprintf("%d block size%s at 0 ns not drawn (a log scale has no 0)", zeros, plural(zeros)))
+		}
 		n++
 		out = append(out, named{name, title, fig})
 	}

@@ -5,6 +5,7 @@ import (
 	"math"
 	"strings"
 	"testing"
+	"time"
 
 	"boardbench/internal/inventory"
 	"boardbench/internal/result"
@@ -191,5 +192,33 @@ func TestTextWidth(t *testing.T) {
 	}
 	if math.IsNaN(textWidth("", 10)) {
 		t.Error("NaN")
+	}
+}
+
+// TestLongSeriesBounded: a day of monitor samples (100,000) is drawn with
+// at most MaxPoints points per line, gaps kept.
+func TestLongSeriesBounded(t *testing.T) {
+	start := time.Date(2026, 1, 1, 0, 0, 0, 0, time.UTC)
+	r := &result.Result{StartedAt: start, Info: &inventory.Info{}}
+	var samples []result.Sample
+	for i := 0; i < 100_000; i++ {
+		at := time.Duration(i) * time.Second
+		if i >= 50_000 {
+			at += time.Hour // a pause: the line breaks
+		}
+		samples = append(samples, result.Sample{Time: start.Add(at), TempC: p(40 + float64(i%100)/10)})
+	}
+	r.Phases = []result.Phase{{Name: "monitor", Evidence: result.Evidence{Samples: samples}}}
+	cs, err := ForResult(r)
+	if err != nil || len(cs) != 1 {
+		t.Fatalf("%d charts, %v", len(cs), err)
+	}
+	d := parseSVG(t, cs[0].SVG)
+	n := 0
+	for _, l := range d.Lines {
+		n += len(l.Data)
+	}
+	if n > MaxPoints || n < MaxPoints/2 || len(d.Lines) != 2 {
+		t.Errorf("%d points in %d segments, want at most %d in 2", n, len(d.Lines), MaxPoints)
 	}
 }

@@ -51,9 +51,13 @@ func timeSegments(ps []tpoint, origin float64) [][]pt {
 		}
 	}
 	overall := median(all)
+	intervals := make(map[int]float64, len(byBlock))
+	for b, ds := range byBlock {
+		intervals[b] = median(ds)
+	}
 	interval := func(block int) float64 {
-		if ds := byBlock[block]; len(ds) > 0 {
-			return median(ds)
+		if v, ok := intervals[block]; ok {
+			return v
 		}
 		return overall
 	}
