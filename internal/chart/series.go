@@ -137,5 +137,29 @@ func runs(times []float64, flagged []bool) []span {
 		out = append(out, span{X0: math.Max(x0, 0), X1: x1})
 		i = j
 	}
+	return mergeSpans(out, MaxSpans)
+}
+
+// MaxSpans is about the most shaded spans a chart draws: spans closer
+// than 1/MaxSpans of the time shown are drawn as one, as no screen tells
+// them apart.
+const MaxSpans = 200
+
+// mergeSpans joins spans (in order) whose gap is less than 1/limit of the
+// range they cover.
+func mergeSpans(ss []span, limit int) []span {
+	if len(ss) < 2 {
+		return ss
+	}
+	minGap := (ss[len(ss)-1].X1 - ss[0].X0) / float64(limit)
+	out := []span{ss[0]}
+	for _, s := range ss[1:] {
+		last := &out[len(out)-1]
+		if s.X0-last.X1 < minGap {
+			last.X1 = math.Max(last.X1, s.X1)
+			continue
+		}
+		out = append(out, s)
+	}
 	return out
 }
