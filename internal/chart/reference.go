@@ -9,6 +9,10 @@ import (
 	"boardbench/internal/result"
 )
 
+// RefMinSpan is the narrowest range a reference distribution is drawn
+// over, as a share of the result's value.
+const RefMinSpan = 0.1
+
 // referencePlots places the result's headline figures among the
 // reference results of its SoC (internal/reference, the set shipped with
 // boardbench) and draws each placed figure's distribution.
@@ -52,8 +56,15 @@ func referenceFigures(p reference.Placement, board string) []named {
 		for _, x := range fp.Values {
 			lo, hi = math.Min(lo, x), math.Max(hi, x)
 		}
+		// At least a tenth of the value wide: results a few parts in a
+		// thousand apart (2398 and 2399 MHz) fall in one bin, not in
+		// bins of 0.1 MHz that make them look far apart.
+		if minSpan := RefMinSpan * math.Abs(v); hi-lo < minSpan {
+			mid := (lo + hi) / 2
+			lo, hi = mid-minSpan/2, mid+minSpan/2
+		}
 		if hi == lo {
-			lo, hi = lo*0.95, hi*1.05
+			lo, hi = lo-1, hi+1
 		}
 		step := binStep(lo, hi, 12)
 		start := math.Floor(lo/step) * step

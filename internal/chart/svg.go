@@ -551,7 +551,10 @@ func (f *figure) writeAxes(b *bytes.Buffer, l layout) {
 			}
 			fmt.Fprintf(b, `<line x1="%s" y1="%s" x2="%s" y2="%s" stroke="#d8dee4"/>`+"\n", pxs(x), pxs(l.top), pxs(x), pxs(l.top+l.height))
 			fmt.Fprintf(b, `<line x1="%s" y1="%s" x2="%s" y2="%s" stroke="#8c959f"/>`+"\n", pxs(x), pxs(l.top+l.height), pxs(x), pxs(l.top+l.height+5))
-			fmt.Fprintf(b, `<text class="tick" x="%s" y="%s" text-anchor="middle" font-size="%d" fill="#1b1f24">%s</text>`+"\n", pxs(x), pxs(l.top+l.height+6+tickSize), tickSize, esc(t.label))
+			// Kept inside the chart at its edges.
+			w := textWidth(t.label, tickSize)
+			tx := min(max(x, w/2+2), Width-w/2-2)
+			fmt.Fprintf(b, `<text class="tick" x="%s" y="%s" text-anchor="middle" font-size="%d" fill="#1b1f24">%s</text>`+"\n", pxs(tx), pxs(l.top+l.height+6+tickSize), tickSize, esc(t.label))
 		}
 	} else {
 		n := len(f.bars.categories)
