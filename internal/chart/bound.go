@@ -3,8 +3,6 @@ package chart
 import (
 	"context"
 	"fmt"
-
-	"gonum.org/v1/plot/plotter"
 )
 
 // Bounds of what one result's charts draw, whatever the result holds: a
@@ -35,13 +33,13 @@ const checkEvery = 1024
 // bucket the point with the lowest and the one with the highest Y are
 // kept, in their order. A series of at most limit points is returned as
 // it is.
-func downsample(xys plotter.XYs, limit int) plotter.XYs {
+func downsample(xys []pt, limit int) []pt {
 	n := len(xys)
 	if n <= limit || limit < 2 {
 		return xys
 	}
 	buckets := limit / 2
-	out := make(plotter.XYs, 0, limit)
+	out := make([]pt, 0, limit)
 	for b := 0; b < buckets; b++ {
 		lo, hi := b*n/buckets, (b+1)*n/buckets
 		if lo >= hi {

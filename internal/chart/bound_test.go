@@ -2,21 +2,19 @@ package chart
 
 import (
 	"testing"
-
-	"gonum.org/v1/plot/plotter"
 )
 
 // TestDownsample: a long series keeps at most the limit of points, in
 // order, with its extremes (a one-point spike and dip survive).
 func TestDownsample(t *testing.T) {
-	long := make(plotter.XYs, 100_000)
+	long := make([]pt, 100_000)
 	for i := range long {
-		long[i] = plotter.XY{X: float64(i), Y: float64(i % 10)}
+		long[i] = pt{X: float64(i), Y: float64(i % 10)}
 	}
 	long[54_321].Y, long[77_777].Y = 1000, -1000
 	for _, c := range []struct {
 		name  string
-		in    plotter.XYs
+		in    []pt
 		limit int
 		want  int // points kept; -1: at most limit
 	}{

@@ -1,27 +1,25 @@
-// Package chart draws the charts of a result as SVG with gonum's plot
-// package: MIPS, watts and MIPS per watt against the clock for a sweep;
-// temperature and clock over time from the monitor's samples of any result
-// (a thermal test's heating and cooling among them); and the memory latency
-// curve with the cache levels marked. Every chart has axes with units, a
-// legend and a title naming the board. `boardbench report --charts DIR`
-// writes them, and the web view serves them.
+// Package chart draws the charts of a result as SVG, with its own small
+// SVG writer (no fonts embedded: text is SVG text in the pages' sans-serif
+// font stack): MIPS, watts and MIPS per watt against the clock for a
+// sweep; temperature, clock (reported and measured, throttled stretches
+// shaded) and power over time from the monitor's samples of any result
+// and from an imported log's monitor lines; the memory latency curve on
+// log axes with the cache levels found and those the kernel reports; the
+// storage table as grouped bars and the sustained writes; the result's
+// headline figures among the reference results of its SoC; and, for
+// several results, their headline figures side by side (Compare). Every
+// chart has axes with units, a legend under the plot and a title naming
+// the board. `boardbench report --charts DIR` writes them, and the web
+// view serves them.
 package chart
 
 import (
-	"bytes"
 	"context"
 	"fmt"
-	"image/color"
 	"math"
 	"strings"
 
 	"boardbench/internal/result"
-
-	"gonum.org/v1/plot"
-	"gonum.org/v1/plot/vg"
-	"gonum.org/v1/plot/vg/draw"
-	"gonum.org/v1/plot/vg/vgimg"
-	"gonum.org/v1/plot/vg/vgsvg"
 )
 
 // Chart is one drawn chart: Name is a file-name stem ("sweep-mips"), Title
@@ -32,17 +30,11 @@ type Chart struct {
 	SVG   []byte
 }
 
-// Size of every chart.
-const (
-	Width  = 8 * vg.Inch
-	Height = 4.5 * vg.Inch
-)
-
 // named is a chart before encoding.
 type named struct {
 	name  string
 	title string
-	plot  *plot.Plot
+	fig   *figure
 }
 
 // ForResult draws every chart the result has data for; none (and no error)
@@ -70,11 +62,7 @@ func ForResultContext(ctx context.Context, r *result.Result) (charts []Chart, om
 		if err := stopped(ctx); err != nil {
 			return nil, 0, err
 		}
-		data, err := encode(p.plot, "svg")
-		if err != nil {
-			return nil, 0, fmt.Errorf("chart %s: %v", p.name, err)
-		}
-		out = append(out, Chart{Name: p.name, Title: p.title, SVG: data})
+		out = append(out, Chart{Name: p.name, Title: p.title, SVG: p.svg()})
 	}
 	return out, omitted, nil
 }
@@ -89,7 +77,7 @@ func plotsContext(ctx context.Context, r *result.Result) ([]named, error) {
 	}
 	board := Board(r)
 	var out []named
-	for _, build := range []func(context.Context, *result.Result, string) ([]named, error){sweepPlots, monitorPlots, importedPlots, latencyPlots, sustainedPlots} {
+	for _, build := range []func(context.Context, *result.Result, string) ([]named, error){sweepPlots, monitorPlots, importedPlots, latencyPlots, storagePlots, sustainedPlots, referencePlots} {
 		if err := stopped(ctx); err != nil {
 			return nil, err
 		}
@@ -112,33 +100,10 @@ func plotsContext(ctx context.Context, r *result.Result) ([]named, error) {
 	return out, nil
 }
 
-// Margin is the blank border around every chart, so that the title and
-// the tick labels are never clipped at the edge.
-const Margin = vg.Length(12) // points
-
-// encode writes p in format ("svg", "png") with a Margin all round.
-func encode(p *plot.Plot, format string) ([]byte, error) {
-	var b bytes.Buffer
-	switch format {
-	case "svg":
-		c := vgsvg.New(Width, Height)
-		p.Draw(draw.Crop(draw.New(c), Margin, -Margin, Margin, -Margin))
-		if _, err := c.WriteTo(&b); err != nil {
-			return nil, err
-		}
-	case "png":
-		c := vgimg.New(Width, Height)
-		dc := draw.New(c)
-		dc.SetColor(color.White)
-		dc.Fill(dc.Rectangle.Path())
-		p.Draw(draw.Crop(dc, Margin, -Margin, Margin, -Margin))
-		if _, err := (vgimg.PngCanvas{Canvas: c}).WriteTo(&b); err != nil {
-			return nil, err
-		}
-	default:
-		return nil, fmt.Errorf("unknown chart format %q", format)
-	}
-	return b.Bytes(), nil
+// svg writes the chart; its name and title are the chart's.
+func (n named) svg() []byte {
+	n.fig.name, n.fig.title = n.name, n.title
+	return n.fig.svg()
 }
 
 // Board names the machine of a result for chart titles: the board model
@@ -160,22 +125,6 @@ func Board(r *result.Result) string {
 		return r.Info.CPU.Clusters[0].CoreName
 	}
 	return "unknown machine"
-}
-
-// newPlot makes a plot with a title and axis labels.
-func newPlot(title, x, y string) *plot.Plot {
-	p := plot.New()
-	p.Title.Text = title
-	p.X.Label.Text = x
-	p.Y.Label.Text = y
-	p.Title.Padding = vg.Points(8)
-	p.Legend.Top = true
-	// Inside the frame, clear of its right and top edges.
-	p.Legend.XOffs, p.Legend.YOffs = -vg.Points(8), -vg.Points(4)
-	p.Legend.Padding = vg.Points(2)
-	p.X.Tick.Marker, p.Y.Tick.Marker = niceTicks{}, niceTicks{}
-	p.Add(gridLines())
-	return p
 }
 
 func finite(v float64) bool { return !math.IsNaN(v) && !math.IsInf(v, 0) }

@@ -4,81 +4,45 @@ import (
 	"context"
 	"encoding/json"
 	"fmt"
-	"image/color"
 	"math"
 	"sort"
-	"strconv"
 	"strings"
+	"time"
 
 	"boardbench/internal/result"
-
-	"gonum.org/v1/plot"
-	"gonum.org/v1/plot/plotter"
-	"gonum.org/v1/plot/plotutil"
-	"gonum.org/v1/plot/vg"
 )
 
-func gridLines() plot.Plotter { return plotter.NewGrid() }
-
-// series is one line of a chart.
-type series struct {
-	label string
-	xys   plotter.XYs
-}
-
-// linePlot draws the series as lines, one colour each, with their points
-// marked when there are at most GlyphPoints. At most MaxSeries series are
-// drawn (the legend says how many more there were), each reduced to at
-// most MaxPoints points (downsample).
-func linePlot(title, x, y string, ss []series) (*plot.Plot, error) {
-	p := newPlot(title, x, y)
-	drawn := 0
-	for i, s := range ss {
-		if len(s.xys) == 0 {
+// lineFigure makes a figure of lines: at most MaxSeries of them (the
+// legend says how many more there were), each reduced to at most
+// MaxPoints points. Lines without points are left out.
+func lineFigure(xLabel, yLabel string, ls []line) *figure {
+	f := &figure{x: axis{label: xLabel}, y: axis{label: yLabel}}
+	drawn, more := 0, 0
+	for _, l := range ls {
+		if l.points() == 0 {
 			continue
 		}
 		if drawn == MaxSeries {
-			p.Legend.Add(fmt.Sprintf("(%d more lines not drawn)", countWithPoints(ss[i:])))
-			break
-		}
-		drawn++
-		xys := downsample(s.xys, MaxPoints)
-		l, err := plotter.NewLine(xys)
-		if err != nil {
-			return nil, err
-		}
-		l.Color = plotutil.Color(i)
-		l.Width = vg.Points(1.5)
-		if len(xys) > GlyphPoints {
-			p.Add(l)
-			p.Legend.Add(s.label, l)
+			more++
 			continue
 		}
-		pts, err := plotter.NewScatter(xys)
-		if err != nil {
-			return nil, err
-		}
-		pts.Color = plotutil.Color(i)
-		pts.Shape = plotutil.Shape(i)
-		p.Add(l, pts)
-		p.Legend.Add(s.label, l, pts)
+		drawn++
+		l.segments = bounded(l.segments)
+		f.lines = append(f.lines, l)
 	}
-	// Head room above the highest line for the legend.
-	if m := maxY(ss...); m > 0 {
-		p.Y.Max = m * 1.25
+	if more > 0 {
+		f.legendNote = fmt.Sprintf("(%d more lines not drawn)", more)
 	}
-	return p, nil
+	return f
 }
 
-// countWithPoints counts the series with at least one point.
-func countWithPoints(ss []series) int {
-	n := 0
-	for _, s := range ss {
-		if len(s.xys) > 0 {
-			n++
+func hasLines(ls []line) bool {
+	for _, l := range ls {
+		if l.points() > 0 {
+			return true
 		}
 	}
-	return n
+	return false
 }
 
 // sweepPlots draws MIPS, W and MIPS/W against the clock, one line per
@@ -103,100 +67,87 @@ func sweepPlots(_ context.Context, r *result.Result, board string) ([]named, err
 		}
 		group[k] = append(group[k], row)
 	}
-	charts := []struct {
-		name, title, y string
-		value          func(result.SweepRow) *float64
-	}{
-		{"sweep-mips", "7-Zip MIPS", "7-Zip total rating (MIPS)", func(r result.SweepRow) *float64 { return r.MIPS }},
-		{"sweep-watts", "Power", "power (W)", func(r result.SweepRow) *float64 { return r.PowerW }},
-		{"sweep-mips-per-watt", "Efficiency", "efficiency (MIPS/W)", func(r result.SweepRow) *float64 { return r.MIPSPerW }},
-	}
+	charts := sweepCharts()
 	if clock, ok := oneClock(r.Summary.Sweep); ok {
-		return oneClockPlots(r.Summary.Sweep, clock, board, charts)
+		return oneClockPlots(r.Summary.Sweep, clock, board, charts), nil
 	}
 	var out []named
 	for _, c := range charts {
-		c.title += " against clock"
-		var ss []series
+		var ls []line
 		for _, k := range order {
-			s := series{label: fmt.Sprintf("%d threads", k.threads)}
+			l := line{label: fmt.Sprintf("%d threads", k.threads)}
 			if k.threads == 1 {
-				s.label = "1 thread"
+				l.label = "1 thread"
 			}
 			if k.policy >= 0 {
-				s.label = fmt.Sprintf("policy%d, %s", k.policy, s.label)
+				l.label = fmt.Sprintf("policy%d, %s", k.policy, l.label)
 			}
+			var ps []pt
 			for _, row := range group[k] {
 				x, v := clockOf(row), c.value(row)
-				if x == nil || v == nil || !finite(*v) {
+				if x == nil || v == nil || !finite(*x) || !finite(*v) {
 					continue
 				}
-				s.xys = append(s.xys, plotter.XY{X: *x, Y: *v})
+				ps = append(ps, pt{X: *x, Y: *v})
 			}
-			ss = append(ss, s)
+			sort.SliceStable(ps, func(i, j int) bool { return ps[i].X < ps[j].X })
+			if len(ps) > 0 {
+				l.segments = [][]pt{ps}
+			}
+			ls = append(ls, l)
 		}
-		if !hasPoints(ss) {
+		if !hasLines(ls) {
 			continue
 		}
-		title := c.title + " — " + board
-		p, err := linePlot(title, "clock (MHz)", c.y, ss)
-		if err != nil {
-			return nil, err
-		}
-		p.Y.Min = 0
-		out = append(out, named{c.name, title, p})
+		title := c.title + " against clock — " + board
+		f := lineFigure("clock (MHz)", c.y, ls)
+		f.y.zero = true
+		out = append(out, named{c.name, title, f})
 	}
 	return out, nil
+}
+
+type sweepChart struct {
+	name, title, y string
+	value          func(result.SweepRow) *float64
+}
+
+func sweepCharts() []sweepChart {
+	return []sweepChart{
+		{"sweep-mips", "7-Zip MIPS", "7-Zip total rating (MIPS)", func(r result.SweepRow) *float64 { return r.MIPS }},
+		{"sweep-watts", "Power", "power (W)", func(r result.SweepRow) *float64 { return r.PowerW }},
+		{"sweep-mips-per-watt", "Efficiency (MIPS/W)", "efficiency (MIPS/W)", func(r result.SweepRow) *float64 { return r.MIPSPerW }},
+	}
 }
 
 // oneClockPlots draws a sweep that ran at one clock only (no cpufreq, or
 // one OPP): one point per thread count, as a measured clock that varies
 // with noise must not look like several clocks. clock is the requested or
 // reported clock, "" when unknown.
-func oneClockPlots(rows []result.SweepRow, clock, board string, charts []struct {
-	name, title, y string
-	value          func(result.SweepRow) *float64
-}) ([]named, error) {
+func oneClockPlots(rows []result.SweepRow, clock, board string, charts []sweepChart) []named {
 	at := "at one clock"
 	if clock != "" {
 		at += " (" + clock + ")"
 	}
 	var out []named
 	for _, c := range charts {
-		s := series{label: "measured " + at}
+		var ps []pt
 		for _, row := range rows {
 			if v := c.value(row); v != nil && finite(*v) && row.Threads > 0 {
-				s.xys = append(s.xys, plotter.XY{X: float64(row.Threads), Y: *v})
+				ps = append(ps, pt{X: float64(row.Threads), Y: *v})
 			}
 		}
-		if len(s.xys) == 0 {
+		if len(ps) == 0 {
 			continue
 		}
-		sort.Slice(s.xys, func(i, j int) bool { return s.xys[i].X < s.xys[j].X })
+		sort.SliceStable(ps, func(i, j int) bool { return ps[i].X < ps[j].X })
 		title := c.title + " by thread count, " + at + " — " + board
-		p, err := linePlot(title, "threads", c.y, []series{s})
-		if err != nil {
-			return nil, err
-		}
-		p.Y.Min = 0
-		p.X.Min, p.X.Max = s.xys[0].X-0.5, s.xys[len(s.xys)-1].X+0.5
-		p.X.Tick.Marker = threadTicks{}
-		out = append(out, named{c.name, title, p})
+		f := lineFigure("threads", c.y, []line{{label: "measured " + at, segments: [][]pt{ps}}})
+		f.y.zero = true
+		f.x.integer = true
+		out = append(out, named{c.name, title, f})
 	}
-	return out, nil
-}
-
-// threadTicks labels whole thread counts only.
-type threadTicks struct{}
-
-// Ticks implements plot.Ticker.
-func (threadTicks) Ticks(lo, hi float64) []plot.Tick {
-	var ts []plot.Tick
-	step := max(1, math.Ceil((hi-lo)/maxLabels))
-	for v := max(1, math.Ceil(lo)); v <= hi; v += step {
-		ts = append(ts, plot.Tick{Value: v, Label: strconv.Itoa(int(v))})
-	}
-	return ts
+	return out
 }
 
 // oneClock reports whether the sweep ran at a single clock: no row names
@@ -236,78 +187,191 @@ func clockOf(r result.SweepRow) *float64 {
 	return nil
 }
 
-func hasPoints(ss []series) bool {
-	for _, s := range ss {
-		if len(s.xys) > 0 {
-			return true
-		}
-	}
-	return false
-}
+// Throttling as the clock chart shades it: a cluster's clock more than
+// ThrottleDropPct below the top of its cpufreq table while one of its CPUs
+// is at least BusyPct busy (under load a governor runs at the top), or
+// the firmware's clock more than ThrottleDropPct below the one cpufreq
+// reports (the firmware caps without telling the kernel).
+const (
+	ThrottleDropPct = 5.0
+	BusyPct         = 90.0
+)
 
-// monitorPlots draws temperature and clock per cluster over the time of the
-// whole result, from every phase's monitor samples; the power over time when
-// a power source was read.
+// monitorPlots draws temperature, clock per cluster and power over the
+// time of the whole result from every phase's monitor samples; the clock
+// chart adds the firmware's clock, the clocks the clock phases measured
+// and shades the throttled stretches.
 func monitorPlots(ctx context.Context, r *result.Result, board string) ([]named, error) {
 	check := ctxCheck(ctx)
-	temp := series{label: "SoC temperature"}
+	tempLabel := "SoC temperature"
 	if r.Monitor.TempLabel != "" {
-		temp.label = r.Monitor.TempLabel
+		tempLabel = r.Monitor.TempLabel
 	}
-	power := series{label: "power"}
-	clocks := map[int]*series{}
-	var order []int
-	for _, ph := range r.Phases {
+	type timed struct {
+		s     result.Sample
+		block int
+	}
+	var samples []timed
+	for i, ph := range r.Phases {
 		for _, s := range ph.Samples {
 			if err := check(); err != nil {
 				return nil, err
 			}
-			t := s.Time.Sub(r.StartedAt).Seconds()
-			if s.TempC != nil && finite(*s.TempC) {
-				temp.xys = append(temp.xys, plotter.XY{X: t, Y: *s.TempC})
-			}
-			if s.PowerW != nil && finite(*s.PowerW) {
-				power.xys = append(power.xys, plotter.XY{X: t, Y: *s.PowerW})
-			}
-			for i, c := range s.ClockMHz {
-				if c == nil || !finite(*c) {
-					continue
-				}
-				if clocks[i] == nil {
-					clocks[i] = &series{label: policyLabel(r, i)}
-					order = append(order, i)
-				}
-				clocks[i].xys = append(clocks[i].xys, plotter.XY{X: t, Y: *c})
-			}
+			samples = append(samples, timed{s, i})
 		}
 	}
+	sort.SliceStable(samples, func(i, j int) bool { return samples[i].s.Time.Before(samples[j].s.Time) })
+	at := func(t time.Time) float64 { return t.Sub(r.StartedAt).Seconds() }
+	var temp, power, firmware []tpoint
+	clocks := map[int][]tpoint{}
+	var order []int
+	for _, ts := range samples {
+		s, t := ts.s, at(ts.s.Time)
+		if s.TempC != nil && finite(*s.TempC) {
+			temp = append(temp, tpoint{t, *s.TempC, ts.block})
+		}
+		if s.PowerW != nil && finite(*s.PowerW) {
+			power = append(power, tpoint{t, *s.PowerW, ts.block})
+		}
+		if s.FirmwareMHz != nil && finite(*s.FirmwareMHz) && *s.FirmwareMHz > 0 {
+			firmware = append(firmware, tpoint{t, *s.FirmwareMHz, ts.block})
+		}
+		for i, c := range s.ClockMHz {
+			if c == nil || !finite(*c) || *c <= 0 {
+				continue
+			}
+			if _, ok := clocks[i]; !ok {
+				order = append(order, i)
+			}
+			clocks[i] = append(clocks[i], tpoint{t, *c, ts.block})
+		}
+	}
+	sort.Ints(order)
 	var out []named
-	add := func(name, title, y string, ss []series) error {
-		if !hasPoints(ss) {
+	add := func(name, title, y string, ls []line) *figure {
+		if !hasLines(ls) {
 			return nil
 		}
 		title += " — " + board
-		p, err := linePlot(title, "time since start (s)", y, ss)
-		if err != nil {
-			return err
-		}
-		out = append(out, named{name, title, p})
-		return nil
+		f := lineFigure("time since start (s)", y, ls)
+		out = append(out, named{name, title, f})
+		return f
 	}
-	if err := add("temperature", "Temperature over time", "temperature (°C)", []series{temp}); err != nil {
-		return nil, err
-	}
-	var cs []series
+	add("temperature", "Temperature over time", "temperature (°C)", []line{{label: tempLabel, segments: timeSegments(temp, 0)}})
+	var cs []line
 	for _, i := range order {
-		cs = append(cs, *clocks[i])
+		cs = append(cs, line{label: policyLabel(r, i) + ", reported by cpufreq", segments: timeSegments(clocks[i], 0)})
 	}
-	if err := add("clock", "Clock over time", "clock (MHz)", cs); err != nil {
-		return nil, err
+	if len(firmware) > 0 {
+		cs = append(cs, line{label: "firmware clock", segments: timeSegments(firmware, 0), dashed: true})
 	}
-	if err := add("power", "Power over time", "power (W)", []series{power}); err != nil {
-		return nil, err
+	cs = append(cs, measuredClocks(r)...)
+	if f := add("clock", "Clock over time", "clock (MHz)", cs); f != nil {
+		plain := make([]result.Sample, len(samples))
+		times := make([]float64, len(samples))
+		for i, ts := range samples {
+			plain[i], times[i] = ts.s, at(ts.s.Time)
+		}
+		f.spans = runs(times, throttled(r, plain))
+		f.spanLabel = fmt.Sprintf("throttled: clock over %.0f%% below its top under load, or firmware below cpufreq", ThrottleDropPct)
 	}
+	add("power", "Power over time", "power (W)", []line{{label: "power", segments: timeSegments(power, 0)}})
 	return out, nil
+}
+
+// measuredClocks are the clocks the clock phases measured, one point per
+// cluster at the middle of its phase.
+func measuredClocks(r *result.Result) []line {
+	byLabel := map[string]*line{}
+	var order []string
+	for _, ph := range r.Phases {
+		if (ph.Name != result.PhaseClock && ph.Name != result.PhaseClockAfterLoad) || len(ph.Figures) == 0 || ph.StartedAt.IsZero() {
+			continue
+		}
+		var f result.ClockFigures
+		if json.Unmarshal(ph.Figures, &f) != nil {
+			continue
+		}
+		t := ph.StartedAt.Sub(r.StartedAt).Seconds() + ph.DurationS/2
+		for _, c := range f.Clusters {
+			if c.MeasuredMHz == nil || !finite(*c.MeasuredMHz) {
+				continue
+			}
+			label := "measured"
+			switch {
+			case c.Policy != nil:
+				label = fmt.Sprintf("policy%d, measured", *c.Policy)
+			case c.CPU != nil:
+				label = fmt.Sprintf("cpu%d, measured", *c.CPU)
+			}
+			if byLabel[label] == nil {
+				byLabel[label] = &line{label: label, markersOnly: true}
+				order = append(order, label)
+			}
+			byLabel[label].segments = append(byLabel[label].segments, []pt{{X: t, Y: *c.MeasuredMHz}})
+		}
+	}
+	out := make([]line, 0, len(order))
+	for _, l := range order {
+		out = append(out, *byLabel[l])
+	}
+	return out
+}
+
+// throttled flags each sample (in the given order) that shows throttling
+// (see ThrottleDropPct).
+func throttled(r *result.Result, samples []result.Sample) []bool {
+	tops := map[int]float64{}
+	for _, ph := range r.Phases {
+		for _, tis := range ph.TimeInState {
+			tops[tis.Policy] = max(tops[tis.Policy], tis.TopMHz)
+		}
+	}
+	sampledTop := map[int]float64{}
+	for _, s := range samples {
+		for i, c := range s.ClockMHz {
+			if c != nil && finite(*c) {
+				sampledTop[i] = max(sampledTop[i], *c)
+			}
+		}
+	}
+	top := func(i int) float64 {
+		if i < len(r.Monitor.Policies) {
+			if t := tops[r.Monitor.Policies[i].ID]; t > 0 {
+				return t
+			}
+		}
+		return sampledTop[i]
+	}
+	busy := func(s result.Sample, i int) bool {
+		if i < len(r.Monitor.Policies) && len(s.PerCPUBusyPct) > 0 {
+			for _, c := range r.Monitor.Policies[i].CPUs {
+				if s.PerCPUBusyPct[c] >= BusyPct {
+					return true
+				}
+			}
+			return false
+		}
+		return s.CPUPct != nil && *s.CPUPct >= BusyPct
+	}
+	drop := 1 - ThrottleDropPct/100
+	flags := make([]bool, len(samples))
+	for k, s := range samples {
+		reported := 0.0
+		for i, c := range s.ClockMHz {
+			if c == nil || !finite(*c) || *c <= 0 {
+				continue
+			}
+			reported = max(reported, *c)
+			if t := top(i); t > 0 && *c < t*drop && busy(s, i) {
+				flags[k] = true
+			}
+		}
+		if s.FirmwareMHz != nil && reported > 0 && *s.FirmwareMHz > 0 && *s.FirmwareMHz < reported*drop {
+			flags[k] = true
+		}
+	}
+	return flags
 }
 
 func policyLabel(r *result.Result, i int) string {
@@ -316,95 +380,6 @@ func policyLabel(r *result.Result, i int) string {
 		return fmt.Sprintf("policy%d", p.ID)
 	}
 	return fmt.Sprintf("cluster %d", i)
-}
-
-// latencyPlots draws each memory phase's latency against block size, with
-// the cache levels found marked by vertical lines.
-func latencyPlots(ctx context.Context, r *result.Result, board string) ([]named, error) {
-	var out []named
-	n := 0
-	for _, ph := range r.Phases {
-		if ph.Name != result.PhaseMemory || len(ph.Figures) == 0 {
-			continue
-		}
-		if err := stopped(ctx); err != nil {
-			return nil, err
-		}
-		var f result.MemFigures
-		if json.Unmarshal(ph.Figures, &f) != nil || len(f.Latency) == 0 {
-			continue
-		}
-		s := series{label: "random read latency"}
-		sh := series{label: "random read latency, huge pages"}
-		for _, row := range f.Latency {
-			if row.SizeBytes <= 0 {
-				continue
-			}
-			kib := float64(row.SizeBytes) / 1024
-			if row.NS != nil && *row.NS > 0 {
-				s.xys = append(s.xys, plotter.XY{X: kib, Y: *row.NS})
-			}
-			if row.NSHugePage != nil && *row.NSHugePage > 0 {
-				sh.xys = append(sh.xys, plotter.XY{X: kib, Y: *row.NSHugePage})
-			}
-		}
-		if !hasPoints([]series{s, sh}) {
-			continue
-		}
-		where, name := latencyPlace(f, n)
-		title := fmt.Sprintf("Memory latency on %s — %s", where, board)
-		p, err := linePlot(title, "block size (KiB, log scale)", "latency (ns)", []series{s, sh})
-		if err != nil {
-			return nil, err
-		}
-		p.X.Scale = plot.LogScale{}
-		p.X.Tick.Marker = plot.LogTicks{Prec: -1}
-		for i, lvl := range f.CacheLevels {
-			if lvl.DetectedBytes <= 0 {
-				continue
-			}
-			x := float64(lvl.DetectedBytes) / 1024
-			label := fmt.Sprintf("cache level %d", i+1)
-			if lvl.SysfsLevel != nil {
-				label = fmt.Sprintf("L%d", *lvl.SysfsLevel)
-			}
-			label += fmt.Sprintf(" (%s, %.1f ns)", sizeText(lvl.DetectedBytes), lvl.LatencyNS)
-			line, err := plotter.NewLine(plotter.XYs{{X: x, Y: 0}, {X: x, Y: maxY(s, sh)}})
-			if err != nil {
-				return nil, err
-			}
-			line.Color = color.Gray{Y: 120}
-			line.Dashes = []vg.Length{vg.Points(4), vg.Points(3)}
-			line.Width = vg.Points(1)
-			p.Add(line)
-			lbl, err := plotter.NewLabels(plotter.XYLabels{XYs: []plotter.XY{{X: x, Y: maxY(s, sh) * (0.95 - 0.07*float64(i))}}, Labels: []string{label}})
-			if err != nil {
-				return nil, err
-			}
-			p.Add(lbl)
-		}
-		p.Y.Min = 0
-		n++
-		out = append(out, named{name, title, p})
-	}
-	return out, nil
-}
-
-// latencyPlace names where the n-th latency curve was measured, for its
-// title ("cpu4 (Cortex-A76)", "the little core (CPU number unknown)",
-// "an unknown CPU") and its file name ("memory-latency-cpu4",
-// "memory-latency-little-core", "memory-latency-2").
-func latencyPlace(f result.MemFigures, n int) (where, name string) {
-	core := strings.TrimSpace(f.Core)
-	switch {
-	case f.CPU >= 0 && core != "":
-		return fmt.Sprintf("cpu%d (%s)", f.CPU, core), fmt.Sprintf("memory-latency-cpu%d", f.CPU)
-	case f.CPU >= 0:
-		return fmt.Sprintf("cpu%d", f.CPU), fmt.Sprintf("memory-latency-cpu%d", f.CPU)
-	case core != "":
-		return fmt.Sprintf("the %s (CPU number unknown)", core), "memory-latency-" + slug(core)
-	}
-	return "an unknown CPU", fmt.Sprintf("memory-latency-%d", n+1)
 }
 
 // slug makes s a file-name part: lower case letters and digits joined by
@@ -417,16 +392,6 @@ func slug(s string) string {
 		return "unknown"
 	}
 	return strings.Join(f, "-")
-}
-
-func maxY(ss ...series) float64 {
-	m := 0.0
-	for _, s := range ss {
-		for _, xy := range s.xys {
-			m = max(m, xy.Y)
-		}
-	}
-	return m
 }
 
 func sizeText(b int64) string {

@@ -6,6 +6,7 @@ package compare
 import (
 	"context"
 	"errors"
+	"fmt"
 	"path/filepath"
 
 	"boardbench/internal/cmdutil"
@@ -18,6 +19,7 @@ import (
 // NewCmd returns the compare command.
 func NewCmd(f *cmdutil.Factory) *cobra.Command {
 	var asJSON, markdown bool
+	var chartsDir string
 	cmd := &cobra.Command{
 		Use:   "compare A B [C...]",
 		Short: "Compare results side by side: the conditions that differ, then the figures",
@@ -33,7 +35,8 @@ larger than the run-to-run spread the results record (the 7-Zip
 multi-threaded runs) is marked with *.
 
 --json prints the comparison as JSON, --markdown as tables to paste into a
-review.`,
+review. --charts DIR also writes each headline figure as bars, one per
+result, into DIR/compare-KEY.svg (docs/charts.md).`,
 		Example: `  boardbench compare before.json after.json
   boardbench compare 3f2a9c1e 77b01d42 --markdown`,
 		Args: func(cmd *cobra.Command, args []string) error {
@@ -45,6 +48,11 @@ review.`,
 		RunE: func(cmd *cobra.Command, args []string) error {
 			if asJSON && markdown {
 				return cmdutil.Usagef("--json and --markdown cannot be combined")
+			}
+			if chartsDir != "" {
+				if err := chartsBuilt(); err != nil {
+					return err // a board build draws no charts
+				}
 			}
 			ctx := cmd.Context()
 			in, err := loadInputs(ctx, f, args)
@@ -63,12 +71,16 @@ review.`,
 			default:
 				c.WriteText(f.IO.Out)
 			}
+			if chartsDir != "" {
+				return writeCharts(in, chartsDir, func(s string) { fmt.Fprintln(f.IO.ErrOut, "boardbench compare: "+s) })
+			}
 			return nil
 		},
 		PostRunE: func(cmd *cobra.Command, args []string) error { return f.IO.OutErr() },
 	}
 	cmdutil.AddJSONFlag(cmd, &asJSON)
 	cmd.Flags().BoolVar(&markdown, "markdown", false, "print markdown tables for a review")
+	cmd.Flags().StringVar(&chartsDir, "charts", "", "also write the headline figures as bar charts (SVG) into `DIR` (created if missing)")
 	return cmd
 }
 

@@ -19,12 +19,12 @@ import (
 // whatever the number of lines; before them it was 97 MB.
 const maxPageBytes = 2 << 20
 
-// pathPoints returns the number of points of the longest path of an SVG
-// page (one M or L per point).
+// pathPoints returns the number of points of the longest chart line of a
+// page (internal/chart draws each as a polyline of "x,y" points).
 func pathPoints(html string) int {
 	most := 0
-	for _, d := range regexp.MustCompile(`<path d="([^"]*)"`).FindAllStringSubmatch(html, -1) {
-		most = max(most, strings.Count(d[1], "L")+strings.Count(d[1], "M"))
+	for _, d := range regexp.MustCompile(`<polyline [^>]*\bpoints="([^"]*)"`).FindAllStringSubmatch(html, -1) {
+		most = max(most, len(strings.Fields(d[1])))
 	}
 	return most
 }

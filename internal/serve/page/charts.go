@@ -21,8 +21,8 @@ func Charts(ctx context.Context, r *result.Result) ([]Chart, int, error) {
 		if i := bytes.Index(svg, []byte("<svg")); i > 0 {
 			svg = svg[i:]
 		}
-		// The SVG is drawn by boardbench; the board name in its titles is
-		// escaped by the SVG encoder.
+		// The SVG is drawn by boardbench (internal/chart), which escapes
+		// every text it writes, the board name in its titles among them.
 		out = append(out, Chart{Name: c.Name, Title: c.Title, SVG: template.HTML(svg)})
 	}
 	return out, omitted, err
