@@ -72,6 +72,9 @@ type Server struct {
 	socMu   sync.Mutex
 	socs    []string
 	socTime time.Time
+	// kinds is the Kind menu, read as the SoC menu is (at most every 30 s).
+	kinds     []string
+	kindsTime time.Time
 }
 
 // New returns the server of cfg.
@@ -242,6 +245,23 @@ func (s *Server) socList(ctx context.Context) []string {
 	}
 	s.socs, s.socTime = socs, time.Now()
 	return s.socs
+}
+
+// kindList returns the kinds in the store for the Kind menu (from the
+// store's table of counts), read at most every 30 s.
+func (s *Server) kindList(ctx context.Context) []string {
+	s.socMu.Lock()
+	defer s.socMu.Unlock()
+	if s.kinds != nil && time.Since(s.kindsTime) < 30*time.Second {
+		return s.kinds
+	}
+	kinds, err := store.Kinds(ctx, s.cfg.Store)
+	if err != nil {
+		s.logf("listing kinds: %v", err)
+		return s.kinds
+	}
+	s.kinds, s.kindsTime = kinds, time.Now()
+	return s.kinds
 }
 
 // reference serves /reference (the reference set's SoCs) and

@@ -14,6 +14,11 @@ type Table struct {
 	// Sort and Dir are the sort key and direction ("asc", "desc") in force.
 	Sort, Dir string
 	SoCs      []string
+	// Kind is the kind parameter in force ("" for DefaultKinds, "all",
+	// or one kind); Kinds are the store's kinds (the menu); DefaultKinds
+	// says which kinds "" shows ("run and import").
+	Kind, DefaultKinds string
+	Kinds              []string
 	Columns   []Column
 	Rows      []Row
 	Total     int
@@ -48,9 +53,19 @@ type Row struct {
 	// FindingsTitle lists the findings of an invalid result (hover text).
 	FindingsTitle string
 	Tags          []string
+	// TagLinks link each tag to the table filtered by it.
+	TagLinks []Link
+	// Kind is the command that made the result, or "import".
+	Kind string
 	// Quick marks a result of a quick mode: its figures do not compare
 	// with the standard results beside it.
 	Quick bool
+}
+
+// Link is a text and the URL it links to.
+type Link struct {
+	Text string
+	URL  template.URL
 }
 
 // Compare is the content of the comparison page.
