@@ -19,9 +19,9 @@ type Table struct {
 	// says which kinds "" shows ("run and import").
 	Kind, DefaultKinds string
 	Kinds              []string
-	Columns   []Column
-	Rows      []Row
-	Total     int
+	Columns            []Column
+	Rows               []Row
+	Total              int
 	// More says that Total is a bound: more than Total results match (a
 	// filtered total is counted only up to serve.CountUpTo), and Pages
 	// is not known.
