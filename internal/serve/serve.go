@@ -14,6 +14,7 @@ import (
 	"context"
 	"errors"
 	"fmt"
+	"html/template"
 	"log"
 	"net/http"
 	"net/url"
@@ -215,6 +216,12 @@ func (s *Server) result(w http.ResponseWriter, r *http.Request) {
 	}
 	p.ID = id
 	p.RawJSON = "/results/" + id + ".json"
+	if rec, err := s.cfg.Store.Record(r.Context(), id); err == nil {
+		p.Tags = rec.Tags
+		for _, tag := range rec.Tags {
+			p.TagLinks = append(p.TagLinks, page.Link{Text: tag, URL: template.URL("/?" + url.Values{"tag": {tag}, "kind": {AllKinds}}.Encode())})
+		}
+	}
 	s.render(w, r, func(b *bytes.Buffer) error { return page.WriteResult(b, p) })
 }
 
