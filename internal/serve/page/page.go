@@ -79,7 +79,7 @@ type Result struct {
 	// server's page TagLinks link each to the table filtered by it.
 	Tags     []string
 	TagLinks []Link
-	Valid                                              bool
+	Valid    bool
 	// RawJSON is the link to the result's JSON; RawDownload, when set,
 	// names the file the browser saves it as.
 	RawJSON, RawDownload string
