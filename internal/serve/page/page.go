@@ -84,6 +84,10 @@ type Result struct {
 	// names the file the browser saves it as.
 	RawJSON, RawDownload string
 	Headline             []Headline
+	// Tables are the figures of a storage, net, sweep or thermal result
+	// as tables of their own; such a result has no Headline (the
+	// published row's CPU columns, which it never fills).
+	Tables []FigureTable
 	Findings             []finding.Finding
 	Charts               []Chart
 	ChartNote            string
@@ -139,6 +143,10 @@ func BuildResultContext(ctx context.Context, r *result.Result, charts ChartFunc)
 		if i < len(names) {
 			p.Headline = append(p.Headline, Headline{names[i], c})
 		}
+	}
+	p.Tables = figureTables(full)
+	if ownTables[r.Command] {
+		p.Headline = nil
 	}
 	for _, ph := range r.Phases {
 		p.Phases = append(p.Phases, PhaseRow{Name: ph.Name, Title: ph.Title, CPUs: cpu.FormatCPUList(ph.CPUs), Status: ph.Status, Reason: ph.Reason, DurationS: ph.DurationS,
