@@ -53,8 +53,8 @@ func figureTables(r *result.Result) []FigureTable {
 	}
 	if st := s.StorageSummary; st != nil && (st.SeqReadMBs != nil || st.SeqWriteMBs != nil || st.RandRead4kIOPS != nil || st.RandWrite4kIOPS != nil) {
 		out = append([]FigureTable{{ID: "storage-summary", Title: "Storage headline",
-			Head: []string{"sequential read (MB/s)", "sequential write (MB/s)", "4 KiB random read (IOPS)", "4 KiB random write (IOPS)"},
-			Rows: [][]Cell{{num(st.SeqReadMBs, 1), num(st.SeqWriteMBs, 1), num(st.RandRead4kIOPS, 0), num(st.RandWrite4kIOPS, 0)}},
+			Head:  []string{"sequential read (MB/s)", "sequential write (MB/s)", "4 KiB random read (IOPS)", "4 KiB random write (IOPS)"},
+			Rows:  [][]Cell{{num(st.SeqReadMBs, 1), num(st.SeqWriteMBs, 1), num(st.RandRead4kIOPS, 0), num(st.RandWrite4kIOPS, 0)}},
 			Notes: []string{"sequential: the 16384 KiB row of the table below; MB = 10⁶ bytes"}}}, out...)
 	}
 	if n := s.NetSummary; n != nil {
@@ -133,8 +133,8 @@ func storageTables(f result.StorageFigures, device string) []FigureTable {
 // netTables are the net command's headline and its interfaces' rates.
 func netTables(n *result.NetSummary) []FigureTable {
 	t := FigureTable{ID: "net-summary", Title: "Network headline",
-		Head: []string{"TCP send (Mbit/s)", "TCP receive (Mbit/s)", "TCP both ways: send (Mbit/s)", "TCP both ways: receive (Mbit/s)", "small packets (packets/s)"},
-		Rows: [][]Cell{{num(n.TCPTxMbitS, 0), num(n.TCPRxMbitS, 0), num(n.TCPBidirTxMbitS, 0), num(n.TCPBidirRxMbitS, 0), num(n.SmallPacketsPPS, 0)}},
+		Head:  []string{"TCP send (Mbit/s)", "TCP receive (Mbit/s)", "TCP both ways: send (Mbit/s)", "TCP both ways: receive (Mbit/s)", "small packets (packets/s)"},
+		Rows:  [][]Cell{{num(n.TCPTxMbitS, 0), num(n.TCPRxMbitS, 0), num(n.TCPBidirTxMbitS, 0), num(n.TCPBidirRxMbitS, 0), num(n.SmallPacketsPPS, 0)}},
 		Notes: []string{"Mbit = 10⁶ bits"}}
 	if n.SmallPacketsMerged {
 		t.Notes = append(t.Notes, "small packets: the interface merged segments, so packets/s counts merged ones")

@@ -87,11 +87,11 @@ type Result struct {
 	// Tables are the figures of a storage, net, sweep or thermal result
 	// as tables of their own; such a result has no Headline (the
 	// published row's CPU columns, which it never fills).
-	Tables []FigureTable
-	Findings             []finding.Finding
-	Charts               []Chart
-	ChartNote            string
-	Phases               []PhaseRow
+	Tables    []FigureTable
+	Findings  []finding.Finding
+	Charts    []Chart
+	ChartNote string
+	Phases    []PhaseRow
 	// Text is the text report, as `boardbench report` prints it (bounded:
 	// see Bound).
 	Text string
