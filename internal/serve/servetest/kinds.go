@@ -3,6 +3,7 @@ package servetest
 import (
 	"encoding/json"
 	"fmt"
+	"slices"
 	"time"
 
 	"boardbench/internal/inventory"
@@ -12,20 +13,27 @@ import (
 
 func f64(v float64) *float64 { return &v }
 
+// otherKinds are the kinds OtherResult makes.
+var otherKinds = []string{"storage", "net", "sweep", "thermal", "c2c", "import"}
+
 // OtherResult returns a generated result of command kind ("storage",
 // "net", "sweep", "thermal", "c2c" or "import"), number i, with its
-// record: the figures each command's result page shows as tables. An
-// "import" names no board (as a log without one), a "c2c" has no
-// headline figure: the rows a table's first screen must not fill with.
+// record: the figures each command's result page shows as tables. A
+// "c2c" has no
+// headline figure and names no board: the rows a table's first screen
+// must not fill with.
 func OtherResult(kind string, i int) (*result.Result, store.Record) {
 	t0 := time.Date(2025, 6, 1, 0, 0, 0, 0, time.UTC).Add(time.Duration(i) * time.Minute)
 	in := &inventory.Info{SchemaVersion: "1.0", CollectedAt: t0, Root: "/"}
 	in.Board.Model, in.SoC.Guess = "Radxa ROCK 5B", "Rockchip RK3588"
-	if kind == "import" || kind == "c2c" {
+	switch kind {
+	case "c2c":
 		in.Board.Model, in.SoC.Guess = "", ""
+	case "import":
+		in.Board.Model, in.SoC.Guess = "Orange Pi 5", "Rockchip RK3588S"
 	}
 	r := result.New(kind, in, map[string]any{})
-	r.ID = fmt.Sprintf("%08x%024x", 0xf0000000+len(kind), i+1)
+	r.ID = fmt.Sprintf("%08x%024x", 0xf0000000+slices.Index(otherKinds, kind), i+1)
 	r.StartedAt = t0
 	r.Status = result.StatusComplete
 	r.Summary = result.Summary{Valid: true, Verdict: "valid: no finding invalidates the figures"}
@@ -61,8 +69,30 @@ func OtherResult(kind string, i int) (*result.Result, store.Record) {
 }
 
 // AddOther adds OtherResult(kind, i) to m.
-func (m *MemStore) AddOther(kind string, i int) {
-	r, rec := OtherResult(kind, i)
+func (m *MemStore) AddOther(kind string, i int) { m.AddResult(OtherResult(kind, i)) }
+
+// XeonResult returns a run on an x86 server of one core type, with the
+// record: to compare across boards with Result (a Cortex-A76 and
+// Cortex-A55 board), whose per-core figures share no core type name.
+func XeonResult() (*result.Result, store.Record) {
+	r, rec := Result(0)
+	r.ID = "e0000000000000000000000000000001"
+	r.Info.Board.Model, r.Info.SoC.Guess = "Dell PowerEdge R630", ""
+	r.Info.OS.Userland.Arch = "amd64"
+	r.Info.CPU.Clusters = r.Info.CPU.Clusters[:1]
+	r.Info.CPU.Clusters[0].Core, r.Info.CPU.Clusters[0].CoreName = "Xeon E5-2680 v4", "Xeon E5-2680 v4"
+	const xeon = "Xeon E5-2680 v4"
+	r.Summary.ClockMHz = []result.Value{{CPU: 0, Core: xeon, Value: 3300}}
+	r.Summary.SevenZipSingleMIPS = []result.Value{{CPU: 0, Core: xeon, Value: 4100}}
+	r.Summary.AES256At16K = []result.Value{{CPU: 0, Core: xeon, Value: 263000}}
+	r.Summary.MemcpyMBs = []result.Value{{CPU: 0, Core: xeon, Value: 9800}}
+	r.Summary.MemsetMBs = []result.Value{{CPU: 0, Core: xeon, Value: 15000}}
+	rec.ID, rec.Board, rec.SoC, rec.CoreTypes, rec.Arch = r.ID, r.Info.Board.Model, "", "8×"+xeon, "amd64"
+	return r, rec
+}
+
+// AddResult adds r with its record to m.
+func (m *MemStore) AddResult(r *result.Result, rec store.Record) {
 	doc, err := json.Marshal(r)
 	if err != nil {
 		panic(err)
