@@ -332,6 +332,7 @@ func rowOf(rc store.Record) page.Row {
 	if v, ok := rc.Figures["sevenzip_multi_mips"]; ok {
 		row.SevenZipMultiRaw = strconv.FormatFloat(v, 'f', -1, 64)
 	}
+	row.DistroShort = strings.Replace(rc.Distro, " GNU/Linux", "", 1)
 	if row.Device == "" {
 		row.Device = rc.Host
 	}

@@ -48,8 +48,12 @@ type Row struct {
 	ID, Device, Clock, Kernel, Distro                  string
 	SevenZipMulti, SevenZipSingle, AES, Memcpy, Memset string
 	SevenZipMultiRaw                                   string
-	SoC, CoreTypes, Date                               string
-	Valid                                              bool
+	// DistroShort is Distro as the table shows it, without the words
+	// every Debian-family name repeats ("Debian 12 (bookworm)"); the
+	// cell's title has Distro whole.
+	DistroShort          string
+	SoC, CoreTypes, Date string
+	Valid                bool
 	// FindingsTitle lists the findings of an invalid result (hover text).
 	FindingsTitle string
 	Tags          []string
