@@ -18,7 +18,12 @@ func kindCond(col string, q Query) (string, []any) {
 		for i, k := range q.Kinds {
 			args[i] = k
 		}
-		return col + " IN (" + strings.TrimSuffix(strings.Repeat("?, ", len(q.Kinds)), ", ") + ")", args
+		// (col || '') rather than col: the set is the common kinds
+		// (serve's default, run and import), which the order and figure
+		// indexes filter as they give the page; with the bare column
+		// SQLite chose the kind index and sorted every selected result
+		// (a page at offset 7,450 of 10,000: 40 ms → 120–176 ms).
+		return "(" + col + " || '') IN (" + strings.TrimSuffix(strings.Repeat("?, ", len(q.Kinds)), ", ") + ")", args
 	case q.IDPrefix == "":
 		// A replay of a recorded root is no measurement of a machine:
 		// listed only when asked for by kind (or by id).

@@ -61,3 +61,31 @@ func testKinds(t *testing.T, st Store) {
 		t.Errorf("Kinds = %q, %v", kinds, err)
 	}
 }
+
+// TestKindsPlan: on SQLite, a page of the default kinds is read in the
+// order index's order, never by the kind index and a sort of every
+// selected result (which made a deep page three times slower).
+func TestKindsPlan(t *testing.T) {
+	st, _ := openTemp(t)
+	s := st.(*sqlStore)
+	q := Query{Kinds: []string{"run", "import"}, Limit: 50, Offset: 7000}
+	cond, args := s.filter(q)
+	rows, err := s.db.QueryContext(context.Background(), `EXPLAIN QUERY PLAN SELECT r.id, r.created_at FROM results r WHERE `+cond+
+		` ORDER BY r.created_at DESC, r.id DESC LIMIT 50 OFFSET 7000`, args...)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer rows.Close()
+	var plan []string
+	for rows.Next() {
+		var id, parent, unused int
+		var detail string
+		if err := rows.Scan(&id, &parent, &unused, &detail); err != nil {
+			t.Fatal(err)
+		}
+		plan = append(plan, detail)
+	}
+	if len(plan) != 1 || plan[0] != "SCAN r USING COVERING INDEX results_order" {
+		t.Errorf("plan %q, want one scan of the covering order index", plan)
+	}
+}
