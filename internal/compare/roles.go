@@ -29,19 +29,31 @@ func knownCoreTypes(r *result.Result) []string {
 }
 
 // matchByRole reports whether the results' per-core figures are matched by
-// role: when two results that name their core types name different sets.
+// role: when two results name core types of which neither's are all among
+// the other's (Cortex-A76 against a Xeon; Cortex-A78 + A55 against
+// Cortex-A76 + A55). A result whose core types are among another's (a
+// Pi 5's Cortex-A76 beside an RK3588's A76 and A55; a run that measured
+// fewer core types) is matched by name.
 func matchByRole(in []Input) bool {
-	var first []string
+	var sets [][]string
 	for _, x := range in {
-		types := knownCoreTypes(x.Result)
-		if len(types) == 0 {
-			continue
+		if types := knownCoreTypes(x.Result); len(types) > 0 {
+			sets = append(sets, types)
 		}
-		slices.Sort(types)
-		if first == nil {
-			first = types
-		} else if !slices.Equal(first, types) {
-			return true
+	}
+	subset := func(a, b []string) bool {
+		for _, t := range a {
+			if !slices.Contains(b, t) {
+				return false
+			}
+		}
+		return true
+	}
+	for i := range sets {
+		for j := i + 1; j < len(sets); j++ {
+			if !subset(sets[i], sets[j]) && !subset(sets[j], sets[i]) {
+				return true
+			}
 		}
 	}
 	return false

@@ -82,3 +82,31 @@ func TestRoleRanking(t *testing.T) {
 		t.Errorf("by cpufreq clock: %v", roles)
 	}
 }
+
+// TestMatchByRoleOnlyWhenNamesCannot: core types among another result's
+// are matched by name; sets of which neither holds the other, by role.
+func TestMatchByRoleOnlyWhenNamesCannot(t *testing.T) {
+	one := func(cores ...string) Input {
+		r := base()
+		r.Summary.SevenZipSingleMIPS, r.Summary.ClockMHz = nil, nil
+		for i, c := range cores {
+			r.Summary.SevenZipSingleMIPS = append(r.Summary.SevenZipSingleMIPS, result.Value{CPU: i, Core: c, Value: float64(1000 * (len(cores) - i))})
+		}
+		return Input{Label: cores[0], Result: r}
+	}
+	for _, tc := range []struct {
+		in   []Input
+		role bool
+	}{
+		{[]Input{one("Cortex-A76", "Cortex-A55"), one("Cortex-A76")}, false},
+		{[]Input{one("Cortex-A76"), one("Cortex-A76", "Cortex-A55")}, false},
+		{[]Input{one("Cortex-A76", "Cortex-A55"), one("Cortex-A76", "Cortex-A55")}, false},
+		{[]Input{one("Cortex-A78", "Cortex-A55"), one("Cortex-A76", "Cortex-A55")}, true},
+		{[]Input{one("Cortex-A76", "Cortex-A55"), one("Xeon E5-2680 v4")}, true},
+		{[]Input{one("Cortex-A72"), one("Cortex-A76", "Cortex-A55")}, true},
+	} {
+		if got := matchByRole(tc.in); got != tc.role {
+			t.Errorf("%s against %s: by role %v, want %v", tc.in[0].Label, tc.in[1].Label, got, tc.role)
+		}
+	}
+}
