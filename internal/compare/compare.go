@@ -245,13 +245,19 @@ func madeBy(r *result.Result) string {
 	return result.Maker(r)
 }
 
-// archBits are the bitness of the userland architectures whose name says
+// archBits returns the bitness of a userland architecture whose name says
 // it (Debian's names and the kernel's), for a result that records the
 // architecture but not its bitness (an imported log): "amd64" is
-// "amd64 (64-bit)", not a different userland.
-var archBits = map[string]int{
-	"amd64": 64, "x86_64": 64, "arm64": 64, "aarch64": 64, "riscv64": 64, "ppc64el": 64, "ppc64le": 64, "s390x": 64, "loong64": 64, "mips64el": 64,
-	"armhf": 32, "armel": 32, "i386": 32, "i686": 32, "armv7l": 32, "armv6l": 32, "armv7": 32, "armv6": 32, "mipsel": 32,
+// "amd64 (64-bit)", not a different userland. A function, not a map: no
+// table is built when boardbench starts.
+func archBits(arch string) (int, bool) {
+	switch arch {
+	case "amd64", "x86_64", "arm64", "aarch64", "riscv64", "ppc64el", "ppc64le", "s390x", "loong64", "mips64el":
+		return 64, true
+	case "armhf", "armel", "i386", "i686", "armv7l", "armv6l", "armv7", "armv6", "mipsel":
+		return 32, true
+	}
+	return 0, false
 }
 
 func userland(r *result.Result) string {
@@ -261,7 +267,7 @@ func userland(r *result.Result) string {
 	u := r.Info.OS.Userland
 	s := u.Arch
 	bits := u.Bits
-	if b, ok := archBits[strings.ToLower(strings.TrimSpace(u.Arch))]; bits == nil && ok {
+	if b, ok := archBits(strings.ToLower(strings.TrimSpace(u.Arch))); bits == nil && ok {
 		bits = &b
 	}
 	if bits != nil {

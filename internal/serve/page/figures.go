@@ -29,9 +29,15 @@ type Cell struct {
 	Num bool
 }
 
-// ownTables are the commands whose results get FigureTables instead of
-// the published row (whose CPU columns they never fill).
-var ownTables = map[string]bool{"storage": true, "net": true, "sweep": true, "thermal": true}
+// ownTables reports whether results of command get FigureTables instead
+// of the published row (whose CPU columns they never fill).
+func ownTables(command string) bool {
+	switch command {
+	case "storage", "net", "sweep", "thermal":
+		return true
+	}
+	return false
+}
 
 // figureTables returns r's FigureTables (none for a result of another
 // command).

@@ -145,7 +145,7 @@ func BuildResultContext(ctx context.Context, r *result.Result, charts ChartFunc)
 		}
 	}
 	p.Tables = figureTables(full)
-	if ownTables[r.Command] {
+	if ownTables(r.Command) {
 		p.Headline = nil
 	}
 	for _, ph := range r.Phases {
