@@ -82,9 +82,23 @@ type Figure struct {
 	// figure ((max-min)/mean of its runs, in percent); nil where it
 	// records none.
 	SpreadPct []*float64 `json:"spread_pct"`
-	// BeyondSpread marks a change larger than the larger of the two
-	// results' spreads; false where no spread is recorded.
+	// BeyondSpread marks a change larger than LimitPct.
 	BeyondSpread []bool `json:"beyond_spread"`
+	// LimitPct is the change (in percent, either way) a change must pass
+	// to be marked, per result (nil for the first and where no change is
+	// computed): the larger of the two results' spreads of this figure;
+	// for a figure neither records a spread of, the larger of
+	// DefaultSpreadPct and the largest spread of any figure the two
+	// results record (see spreadLimit).
+	LimitPct []*float64 `json:"limit_pct"`
+	// Role is set when the results' core types differ and per-core
+	// figures are matched by role ("fastest", "slowest"); Core then names
+	// the role and each result's core type.
+	Role string `json:"role,omitempty"`
+	// NotComparable marks, per result, a value that is not compared with
+	// the first result's (a different 7-Zip version for a 7-Zip figure;
+	// see Comparison.Notes): no change is computed.
+	NotComparable []bool `json:"not_comparable,omitempty"`
 }
 
 // Compare builds the comparison of two or more inputs.
@@ -103,12 +117,16 @@ func Compare(in []Input) (*Comparison, error) {
 	}
 	c.Conditions = conditions(in)
 	c.Figures = figures(in)
+	if matchByRole(in) {
+		c.Notes = append(c.Notes, roleNote(in))
+	}
+	c.Notes = append(c.Notes, sevenZipVersions(in, c.Figures)...)
 	c.Notes = append(c.Notes, sweepNotes(in)...)
 	var quick []string
 	for i, x := range in {
 		if x.Result.Quick != in[0].Result.Quick {
 			for k := range c.Figures {
-				c.Figures[k].ChangePct[i], c.Figures[k].BeyondSpread[i] = nil, false
+				c.Figures[k].ChangePct[i], c.Figures[k].BeyondSpread[i], c.Figures[k].LimitPct[i] = nil, false, nil
 			}
 		}
 		if x.Result.Quick {
@@ -144,7 +162,7 @@ var conditionFuncs = []struct {
 	{"kernel architecture", func(r *result.Result) string {
 		return info(r, func(i *inventory.Info) string { return i.OS.Kernel.Machine })
 	}},
-	{"7-Zip", func(r *result.Result) string { return tool(r, "7zip", "7z", "7zz", "7za", "p7zip") }},
+	{"7-Zip", sevenZipVersion},
 	{"openssl", func(r *result.Result) string { return tool(r, "openssl") }},
 	{"storage device", storageDevice},
 	{"governor", governors},
@@ -156,7 +174,7 @@ var conditionFuncs = []struct {
 	{"core types", store.CoreTypes},
 	{"status", func(r *result.Result) string { return r.Status }},
 	{"valid", func(r *result.Result) string { return strconv.FormatBool(r.Summary.Valid) }},
-	{"boardbench", func(r *result.Result) string { return r.Tool.Version }},
+	{"made by", madeBy},
 }
 
 // onlyWhenKnown are the conditions of some kinds of results only (the
@@ -218,14 +236,42 @@ func info(r *result.Result, f func(i *inventory.Info) string) string {
 	return f(r.Info)
 }
 
+// madeBy is the tool that made the figures and, for an imported
+// result, the boardbench that imported it.
+func madeBy(r *result.Result) string {
+	if imp := result.Importer(r); imp != "" {
+		return result.Maker(r) + ", " + imp
+	}
+	return result.Maker(r)
+}
+
+// archBits returns the bitness of a userland architecture whose name says
+// it (Debian's names and the kernel's), for a result that records the
+// architecture but not its bitness (an imported log): "amd64" is
+// "amd64 (64-bit)", not a different userland. A function, not a map: no
+// table is built when boardbench starts.
+func archBits(arch string) (int, bool) {
+	switch arch {
+	case "amd64", "x86_64", "arm64", "aarch64", "riscv64", "ppc64el", "ppc64le", "s390x", "loong64", "mips64el":
+		return 64, true
+	case "armhf", "armel", "i386", "i686", "armv7l", "armv6l", "armv7", "armv6", "mipsel":
+		return 32, true
+	}
+	return 0, false
+}
+
 func userland(r *result.Result) string {
 	if r.Info == nil {
 		return ""
 	}
 	u := r.Info.OS.Userland
 	s := u.Arch
-	if u.Bits != nil {
-		s = strings.TrimSpace(s + " (" + strconv.Itoa(*u.Bits) + "-bit)")
+	bits := u.Bits
+	if b, ok := archBits(strings.ToLower(strings.TrimSpace(u.Arch))); bits == nil && ok {
+		bits = &b
+	}
+	if bits != nil {
+		s = strings.TrimSpace(s + " (" + strconv.Itoa(*bits) + "-bit)")
 	}
 	if r.Info.OS.MixedArch {
 		s += ", kernel of other bitness"
@@ -412,19 +458,28 @@ func figures(in []Input) []Figure {
 	if anyValue(multi.Values) {
 		out = append(out, multi)
 	}
+	byRole := matchByRole(in)
+	roles := make([]map[string]string, n)
+	for i, x := range in {
+		roles[i] = coreRoles(x.Result)
+	}
 	for _, pc := range perCore {
 		keys := []string{}
 		vals := map[string][]*float64{}
 		labels := map[string]string{}
+		names := map[string][]string{}
 		for i, x := range in {
 			seen := map[string]int{}
 			for _, v := range pc.of(x.Result.Summary) {
 				core, label := coreType(x.Result, v), valueLabel(x.Result, v)
-				// Match by core type, then by position within it; a
-				// figure of unknown core type is this result's alone.
+				// Match by core type (by role when the results' core
+				// types differ), then by position within it; a figure of
+				// unknown core type is this result's alone.
 				match := core
 				if core == "" {
 					match = label + "@" + strconv.Itoa(i+1)
+				} else if byRole {
+					match, label = "role:"+roles[i][core], roles[i][core]+" core type"
 				}
 				seen[match]++
 				key := match
@@ -439,10 +494,18 @@ func figures(in []Input) []Figure {
 				}
 				val := v.Value
 				vals[key][i] = &val
+				if byRole && core != "" && !slices.Contains(names[key], core) {
+					names[key] = append(names[key], core)
+				}
 			}
 		}
 		for _, k := range keys {
-			out = append(out, Figure{Key: pc.key + "/" + k, Name: pc.name, Core: labels[k], Unit: pc.unit, Values: vals[k], SpreadPct: make([]*float64, n)})
+			f := Figure{Key: pc.key + "/" + k, Name: pc.name, Core: labels[k], Unit: pc.unit, Values: vals[k], SpreadPct: make([]*float64, n)}
+			if len(names[k]) > 0 {
+				f.Core += " (" + strings.Join(names[k], " | ") + ")"
+				f.Role = strings.TrimPrefix(strings.SplitN(k, " #", 2)[0], "role:")
+			}
+			out = append(out, f)
 		}
 	}
 	// The storage tables, cell by cell.
@@ -474,8 +537,9 @@ func figures(in []Input) []Figure {
 		}
 		out = append(out, f)
 	}
+	noise := largestSpreads(out)
 	for i := range out {
-		changes(&out[i])
+		changes(&out[i], noise)
 	}
 	return out
 }
@@ -510,11 +574,63 @@ func spread(runs []float64) *float64 {
 	return &s
 }
 
+// DefaultSpreadPct is the least change, in percent, that marks a figure
+// whose results record no spread of its own (AES, memcpy, a storage
+// cell): repeated standard runs of one board under boardbench's
+// validation differ by a few percent, so a smaller change is not told
+// from noise.
+const DefaultSpreadPct = 5.0
+
+// largestSpreads returns, per result, the largest spread any of its
+// figures records (nil where none does).
+func largestSpreads(figs []Figure) []*float64 {
+	if len(figs) == 0 {
+		return nil
+	}
+	out := make([]*float64, len(figs[0].SpreadPct))
+	for _, f := range figs {
+		for i, s := range f.SpreadPct {
+			if s != nil && (out[i] == nil || *s > *out[i]) {
+				v := *s
+				out[i] = &v
+			}
+		}
+	}
+	return out
+}
+
+// spreadLimit is the change figure f's result i must pass to be marked:
+// the larger of the two results' spreads of f; when neither records one,
+// the larger of DefaultSpreadPct and the largest spread any figure of the
+// two results records (noise): a figure measured once is as noisy as the
+// noisiest figure measured several times, and at least DefaultSpreadPct.
+func spreadLimit(f *Figure, i int, noise []*float64) float64 {
+	a, b := f.SpreadPct[0], f.SpreadPct[i]
+	if a != nil || b != nil {
+		limit := 0.0
+		if a != nil {
+			limit = *a
+		}
+		if b != nil {
+			limit = max(limit, *b)
+		}
+		return limit
+	}
+	limit := DefaultSpreadPct
+	for _, j := range []int{0, i} {
+		if j < len(noise) && noise[j] != nil {
+			limit = max(limit, *noise[j])
+		}
+	}
+	return limit
+}
+
 // changes fills the change against the first result and the marks.
-func changes(f *Figure) {
+func changes(f *Figure, noise []*float64) {
 	n := len(f.Values)
 	f.ChangePct = make([]*float64, n)
 	f.BeyondSpread = make([]bool, n)
+	f.LimitPct = make([]*float64, n)
 	base := f.Values[0]
 	for i := 1; i < n; i++ {
 		v := f.Values[i]
@@ -523,17 +639,47 @@ func changes(f *Figure) {
 		}
 		c := math.Round((*v-*base) / *base * 100 * 100) / 100
 		f.ChangePct[i] = &c
-		a, b := f.SpreadPct[0], f.SpreadPct[i]
-		if a == nil && b == nil {
-			continue
-		}
-		limit := 0.0
-		if a != nil {
-			limit = *a
-		}
-		if b != nil {
-			limit = max(limit, *b)
-		}
+		limit := spreadLimit(f, i, noise)
+		f.LimitPct[i] = &limit
 		f.BeyondSpread[i] = math.Abs(c) > limit
 	}
+}
+
+// sevenZipVersions marks the 7-Zip figures (the multi- and
+// single-threaded ratings, a sweep's MIPS and MIPS/W) of each result whose
+// 7-Zip version differs from the first result's as not comparable: 7-Zip's
+// rating changes between versions, so a change would be the versions'. It
+// returns the notes that say so. An unknown version is not a difference.
+func sevenZipVersions(in []Input, figs []Figure) []string {
+	base := sevenZipVersion(in[0].Result)
+	var notes []string
+	for i := 1; i < len(in); i++ {
+		v := sevenZipVersion(in[i].Result)
+		if base == "" || v == "" || v == base {
+			continue
+		}
+		marked := false
+		for k := range figs {
+			f := &figs[k]
+			if !isSevenZipFigure(f.Key) || f.Values[i] == nil {
+				continue
+			}
+			if f.NotComparable == nil {
+				f.NotComparable = make([]bool, len(in))
+			}
+			f.NotComparable[i], marked = true, true
+			f.ChangePct[i], f.BeyondSpread[i], f.LimitPct[i] = nil, false, nil
+		}
+		if marked {
+			notes = append(notes, fmt.Sprintf("%s ran 7-Zip %s, the first result 7-Zip %s: 7-Zip's ratings change between versions, so its figures are not comparable (no change is computed)",
+				in[i].Label, v, base))
+		}
+	}
+	return notes
+}
+
+func sevenZipVersion(r *result.Result) string { return tool(r, "7zip", "7z", "7zz", "7za", "p7zip") }
+
+func isSevenZipFigure(key string) bool {
+	return strings.HasPrefix(key, "sevenzip_") || strings.HasPrefix(key, "sweep.mips/") || strings.HasPrefix(key, "sweep.mips_per_w/")
 }

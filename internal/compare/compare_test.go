@@ -46,14 +46,18 @@ func TestCompareKnownDifferences(t *testing.T) {
 	b.Info.OS.Kernel.Release = "6.8.0-rk"
 	b.Info.OS.Userland.Arch, b.Info.OS.Userland.Bits = "armhf", iptr(32)
 	b.Tools[0].Version = "16.02"
-	b.Summary.SevenZipMultiMIPS = f64(16200)     // +1.25 %: within the 2.5 % spread
-	b.Summary.SevenZipSingleMIPS[1].Value = 2790 // -10 %: no spread recorded
+	b.Summary.SevenZipMultiMIPS = f64(16200)     // another 7-Zip version: not comparable
+	b.Summary.SevenZipSingleMIPS[1].Value = 2790 // likewise
+	b.Summary.ClockMHz[1].Value = 2115           // -10 %: no spread recorded, beyond 5 %
+	b.Summary.ClockMHz[0].Value = 1850           // +2.8 %: no spread recorded, within 5 %
 	b.Findings = []finding.Finding{{ID: "throttling", Severity: finding.Warning}}
 	c := base()
 	c.Summary.SevenZipMultiMIPS = f64(14000) // -12.5 %: beyond the spread
 	c.Summary.SevenZipSingleMIPS = c.Summary.SevenZipSingleMIPS[:1]
+	d := base()
+	d.Summary.SevenZipMultiMIPS = f64(16200) // +1.25 %: within the 2.5 % spread
 
-	cmp, err := Compare([]Input{{Label: "a", Result: a}, {Label: "b", Result: b}, {Label: "c", Result: c}})
+	cmp, err := Compare([]Input{{Label: "a", Result: a}, {Label: "b", Result: b}, {Label: "c", Result: c}, {Label: "d", Result: d}})
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -61,7 +65,7 @@ func TestCompareKnownDifferences(t *testing.T) {
 	for _, x := range cmp.Differing() {
 		differing = append(differing, x.Name)
 	}
-	want := []string{"kernel", "userland", "7-Zip", "throttling", "findings"}
+	want := []string{"kernel", "userland", "7-Zip", "clocks measured", "throttling", "findings"}
 	if strings.Join(differing, ",") != strings.Join(want, ",") {
 		t.Errorf("differing conditions = %q, want %q", differing, want)
 	}
@@ -80,8 +84,11 @@ func TestCompareKnownDifferences(t *testing.T) {
 		return Figure{}
 	}
 	multi := fig("sevenzip_multi_mips")
-	if *multi.ChangePct[1] != 1.25 || multi.BeyondSpread[1] {
-		t.Errorf("b's multi: change %v beyond %v; want 1.25 within the spread", *multi.ChangePct[1], multi.BeyondSpread[1])
+	if multi.ChangePct[1] != nil || multi.BeyondSpread[1] || len(multi.NotComparable) != 4 || !multi.NotComparable[1] {
+		t.Errorf("b's multi (7-Zip 16.02 against 24.09): change %v, not comparable %v; want no change, not comparable", multi.ChangePct[1], multi.NotComparable)
+	}
+	if *multi.ChangePct[3] != 1.25 || multi.BeyondSpread[3] || multi.NotComparable[3] {
+		t.Errorf("d's multi: change %v beyond %v; want 1.25 within the spread", *multi.ChangePct[3], multi.BeyondSpread[3])
 	}
 	if *multi.ChangePct[2] != -12.5 || !multi.BeyondSpread[2] {
 		t.Errorf("c's multi: change %v beyond %v; want -12.5 beyond the spread", *multi.ChangePct[2], multi.BeyondSpread[2])
@@ -90,20 +97,26 @@ func TestCompareKnownDifferences(t *testing.T) {
 		t.Errorf("spread = %v, want 2.5", *multi.SpreadPct[0])
 	}
 	single := fig("sevenzip_single_mips/Cortex-A76")
-	if *single.ChangePct[1] != -10 || single.BeyondSpread[1] {
-		t.Errorf("single A76: change %v beyond %v; want -10, unmarked (no spread recorded)", *single.ChangePct[1], single.BeyondSpread[1])
+	if single.ChangePct[1] != nil || !single.NotComparable[1] {
+		t.Errorf("single A76 of another 7-Zip version: change %v; want none, not comparable", single.ChangePct[1])
+	}
+	if f := fig("clock_mhz/Cortex-A76"); *f.ChangePct[1] != -10 || !f.BeyondSpread[1] || *f.LimitPct[1] != DefaultSpreadPct {
+		t.Errorf("A76 clock: change %v beyond %v limit %v; want -10 beyond the 5 %% default", *f.ChangePct[1], f.BeyondSpread[1], *f.LimitPct[1])
+	}
+	if f := fig("clock_mhz/Cortex-A55"); f.BeyondSpread[1] {
+		t.Errorf("A55 clock +2.8 %% marked beyond the 5 %% default")
 	}
 	if single.Values[2] != nil || single.ChangePct[2] != nil {
 		t.Errorf("c has no A76 single figure, got %v", single.Values[2])
 	}
-	if f := fig("clock_mhz/Cortex-A55"); *f.ChangePct[1] != 0 {
-		t.Errorf("clock change = %v, want 0", *f.ChangePct[1])
+	if f := fig("clock_mhz/Cortex-A55"); *f.ChangePct[2] != 0 {
+		t.Errorf("clock change = %v, want 0", *f.ChangePct[2])
 	}
 
 	var text, md bytes.Buffer
 	cmp.WriteText(&text)
 	cmp.WriteMarkdown(&md)
-	for _, s := range []string{"Conditions that differ", "6.8.0-rk", "16.02", "-12.5%)*", "+1.2%)", "armhf (32-bit)"} {
+	for _, s := range []string{"Conditions that differ", "6.8.0-rk", "16.02", "-12.5%)*", "+1.2%)", "armhf (32-bit)", "16200 (not comparable)", "7-Zip 16.02, the first result"} {
 		if !strings.Contains(text.String(), s) {
 			t.Errorf("text lacks %q:\n%s", s, text.String())
 		}
@@ -111,7 +124,7 @@ func TestCompareKnownDifferences(t *testing.T) {
 	if strings.Index(text.String(), "Conditions that differ") > strings.Index(text.String(), "Figures") {
 		t.Error("conditions must come before the figures")
 	}
-	if !strings.Contains(md.String(), "| **kernel** | 6.1.0-rk | 6.8.0-rk | 6.1.0-rk |") {
+	if !strings.Contains(md.String(), "| **kernel** | 6.1.0-rk | 6.8.0-rk | 6.1.0-rk | 6.1.0-rk |") {
 		t.Errorf("markdown lacks the kernel row:\n%s", md.String())
 	}
 }

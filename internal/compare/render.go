@@ -40,6 +40,9 @@ func abs(v float64) float64 {
 // beyond the spread.
 func (f Figure) Cell(i int) string {
 	s := formatValue(f.Values[i])
+	if i > 0 && i < len(f.NotComparable) && f.NotComparable[i] {
+		return s + " (not comparable)"
+	}
 	if i > 0 && f.ChangePct[i] != nil {
 		s += fmt.Sprintf(" (%+.1f%%)", *f.ChangePct[i])
 		if f.BeyondSpread[i] {
@@ -142,9 +145,9 @@ func (c *Comparison) WriteText(w io.Writer) {
 	}
 	ft.Write(w)
 	fmt.Fprintln(w)
-	fmt.Fprintln(w, "  "+BeyondMark+" the change is larger than the run-to-run spread the results record")
+	fmt.Fprint(w, textfmt.Indent(BeyondMark+" the change is larger than the run-to-run spread the results record (for a figure without one: the largest spread of the two results, at least 5 %)", "  ", "    ", textfmt.MaxWidth))
 	for _, n := range c.Notes {
-		fmt.Fprintln(w, "  note: "+n)
+		fmt.Fprint(w, textfmt.Indent(n, "  note: ", "        ", textfmt.MaxWidth))
 	}
 }
 
@@ -200,7 +203,7 @@ func (c *Comparison) WriteMarkdown(w io.Writer) {
 		mdRow(cells)
 	}
 	fmt.Fprintln(w)
-	fmt.Fprintln(w, "Changes against the first result; "+BeyondMark+" marks a change larger than the run-to-run spread the results record.")
+	fmt.Fprintln(w, "Changes against the first result; "+BeyondMark+" marks a change larger than the run-to-run spread the results record (for a figure without one: the largest spread of the two results, at least 5 %).")
 	for _, n := range c.Notes {
 		fmt.Fprintln(w, "\nNote: "+n+".")
 	}

@@ -43,7 +43,7 @@ func BenchmarkTable10kSQLite(b *testing.B) {
 		}
 	}
 	h := New(Config{Store: st}).Handler()
-	for _, target := range []string{"/?sort=7zip-multi&dir=desc", "/?soc=Rockchip+RK3588&sort=memcpy", "/?q=orange&page=20"} {
+	for _, target := range []string{"/", "/?page=150", "/?sort=7zip-multi&dir=desc", "/?soc=Rockchip+RK3588&sort=memcpy", "/?q=orange&page=20"} {
 		b.Run(target, func(b *testing.B) {
 			for b.Loop() {
 				if rec := get(b, h, target); rec.Code != 200 {

@@ -14,6 +14,7 @@ import (
 	"context"
 	"errors"
 	"fmt"
+	"html/template"
 	"log"
 	"net/http"
 	"net/url"
@@ -72,6 +73,9 @@ type Server struct {
 	socMu   sync.Mutex
 	socs    []string
 	socTime time.Time
+	// kinds is the Kind menu, read as the SoC menu is (at most every 30 s).
+	kinds     []string
+	kindsTime time.Time
 }
 
 // New returns the server of cfg.
@@ -212,6 +216,12 @@ func (s *Server) result(w http.ResponseWriter, r *http.Request) {
 	}
 	p.ID = id
 	p.RawJSON = "/results/" + id + ".json"
+	if rec, err := s.cfg.Store.Record(r.Context(), id); err == nil {
+		p.Tags = rec.Tags
+		for _, tag := range rec.Tags {
+			p.TagLinks = append(p.TagLinks, page.Link{Text: tag, URL: template.URL("/?" + url.Values{"tag": {tag}, "kind": {AllKinds}}.Encode())})
+		}
+	}
 	s.render(w, r, func(b *bytes.Buffer) error { return page.WriteResult(b, p) })
 }
 
@@ -242,6 +252,23 @@ func (s *Server) socList(ctx context.Context) []string {
 	}
 	s.socs, s.socTime = socs, time.Now()
 	return s.socs
+}
+
+// kindList returns the kinds in the store for the Kind menu (from the
+// store's table of counts), read at most every 30 s.
+func (s *Server) kindList(ctx context.Context) []string {
+	s.socMu.Lock()
+	defer s.socMu.Unlock()
+	if s.kinds != nil && time.Since(s.kindsTime) < 30*time.Second {
+		return s.kinds
+	}
+	kinds, err := store.Kinds(ctx, s.cfg.Store)
+	if err != nil {
+		s.logf("listing kinds: %v", err)
+		return s.kinds
+	}
+	s.kinds, s.kindsTime = kinds, time.Now()
+	return s.kinds
 }
 
 // reference serves /reference (the reference set's SoCs) and

@@ -42,6 +42,7 @@ var Columns = []Column{
 	{"soc", "SoC", "soc", false},
 	{"cores", "Core types", "core_types", false},
 	{"date", "Date", "created_at", false},
+	{"kind", "Kind", "kind", false},
 	{"valid", "Validity", "valid", false},
 }
 
@@ -58,12 +59,34 @@ func columnByKey(key string) (Column, bool) {
 	return Column{}, false
 }
 
+// DefaultKinds are the kinds the results table shows when no kind is
+// asked for: the results of the standard benchmark and imported ones,
+// which fill the published table's columns. Other commands' results
+// (mem, c2c, storage, net…) are one menu choice away (kind=all or a kind).
+var DefaultKinds = []string{"run", "import"}
+
+// AllKinds is the kind parameter's value that selects every kind (but
+// replays, which are listed only with kind=replay).
+const AllKinds = "all"
+
 // tableParams is a checked results-table request.
 type tableParams struct {
 	q         store.Query
 	sort, dir string
 	page, per int
 	valid     bool
+	// kind is the kind parameter as given: "" (DefaultKinds in the
+	// table, every kind in the API), AllKinds or one kind.
+	kind string
+}
+
+// withDefaultKinds returns p selecting DefaultKinds when no kind was
+// asked for (the table's first screen).
+func (p tableParams) withDefaultKinds() tableParams {
+	if p.kind == "" {
+		p.q.Kinds = DefaultKinds
+	}
+	return p
 }
 
 // parseTable checks the table's query parameters; any error is a 400.
@@ -99,6 +122,15 @@ func parseTable(v url.Values) (tableParams, error) {
 	}
 	if p.q.Tag, err = text("tag"); err != nil {
 		return p, err
+	}
+	if p.kind, err = text("kind"); err != nil {
+		return p, err
+	}
+	if p.kind != "" && p.kind != AllKinds {
+		if !validKind(p.kind) {
+			return p, fmt.Errorf("kind: a command name such as run, import or mem, or %q", AllKinds)
+		}
+		p.q.Kind = p.kind
 	}
 	switch v.Get("valid") {
 	case "":
@@ -139,7 +171,21 @@ func parseTable(v url.Values) (tableParams, error) {
 // at any size).
 const CountUpTo = 1000
 
-var knownTableParam = map[string]bool{"q": true, "soc": true, "core": true, "kernel": true, "tag": true,
+// validKind accepts a kind: lowercase letters, digits and '-', at most
+// 32 of them.
+func validKind(k string) bool {
+	if len(k) > 32 {
+		return false
+	}
+	for _, r := range k {
+		if !(r >= 'a' && r <= 'z' || r >= '0' && r <= '9' || r == '-') {
+			return false
+		}
+	}
+	return k != ""
+}
+
+var knownTableParam = map[string]bool{"q": true, "soc": true, "core": true, "kernel": true, "tag": true, "kind": true,
 	"valid": true, "sort": true, "dir": true, "page": true, "per": true}
 
 // checkText accepts a filter value: at most MaxTextLen characters of
@@ -186,6 +232,7 @@ func (p tableParams) link(edit func(*tableParams)) template.URL {
 	set("core", c.q.CoreType)
 	set("kernel", c.q.Kernel)
 	set("tag", c.q.Tag)
+	set("kind", c.kind)
 	if c.q.ValidOnly {
 		v.Set("valid", "1")
 	}
@@ -216,12 +263,14 @@ func (s *Server) table(w http.ResponseWriter, r *http.Request) {
 		s.badRequest(w, err.Error())
 		return
 	}
+	p = p.withDefaultKinds()
 	recs, total, err := s.cfg.Store.List(r.Context(), p.q)
 	if err != nil {
 		s.storeError(w, r, err)
 		return
 	}
-	t := page.Table{Query: p.q, Sort: p.sort, Dir: p.dir, Total: total, Page: p.page, SoCs: s.socList(r.Context())}
+	t := page.Table{Query: p.q, Sort: p.sort, Dir: p.dir, Total: total, Page: p.page, SoCs: s.socList(r.Context()),
+		Kind: p.kind, Kinds: s.kindList(r.Context()), DefaultKinds: strings.Join(DefaultKinds, " and ")}
 	if total > CountUpTo && !store.TotalKept(p.q) {
 		// Counted up to CountUpTo only: the number of pages is not known.
 		t.Total, t.More = CountUpTo, true
@@ -252,7 +301,11 @@ func (s *Server) table(w http.ResponseWriter, r *http.Request) {
 	}
 	t.Columns = append(t.Columns, page.Column{Key: "tags", Title: "Tags", Note: TagsNotSortable})
 	for _, rc := range recs {
-		t.Rows = append(t.Rows, rowOf(rc))
+		row := rowOf(rc)
+		for _, tag := range rc.Tags {
+			row.TagLinks = append(row.TagLinks, page.Link{Text: tag, URL: p.link(func(q *tableParams) { q.q.Tag, q.page = tag, 1 })})
+		}
+		t.Rows = append(t.Rows, row)
 	}
 	if p.page > 1 {
 		t.Prev = p.link(func(q *tableParams) { q.page = min(p.page-1, t.Pages) })
@@ -275,10 +328,11 @@ func rowOf(rc store.Record) page.Row {
 	row := page.Row{ID: rc.ID, Device: rc.Board, Kernel: rc.Kernel, Distro: rc.Distro,
 		Clock: fig("clock_mhz.max", ""), SevenZipMulti: fig("sevenzip_multi_mips", ""), SevenZipSingle: fig("sevenzip_single_mips.max", ""),
 		AES: fig("aes256_16k.max", ""), Memcpy: fig("memcpy_mb_s.max", ""), Memset: fig("memset_mb_s.max", ""),
-		SoC: rc.SoC, CoreTypes: rc.CoreTypes, Valid: rc.Valid, Tags: rc.Tags, Quick: rc.Quick}
+		SoC: rc.SoC, CoreTypes: rc.CoreTypes, Valid: rc.Valid, Tags: rc.Tags, Quick: rc.Quick, Kind: rc.Kind}
 	if v, ok := rc.Figures["sevenzip_multi_mips"]; ok {
 		row.SevenZipMultiRaw = strconv.FormatFloat(v, 'f', -1, 64)
 	}
+	row.DistroShort = strings.Replace(rc.Distro, " GNU/Linux", "", 1)
 	if row.Device == "" {
 		row.Device = rc.Host
 	}

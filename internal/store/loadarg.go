@@ -72,6 +72,8 @@ type Loaded struct {
 	Path string
 	// ID is the full id in the store; "" for a file.
 	ID string
+	// Tags are a stored result's tags (none for a file).
+	Tags []string
 }
 
 // Args loads the results a command line names (report, compare): each a
@@ -121,7 +123,11 @@ func (a *Args) LoadArg(ctx context.Context, arg string) (*Loaded, error) {
 	if err != nil {
 		return nil, err
 	}
-	return &Loaded{Result: r, Doc: doc, ID: id}, nil
+	l := &Loaded{Result: r, Doc: doc, ID: id}
+	if rec, err := a.st.Record(ctx, id); err == nil {
+		l.Tags = rec.Tags
+	}
+	return l, nil
 }
 
 // Close releases the store, if one was opened.

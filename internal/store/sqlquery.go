@@ -44,14 +44,9 @@ func (s *sqlStore) filterOn(t string, q Query) (string, []any) {
 	contains(t+".soc_lc", q.SoC)
 	contains("r.kernel_lc", q.Kernel)
 	contains("r.core_types_lc", q.CoreType)
-	if q.Kind != "" {
-		where = append(where, t+".kind = ?")
-		args = append(args, q.Kind)
-	} else if q.IDPrefix == "" {
-		// A replay of a recorded root is no measurement of a machine:
-		// listed only when asked for by kind (or by id).
-		where = append(where, t+".kind <> ?")
-		args = append(args, KindReplay)
+	if c, a := kindCond(t+".kind", q); c != "" {
+		where = append(where, c)
+		args = append(args, a...)
 	}
 	if q.IDPrefix != "" {
 		lo, hi, bounded := prefixRange(q.IDPrefix)
@@ -287,14 +282,8 @@ func (s *sqlStore) count(ctx context.Context, q Query) (int, error) {
 	var total int
 	if countable(q) {
 		query := `SELECT COALESCE(SUM(n), 0) FROM result_counts WHERE `
-		var args []any
-		if q.Kind != "" {
-			query += `kind = ?`
-			args = append(args, q.Kind)
-		} else {
-			query += `kind <> ?`
-			args = append(args, KindReplay)
-		}
+		c, args := kindCond("kind", Query{Kind: q.Kind, Kinds: q.Kinds})
+		query += c
 		if q.SoC != "" {
 			query += ` AND soc_lc LIKE ? ESCAPE '\'`
 			args = append(args, "%"+likeEscape(strings.ToLower(q.SoC))+"%")

@@ -71,6 +71,9 @@ type Query struct {
 	// empty Kind selects every kind but KindReplay (unless IDPrefix is
 	// set): replays are listed only with Kind "replay".
 	Board, SoC, CoreType, Kernel, Kind, Tag string
+	// Kinds, when Kind is empty, selects the records of any of these
+	// kinds (serve's default table: "run" and "import").
+	Kinds []string
 	// IDPrefix selects the results whose id starts with it (the short ids
 	// that lists show).
 	IDPrefix string

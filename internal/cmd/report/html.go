@@ -13,11 +13,11 @@ import (
 // writeHTML writes the result arg names (a file or a store id) as one
 // self-contained HTML file to out ("-" or "" for standard output).
 func writeHTML(f *cmdutil.Factory, src *sources, arg, out string) error {
-	r, err := src.load(arg)
+	l, err := src.loaded(arg)
 	if err != nil {
 		return err
 	}
-	write := func(w io.Writer) error { return page.WriteStandalone(src.ctx, w, r, page.Charts) }
+	write := func(w io.Writer) error { return page.WriteStandaloneTagged(src.ctx, w, l.Result, l.Tags, page.Charts) }
 	if out == "" || outfile.IsStdout(out) {
 		return write(f.IO.Out)
 	}

@@ -26,13 +26,22 @@ func newSources(ctx context.Context, f *cmdutil.Factory) *sources {
 // argument (missing, unreadable, not a result, unknown or ambiguous id)
 // is a usage error (exit 2).
 func (s *sources) load(arg string) (*result.Result, error) {
+	l, err := s.loaded(arg)
+	if err != nil {
+		return nil, err
+	}
+	return l.Result, nil
+}
+
+// loaded is load with what the store adds (the result's tags).
+func (s *sources) loaded(arg string) (*store.Loaded, error) {
 	l, err := s.args.LoadArg(s.ctx, arg)
 	if errors.Is(err, store.ErrBadArg) {
 		return nil, &cmdutil.UsageError{Err: err}
 	} else if err != nil {
 		return nil, err
 	}
-	return l.Result, nil
+	return l, nil
 }
 
 // close releases the store if one was opened.

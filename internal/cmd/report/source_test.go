@@ -52,6 +52,9 @@ func TestStoreIDs(t *testing.T) {
 			t.Fatal(err)
 		}
 	}
+	if err := st.Tag(context.Background(), "42d29a4200000000000000000000000a", "new-kernel"); err != nil {
+		t.Fatal(err)
+	}
 	st.Close()
 	fromFile, _, _ := run(t, "--markdown-row", file)
 	charts := filepath.Join(dir, "charts")
@@ -65,6 +68,7 @@ func TestStoreIDs(t *testing.T) {
 		{"markdown rows by full id and prefix", []string{"--markdown-row", "42d29a4200000000000000000000000a", "9c1e07b3"}, "| Raspberry Pi 5", 0},
 		{"text report", []string{"42d29a42"}, "Raspberry Pi 5 Model B", 0},
 		{"html", []string{"--html", "42d2"}, "<!DOCTYPE html>", 0},
+		{"html shows the stored tags", []string{"--html", "42d2"}, `<p id="tags">tags: new-kernel</p>`, 0},
 		{"charts", []string{"--charts", charts, "42d29a42"}, "Raspberry Pi 5 Model B", 0},
 		{"json", []string{"--json", "42D29A42"}, `"42d29a4200000000000000000000000a"`, 0},
 		{"unknown id", []string{"--markdown-row", "deadbeef"}, "deadbeef: no such file, nor a result id in the store", 2},

@@ -232,8 +232,13 @@ func verdictLine(r *result.Result) string {
 
 func toolLine(r *result.Result) string {
 	t := r.Tool
-	s := "boardbench " + orDash(t.Version)
+	s := result.Maker(r)
 	var extra []string
+	if imp := result.Importer(r); imp != "" {
+		// The figures are the log's; the revision and Go version below
+		// are the importing boardbench's.
+		extra = append(extra, imp)
+	}
 	if t.Revision != "" {
 		rev := t.Revision
 		if len(rev) > 12 {

@@ -71,15 +71,27 @@ type Headline struct{ Name, Value string }
 // Result is the content of the result page.
 type Result struct {
 	ID, Device, SoC, Command, Status, Started, Verdict string
-	Valid                                              bool
+	// Maker is the tool and version that made the figures
+	// (result.Maker: "boardbench 0.1.0", "sbc-bench 0.9.72"), Importer
+	// "imported by boardbench …" for an imported result.
+	Maker, Importer string
+	// Tags are the result's tags in the store (none for a file); in the
+	// server's page TagLinks link each to the table filtered by it.
+	Tags     []string
+	TagLinks []Link
+	Valid    bool
 	// RawJSON is the link to the result's JSON; RawDownload, when set,
 	// names the file the browser saves it as.
 	RawJSON, RawDownload string
 	Headline             []Headline
-	Findings             []finding.Finding
-	Charts               []Chart
-	ChartNote            string
-	Phases               []PhaseRow
+	// Tables are the figures of a storage, net, sweep or thermal result
+	// as tables of their own; such a result has no Headline (the
+	// published row's CPU columns, which it never fills).
+	Tables    []FigureTable
+	Findings  []finding.Finding
+	Charts    []Chart
+	ChartNote string
+	Phases    []PhaseRow
 	// Text is the text report, as `boardbench report` prints it (bounded:
 	// see Bound).
 	Text string
@@ -119,7 +131,8 @@ func BuildResultContext(ctx context.Context, r *result.Result, charts ChartFunc)
 	full := r
 	r, omitted := Bound(r)
 	p := Result{ID: r.ID, Command: r.Command, Status: r.Status, Started: r.StartedAt.UTC().Format("2006-01-02 15:04 UTC"),
-		Valid: r.Summary.Valid, Verdict: r.Summary.Verdict, Findings: r.Findings, Omitted: omitted}
+		Valid: r.Summary.Valid, Verdict: r.Summary.Verdict, Findings: r.Findings, Omitted: omitted,
+		Maker: result.Maker(full), Importer: result.Importer(full)}
 	cols := mdrow.Compute(full)
 	p.Device = cols.Device
 	if r.Info != nil {
@@ -130,6 +143,10 @@ func BuildResultContext(ctx context.Context, r *result.Result, charts ChartFunc)
 		if i < len(names) {
 			p.Headline = append(p.Headline, Headline{names[i], c})
 		}
+	}
+	p.Tables = figureTables(full)
+	if ownTables(r.Command) {
+		p.Headline = nil
 	}
 	for _, ph := range r.Phases {
 		p.Phases = append(p.Phases, PhaseRow{Name: ph.Name, Title: ph.Title, CPUs: cpu.FormatCPUList(ph.CPUs), Status: ph.Status, Reason: ph.Reason, DurationS: ph.DurationS,
@@ -179,10 +196,17 @@ func WriteResult(w io.Writer, p Result) error {
 // it is at most MaxEmbeddedJSON bytes, and no link or request leaving the
 // file. It stops with ctx's error when ctx ends.
 func WriteStandalone(ctx context.Context, w io.Writer, r *result.Result, charts ChartFunc) error {
+	return WriteStandaloneTagged(ctx, w, r, nil, charts)
+}
+
+// WriteStandaloneTagged is WriteStandalone for a stored result: the page
+// also shows its tags in the store.
+func WriteStandaloneTagged(ctx context.Context, w io.Writer, r *result.Result, tags []string, charts ChartFunc) error {
 	p, err := BuildResultContext(ctx, r, charts)
 	if err != nil {
 		return err
 	}
+	p.Tags = tags
 	if p.Reference != nil {
 		p.Reference.Key = "" // no link may leave the file
 	}

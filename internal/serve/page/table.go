@@ -14,9 +14,14 @@ type Table struct {
 	// Sort and Dir are the sort key and direction ("asc", "desc") in force.
 	Sort, Dir string
 	SoCs      []string
-	Columns   []Column
-	Rows      []Row
-	Total     int
+	// Kind is the kind parameter in force ("" for DefaultKinds, "all",
+	// or one kind); Kinds are the store's kinds (the menu); DefaultKinds
+	// says which kinds "" shows ("run and import").
+	Kind, DefaultKinds string
+	Kinds              []string
+	Columns            []Column
+	Rows               []Row
+	Total              int
 	// More says that Total is a bound: more than Total results match (a
 	// filtered total is counted only up to serve.CountUpTo), and Pages
 	// is not known.
@@ -43,14 +48,28 @@ type Row struct {
 	ID, Device, Clock, Kernel, Distro                  string
 	SevenZipMulti, SevenZipSingle, AES, Memcpy, Memset string
 	SevenZipMultiRaw                                   string
-	SoC, CoreTypes, Date                               string
-	Valid                                              bool
+	// DistroShort is Distro as the table shows it, without the words
+	// every Debian-family name repeats ("Debian 12 (bookworm)"); the
+	// cell's title has Distro whole.
+	DistroShort          string
+	SoC, CoreTypes, Date string
+	Valid                bool
 	// FindingsTitle lists the findings of an invalid result (hover text).
 	FindingsTitle string
 	Tags          []string
+	// TagLinks link each tag to the table filtered by it.
+	TagLinks []Link
+	// Kind is the command that made the result, or "import".
+	Kind string
 	// Quick marks a result of a quick mode: its figures do not compare
 	// with the standard results beside it.
 	Quick bool
+}
+
+// Link is a text and the URL it links to.
+type Link struct {
+	Text string
+	URL  template.URL
 }
 
 // Compare is the content of the comparison page.

@@ -76,7 +76,7 @@ func (m *MemStore) List(ctx context.Context, q store.Query) ([]store.Record, int
 	for _, r := range m.recs {
 		if !contains(r.SoC, q.SoC) || !contains(r.Kernel, q.Kernel) || !contains(r.Board, q.Board) ||
 			!contains(r.CoreTypes, q.CoreType) || q.ValidOnly && !r.Valid ||
-			q.Tag != "" && !slices.Contains(r.Tags, q.Tag) {
+			q.Tag != "" && !slices.Contains(r.Tags, q.Tag) || !store.KindSelected(q, r.Kind) {
 			continue
 		}
 		if t := strings.ToLower(q.Text); t != "" && !strings.Contains(strings.ToLower(r.Board+"\x00"+r.SoC+"\x00"+r.Kernel+"\x00"+r.Distro+"\x00"+r.Host), t) {
@@ -98,6 +98,8 @@ func (m *MemStore) List(ctx context.Context, q store.Query) ([]store.Record, int
 			return r.Distro, 0, true
 		case "core_types":
 			return r.CoreTypes, 0, true
+		case "kind":
+			return r.Kind, 0, true
 		case "valid":
 			if r.Valid {
 				return "", 1, true
