@@ -176,7 +176,22 @@ var migrations = [][]string{
 			PRIMARY KEY (result_id, target)
 		)`,
 	},
+	// 7: filtered deep pages. The default order per SoC (lower-cased),
+	// with kind and validity: a SoC filter is resolved to the SoCs it
+	// matches (from result_counts), and each one's page is walked in
+	// this index, so that an offset skips only the matching results
+	// (sqlquery.go, socPage). Indexes only: no column changes, so the
+	// stored results need no indexing again.
+	{
+		`CREATE INDEX results_soc_order ON results (soc_lc, created_at, id, kind, valid)`,
+	},
 }
+
+// derivesNothing lists the schema versions whose migration adds no
+// column or table derived from the documents (only indexes, or tables
+// of their own): a store that lacked only these is not indexed again
+// (at a million results that would read and rewrite every document).
+func derivesNothing(version int) bool { return version == 6 || version == 7 }
 
 // Prefixes of a migration statement that only PostgreSQL runs: pgOnly's
 // must succeed; pgOptional's runs in a savepoint and may fail (pg_trgm

@@ -2,6 +2,7 @@ package store
 
 import (
 	"context"
+	"strconv"
 	"strings"
 )
 
@@ -36,8 +37,9 @@ func (s *sqlStore) filterOn(t string, q Query) (string, []any) {
 	var args []any
 	contains := func(col, v string) { // case-insensitive substring, as typed in a filter
 		if v != "" {
-			where = append(where, col+` LIKE ? ESCAPE '\'`)
-			args = append(args, "%"+likeEscape(strings.ToLower(v))+"%")
+			w, a := s.containsLower(col, v)
+			where = append(where, w)
+			args = append(args, a)
 		}
 	}
 	contains("r.board_lc", q.Board)
@@ -75,8 +77,9 @@ func (s *sqlStore) filterOn(t string, q Query) (string, []any) {
 	if q.Text != "" {
 		p := "%" + likeEscape(strings.ToLower(q.Text)) + "%"
 		if !strings.Contains(q.Text, searchSep) {
-			where = append(where, `r.search_lc LIKE ? ESCAPE '\'`)
-			args = append(args, p)
+			w, a := s.containsLower("r.search_lc", q.Text)
+			where = append(where, w)
+			args = append(args, a)
 		} else {
 			// A text that holds the search column's separator is
 			// matched field by field (it then matches nothing a
@@ -100,6 +103,20 @@ func (s *sqlStore) filterOn(t string, q Query) (string, []any) {
 		return "1 = 1", nil
 	}
 	return strings.Join(where, " AND "), args
+}
+
+// containsLower returns the condition that the lower-cased column col
+// holds v, ignoring case, and its argument. PostgreSQL compares with
+// LIKE, which its trigram indexes serve; SQLite with instr, the same
+// test on columns boardbench lower-cased (SQLite's LIKE folds ASCII
+// letters, which neither side then holds) several times faster, and
+// with no pattern characters to escape.
+func (s *sqlStore) containsLower(col, v string) (string, any) {
+	v = strings.ToLower(v)
+	if !s.d.postgres {
+		return "instr(" + col + ", ?) > 0", v
+	}
+	return col + ` LIKE ? ESCAPE '\'`, "%" + likeEscape(v) + "%"
 }
 
 // prefixRange returns the ids a prefix selects as a range in byte order:
@@ -148,7 +165,18 @@ func (s *sqlStore) each(ctx context.Context, q Query, fn func(Record) error) err
 	}
 	col, isColumn := sortColumns[q.Sort]
 	substring := q.Board != "" || q.SoC != "" || q.CoreType != "" || q.Kernel != "" || q.Text != ""
+	socs, matched, bySoC, err := s.socValues(ctx, q)
+	if err != nil {
+		return err
+	}
+	if bySoC && len(socs) == 0 {
+		return nil // the filter matches no SoC: no result
+	}
 	switch {
+	case q.Sort == "" && bySoC:
+		// Newest first, SoC by SoC (socPage).
+		inner, iargs := s.socPage(q, socs, q.Limit, q.Offset)
+		return s.eachPage(ctx, pageQuery{pageSQL: inner, order: "k DESC, id DESC", outer: "p.k DESC, p.id DESC"}, iargs, q.Limit, q.Offset, fn)
 	case q.Sort == "":
 		// Newest first, whatever Desc says.
 		return s.eachPage(ctx, pageQuery{from: `FROM results r WHERE ` + cond, id: "r.id", key: "r.created_at",
@@ -170,9 +198,30 @@ func (s *sqlStore) each(ctx context.Context, q Query, fn func(Record) error) err
 		pageFrom = `FROM result_figures f WHERE f.name = ? AND ` + fcond
 		withArgs = append([]any{q.Sort}, fargs...)
 	}
+	if bySoC && q.Limit > 0 {
+		all, err := s.count(ctx, Query{Kind: q.Kind, ValidOnly: q.ValidOnly})
+		if err != nil {
+			return err
+		}
+		if s.socJoinAlways || socJoinCheaper(matched, all, q.Offset+q.Limit) {
+			// The SoCs' results, found in their index, joined with
+			// their figure rows and sorted.
+			q2 := q
+			q2.SoC = ""
+			cond2, args2 := s.filter(q2)
+			in := strings.TrimSuffix(strings.Repeat("?, ", len(socs)), ", ")
+			withFrom = `FROM results r JOIN result_figures f ON f.result_id = r.id AND f.name = ? WHERE r.soc_lc IN (` + in + `) AND ` + cond2
+			pageFrom = withFrom
+			withArgs = []any{q.Sort}
+			for _, v := range socs {
+				withArgs = append(withArgs, v)
+			}
+			withArgs = append(withArgs, args2...)
+		}
+	}
 	n := 0
 	count := func(r Record) error { n++; return fn(r) }
-	err := s.eachPage(ctx, pageQuery{from: withFrom, pageFrom: pageFrom, id: "f.result_id", key: "f.value",
+	err = s.eachPage(ctx, pageQuery{from: withFrom, pageFrom: pageFrom, id: "f.result_id", key: "f.value",
 		order: "f.value" + dir + ", f.result_id" + dir, outer: "p.k" + dir + ", p.id" + dir}, withArgs, q.Limit, q.Offset, count)
 	if err != nil || (q.Limit > 0 && n >= q.Limit) {
 		return err
@@ -195,6 +244,106 @@ func (s *sqlStore) each(ctx context.Context, q Query, fn func(Record) error) err
 		order: "r.id" + dir, outer: "p.id" + dir}, append(args, q.Sort), limit, offset, fn)
 }
 
+// defaultSoCBranches is how many SoCs a SoC filter may match for its
+// pages to be walked SoC by SoC; a filter matching more (a common
+// substring) matches many results, whose pages the order index finds
+// quickly anyway.
+const defaultSoCBranches = 16
+
+// socValues resolves q's SoC filter to the lower-cased SoCs it matches
+// among the results of q's kind and validity, from result_counts, and
+// the number of those results. bySoC is false when q has no SoC filter,
+// selects by id prefix, or the filter matches more SoCs than
+// s.socBranches: the pages are then found with the filter as a
+// substring condition.
+func (s *sqlStore) socValues(ctx context.Context, q Query) (socs []string, matched int, bySoC bool, err error) {
+	if q.SoC == "" || q.IDPrefix != "" {
+		return nil, 0, false, nil
+	}
+	limit := s.socBranches
+	if limit <= 0 {
+		limit = defaultSoCBranches
+	}
+	query := `SELECT soc_lc, SUM(n) FROM result_counts WHERE soc_lc LIKE ? ESCAPE '\'`
+	args := []any{"%" + likeEscape(strings.ToLower(q.SoC)) + "%"}
+	if q.Kind != "" {
+		query += ` AND kind = ?`
+		args = append(args, q.Kind)
+	} else {
+		query += ` AND kind <> ?`
+		args = append(args, KindReplay)
+	}
+	if q.ValidOnly {
+		query += ` AND valid = 1`
+	}
+	query += ` GROUP BY soc_lc HAVING SUM(n) > 0 ORDER BY soc_lc`
+	rows, err := s.db.QueryContext(ctx, s.q(query), args...)
+	if err != nil {
+		return nil, 0, false, err
+	}
+	defer rows.Close()
+	for rows.Next() {
+		var soc string
+		var n int
+		if err := rows.Scan(&soc, &n); err != nil {
+			return nil, 0, false, err
+		}
+		socs = append(socs, soc)
+		matched += n
+	}
+	if err := rows.Err(); err != nil {
+		return nil, 0, false, err
+	}
+	if len(socs) > limit {
+		return nil, 0, false, nil
+	}
+	return socs, matched, true, nil
+}
+
+// socPage returns the query of the ids and keys (id, k) of q's results
+// in the default order (newest first) SoC by SoC: for each SoC its
+// results in the index results_soc_order, up to offset+limit of them
+// when a page is asked for, merged when there are several. An offset
+// then skips only results of the filter's SoCs (at a million results,
+// page 200 of one SoC skips 10,000 index entries, not the 500,000 the
+// order index holds before them). The caller orders the union by k and
+// id and applies the page.
+func (s *sqlStore) socPage(q Query, socs []string, limit, offset int) (string, []any) {
+	q2 := q
+	q2.SoC = ""
+	cond, cargs := s.filter(q2)
+	var parts []string
+	var args []any
+	for i, soc := range socs {
+		b := `SELECT r.id AS id, r.created_at AS k FROM results r WHERE r.soc_lc = ? AND ` + cond +
+			` ORDER BY r.created_at DESC, r.id DESC`
+		args = append(args, soc)
+		args = append(args, cargs...)
+		if limit > 0 {
+			b += ` LIMIT ?`
+			args = append(args, offset+limit)
+		}
+		if len(socs) == 1 {
+			return b, args
+		}
+		parts = append(parts, `SELECT id, k FROM (`+b+`) s`+strconv.Itoa(i))
+	}
+	return strings.Join(parts, ` UNION ALL `), args
+}
+
+// socJoinCheaper reports whether a page of a figure sort under a SoC
+// filter is found more cheaply from the SoCs' results (matched of them,
+// each joined with its figure row, then sorted) than by walking the
+// figure's index until the page's end (need entries that match, about
+// need*all/matched entries when the filter's results are spread evenly):
+// a join and sort costs about ten index entries a result.
+func socJoinCheaper(matched, all, need int) bool {
+	if matched == 0 {
+		return false
+	}
+	return 10*float64(matched) < float64(need)*float64(all)/float64(matched)
+}
+
 // pageQuery is one ordered selection of results r: its FROM and WHERE
 // clauses, the expressions of the id and the sort key, its ORDER BY, and
 // the same order over the page p (columns id and k).
@@ -203,6 +352,11 @@ type pageQuery struct {
 	// pageFrom, when set, replaces from in the query of a page's ids
 	// (the same rows, from fewer tables).
 	pageFrom string
+	// pageSQL, when set, is the whole query of the ids and keys (columns
+	// id and k) of the selection, unordered; order is then its order
+	// over those columns. The records are then always found as ids
+	// first.
+	pageSQL string
 	// filtered asks for the ids first even without a page: a substring
 	// filter is then checked in an index, and only the matching rows are
 	// read (a whole list without one is read in one pass instead).
@@ -215,7 +369,11 @@ type pageQuery struct {
 // query in the index's order, streamed.
 func (s *sqlStore) eachPage(ctx context.Context, pq pageQuery, args []any, limit, offset int, fn func(Record) error) error {
 	query := `SELECT r.id, r.list_row ` + pq.from + ` ORDER BY ` + pq.order
-	if limit > 0 || offset > 0 || pq.filtered {
+	if pq.pageSQL != "" {
+		inner, pargs := s.page(`SELECT id, k FROM (`+pq.pageSQL+`) u ORDER BY `+pq.order, args, limit, offset)
+		query = `SELECT r.id, r.list_row FROM (` + inner + `) p JOIN results r ON r.id = p.id ORDER BY ` + pq.outer
+		args = pargs
+	} else if limit > 0 || offset > 0 || pq.filtered {
 		from := pq.from
 		if pq.pageFrom != "" {
 			from = pq.pageFrom
