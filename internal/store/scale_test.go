@@ -361,9 +361,10 @@ func TestSoCJoinCheaper(t *testing.T) {
 		want               bool
 	}{
 		{17000, 1000000, 50, false},      // the first page: walk
-		{17000, 1000000, 10000, true},    // page 200: join
+		{17000, 1000000, 10000, false},   // page 200 of a common SoC: walk
+		{1000, 1000000, 1000, true},      // page 20 of a rare SoC: join
 		{0, 1000000, 10000, false},       // nothing matched
-		{500000, 1000000, 100000, false}, // a common SoC: walk
+		{500000, 1000000, 100000, false}, // a very common SoC: walk
 		{100, 100000, 50, true},          // a rare SoC: join
 	} {
 		if got := socJoinCheaper(c.matched, c.all, c.need); got != c.want {
