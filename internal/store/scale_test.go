@@ -147,6 +147,8 @@ func scaleQueries(ids []string, textSorts bool) []Query {
 		// Filtered deep pages (schema 7: SoC by SoC, figure rows joined
 		// to the SoCs' results), last and past-the-end pages, filters
 		// that match nothing, and hostile filter text.
+		{SoC: "rk3588", Sort: "created_at", Desc: true, Limit: 10, Offset: 40}, {SoC: "rk3588", Sort: "created_at", Limit: 10, Offset: 40},
+		{SoC: "bcm", Sort: "created_at", ValidOnly: true}, {SoC: "rk3588", Sort: "board", Limit: 5, Offset: 5},
 		{SoC: "rk3588", Limit: 10, Offset: 60}, {SoC: "rk3588", Limit: 10, Offset: 75}, {SoC: "rk3588", Limit: 10, Offset: 80},
 		{SoC: "rk3588s", Limit: 7, Offset: 30}, {SoC: "bcm2712", ValidOnly: true, Limit: 5, Offset: 25},
 		{SoC: "RK3588", Kernel: "6.1", Limit: 5, Offset: 10}, {SoC: "rk3588", Text: "pi 5", Limit: 5},

@@ -2,6 +2,7 @@ package store
 
 import (
 	"context"
+	"database/sql"
 	"strconv"
 	"strings"
 )
@@ -173,10 +174,14 @@ func (s *sqlStore) each(ctx context.Context, q Query, fn func(Record) error) err
 		return nil // the filter matches no SoC: no result
 	}
 	switch {
-	case q.Sort == "" && bySoC:
-		// Newest first, SoC by SoC (socPage).
-		inner, iargs := s.socPage(q, socs, q.Limit, q.Offset)
-		return s.eachPage(ctx, pageQuery{pageSQL: inner, order: "k DESC, id DESC", outer: "p.k DESC, p.id DESC"}, iargs, q.Limit, q.Offset, fn)
+	case (q.Sort == "" || q.Sort == "created_at") && bySoC:
+		// By date (the default: newest first), SoC by SoC (socPage).
+		d := dir
+		if q.Sort == "" {
+			d = " DESC"
+		}
+		inner, iargs := s.socPage(q, socs, d, q.Limit, q.Offset)
+		return s.eachPage(ctx, pageQuery{pageSQL: inner, order: "k" + d + ", id" + d, outer: "p.k" + d + ", p.id" + d}, iargs, q.Limit, q.Offset, fn)
 	case q.Sort == "":
 		// Newest first, whatever Desc says.
 		return s.eachPage(ctx, pageQuery{from: `FROM results r WHERE ` + cond, id: "r.id", key: "r.created_at",
@@ -230,7 +235,7 @@ func (s *sqlStore) each(ctx context.Context, q Query, fn func(Record) error) err
 	if n == 0 && q.Offset > 0 {
 		// The page starts past the results that have the figure.
 		var with int
-		if err := s.db.QueryRowContext(ctx, s.q(`SELECT COUNT(*) `+pageFrom), withArgs...).Scan(&with); err != nil {
+		if err := s.queryRow(ctx, s.q(`SELECT COUNT(*) `+pageFrom), withArgs...).Scan(&with); err != nil {
 			return err
 		}
 		offset = max(0, q.Offset-with)
@@ -277,7 +282,7 @@ func (s *sqlStore) socValues(ctx context.Context, q Query) (socs []string, match
 		query += ` AND valid = 1`
 	}
 	query += ` GROUP BY soc_lc HAVING SUM(n) > 0 ORDER BY soc_lc`
-	rows, err := s.db.QueryContext(ctx, s.q(query), args...)
+	rows, err := s.query(ctx, s.q(query), args...)
 	if err != nil {
 		return nil, 0, false, err
 	}
@@ -301,14 +306,15 @@ func (s *sqlStore) socValues(ctx context.Context, q Query) (socs []string, match
 }
 
 // socPage returns the query of the ids and keys (id, k) of q's results
-// in the default order (newest first) SoC by SoC: for each SoC its
+// by date in the direction dir (" DESC", the default, or " ASC"), SoC by
+// SoC: for each SoC its
 // results in the index results_soc_order, up to offset+limit of them
 // when a page is asked for, merged when there are several. An offset
 // then skips only results of the filter's SoCs (at a million results,
 // page 200 of one SoC skips 10,000 index entries, not the 500,000 the
 // order index holds before them). The caller orders the union by k and
 // id and applies the page.
-func (s *sqlStore) socPage(q Query, socs []string, limit, offset int) (string, []any) {
+func (s *sqlStore) socPage(q Query, socs []string, dir string, limit, offset int) (string, []any) {
 	q2 := q
 	q2.SoC = ""
 	cond, cargs := s.filter(q2)
@@ -316,7 +322,7 @@ func (s *sqlStore) socPage(q Query, socs []string, limit, offset int) (string, [
 	var args []any
 	for i, soc := range socs {
 		b := `SELECT r.id AS id, r.created_at AS k FROM results r WHERE r.soc_lc = ? AND ` + cond +
-			` ORDER BY r.created_at DESC, r.id DESC`
+			` ORDER BY r.created_at` + dir + `, r.id` + dir
 		args = append(args, soc)
 		args = append(args, cargs...)
 		if limit > 0 {
@@ -387,7 +393,7 @@ func (s *sqlStore) eachPage(ctx context.Context, pq pageQuery, args []any, limit
 		query = `SELECT r.id, r.list_row FROM (` + inner + `) p JOIN results r ON r.id = p.id ORDER BY ` + pq.outer
 		args = pargs
 	}
-	rows, err := s.db.QueryContext(ctx, s.q(query), args...)
+	rows, err := s.query(ctx, s.q(query), args...)
 	if err != nil {
 		return err
 	}
@@ -465,7 +471,7 @@ func (s *sqlStore) count(ctx context.Context, q Query) (int, error) {
 		if q.ValidOnly {
 			query += ` AND valid = 1`
 		}
-		err := s.db.QueryRowContext(ctx, s.q(query), args...).Scan(&total)
+		err := s.queryRow(ctx, s.q(query), args...).Scan(&total)
 		return total, err
 	}
 	cond, args := s.filter(q)
@@ -474,14 +480,14 @@ func (s *sqlStore) count(ctx context.Context, q Query) (int, error) {
 		query = `SELECT COUNT(*) FROM (SELECT 1 FROM results r WHERE ` + cond + ` LIMIT ?) c`
 		args = append(args, q.CountUpTo+1)
 	}
-	err := s.db.QueryRowContext(ctx, s.q(query), args...).Scan(&total)
+	err := s.queryRow(ctx, s.q(query), args...).Scan(&total)
 	return total, err
 }
 
 // socs returns the SoCs of the stored results (but replays), sorted,
 // from result_counts.
 func (s *sqlStore) socs(ctx context.Context) ([]string, error) {
-	rows, err := s.db.QueryContext(ctx, s.q(`SELECT DISTINCT soc FROM result_counts WHERE kind <> ? AND n > 0 AND soc <> '' ORDER BY soc`), KindReplay)
+	rows, err := s.query(ctx, s.q(`SELECT DISTINCT soc FROM result_counts WHERE kind <> ? AND n > 0 AND soc <> '' ORDER BY soc`), KindReplay)
 	if err != nil {
 		return nil, err
 	}
@@ -495,4 +501,21 @@ func (s *sqlStore) socs(ctx context.Context) ([]string, error) {
 		out = append(out, soc)
 	}
 	return out, rows.Err()
+}
+
+// query runs a query of a page, count or menu, giving it to s.trace
+// first when that is set (Explain).
+func (s *sqlStore) query(ctx context.Context, query string, args ...any) (*sql.Rows, error) {
+	if s.trace != nil {
+		s.trace(query, args)
+	}
+	return s.db.QueryContext(ctx, query, args...)
+}
+
+// queryRow is query for one row.
+func (s *sqlStore) queryRow(ctx context.Context, query string, args ...any) *sql.Row {
+	if s.trace != nil {
+		s.trace(query, args)
+	}
+	return s.db.QueryRowContext(ctx, query, args...)
 }

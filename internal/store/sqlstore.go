@@ -36,6 +36,9 @@ type sqlStore struct {
 	// walked SoC by SoC always join the SoCs' results (tests: both
 	// paths, whatever the store's size).
 	socJoinAlways bool
+	// trace, when set, is given each statement of a list, count or menu
+	// before it runs (Explain).
+	trace func(query string, args []any)
 }
 
 // ErrNewerSchema is returned (wrapped) by Open for a store written by a
