@@ -3,6 +3,7 @@ package store
 import (
 	"context"
 	"fmt"
+	"strconv"
 	"strings"
 )
 
@@ -31,7 +32,15 @@ func Explain(ctx context.Context, st Store, q Query) (string, error) {
 	for _, st := range stmts {
 		fmt.Fprintf(&b, "-- %s\n", strings.Join(strings.Fields(st.query), " "))
 		if len(st.args) > 0 {
-			fmt.Fprintf(&b, "-- arguments: %q\n", fmt.Sprint(st.args...))
+			var args []string
+			for _, a := range st.args {
+				if v, ok := a.(string); ok {
+					args = append(args, strconv.Quote(v))
+				} else {
+					args = append(args, fmt.Sprint(a))
+				}
+			}
+			fmt.Fprintf(&b, "-- arguments: %s\n", strings.Join(args, ", "))
 		}
 		plan, err := s.plan(ctx, st.query, st.args)
 		if err != nil {

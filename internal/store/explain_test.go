@@ -23,7 +23,7 @@ func TestExplain(t *testing.T) {
 			if err != nil {
 				t.Fatal(err)
 			}
-			for _, want := range []string{"FROM result_counts", "r.soc_lc = ?", "UNION ALL", `arguments: "rockchip rk3588`} {
+			for _, want := range []string{"FROM result_counts", "r.soc_lc = ?", "UNION ALL", `arguments: "rockchip rk3588", "replay"`} {
 				if engine == "postgres" {
 					want = strings.ReplaceAll(want, "?", "$1")
 				}
