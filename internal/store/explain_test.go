@@ -34,6 +34,16 @@ func TestExplain(t *testing.T) {
 			if engine == "sqlite" && !strings.Contains(out, "results_soc_order") {
 				t.Errorf("the SoC's index is not used:\n%s", out)
 			}
+			out, err = Explain(context.Background(), st, Query{SoC: "RK3588", Sort: "sevenzip_multi_mips", Limit: 5, Offset: 10})
+			if err != nil {
+				t.Fatal(err)
+			}
+			if !strings.Contains(out, "f.name = 'sevenzip_multi_mips' AND f.name IN (") {
+				t.Errorf("a headline figure's page is not walked SoC by SoC:\n%s", out)
+			}
+			if engine == "sqlite" && !strings.Contains(out, "result_figures_soc_sort") {
+				t.Errorf("the SoC's figure index is not used:\n%s", out)
+			}
 			if engine == "postgres" && !strings.Contains(out, "Execution Time") {
 				t.Errorf("no EXPLAIN ANALYZE:\n%s", out)
 			}
