@@ -203,6 +203,19 @@ func (s *sqlStore) each(ctx context.Context, q Query, fn func(Record) error) err
 		pageFrom = `FROM result_figures f WHERE f.name = ? AND ` + fcond
 		withArgs = append([]any{q.Sort}, fargs...)
 	}
+	if !s.d.postgres && !countable(q) && q.Limit > 0 && q.Offset+q.Limit > filterFirstFrom {
+		// A deep page under a filter the figure rows do not carry
+		// (text, kernel, core type...), on SQLite: the matching results
+		// first, from the filter columns' index, each joined with its
+		// figure row, then sorted (CROSS JOIN fixes SQLite's loop order).
+		// Walking the figure's index would check each entry on the
+		// result's row, a random read, for as many entries as precede
+		// the page's end among all results: 3.8 s for page 100 of
+		// "raspberry" by 7-Zip at 100,000 results, against about 80 ms.
+		withFrom = `FROM results r CROSS JOIN result_figures f WHERE f.result_id = r.id AND f.name = ? AND ` + cond
+		pageFrom = withFrom
+		withArgs = append([]any{q.Sort}, args...)
+	}
 	var socFig string // the with-figure ids SoC by SoC (socFigurePage)
 	var socFigArgs []any
 	if bySoC && headlineFigure(q.Sort) {
@@ -345,6 +358,13 @@ func (s *sqlStore) socPage(q Query, socs []string, dir string, limit, offset int
 	}
 	return strings.Join(parts, ` UNION ALL `), args
 }
+
+// filterFirstFrom is the page end (offset + page size) from which a
+// figure sort under a filter the figure rows do not carry finds the
+// matching results first on SQLite: before it, walking the figure's index
+// reaches the page's end after few entries when the filter's results
+// are common, which a first page of a text filter is.
+const filterFirstFrom = 1000
 
 // headlineFigure reports whether name is one of the figures serve's
 // table sorts by, which the partial index result_figures_soc_sort holds
