@@ -156,6 +156,10 @@ func scaleQueries(ids []string, textSorts bool) []Query {
 		{SoC: "rk3588", Sort: "sevenzip_single_mips.cpu4", Desc: true, Limit: 10, Offset: 50},
 		{SoC: "rk3588s", Sort: "sevenzip_single_mips.cpu4", Limit: 10, Offset: 20}, {SoC: "rk3588", Kernel: "6", Sort: "sevenzip_single_mips.cpu0", Limit: 10, Offset: 30},
 		{SoC: "rk3588", ValidOnly: true, Sort: "sevenzip_multi_mips", Limit: 10, Offset: 30},
+		// Across and past the end of the results that have the figure.
+		{SoC: "rk3588", Sort: "sevenzip_multi_mips", Limit: 10, Offset: 58}, {SoC: "rk3588", Sort: "sevenzip_multi_mips", Desc: true, Limit: 5, Offset: 64},
+		{SoC: "rk3588", Sort: "sevenzip_multi_mips", Limit: 3, Offset: 68}, {SoC: "rk3588s", Sort: "sevenzip_multi_mips", Desc: true, Limit: 4, Offset: 31},
+		{SoC: "rk3588", Kernel: "6", Sort: "sevenzip_multi_mips", Limit: 5, Offset: 60},
 		{SoC: "rk3588", Sort: "sevenzip_multi_mips", Desc: true, Limit: 10, Offset: 50},
 		{SoC: "rk3588", Sort: "sevenzip_multi_mips", Limit: 10, Offset: 60},
 		{SoC: "rk3588", Sort: "sevenzip_multi_mips", Desc: true, Limit: 10, Offset: 200},

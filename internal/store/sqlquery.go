@@ -257,7 +257,13 @@ func (s *sqlStore) each(ctx context.Context, q Query, fn func(Record) error) err
 	if n == 0 && q.Offset > 0 {
 		// The page starts past the results that have the figure.
 		var with int
-		if err := s.queryRow(ctx, s.q(`SELECT COUNT(*) `+pageFrom), withArgs...).Scan(&with); err != nil {
+		countSQL, countArgs := `SELECT COUNT(*) `+pageFrom, withArgs
+		if socFig != "" {
+			// Each SoC's figure rows, counted in their index.
+			all, aargs := s.socFigurePage(q, socs, dir, 0, 0)
+			countSQL, countArgs = `SELECT COUNT(*) FROM (`+all+`) c`, aargs
+		}
+		if err := s.queryRow(ctx, s.q(countSQL), countArgs...).Scan(&with); err != nil {
 			return err
 		}
 		offset = max(0, q.Offset-with)
@@ -265,6 +271,20 @@ func (s *sqlStore) each(ctx context.Context, q Query, fn func(Record) error) err
 	limit := 0
 	if q.Limit > 0 {
 		limit = q.Limit - n
+	}
+	if bySoC {
+		// The SoCs by name: their results are found in their index
+		// (results_soc_order) and sorted, not checked one by one in the
+		// order of ids.
+		q2 := q
+		q2.SoC = ""
+		cond2, args2 := s.filter(q2)
+		in := strings.TrimSuffix(strings.Repeat("?, ", len(socs)), ", ")
+		cond, args = `r.soc_lc IN (`+in+`) AND `+cond2, nil
+		for _, v := range socs {
+			args = append(args, v)
+		}
+		args = append(args, args2...)
 	}
 	return s.eachPage(ctx, pageQuery{from: `FROM results r WHERE ` + cond + `
 		AND NOT EXISTS (SELECT 1 FROM result_figures f WHERE f.result_id = r.id AND f.name = ?)`, id: "r.id", key: "r.id",
