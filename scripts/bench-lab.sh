@@ -105,8 +105,8 @@ declare -A pages
 order=("/" "/?soc=RK3588" "/?sort=7zip-multi" "/?sort=7zip-single" "/?sort=aes" "/?sort=memcpy" "/?sort=memset"
   "/?sort=clock" "/?sort=7zip-multi&dir=asc" "/?soc=RK3588&sort=7zip-multi" "/?q=raspberry" "/?kernel=6.1"
   "/?core=a76" "/?valid=1&sort=7zip-multi" "/?page=2000" "/?soc=RK3588&page=200" "/?q=raspberry&page=100"
-  "/?kernel=6.1&page=100" "/?core=a76&page=100" "/?valid=1&page=2000" "/?soc=RK3588&valid=1&page=100"
-  "/?soc=RK3588&sort=7zip-multi&page=200" "/?soc=RK3588&sort=7zip-multi&dir=asc&page=100"
+  "/?kernel=6.1&page=100" "/?core=a76&page=100" "/?valid=1&page=2000" "/?soc=RK3588&page=80" "/?soc=RK3588&valid=1&page=60"
+  "/?soc=RK3588&sort=7zip-multi&page=200" "/?soc=RK3588&sort=7zip-multi&dir=asc&page=80"
   "/?q=raspberry&sort=7zip-multi&page=100" "/?soc=BCM2835&sort=7zip-multi&dir=asc&page=20")
 for p in "${order[@]}"; do pages[$p]=$(page "$p"); done
 rows=$(curl -s "$url/" | grep -o '[0-9][0-9]* results' | head -1 | cut -d' ' -f1)
