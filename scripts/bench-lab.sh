@@ -15,7 +15,8 @@
 # first page, every table page (first, filtered, sorted by each figure
 # column, combined, deep), serve's peak RSS, `results list --board`,
 # `results show SHORTID`, and `results list` of every result (wall time and
-# peak RSS), and prints a markdown table.
+# peak RSS), and prints a markdown table with the load average before and
+# after.
 #
 # Generating is long (a million results: hours on a loaded 2-core machine);
 # run it under `nice`. Needs curl and GNU time (/usr/bin/time).
@@ -58,6 +59,11 @@ wall() {
 }
 ms() { awk '{printf "%.0f ms", $1*1000}'; }
 
+# serve opens the store read-only: a store of an older schema version is
+# migrated first by a command that may write it.
+"$tmp/boardbench" --store "$store" results list --limit 1 >/dev/null
+load_before=$(cut -d' ' -f1-3 /proc/loadavg)
+
 port=$(( 20000 + RANDOM % 20000 ))
 url=http://127.0.0.1:$port
 
@@ -98,7 +104,10 @@ page() { # median time_total of a page, with its status
 declare -A pages
 order=("/" "/?soc=RK3588" "/?sort=7zip-multi" "/?sort=7zip-single" "/?sort=aes" "/?sort=memcpy" "/?sort=memset"
   "/?sort=clock" "/?sort=7zip-multi&dir=asc" "/?soc=RK3588&sort=7zip-multi" "/?q=raspberry" "/?kernel=6.1"
-  "/?core=a76" "/?valid=1&sort=7zip-multi" "/?page=2000" "/?soc=RK3588&page=200" "/?q=raspberry&page=100")
+  "/?core=a76" "/?valid=1&sort=7zip-multi" "/?page=2000" "/?soc=RK3588&page=200" "/?q=raspberry&page=100"
+  "/?kernel=6.1&page=100" "/?core=a76&page=100" "/?valid=1&page=2000" "/?soc=RK3588&page=80" "/?soc=RK3588&valid=1&page=60"
+  "/?soc=RK3588&sort=7zip-multi&page=200" "/?soc=RK3588&sort=7zip-multi&dir=asc&page=80"
+  "/?q=raspberry&sort=7zip-multi&page=100" "/?soc=BCM2835&sort=7zip-multi&dir=asc&page=20")
 for p in "${order[@]}"; do pages[$p]=$(page "$p"); done
 rows=$(curl -s "$url/" | grep -o '[0-9][0-9]* results' | head -1 | cut -d' ' -f1)
 rss=$(awk '/VmHWM/ {printf "%.0f MB", $2*1024/1e6}' "/proc/$serve_pid/status")
@@ -112,6 +121,9 @@ show=$(wall "$tmp/boardbench" --store "$store" results show "${id:0:12}" | ms)
 /usr/bin/time -f '%e %M' -o "$tmp/all" "$tmp/boardbench" --store "$store" results list >/dev/null
 list_all=$(awk '{printf "%.1f s, %.0f MB", $1, $2*1024/1e6}' "$tmp/all")
 
+load_after=$(cut -d' ' -f1-3 /proc/loadavg)
+echo "Load average (1, 5, 15 min): $load_before before, $load_after after."
+echo
 echo "| operation ($rows results, $(basename "${store%%\?*}"), medians of $runs) | time |"
 echo "|---|---|"
 echo "| \`serve\` start, until the first page answered | $(echo "$start" | ms) |"

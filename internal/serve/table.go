@@ -353,3 +353,13 @@ func rowOf(rc store.Record) page.Row {
 	}
 	return row
 }
+
+// TableQuery returns the store query of a results-table request's query
+// parameters (the page's filters, sort, offset, size and count bound),
+// as the table and the JSON list build it; any error is what the table
+// answers 400 with. scripts/benchlab -explain uses it to show the plans
+// of serve's pages.
+func TableQuery(v url.Values) (store.Query, error) {
+	p, err := parseTable(v)
+	return p.q, err
+}

@@ -144,6 +144,36 @@ func scaleQueries(ids []string, textSorts bool) []Query {
 		{Kind: KindReplay, Sort: "sevenzip_multi_mips", Desc: true, Limit: 3, Offset: 1},
 		{Tag: "lab", Sort: "sevenzip_multi_mips", Desc: true, Limit: 8, Offset: 30},
 		{Sort: "created_at", Limit: 10, Offset: 100}, {Sort: "created_at", Desc: true, Limit: 10, Offset: 100},
+		// Filtered deep pages (schema 7: SoC by SoC, figure rows joined
+		// to the SoCs' results), last and past-the-end pages, filters
+		// that match nothing, and hostile filter text.
+		{SoC: "rk3588", Sort: "created_at", Desc: true, Limit: 10, Offset: 40}, {SoC: "rk3588", Sort: "created_at", Limit: 10, Offset: 40},
+		{SoC: "bcm", Sort: "created_at", ValidOnly: true}, {SoC: "rk3588", Sort: "board", Limit: 5, Offset: 5},
+		{SoC: "rk3588", Limit: 10, Offset: 60}, {SoC: "rk3588", Limit: 10, Offset: 75}, {SoC: "rk3588", Limit: 10, Offset: 80},
+		{SoC: "rk3588s", Limit: 7, Offset: 30}, {SoC: "bcm2712", ValidOnly: true, Limit: 5, Offset: 25},
+		{SoC: "RK3588", Kernel: "6.1", Limit: 5, Offset: 10}, {SoC: "rk3588", Text: "pi 5", Limit: 5},
+		{SoC: "a", Limit: 9, Offset: 50}, {SoC: "no such soc", Limit: 5}, {SoC: "no such soc", Sort: "sevenzip_multi_mips", Limit: 5, Offset: 5},
+		{SoC: "rk3588", Sort: "sevenzip_single_mips.cpu4", Desc: true, Limit: 10, Offset: 50},
+		{SoC: "rk3588s", Sort: "sevenzip_single_mips.cpu4", Limit: 10, Offset: 20}, {SoC: "rk3588", Kernel: "6", Sort: "sevenzip_single_mips.cpu0", Limit: 10, Offset: 30},
+		{SoC: "rk3588", ValidOnly: true, Sort: "sevenzip_multi_mips", Limit: 10, Offset: 30},
+		// Across and past the end of the results that have the figure.
+		{SoC: "rk3588", Sort: "sevenzip_multi_mips", Limit: 10, Offset: 58}, {SoC: "rk3588", Sort: "sevenzip_multi_mips", Desc: true, Limit: 5, Offset: 64},
+		{SoC: "rk3588", Sort: "sevenzip_multi_mips", Limit: 3, Offset: 68}, {SoC: "rk3588s", Sort: "sevenzip_multi_mips", Desc: true, Limit: 4, Offset: 31},
+		{SoC: "rk3588", Kernel: "6", Sort: "sevenzip_multi_mips", Limit: 5, Offset: 60},
+		{SoC: "rk3588", Sort: "sevenzip_multi_mips", Desc: true, Limit: 10, Offset: 50},
+		{SoC: "rk3588", Sort: "sevenzip_multi_mips", Limit: 10, Offset: 60},
+		{SoC: "rk3588", Sort: "sevenzip_multi_mips", Desc: true, Limit: 10, Offset: 200},
+		{SoC: "rk3588", Kernel: "6.6", Sort: "sevenzip_multi_mips", Desc: true, Limit: 4, Offset: 12},
+		{SoC: "bcm", ValidOnly: true, Sort: "sevenzip_single_mips.max", Limit: 6, Offset: 20},
+		{SoC: "rk3588", Kind: KindReplay, Limit: 3, Offset: 2}, {SoC: "rk3588", Kind: KindReplay, Sort: "sevenzip_multi_mips", Limit: 3, Offset: 3},
+		{Text: "raspberry", Limit: 10, Offset: 25}, {Kernel: "6.6", Limit: 10, Offset: 50}, {CoreType: "a55", ValidOnly: true, Limit: 10, Offset: 60},
+		{Text: "raspberry", Sort: "sevenzip_multi_mips", Desc: true, Limit: 10, Offset: 20},
+		{Text: "raspberry", Sort: "sevenzip_multi_mips", Desc: true, Limit: 1000, Offset: 20},
+		{Kernel: "6.6", Sort: "sevenzip_multi_mips", Limit: 990, Offset: 11}, {Kernel: "6.6", Sort: "sevenzip_multi_mips", Limit: 995, Offset: 20},
+		{Text: "bench", Tag: "lab", Sort: "sevenzip_single_mips.max", Limit: 1000, Offset: 1},
+		{SoC: "%"}, {SoC: "_"}, {SoC: `\`}, {SoC: "'"}, {SoC: `"`}, {SoC: "rk%88", Limit: 5}, {SoC: "rk_588"},
+		{Text: "%", Limit: 5}, {Text: "_"}, {Text: `\`}, {Text: "'; DROP TABLE results; --"}, {Text: `"`},
+		{Kernel: "6._"}, {Kernel: "%"}, {CoreType: `a7\`}, {Board: "'"}, {Board: "ünï%"},
 		{Sort: "valid", Desc: true, Limit: 15, Offset: 20}, {Sort: "id", Limit: 5, Offset: 7},
 	}
 	if textSorts {
@@ -270,6 +300,89 @@ func TestScaleQueriesSQLite(t *testing.T) {
 
 func TestScaleQueriesPostgres(t *testing.T) {
 	testScaleQueries(t, openPG(t, pgDatabase(t)), false)
+}
+
+// TestScaleQueriesSoCPaths runs the queries with each path a SoC filter
+// can take: SoC filters that match more SoCs than the store walks one
+// by one (here: more than one) take the substring path; and figure sorts
+// walked SoC by SoC always join the SoCs' results (at this size the
+// cost rule would walk the figure index).
+func TestScaleQueriesSoCPaths(t *testing.T) {
+	for _, c := range []struct {
+		name     string
+		branches int
+		join     bool
+	}{
+		{"sqlite-substring", 1, false}, {"sqlite-join", 0, true},
+		{"postgres-substring", 1, false}, {"postgres-join", 0, true},
+	} {
+		t.Run(c.name, func(t *testing.T) {
+			var st Store
+			sqlite := strings.HasPrefix(c.name, "sqlite")
+			if sqlite {
+				st, _ = openTemp(t)
+			} else {
+				st = openPG(t, pgDatabase(t))
+			}
+			st.(*sqlStore).socBranches = c.branches
+			st.(*sqlStore).socJoinAlways = c.join
+			testScaleQueries(t, st, sqlite)
+		})
+	}
+}
+
+// TestSoCValues checks what a SoC filter resolves to: the lower-cased
+// SoCs it matches among the kind and validity asked for, and whether
+// the pages are walked SoC by SoC.
+func TestSoCValues(t *testing.T) {
+	ctx := context.Background()
+	st, _ := openTemp(t)
+	fillVaried(t, st, 60)
+	s := st.(*sqlStore)
+	for _, c := range []struct {
+		q     Query
+		socs  []string
+		bySoC bool
+	}{
+		{Query{}, nil, false},
+		{Query{SoC: "RK3588"}, []string{"rockchip rk3588", "rockchip rk3588s"}, true},
+		{Query{SoC: "rk3588s"}, []string{"rockchip rk3588s"}, true},
+		{Query{SoC: "nothing"}, nil, true},
+		{Query{SoC: "%"}, nil, true},
+		{Query{SoC: "rk3588", IDPrefix: "ab"}, nil, false},
+	} {
+		socs, _, bySoC, err := s.socValues(ctx, c.q)
+		if err != nil {
+			t.Fatal(err)
+		}
+		if !slices.Equal(socs, c.socs) || bySoC != c.bySoC {
+			t.Errorf("%+v: %q, %v; want %q, %v", c.q, socs, bySoC, c.socs, c.bySoC)
+		}
+	}
+	s.socBranches = 1
+	if _, _, bySoC, _ := s.socValues(ctx, Query{SoC: "rk3588"}); bySoC {
+		t.Error("two SoCs matched with a bound of one: walked SoC by SoC")
+	}
+}
+
+// TestSoCJoinCheaper checks the choice between walking a figure's index
+// and joining the SoCs' results.
+func TestSoCJoinCheaper(t *testing.T) {
+	for _, c := range []struct {
+		matched, all, need int
+		want               bool
+	}{
+		{17000, 1000000, 50, false},      // the first page: walk
+		{17000, 1000000, 10000, false},   // page 200 of a common SoC: walk
+		{1000, 1000000, 1000, true},      // page 20 of a rare SoC: join
+		{0, 1000000, 10000, false},       // nothing matched
+		{500000, 1000000, 100000, false}, // a very common SoC: walk
+		{100, 100000, 50, true},          // a rare SoC: join
+	} {
+		if got := socJoinCheaper(c.matched, c.all, c.need); got != c.want {
+			t.Errorf("socJoinCheaper(%d, %d, %d) = %v, want %v", c.matched, c.all, c.need, got, c.want)
+		}
+	}
 }
 
 // TestPutAllMatchesPut checks that a batch write stores what single

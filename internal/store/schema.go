@@ -176,7 +176,32 @@ var migrations = [][]string{
 			PRIMARY KEY (result_id, target)
 		)`,
 	},
+	// 7: filtered deep pages. The date order per SoC (lower-cased), with
+	// kind and validity, and the headline figures' order per SoC: a SoC
+	// filter is resolved to the SoCs it matches (from result_counts), and
+	// each one's page is walked in these indexes, so that an offset skips
+	// only the matching results (sqlquery.go, socPage, socFigurePage). Indexes only: no column changes, so the
+	// stored results need no indexing again.
+	{
+		`CREATE INDEX results_soc_order ON results (soc_lc, created_at, id, kind, valid)`,
+		// The same for the figures serve's table sorts by (headlineFigure):
+		// a figure sort under a SoC filter walks each SoC's figure rows.
+		`CREATE INDEX result_figures_soc_sort ON result_figures (name, soc_lc, value, result_id, kind, valid)
+			WHERE name IN (` + headlineFigureList + `)`,
+	},
 }
+
+// headlineFigureList is the WHERE of the partial index
+// result_figures_soc_sort (migration 7: never to be edited), which a
+// query repeats word for word so that SQLite uses the index (it does not
+// derive "name IN (...)" from "name = '...'").
+const headlineFigureList = `'sevenzip_multi_mips', 'sevenzip_single_mips.max', 'aes256_16k.max', 'memcpy_mb_s.max', 'memset_mb_s.max', 'clock_mhz.max'`
+
+// derivesNothing lists the schema versions whose migration adds no
+// column or table derived from the documents (only indexes, or tables
+// of their own): a store that lacked only these is not indexed again
+// (at a million results that would read and rewrite every document).
+func derivesNothing(version int) bool { return version == 6 || version == 7 }
 
 // Prefixes of a migration statement that only PostgreSQL runs: pgOnly's
 // must succeed; pgOptional's runs in a savepoint and may fail (pg_trgm

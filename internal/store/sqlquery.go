@@ -2,6 +2,8 @@ package store
 
 import (
 	"context"
+	"database/sql"
+	"strconv"
 	"strings"
 )
 
@@ -36,8 +38,9 @@ func (s *sqlStore) filterOn(t string, q Query) (string, []any) {
 	var args []any
 	contains := func(col, v string) { // case-insensitive substring, as typed in a filter
 		if v != "" {
-			where = append(where, col+` LIKE ? ESCAPE '\'`)
-			args = append(args, "%"+likeEscape(strings.ToLower(v))+"%")
+			w, a := s.containsLower(col, v)
+			where = append(where, w)
+			args = append(args, a)
 		}
 	}
 	contains("r.board_lc", q.Board)
@@ -70,8 +73,9 @@ func (s *sqlStore) filterOn(t string, q Query) (string, []any) {
 	if q.Text != "" {
 		p := "%" + likeEscape(strings.ToLower(q.Text)) + "%"
 		if !strings.Contains(q.Text, searchSep) {
-			where = append(where, `r.search_lc LIKE ? ESCAPE '\'`)
-			args = append(args, p)
+			w, a := s.containsLower("r.search_lc", q.Text)
+			where = append(where, w)
+			args = append(args, a)
 		} else {
 			// A text that holds the search column's separator is
 			// matched field by field (it then matches nothing a
@@ -95,6 +99,20 @@ func (s *sqlStore) filterOn(t string, q Query) (string, []any) {
 		return "1 = 1", nil
 	}
 	return strings.Join(where, " AND "), args
+}
+
+// containsLower returns the condition that the lower-cased column col
+// holds v, ignoring case, and its argument. PostgreSQL compares with
+// LIKE, which its trigram indexes serve; SQLite with instr, the same
+// test on columns boardbench lower-cased (SQLite's LIKE folds ASCII
+// letters, which neither side then holds) several times faster, and
+// with no pattern characters to escape.
+func (s *sqlStore) containsLower(col, v string) (string, any) {
+	v = strings.ToLower(v)
+	if !s.d.postgres {
+		return "instr(" + col + ", ?) > 0", v
+	}
+	return col + ` LIKE ? ESCAPE '\'`, "%" + likeEscape(v) + "%"
 }
 
 // prefixRange returns the ids a prefix selects as a range in byte order:
@@ -143,7 +161,22 @@ func (s *sqlStore) each(ctx context.Context, q Query, fn func(Record) error) err
 	}
 	col, isColumn := sortColumns[q.Sort]
 	substring := q.Board != "" || q.SoC != "" || q.CoreType != "" || q.Kernel != "" || q.Text != ""
+	socs, matched, bySoC, err := s.socValues(ctx, q)
+	if err != nil {
+		return err
+	}
+	if bySoC && len(socs) == 0 {
+		return nil // the filter matches no SoC: no result
+	}
 	switch {
+	case (q.Sort == "" || q.Sort == "created_at") && bySoC:
+		// By date (the default: newest first), SoC by SoC (socPage).
+		d := dir
+		if q.Sort == "" {
+			d = " DESC"
+		}
+		inner, iargs := s.socPage(q, socs, d, q.Limit, q.Offset)
+		return s.eachPage(ctx, pageQuery{pageSQL: inner, order: "k" + d + ", id" + d, outer: "p.k" + d + ", p.id" + d}, iargs, q.Limit, q.Offset, fn)
 	case q.Sort == "":
 		// Newest first, whatever Desc says.
 		return s.eachPage(ctx, pageQuery{from: `FROM results r WHERE ` + cond, id: "r.id", key: "r.created_at",
@@ -165,10 +198,53 @@ func (s *sqlStore) each(ctx context.Context, q Query, fn func(Record) error) err
 		pageFrom = `FROM result_figures f WHERE f.name = ? AND ` + fcond
 		withArgs = append([]any{q.Sort}, fargs...)
 	}
+	if !s.d.postgres && !countable(q) && q.Limit > 0 && q.Offset+q.Limit > filterFirstFrom {
+		// A deep page under a filter the figure rows do not carry
+		// (text, kernel, core type...), on SQLite: the matching results
+		// first, from the filter columns' index, each joined with its
+		// figure row, then sorted (CROSS JOIN fixes SQLite's loop order).
+		// Walking the figure's index would check each entry on the
+		// result's row, a random read, for as many entries as precede
+		// the page's end among all results: 3.8 s for page 100 of
+		// "raspberry" by 7-Zip at 100,000 results, against about 80 ms.
+		withFrom = `FROM results r CROSS JOIN result_figures f WHERE f.result_id = r.id AND f.name = ? AND ` + cond
+		pageFrom = withFrom
+		withArgs = append([]any{q.Sort}, args...)
+	}
+	var socFig string // the with-figure ids SoC by SoC (socFigurePage)
+	var socFigArgs []any
+	if bySoC && headlineFigure(q.Sort) {
+		socFig, socFigArgs = s.socFigurePage(q, socs, dir, q.Limit, q.Offset)
+	} else if bySoC && q.Limit > 0 {
+		all, err := s.count(ctx, Query{Kind: q.Kind, ValidOnly: q.ValidOnly})
+		if err != nil {
+			return err
+		}
+		if s.socJoinAlways || socJoinCheaper(matched, all, q.Offset+q.Limit) {
+			// The SoCs' results, found in their index, joined with
+			// their figure rows and sorted.
+			q2 := q
+			q2.SoC = ""
+			cond2, args2 := s.filter(q2)
+			in := strings.TrimSuffix(strings.Repeat("?, ", len(socs)), ", ")
+			withFrom = `FROM results r JOIN result_figures f ON f.result_id = r.id AND f.name = ? WHERE r.soc_lc IN (` + in + `) AND ` + cond2
+			pageFrom = withFrom
+			withArgs = []any{q.Sort}
+			for _, v := range socs {
+				withArgs = append(withArgs, v)
+			}
+			withArgs = append(withArgs, args2...)
+		}
+	}
 	n := 0
 	count := func(r Record) error { n++; return fn(r) }
-	err := s.eachPage(ctx, pageQuery{from: withFrom, pageFrom: pageFrom, id: "f.result_id", key: "f.value",
-		order: "f.value" + dir + ", f.result_id" + dir, outer: "p.k" + dir + ", p.id" + dir}, withArgs, q.Limit, q.Offset, count)
+	if socFig != "" {
+		err = s.eachPage(ctx, pageQuery{pageSQL: socFig, order: "k" + dir + ", id" + dir, outer: "p.k" + dir + ", p.id" + dir},
+			socFigArgs, q.Limit, q.Offset, count)
+	} else {
+		err = s.eachPage(ctx, pageQuery{from: withFrom, pageFrom: pageFrom, id: "f.result_id", key: "f.value",
+			order: "f.value" + dir + ", f.result_id" + dir, outer: "p.k" + dir + ", p.id" + dir}, withArgs, q.Limit, q.Offset, count)
+	}
 	if err != nil || (q.Limit > 0 && n >= q.Limit) {
 		return err
 	}
@@ -176,7 +252,13 @@ func (s *sqlStore) each(ctx context.Context, q Query, fn func(Record) error) err
 	if n == 0 && q.Offset > 0 {
 		// The page starts past the results that have the figure.
 		var with int
-		if err := s.db.QueryRowContext(ctx, s.q(`SELECT COUNT(*) `+pageFrom), withArgs...).Scan(&with); err != nil {
+		countSQL, countArgs := `SELECT COUNT(*) `+pageFrom, withArgs
+		if socFig != "" {
+			// Each SoC's figure rows, counted in their index.
+			all, aargs := s.socFigurePage(q, socs, dir, 0, 0)
+			countSQL, countArgs = `SELECT COUNT(*) FROM (`+all+`) c`, aargs
+		}
+		if err := s.queryRow(ctx, s.q(countSQL), countArgs...).Scan(&with); err != nil {
 			return err
 		}
 		offset = max(0, q.Offset-with)
@@ -185,9 +267,185 @@ func (s *sqlStore) each(ctx context.Context, q Query, fn func(Record) error) err
 	if q.Limit > 0 {
 		limit = q.Limit - n
 	}
+	if bySoC {
+		// The SoCs by name: their results are found in their index
+		// (results_soc_order) and sorted, not checked one by one in the
+		// order of ids.
+		q2 := q
+		q2.SoC = ""
+		cond2, args2 := s.filter(q2)
+		in := strings.TrimSuffix(strings.Repeat("?, ", len(socs)), ", ")
+		cond, args = `r.soc_lc IN (`+in+`) AND `+cond2, nil
+		for _, v := range socs {
+			args = append(args, v)
+		}
+		args = append(args, args2...)
+	}
 	return s.eachPage(ctx, pageQuery{from: `FROM results r WHERE ` + cond + `
 		AND NOT EXISTS (SELECT 1 FROM result_figures f WHERE f.result_id = r.id AND f.name = ?)`, id: "r.id", key: "r.id",
 		order: "r.id" + dir, outer: "p.id" + dir}, append(args, q.Sort), limit, offset, fn)
+}
+
+// defaultSoCBranches is how many SoCs a SoC filter may match for its
+// pages to be walked SoC by SoC; a filter matching more (a common
+// substring) matches many results, whose pages the order index finds
+// quickly anyway.
+const defaultSoCBranches = 16
+
+// socValues resolves q's SoC filter to the lower-cased SoCs it matches
+// among the results of q's kind and validity, from result_counts, and
+// the number of those results. bySoC is false when q has no SoC filter,
+// selects by id prefix, or the filter matches more SoCs than
+// s.socBranches: the pages are then found with the filter as a
+// substring condition.
+func (s *sqlStore) socValues(ctx context.Context, q Query) (socs []string, matched int, bySoC bool, err error) {
+	if q.SoC == "" || q.IDPrefix != "" {
+		return nil, 0, false, nil
+	}
+	limit := s.socBranches
+	if limit <= 0 {
+		limit = defaultSoCBranches
+	}
+	query := `SELECT soc_lc, SUM(n) FROM result_counts WHERE soc_lc LIKE ? ESCAPE '\'`
+	args := []any{"%" + likeEscape(strings.ToLower(q.SoC)) + "%"}
+	if q.Kind != "" {
+		query += ` AND kind = ?`
+		args = append(args, q.Kind)
+	} else {
+		query += ` AND kind <> ?`
+		args = append(args, KindReplay)
+	}
+	if q.ValidOnly {
+		query += ` AND valid = 1`
+	}
+	query += ` GROUP BY soc_lc HAVING SUM(n) > 0 ORDER BY soc_lc`
+	rows, err := s.query(ctx, s.q(query), args...)
+	if err != nil {
+		return nil, 0, false, err
+	}
+	defer rows.Close()
+	for rows.Next() {
+		var soc string
+		var n int
+		if err := rows.Scan(&soc, &n); err != nil {
+			return nil, 0, false, err
+		}
+		socs = append(socs, soc)
+		matched += n
+	}
+	if err := rows.Err(); err != nil {
+		return nil, 0, false, err
+	}
+	if len(socs) > limit {
+		return nil, 0, false, nil
+	}
+	return socs, matched, true, nil
+}
+
+// socPage returns the query of the ids and keys (id, k) of q's results
+// by date in the direction dir (" DESC", the default, or " ASC"), SoC by
+// SoC: for each SoC its
+// results in the index results_soc_order, up to offset+limit of them
+// when a page is asked for, merged when there are several. An offset
+// then skips only results of the filter's SoCs (at a million results,
+// page 200 of one SoC skips 10,000 index entries, not the 500,000 the
+// order index holds before them). The caller orders the union by k and
+// id and applies the page.
+func (s *sqlStore) socPage(q Query, socs []string, dir string, limit, offset int) (string, []any) {
+	q2 := q
+	q2.SoC = ""
+	cond, cargs := s.filter(q2)
+	var parts []string
+	var args []any
+	for i, soc := range socs {
+		b := `SELECT r.id AS id, r.created_at AS k FROM results r WHERE r.soc_lc = ? AND ` + cond +
+			` ORDER BY r.created_at` + dir + `, r.id` + dir
+		args = append(args, soc)
+		args = append(args, cargs...)
+		if limit > 0 {
+			b += ` LIMIT ?`
+			args = append(args, offset+limit)
+		}
+		if len(socs) == 1 {
+			return b, args
+		}
+		parts = append(parts, `SELECT id, k FROM (`+b+`) s`+strconv.Itoa(i))
+	}
+	return strings.Join(parts, ` UNION ALL `), args
+}
+
+// filterFirstFrom is the page end (offset + page size) from which a
+// figure sort under a filter the figure rows do not carry finds the
+// matching results first on SQLite: before it, walking the figure's index
+// reaches the page's end after few entries when the filter's results
+// are common, which a first page of a text filter is.
+const filterFirstFrom = 1000
+
+// headlineFigure reports whether name is one of the figures serve's
+// table sorts by, which the partial index result_figures_soc_sort holds
+// (schema 7; headlineFigureList, its WHERE, lists the same names).
+func headlineFigure(name string) bool {
+	switch name {
+	case "sevenzip_multi_mips", "sevenzip_single_mips.max", "aes256_16k.max", "memcpy_mb_s.max", "memset_mb_s.max", "clock_mhz.max":
+		return true
+	}
+	return false
+}
+
+// socFigurePage returns the query of the ids and keys (id, k) of the
+// results of q that have q.Sort, a headline figure, in its order (dir),
+// SoC by SoC: for each SoC its figure rows in result_figures_soc_sort
+// (name, soc_lc, value, result_id, kind, valid), up to offset+limit of
+// them when a page is asked for, merged as socPage's. Filters the figure
+// rows do not carry are checked on the result's row. The name is written
+// into the statement (it is one of headlineFigure's, no quote in it), with
+// the index's own WHERE: SQLite uses a partial index only for a query
+// whose WHERE holds the index's terms.
+func (s *sqlStore) socFigurePage(q Query, socs []string, dir string, limit, offset int) (string, []any) {
+	q2 := q
+	q2.SoC = ""
+	from := `FROM result_figures f WHERE`
+	cond, cargs := s.filterOn("f", q2)
+	if !countable(q) {
+		from = `FROM result_figures f JOIN results r ON r.id = f.result_id WHERE`
+		cond, cargs = s.filter(q2)
+	}
+	var parts []string
+	var args []any
+	for i, soc := range socs {
+		b := `SELECT f.result_id AS id, f.value AS k ` + from + ` f.name = '` + q.Sort + `' AND f.name IN (` + headlineFigureList + `)
+			AND f.soc_lc = ? AND ` + cond +
+			` ORDER BY f.value` + dir + `, f.result_id` + dir
+		args = append(args, soc)
+		args = append(args, cargs...)
+		if limit > 0 {
+			b += ` LIMIT ?`
+			args = append(args, offset+limit)
+		}
+		if len(socs) == 1 {
+			return b, args
+		}
+		parts = append(parts, `SELECT id, k FROM (`+b+`) s`+strconv.Itoa(i))
+	}
+	return strings.Join(parts, ` UNION ALL `), args
+}
+
+// socJoinCheaper reports whether a page of a figure sort under a SoC
+// filter is found more cheaply from the SoCs' results (matched of them,
+// each joined with its figure row, then sorted) than by walking the
+// figure's index until the page's end (need entries that match, about
+// need*all/matched entries when the filter's results are spread evenly).
+// A result joined costs about a hundred index entries walked: its figure
+// row is a random read, while the walk reads the index in order (at
+// 268,000 results in PostgreSQL, page 200 of RK3588 sorted by 7-Zip: 48
+// ms walking 70,000 entries, 1.5 s joining 11,500 results). So the join
+// serves rare SoCs, whose deep pages the walk would find only near the
+// index's end.
+func socJoinCheaper(matched, all, need int) bool {
+	if matched == 0 {
+		return false
+	}
+	return 100*float64(matched) < float64(need)*float64(all)/float64(matched)
 }
 
 // pageQuery is one ordered selection of results r: its FROM and WHERE
@@ -198,6 +456,11 @@ type pageQuery struct {
 	// pageFrom, when set, replaces from in the query of a page's ids
 	// (the same rows, from fewer tables).
 	pageFrom string
+	// pageSQL, when set, is the whole query of the ids and keys (columns
+	// id and k) of the selection, unordered; order is then its order
+	// over those columns. The records are then always found as ids
+	// first.
+	pageSQL string
 	// filtered asks for the ids first even without a page: a substring
 	// filter is then checked in an index, and only the matching rows are
 	// read (a whole list without one is read in one pass instead).
@@ -210,7 +473,11 @@ type pageQuery struct {
 // query in the index's order, streamed.
 func (s *sqlStore) eachPage(ctx context.Context, pq pageQuery, args []any, limit, offset int, fn func(Record) error) error {
 	query := `SELECT r.id, r.list_row ` + pq.from + ` ORDER BY ` + pq.order
-	if limit > 0 || offset > 0 || pq.filtered {
+	if pq.pageSQL != "" {
+		inner, pargs := s.page(`SELECT id, k FROM (`+pq.pageSQL+`) u ORDER BY `+pq.order, args, limit, offset)
+		query = `SELECT r.id, r.list_row FROM (` + inner + `) p JOIN results r ON r.id = p.id ORDER BY ` + pq.outer
+		args = pargs
+	} else if limit > 0 || offset > 0 || pq.filtered {
 		from := pq.from
 		if pq.pageFrom != "" {
 			from = pq.pageFrom
@@ -219,7 +486,7 @@ func (s *sqlStore) eachPage(ctx context.Context, pq pageQuery, args []any, limit
 		query = `SELECT r.id, r.list_row FROM (` + inner + `) p JOIN results r ON r.id = p.id ORDER BY ` + pq.outer
 		args = pargs
 	}
-	rows, err := s.db.QueryContext(ctx, s.q(query), args...)
+	rows, err := s.query(ctx, s.q(query), args...)
 	if err != nil {
 		return err
 	}
@@ -291,7 +558,7 @@ func (s *sqlStore) count(ctx context.Context, q Query) (int, error) {
 		if q.ValidOnly {
 			query += ` AND valid = 1`
 		}
-		err := s.db.QueryRowContext(ctx, s.q(query), args...).Scan(&total)
+		err := s.queryRow(ctx, s.q(query), args...).Scan(&total)
 		return total, err
 	}
 	cond, args := s.filter(q)
@@ -300,14 +567,14 @@ func (s *sqlStore) count(ctx context.Context, q Query) (int, error) {
 		query = `SELECT COUNT(*) FROM (SELECT 1 FROM results r WHERE ` + cond + ` LIMIT ?) c`
 		args = append(args, q.CountUpTo+1)
 	}
-	err := s.db.QueryRowContext(ctx, s.q(query), args...).Scan(&total)
+	err := s.queryRow(ctx, s.q(query), args...).Scan(&total)
 	return total, err
 }
 
 // socs returns the SoCs of the stored results (but replays), sorted,
 // from result_counts.
 func (s *sqlStore) socs(ctx context.Context) ([]string, error) {
-	rows, err := s.db.QueryContext(ctx, s.q(`SELECT DISTINCT soc FROM result_counts WHERE kind <> ? AND n > 0 AND soc <> '' ORDER BY soc`), KindReplay)
+	rows, err := s.query(ctx, s.q(`SELECT DISTINCT soc FROM result_counts WHERE kind <> ? AND n > 0 AND soc <> '' ORDER BY soc`), KindReplay)
 	if err != nil {
 		return nil, err
 	}
@@ -321,4 +588,21 @@ func (s *sqlStore) socs(ctx context.Context) ([]string, error) {
 		out = append(out, soc)
 	}
 	return out, rows.Err()
+}
+
+// query runs a query of a page, count or menu, giving it to s.trace
+// first when that is set (Explain).
+func (s *sqlStore) query(ctx context.Context, query string, args ...any) (*sql.Rows, error) {
+	if s.trace != nil {
+		s.trace(query, args)
+	}
+	return s.db.QueryContext(ctx, query, args...)
+}
+
+// queryRow is query for one row.
+func (s *sqlStore) queryRow(ctx context.Context, query string, args ...any) *sql.Row {
+	if s.trace != nil {
+		s.trace(query, args)
+	}
+	return s.db.QueryRowContext(ctx, query, args...)
 }

@@ -29,6 +29,16 @@ type sqlStore struct {
 	d       dialect
 	where   string // the store's path or URL without credentials, for messages
 	closeFn func() error
+	// socBranches bounds how many SoCs a SoC filter may match for its
+	// pages to be walked SoC by SoC (socPage); 0 means defaultSoCBranches.
+	socBranches int
+	// socJoinAlways makes a figure sort under a SoC filter that is
+	// walked SoC by SoC always join the SoCs' results (tests: both
+	// paths, whatever the store's size).
+	socJoinAlways bool
+	// trace, when set, is given each statement of a list, count or menu
+	// before it runs (Explain).
+	trace func(query string, args []any)
 }
 
 // ErrNewerSchema is returned (wrapped) by Open for a store written by a
@@ -112,7 +122,7 @@ func (s *sqlStore) migrate(ctx context.Context) error {
 			return fmt.Errorf("store %s: migration to schema version %d: %w", s.where, v+1, err)
 		}
 	}
-	if current > 0 {
+	if current > 0 && needsReindex(current) {
 		if err := s.reindex(ctx, tx); err != nil {
 			return fmt.Errorf("store %s: indexing the stored results again: %w", s.where, err)
 		}
@@ -121,6 +131,18 @@ func (s *sqlStore) migrate(ctx context.Context) error {
 		return fmt.Errorf("store %s: %w", s.where, err)
 	}
 	return nil
+}
+
+// needsReindex reports whether a store migrated from version current
+// must derive its columns and tables again: some migration it lacked
+// adds what is derived from the documents.
+func needsReindex(current int) bool {
+	for v := current + 1; v <= SchemaVersion(); v++ {
+		if !derivesNothing(v) {
+			return true
+		}
+	}
+	return false
 }
 
 // migrationStep runs one statement of a migration: statements marked

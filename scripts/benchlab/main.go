@@ -13,6 +13,11 @@
 //
 //	go run ./scripts/benchlab -seed SEED.db -store URL|PATH -n N [-from I] [-workers W]
 //	go run ./scripts/benchlab -seed SEED.db -store URL|PATH -total N [-workers W]
+//	go run ./scripts/benchlab -explain -store URL|PATH PAGE...
+//
+// -explain prints, for each serve page URL given (`/?soc=RK3588&page=200`),
+// the statements the page's list sends and their plans (store.Explain:
+// EXPLAIN ANALYZE on PostgreSQL, EXPLAIN QUERY PLAN on SQLite).
 //
 // Variation i is the same for the same seed store, so a run stopped part
 // way is continued with -from.
@@ -46,7 +51,15 @@ func main() {
 	upTo := flag.Int("total", 0, "write variations until the store holds `N` results (instead of -n and -from)")
 	workers := flag.Int("workers", 2, "concurrent writers")
 	profile := flag.String("cpuprofile", "", "write a CPU profile to `FILE`")
+	explain := flag.Bool("explain", false, "print the statements and plans of serve's pages (the arguments: page URLs such as '/?soc=RK3588&page=200') on -store, and exit")
 	flag.Parse()
+	if *explain {
+		if err := explainPages(*target, flag.Args()); err != nil {
+			fmt.Fprintln(os.Stderr, "benchlab:", err)
+			os.Exit(1)
+		}
+		return
+	}
 	if *profile != "" {
 		f, err := os.Create(*profile)
 		if err == nil {
