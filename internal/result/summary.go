@@ -121,6 +121,7 @@ func BuildSummary(phases []Phase) Summary {
 			s.HeadlineNotes = append(s.HeadlineNotes, HeadlineNote{Figure: e.Figure, Reason: "no valid measurement: " + e.Reason})
 		}
 	}
+	s.Workloads = workloadsOf(phases)
 	return s
 }
 
