@@ -54,7 +54,7 @@ func TestChoose(t *testing.T) {
 
 func TestVersion(t *testing.T) {
 	for line, want := range map[string]string{
-		"OpenSSH_9.2p1 Debian-2+deb12u10, OpenSSL 3.0.22 25 Aug 2026": "9.2p1",
+		"OpenSSH_9.2p1 Debian-2+deb12u10, OpenSSL 3.0.22 25 Aug 2026":   "9.2p1",
 		"OpenSSH_8.4p1 Raspbian-5+deb11u3, OpenSSL 1.1.1w  11 Sep 2023": "8.4p1",
 		"Sun_SSH_1.1": "",
 		"":            "",
