@@ -117,14 +117,13 @@ type SSHFigures struct {
 // SSHCipher is one cipher's transfer.
 type SSHCipher struct {
 	Cipher string `json:"cipher"`
-	// MBs is Bytes over the transfer's time in MB/s (10^6 bytes per
-	// second); null when the transfer failed.
+	// MBs is Bytes over DurationS in MB/s (10^6 bytes per second); null
+	// when the transfer failed.
 	MBs *float64 `json:"mb_s"`
-	// DurationS is the time from the first byte ssh read to its exit;
-	// SessionS the whole ssh process, connection and key exchange
-	// included.
+	// DurationS is the whole ssh process, from its start to its exit:
+	// ssh reads its input while it connects, so the connection and key
+	// exchange count, as in `dd | ssh` (a small share of a full run).
 	DurationS *float64 `json:"duration_s"`
-	SessionS  *float64 `json:"session_s"`
 	Error     string   `json:"error,omitempty"`
 }
 

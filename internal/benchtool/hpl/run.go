@@ -52,6 +52,8 @@ type Options struct {
 	Root bool
 	// TempDir is where the working directory is made; "" is os.TempDir.
 	TempDir string
+	// CPUs binds the processes to these CPUs; empty leaves them free.
+	CPUs []int
 }
 
 // Measurement is one HPL run: how it was started, what it printed and the
@@ -99,7 +101,7 @@ func Run(ctx context.Context, t Tool, opt Options) (*Measurement, error) {
 	var stdout, stderr capped
 	stdout.max, stderr.max = maxOutput, maxOutput
 	exit, _, err := proc.Run(ctx, proc.Spec{Argv: m.Argv, Dir: dir, Env: append(os.Environ(), m.Env...),
-		Stdout: &stdout, Stderr: &stderr})
+		CPUs: opt.CPUs, Stdout: &stdout, Stderr: &stderr})
 	m.Exit, m.Stderr = exit, stderr.String()
 	m.Output = stdout.String()
 	if hpcc {

@@ -305,11 +305,12 @@ type Transfer struct {
 	Argv   []string
 	// Sent is what ssh read of the data; Bytes what was to be sent.
 	Sent, Bytes int64
-	// Duration is from ssh's first read of the data to its exit; Session
-	// the whole process.
-	Duration, Session time.Duration
-	Exit              proc.Exit
-	Stderr            string
+	// Duration is the whole ssh process, from its start to its exit: ssh
+	// reads its input while it connects, so the connection and the key
+	// exchange count (as they do in `dd | ssh`).
+	Duration time.Duration
+	Exit     proc.Exit
+	Stderr   string
 }
 
 // MBs is the throughput in MB/s (10^6 bytes per second); ok is false when
@@ -340,10 +341,7 @@ func (s *Server) Measure(ctx context.Context, cipher string, n int64) (Transfer,
 	start := time.Now()
 	exit, _, err := proc.Run(ctx, proc.Spec{Argv: tr.Argv, Stdin: src, Stderr: &errOut})
 	end := time.Now()
-	tr.Exit, tr.Stderr, tr.Sent, tr.Session = exit, strings.TrimSpace(errOut.String()), src.sent, end.Sub(start)
-	if !src.first.IsZero() {
-		tr.Duration = end.Sub(src.first)
-	}
+	tr.Exit, tr.Stderr, tr.Sent, tr.Duration = exit, strings.TrimSpace(errOut.String()), src.sent, end.Sub(start)
 	switch {
 	case err != nil:
 		return tr, err
@@ -356,12 +354,11 @@ func (s *Server) Measure(ctx context.Context, cipher string, n int64) (Transfer,
 }
 
 // source yields n bytes of pseudo-random data (a fixed 1 MiB block,
-// repeated), noting when it was first read.
+// repeated).
 type source struct {
 	block []byte
 	left  int64
 	sent  int64
-	first time.Time
 }
 
 func newSource(n int64) *source {
@@ -374,9 +371,6 @@ func newSource(n int64) *source {
 }
 
 func (s *source) Read(p []byte) (int, error) {
-	if s.first.IsZero() {
-		s.first = time.Now()
-	}
 	if s.left <= 0 {
 		return 0, io.EOF
 	}
