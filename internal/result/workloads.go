@@ -127,18 +127,34 @@ type SSHCipher struct {
 	Error     string   `json:"error,omitempty"`
 }
 
+// Figure names of the workloads in excluded_figures.
+const (
+	FigureHPLGflops = "workloads.hpl.gflops"
+	FigureSSHMBs    = "workloads.ssh.mb_s"
+)
+
 // workloadsOf returns the headline figures of the workload phases, nil
-// when there is none.
-func workloadsOf(phases []Phase) *Workloads {
+// when there is none. A phase judged disturbed gives no headline: its
+// figures are returned as excluded (lost), as the summary does for 7-Zip.
+func workloadsOf(phases []Phase) (*Workloads, []ExcludedFigure) {
 	var w Workloads
+	var excluded []ExcludedFigure
 	for _, p := range phases {
 		if len(p.Figures) == 0 || p.Status != PhaseOK && p.Status != "" {
 			continue
+		}
+		disturbed := p.IsDisturbed()
+		exclude := func(fig string, v float64) {
+			excluded = append(excluded, ExcludedFigure{Figure: fig, Phase: p.Name, Measured: v, Reason: phaseReason(p), Lost: true})
 		}
 		switch p.Name {
 		case PhaseHPL:
 			var f HPLFigures
 			if json.Unmarshal(p.Figures, &f) != nil || f.Gflops == nil {
+				continue
+			}
+			if disturbed {
+				exclude(FigureHPLGflops, *f.Gflops)
 				continue
 			}
 			h := &HPLHeadline{Gflops: f.Gflops}
@@ -152,6 +168,14 @@ func workloadsOf(phases []Phase) *Workloads {
 			if json.Unmarshal(p.Figures, &f) != nil || len(f.Ciphers) == 0 {
 				continue
 			}
+			if disturbed {
+				for _, c := range f.Ciphers {
+					if c.MBs != nil {
+						exclude(FigureSSHMBs+"."+c.Cipher, *c.MBs)
+					}
+				}
+				continue
+			}
 			h := &SSHHeadline{MBs: map[string]*float64{}}
 			for _, c := range f.Ciphers {
 				h.MBs[c.Cipher] = c.MBs
@@ -160,7 +184,7 @@ func workloadsOf(phases []Phase) *Workloads {
 		}
 	}
 	if w.HPL == nil && w.SSH == nil {
-		return nil
+		return nil, excluded
 	}
-	return &w
+	return &w, excluded
 }

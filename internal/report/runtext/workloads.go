@@ -2,6 +2,8 @@ package runtext
 
 import (
 	"fmt"
+	"maps"
+	"slices"
 	"strings"
 
 	"boardbench/internal/result"
@@ -91,4 +93,49 @@ func renderSSH(w *textfmt.Writer, f result.SSHFigures) {
 	for _, n := range f.Notes {
 		w.Line("note: %s", n)
 	}
+}
+
+// workloadPairs are the summary lines of the workloads' headline figures,
+// or why a measured one is no figure (none without workloads).
+func workloadPairs(s result.Summary) [][2]string {
+	var out [][2]string
+	var wl result.Workloads
+	if s.Workloads != nil {
+		wl = *s.Workloads
+	}
+	var hplOut, sshOut []string
+	for _, e := range s.Excluded {
+		switch {
+		case e.Figure == result.FigureHPLGflops:
+			hplOut = append(hplOut, fmt.Sprintf("no figure: %s (read %.4g Gflops, not a figure)", e.Reason, e.Measured))
+		case strings.HasPrefix(e.Figure, result.FigureSSHMBs+"."):
+			if len(sshOut) == 0 {
+				sshOut = append(sshOut, "no figure: "+e.Reason)
+			}
+			sshOut = append(sshOut, fmt.Sprintf("%s read %.1f MB/s", strings.TrimPrefix(e.Figure, result.FigureSSHMBs+"."), e.Measured))
+		}
+	}
+	if h := wl.HPL; h != nil && h.Gflops != nil {
+		line := fmt.Sprintf("%.4g Gflops", *h.Gflops)
+		if h.GflopsPerW != nil {
+			line += fmt.Sprintf(", %.3g Gflops/W", *h.GflopsPerW)
+		}
+		out = append(out, [2]string{"HPL", line})
+	} else if len(hplOut) > 0 {
+		out = append(out, [2]string{"HPL", hplOut[0]})
+	}
+	if ss := wl.SSH; ss != nil && len(ss.MBs) > 0 {
+		var parts []string
+		for _, c := range slices.Sorted(maps.Keys(ss.MBs)) {
+			v := "failed"
+			if ss.MBs[c] != nil {
+				v = fmt.Sprintf("%.1f MB/s", *ss.MBs[c])
+			}
+			parts = append(parts, c+" "+v)
+		}
+		out = append(out, [2]string{"ssh ciphers", strings.Join(parts, ", ")})
+	} else if len(sshOut) > 0 {
+		out = append(out, [2]string{"ssh ciphers", sshOut[0] + " (" + strings.Join(sshOut[1:], ", ") + ", not figures)"})
+	}
+	return out
 }
