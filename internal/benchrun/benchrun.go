@@ -52,6 +52,9 @@ type Options struct {
 	Quick bool
 	// IdleTimeout bounds the wait for a quiet machine.
 	IdleTimeout time.Duration
+	// Workloads are the workload phases to add (run --workloads, see
+	// KnownWorkloads); --extensive adds the cheap ones.
+	Workloads []string
 	// SustainedDuration is the length of the sustained phase (--extensive);
 	// 0 means DefaultSustained (QuickSustained with Quick).
 	SustainedDuration time.Duration

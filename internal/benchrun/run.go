@@ -55,6 +55,8 @@ type runner struct {
 	tuned        bool
 	// governorsDuring are the cpufreq governors while benchmarking.
 	governorsDuring map[int]string
+	// wl are the programs of the workloads (workloads.go).
+	wl workloadTools
 }
 
 // Run runs the benchmark through the session engine. The Outcome is nil
@@ -125,6 +127,7 @@ func (r *runner) prepare(ctx context.Context, sess *session.Session) ([]session.
 	r.prog.linef("boardbench run: looking for 7-Zip and openssl")
 	r.findTools(ctx)
 	r.findCryptsetup(ctx)
+	r.findWorkloadTools(ctx)
 	if ctx.Err() == nil {
 		r.idleGate(ctx)
 	}
@@ -157,6 +160,9 @@ func (r *runner) optionsMap() map[string]any {
 		m["sustained_s"] = r.plan.Sustained.Seconds()
 		m["openssl_evp_ciphers"] = r.plan.EVPCiphers
 		m["cryptsetup_key_bits"] = r.plan.CryptsetupKeyBits
+	}
+	if wl := workloads(r.opt); len(wl) > 0 {
+		m["workloads"] = wl
 	}
 	return m
 }

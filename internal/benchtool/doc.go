@@ -4,5 +4,8 @@
 // cryptsetup (`cryptsetup benchmark`, the kernel's ciphers) and iperf3
 // (network throughput against a peer, `boardbench net`).
 // Each runs its tool through a proc.Executor, so that tests pass a fake and
-// a recorded root replays recorded output.
+// a recorded root replays recorded output. The workloads of `run
+// --workloads`, hpl (hpcc or xhpl) and sshcipher (ssh through a throwaway
+// sshd), need a working directory or standard input and run their
+// programs with proc.Start on the live system only.
 package benchtool

@@ -249,17 +249,27 @@ func ClockDisturbed(r *result.Result, _ Facts) []finding.Finding {
 	})
 }
 
-// HPLResidualFailed: a wrapped HPL run printed a FAILED residual check, so
-// the machine computed wrong results (on boards typically a marginal CPU
-// supply or an unstable clock): nothing measured with it can be trusted.
+// HPLResidualFailed: an HPL run printed a FAILED residual check, so the
+// machine computed wrong results (on boards typically a marginal CPU supply
+// or an unstable clock): nothing measured with it can be trusted. It reads
+// a wrapped HPL run (monitor -- COMMAND) and the hpl phase of `run
+// --workloads hpl`, whose figures have the same runs and checks.
 func HPLResidualFailed(r *result.Result, _ Facts) []finding.Finding {
 	var lines, phases []string
 	for _, p := range r.Phases {
-		if p.Name != result.PhaseCommand || len(p.Figures) == 0 {
+		if p.Name != result.PhaseCommand && p.Name != result.PhaseHPL || len(p.Figures) == 0 {
 			continue
 		}
 		var f wrapped.Figures
-		if json.Unmarshal(p.Figures, &f) != nil || f.HPL == nil || !f.HPL.ResidualFailed {
+		if p.Name == result.PhaseHPL {
+			f.HPL = &wrapped.HPLFigures{}
+			if json.Unmarshal(p.Figures, f.HPL) != nil {
+				continue
+			}
+		} else if json.Unmarshal(p.Figures, &f) != nil {
+			continue
+		}
+		if f.HPL == nil || !f.HPL.ResidualFailed {
 			continue
 		}
 		failed := f.HPL.FailedRuns()

@@ -7,6 +7,7 @@ import (
 	"testing"
 	"time"
 
+	"boardbench/internal/benchtool/hpl"
 	"boardbench/internal/benchtool/wrapped"
 	"boardbench/internal/inventory"
 	"boardbench/internal/result"
@@ -188,6 +189,42 @@ func TestHPLResidualFailedInvalidates(t *testing.T) {
 			}
 			if valid, _ := Verdict(fs); valid {
 				t.Error("a failed residual check must make the figures not valid")
+			}
+		}
+	}
+}
+
+// TestHPLPhaseResidualFailed: the hpl phase of `run --workloads hpl` is
+// judged by the same rule, on hpcc's real output with its check passed
+// and the same output with HPL's check failed.
+func TestHPLPhaseResidualFailed(t *testing.T) {
+	real, err := os.ReadFile(filepath.Join("..", "benchtool", "hpl", "testdata", "hpcc-1.5.0-debian12-amd64-np2.hpccoutf.txt"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	failed := strings.Replace(string(real), "=        0.0058305 ...... PASSED", "=     2145.6271040 ...... FAILED", 1)
+	for _, c := range []struct {
+		name, out, want string
+	}{
+		{"passed", string(real), ""},
+		{"failed", failed, "hpl_residual_failed:invalidates"},
+	} {
+		o, err := hpl.ParseHPCC(c.out)
+		if err != nil {
+			t.Fatal(err)
+		}
+		p := result.Phase{Name: result.PhaseHPL, CPUs: []int{0, 1}, Status: result.PhaseOK}
+		mustSet(t, &p, o.Figures())
+		fs := Run(&result.Result{Phases: []result.Phase{p}}, Facts{NCPU: 2})
+		if got := ids(fs); got != c.want {
+			t.Errorf("%s: findings = %q, want %q", c.name, got, c.want)
+		}
+		if c.want != "" {
+			if ev := strings.Join(fs[0].Evidence, "\n"); !strings.Contains(ev, "WR11C2R4 N=2000 NB=128: residual check FAILED (scaled residual 2145.627104)") {
+				t.Errorf("evidence = %q", ev)
+			}
+			if fs[0].Phases[0] != result.PhaseHPL {
+				t.Errorf("phases = %v", fs[0].Phases)
 			}
 		}
 	}

@@ -64,7 +64,7 @@ func Registry() []Def {
 		{"clock_below_max", finding.Warning, DomainResult, "measured against advertised clocks per cluster (Facts.Clusters)", Rule(ClockBelowMax)},
 		{"clock_mismatch", finding.Warning, DomainResult, "measured against reported (cpufreq, firmware) clocks per cluster", Rule(ClockMismatch)},
 		{"governor", finding.Warning, DomainResult, "the cpufreq governors during the run (Facts.Governors)", Rule(Governor)},
-		{"hpl_residual_failed", finding.Invalidates, DomainResult, "wrapped HPL figures of the command phase (monitor -- COMMAND)", Rule(HPLResidualFailed)},
+		{"hpl_residual_failed", finding.Invalidates, DomainResult, "HPL figures of the command phase (monitor -- COMMAND) and of the hpl phase (run --workloads hpl)", Rule(HPLResidualFailed)},
 		{"sevenzip_version", finding.Info, DomainResult, "the 7-Zip binary's version and flavour (Facts.SevenZip)", Rule(SevenZipVersion)},
 		{IDMemControllerThrottling, finding.Warning, DomainResult, "all-CPU bandwidth samples before and after the memory load (mem --throttle-test), the memory clock", Rule(MemControllerThrottling)},
 		{IDDMCPinnedLow, finding.Warning, DomainResult, "the memory controller's devfreq governor and limits against its clocks (info.devfreq)", Rule(DMCScaling)},

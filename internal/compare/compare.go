@@ -401,7 +401,13 @@ func valueLabel(r *result.Result, v result.Value) string {
 // self-explaining name.
 var otherLabels = map[string]struct{ name, unit string }{
 	"cpuminer_khs": {"cpuminer scrypt hash rate", "kH/s"},
+	// run --workloads (summary.workloads).
+	"workloads.hpl.gflops":       {"HPL (Linpack)", "Gflops"},
+	"workloads.hpl.gflops_per_w": {"HPL (Linpack) per watt", "Gflops/W"},
 }
+
+// sshCipherPrefix starts the key of each ssh cipher's throughput.
+const sshCipherPrefix = "workloads.ssh.mb_s."
 
 func throttling(r *result.Result) string {
 	for _, f := range r.Findings {
@@ -534,6 +540,8 @@ func figures(in []Input) []Figure {
 		f := Figure{Key: name, Name: name, Values: other[name], SpreadPct: make([]*float64, n)}
 		if l, ok := otherLabels[name]; ok {
 			f.Name, f.Unit = l.name, l.unit
+		} else if c, ok := strings.CutPrefix(name, sshCipherPrefix); ok {
+			f.Name, f.Unit = "ssh cipher "+c, "MB/s"
 		}
 		out = append(out, f)
 	}

@@ -209,6 +209,9 @@ type Summary struct {
 	*StorageSummary
 	// NetSummary holds the headline figures of `boardbench net`.
 	*NetSummary
+	// Workloads holds the headline figures of `run --workloads`; absent
+	// without them (schema 1.3).
+	Workloads *Workloads `json:"workloads,omitempty"`
 	// Valid is false when a finding invalidates the figures.
 	Valid bool `json:"valid"`
 	// Verdict is a one-line human summary of validity.

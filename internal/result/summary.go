@@ -121,6 +121,9 @@ func BuildSummary(phases []Phase) Summary {
 			s.HeadlineNotes = append(s.HeadlineNotes, HeadlineNote{Figure: e.Figure, Reason: "no valid measurement: " + e.Reason})
 		}
 	}
+	var wlExcluded []ExcludedFigure
+	s.Workloads, wlExcluded = workloadsOf(phases)
+	s.Excluded = append(s.Excluded, wlExcluded...)
 	return s
 }
 

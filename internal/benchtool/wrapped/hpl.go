@@ -117,3 +117,14 @@ func (h *HPLFigures) FailedRuns() []HPLRun {
 	}
 	return out
 }
+
+// ParseHPL reads HPL's result lines and residual checks from out (xhpl's
+// output, or the HPL section of hpcc's hpccoutf.txt); version is the
+// "HPLinpack X.Y" of its banner. figs is nil when out holds no result line.
+func ParseHPL(out string) (figs *HPLFigures, version string) {
+	var f Figures
+	if !parseHPL(nil, out, &f) {
+		return nil, ""
+	}
+	return f.HPL, f.Version
+}

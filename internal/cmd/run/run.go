@@ -34,6 +34,9 @@ type Options struct {
 	JSON, Wait bool
 	// Push is --push (a lab URL), TokenFile --token-file.
 	Push, TokenFile string
+	// Workloads is --workloads as given (a comma list); RunE parses it
+	// into Bench.Workloads.
+	Workloads string
 }
 
 // NewCmd returns the run command; runF, when set, replaces the run
@@ -66,10 +69,16 @@ whose verdict is not valid exits with status 3 (see README, "Exit status").`,
   boardbench run --output myboard.json
   boardbench run --quick                 # about 45 s; figures not comparable
   sudo boardbench run --extensive --opps # per cluster, all cores, sustained load, every OPP
+  boardbench run --workloads hpl,ssh     # add HPL (Linpack) and ssh ciphers
   boardbench report myboard.json`,
 		Args: cmdutil.NoArgs,
 		RunE: func(cmd *cobra.Command, args []string) error {
 			opts.Ctx = cmd.Context()
+			wl, err := benchrun.ParseWorkloads(opts.Workloads)
+			if err != nil {
+				return cmdutil.Usagef("--workloads: %v", err)
+			}
+			opt.Workloads = wl
 			if runF != nil {
 				return runF(opts)
 			}
@@ -83,6 +92,7 @@ whose verdict is not valid exits with status 3 (see README, "Exit status").`,
 	fl.BoolVar(&opt.NoInstall, "no-install", false, "never install missing tools (7-Zip, openssl); skip their benchmarks instead")
 	fl.BoolVar(&opt.Extensive, "extensive", false, "add AES-GCM, ChaCha20-Poly1305 and cryptsetup aes-xts per core type, 7-Zip per cluster, openssl on all cores and a sustained load")
 	fl.BoolVar(&opt.OPPs, "opps", false, "also measure every cpufreq clock of every cluster (needs root)")
+	fl.StringVar(&opts.Workloads, "workloads", "", "add workload phases, a comma `LIST` of: hpl (Linpack through hpcc or xhpl), ssh (ssh ciphers through a throwaway sshd); --extensive adds ssh")
 	fl.BoolVar(&opt.Quick, "quick", false, "short run of about 45 s for tests and CI (figures are not comparable)")
 	fl.DurationVar(&opt.IdleTimeout, "idle-timeout", benchrun.DefaultIdleTimeout, "wait at most `DURATION` for a quiet machine, then start anyway with a finding")
 	fl.StringVar(&opts.Push, "push", "", "at the end, upload the result to the lab at `URL` (https://LAB; kept as pending in the store when it fails)")

@@ -39,6 +39,7 @@ func TestBadFlags(t *testing.T) {
 		{[]string{"--idle-timeout", "-5s"}, 2, "--idle-timeout"},
 		{[]string{"--root", "/tmp"}, 2, "unknown flag"},
 		{[]string{"extra"}, 2, "unknown command"},
+		{[]string{"--workloads", "hpl,bogus"}, 2, `unknown workload "bogus"`},
 	}
 	for _, tt := range tests {
 		_, _, err := execute(t, tt.args...)

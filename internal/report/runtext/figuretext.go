@@ -60,6 +60,14 @@ func renderFigures(w *textfmt.Writer, p result.Phase, memClockDevice string) {
 		err = decode(p.Figures, func(f result.CryptsetupFigures) {
 			renderCryptsetup(w, f)
 		})
+	case result.PhaseHPL:
+		err = decode(p.Figures, func(f result.HPLFigures) {
+			renderHPL(w, f, p.PowerW)
+		})
+	case result.PhaseSSHCiphers:
+		err = decode(p.Figures, func(f result.SSHFigures) {
+			renderSSH(w, f)
+		})
 	case result.PhaseStorage:
 		err = decode(p.Figures, func(f result.StorageFigures) {
 			renderStorage(w, f)
