@@ -356,10 +356,11 @@ func rowOf(rc store.Record) page.Row {
 
 // TableQuery returns the store query of a results-table request's query
 // parameters (the page's filters, sort, offset, size and count bound),
-// as the table and the JSON list build it; any error is what the table
+// as the table builds it (DefaultKinds when no kind is asked for); any
+// error is what the table
 // answers 400 with. scripts/benchlab -explain uses it to show the plans
 // of serve's pages.
 func TableQuery(v url.Values) (store.Query, error) {
 	p, err := parseTable(v)
-	return p.q, err
+	return p.withDefaultKinds().q, err
 }

@@ -2,6 +2,7 @@ package serve
 
 import (
 	"net/url"
+	"reflect"
 	"testing"
 
 	"boardbench/internal/store"
@@ -15,9 +16,9 @@ func TestTableQuery(t *testing.T) {
 		want store.Query
 		bad  bool
 	}{
-		{"", store.Query{Sort: "created_at", Desc: true, Limit: DefaultPageSize, CountUpTo: CountUpTo}, false},
-		{"soc=RK3588&page=200", store.Query{SoC: "RK3588", Sort: "created_at", Desc: true, Offset: 199 * DefaultPageSize, Limit: DefaultPageSize, CountUpTo: CountUpTo}, false},
-		{"q=pi&sort=7zip-multi&dir=asc&page=3&per=10&valid=1", store.Query{Text: "pi", Sort: "sevenzip_multi_mips", ValidOnly: true, Offset: 20, Limit: 10, CountUpTo: CountUpTo}, false},
+		{"", store.Query{Sort: "created_at", Desc: true, Limit: DefaultPageSize, CountUpTo: CountUpTo, Kinds: DefaultKinds}, false},
+		{"soc=RK3588&page=200", store.Query{SoC: "RK3588", Sort: "created_at", Desc: true, Offset: 199 * DefaultPageSize, Limit: DefaultPageSize, CountUpTo: CountUpTo, Kinds: DefaultKinds}, false},
+		{"q=pi&sort=7zip-multi&dir=asc&page=3&per=10&valid=1", store.Query{Text: "pi", Sort: "sevenzip_multi_mips", ValidOnly: true, Offset: 20, Limit: 10, CountUpTo: CountUpTo, Kinds: DefaultKinds}, false},
 		{"nosuch=1", store.Query{}, true},
 		{"sort=nosuch", store.Query{}, true},
 	} {
@@ -32,7 +33,7 @@ func TestTableQuery(t *testing.T) {
 			}
 			continue
 		}
-		if err != nil || got != c.want {
+		if err != nil || !reflect.DeepEqual(got, c.want) {
 			t.Errorf("%q: %+v, %v; want %+v", c.raw, got, err, c.want)
 		}
 	}
