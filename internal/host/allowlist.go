@@ -15,7 +15,7 @@ var readPrefixes = []string{
 	"/proc/mounts", "/proc/self/mountinfo", "/proc/cmdline", "/proc/modules",
 	"/proc/diskstats", "/proc/interrupts", "/proc/softirqs", "/proc/net/dev",
 	"/proc/sys/kernel/", "/proc/sys/vm/", "/proc/pressure/", "/proc/device-tree",
-	"/proc/self/status",
+	"/proc/self/status", "/proc/self/cgroup",
 	// review and kernel: the kernel config, interrupt affinities.
 	"/proc/config.gz", "/proc/irq/",
 	"/proc/self/status", "/proc/irq/",
@@ -35,6 +35,8 @@ var readPrefixes = []string{
 	"/sys/devices/virtual/", "/sys/devices/platform/", "/sys/devices/pci",
 	"/sys/devices/soc", "/sys/devices/system/", "/sys/power/",
 	"/sys/hypervisor/type",
+	// mem and run: the cgroup v2 memory limits (memory.max, memory.current).
+	"/sys/fs/cgroup/",
 	"/etc/os-release", "/usr/lib/os-release", "/etc/debian_version",
 	"/etc/armbian-release", "/etc/armbian-image-release", "/etc/alpine-release",
 	"/etc/lsb-release", "/etc/rpi-issue", "/etc/hostname",
@@ -67,7 +69,7 @@ var deniedBase = map[string]bool{
 
 // procPidFile reports whether p is one of the files of a process that may
 // be read: /proc/PID/ stat, comm, status, cmdline, io, maps, mountinfo,
-// fdinfo/FD, task/TID/stat and task/TID/comm (fdinfo, maps and mountinfo
+// cgroup, fdinfo/FD, task/TID/stat and task/TID/comm (fdinfo, maps and mountinfo
 // say which devices `writes` may attribute its writes to). Spelled out
 // rather than a regular expression: every read asks, and compiling one
 // cost each command 64 KB of allocations.
@@ -81,7 +83,7 @@ func procPidFile(p string) bool {
 		return false
 	}
 	switch rest {
-	case "stat", "comm", "status", "cmdline", "io", "maps", "mountinfo":
+	case "stat", "comm", "status", "cmdline", "io", "maps", "mountinfo", "cgroup":
 		return true
 	}
 	if fd, ok := strings.CutPrefix(rest, "fdinfo/"); ok {

@@ -49,6 +49,7 @@ func TestProcPidFile(t *testing.T) {
 		{"/proc/123/io", true},
 		{"/proc/123/maps", true},
 		{"/proc/123/mountinfo", true},
+		{"/proc/123/cgroup", true},
 		{"/proc/123/fdinfo/7", true},
 		{"/proc/123/task/124/stat", true},
 		{"/proc/123/task/124/comm", true},

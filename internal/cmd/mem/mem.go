@@ -121,7 +121,7 @@ func runMem(opts *Options) error {
 	}
 
 	info := machine.Collect(h, machine.Options{Redact: true})
-	plan := memmeasure.CommandPlan(opts.Quick).ForMachine(info)
+	plan := memmeasure.CommandPlan(opts.Quick).ForMachine(info).Within(memmeasure.ReadRoom(h))
 	plan.MaxBufferBytes, plan.LimitFlag = limit, "--max-size"
 	status := f.Status("mem", false)
 	plan.Progress = func(label string, weight float64) { status.Advance(label, seconds(weight)) }
