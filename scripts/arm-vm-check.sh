@@ -43,6 +43,7 @@ for tool in qemu-system-aarch64:qemu-system-arm cpio:cpio gzip:gzip python3:pyth
   command -v "${tool%%:*}" >/dev/null || die "${tool%%:*} not found (apt-get install ${tool#*:})"
 done
 mem=${MEM:-128}
+vmtimeout=${VMTIMEOUT:-1800}
 
 kpkg=$(apt-cache depends linux-image-arm64:arm64 2>/dev/null | awk '/Depends: linux-image-[0-9]/{print $2; exit}' || true)
 kpkg=${kpkg%:arm64}
@@ -85,6 +86,12 @@ $b mkdir /tmp/bin && $b --install -s /tmp/bin
 export PATH=/tmp/bin:/bin:/usr/bin HOME=/tmp BOARDBENCH_STORE=/tmp/results.db
 cd /tmp
 echo "@@MEMORY $(sed -n 's/^MemTotal:[^0-9]*\([0-9]*\).*/\1/p' /proc/meminfo) $(sed -n 's/^MemAvailable:[^0-9]*\([0-9]*\).*/\1/p' /proc/meminfo)"
+# progress NAME PID: a line every few hundred polls, so that a slow or
+# thrashing VM shows how far it got: the command's RSS, MemAvailable (kB)
+# and the major page faults of the whole system so far.
+progress() {
+  echo "@@PROGRESS $1 $(date +%s) rss=$(sed -n 's/^VmRSS:[^0-9]*\([0-9]*\).*/\1/p' /proc/$2/status 2>/dev/null) available=$(sed -n 's/^MemAvailable:[^0-9]*\([0-9]*\).*/\1/p' /proc/meminfo) $(grep '^pgmajfault ' /proc/vmstat)"
+}
 # peak NAME SECS CMD...: runs CMD (stopped with SIGINT after SECS seconds
 # unless SECS is 0) and prints its exit status and peak RSS in kB.
 peak() {
@@ -97,6 +104,7 @@ peak() {
     [ -n "$v" ] && hwm=$v
     n=$((n + 1))
     [ "$secs" != 0 ] && [ "$n" = $((secs * 10)) ] && kill -INT $pid
+    [ $((n % 300)) = 0 ] && progress "$name" $pid
     sleep 0.1
   done
   wait $pid
@@ -108,10 +116,14 @@ if grep -q 'boardbench.run=1' /proc/cmdline; then
   # what the board had left at the worst moment.
   echo "@@START run $(date +%s)"
   /bin/boardbench run --quick -o run.json >run.out 2>run.err &
-  pid=$! low=
+  pid=$! low= n=0
   while [ -d /proc/$pid ] && ! grep -q '^State:.*Z' /proc/$pid/status 2>/dev/null; do
     v=$(sed -n 's/^MemAvailable:[^0-9]*\([0-9]*\).*/\1/p' /proc/meminfo)
     { [ -z "$low" ] || [ "$v" -lt "$low" ]; } && low=$v
+    # The minimum so far, now and then: a run cut off by the host's
+    # timeout still reports it.
+    n=$((n + 1))
+    [ $((n % 50)) = 0 ] && echo "@@RUNLOW $(date +%s) $low $(tail -n1 run.err 2>/dev/null | cut -c1-120)"
     sleep 0.2
   done
   wait $pid
@@ -172,13 +184,13 @@ chmod +x "$init/init"
 
 rc=0
 run_arg=; [ "${RUN:-0}" = 1 ] && run_arg=" boardbench.run=1"
-timeout 1800 qemu-system-aarch64 -M virt -cpu cortex-a72 -smp 4,clusters=2,cores=2 -m "$mem" \
+timeout "$vmtimeout" qemu-system-aarch64 -M virt -cpu cortex-a72 -smp 4,clusters=2,cores=2 -m "$mem" \
   -nic none -nographic -no-reboot -kernel "$kernel" -initrd "$work/initrd.gz" \
   -drive "file=$work/sys.sqfs,if=none,format=raw,readonly=on,id=sys" -device virtio-blk-pci,drive=sys \
   -append "console=ttyAMA0 quiet panic=-1$run_arg" </dev/null >"$work/console.log" 2>&1 || rc=$?
 tr -d '\r' <"$work/console.log" >"$work/console.txt"
 if ! grep -q '^@@' "$work/console.txt"; then
-  [ "$rc" = 124 ] && die "the VM printed no result within 1800 s: $(lastline "$work/console.txt")"
+  [ "$rc" = 124 ] && die "the VM printed no result within $vmtimeout s: $(lastline "$work/console.txt")"
   [ "$rc" != 0 ] && die "qemu did not start (exit $rc): $(lastline "$work/console.txt")"
   why=$(grep -m1 'Kernel panic' "$work/console.txt" | cut -c1-300 || true)
   die "the VM printed no result: ${why:-$(lastline "$work/console.txt")}"
@@ -205,7 +217,12 @@ done
 # "kB" are KiB: 16,000,000 bytes are 15,625 of them).
 if [ "${RUN:-0}" = 1 ]; then
   line=$(grep -m1 "^@@RUN " "$work/console.txt" || true)
-  [ -n "$line" ] || die "the VM did not run run --quick (qemu exit $rc): $(lastline "$work/console.txt")"
+  if [ -z "$line" ]; then
+    # Cut off (the host's timeout): the lowest MemAvailable seen until then.
+    low=$(grep '^@@RUNLOW ' "$work/console.txt" | tail -n1 | cut -d' ' -f3)
+    [ -z "$low" ] || printf 'info arm64 VM, %s MiB: run --quick did not finish; MemAvailable at least %.1f MB (%.1f MiB) until then\n' "$mem" "$(awk -v k="$low" 'BEGIN{print k*1024/1e6}')" "$(awk -v k="$low" 'BEGIN{print k/1024}')"
+    die "the VM did not finish run --quick (qemu exit $rc): $(lastline "$work/console.txt")"
+  fi
   read -r _ code low why <<<"$line"
   [ "$code" = 0 ] || [ "$code" = 3 ] || die "boardbench run --quick failed in the $mem MiB VM (exit $code): $why"
   grep '^@@RUNOUT ' "$work/console.txt" | sed 's/^@@RUNOUT /     /' || true
