@@ -10,7 +10,8 @@
 # did not finish within 9 minutes under emulation in session 5, so CI uses
 # 128 until that is understood; docs/status.md has the figures):
 # there `info`, `monitor` for 10 s, `mem --quick` and `clock` must succeed,
-# and the peak RSS of each (VmHWM, polled every 0.1 s) is printed. With
+# and the peak RSS of each (busybox time -v: the kernel's high-water mark)
+# is printed, with progress lines while a command runs. With
 # RUN=1, `run --quick` runs first while MemAvailable is sampled every
 # 0.2 s, and its minimum must stay at or above 16 MB (15,625 KiB); it is
 # not on by default because 7-Zip and openssl under full emulation take
@@ -86,30 +87,45 @@ $b mkdir /tmp/bin && $b --install -s /tmp/bin
 export PATH=/tmp/bin:/bin:/usr/bin HOME=/tmp BOARDBENCH_STORE=/tmp/results.db
 cd /tmp
 echo "@@MEMORY $(sed -n 's/^MemTotal:[^0-9]*\([0-9]*\).*/\1/p' /proc/meminfo) $(sed -n 's/^MemAvailable:[^0-9]*\([0-9]*\).*/\1/p' /proc/meminfo)"
-# progress NAME PID: a line every few hundred polls, so that a slow or
-# thrashing VM shows how far it got: the command's RSS, MemAvailable (kB)
-# and the major page faults of the whole system so far.
-progress() {
-  echo "@@PROGRESS $1 $(date +%s) rss=$(sed -n 's/^VmRSS:[^0-9]*\([0-9]*\).*/\1/p' /proc/$2/status 2>/dev/null) available=$(sed -n 's/^MemAvailable:[^0-9]*\([0-9]*\).*/\1/p' /proc/meminfo) $(grep '^pgmajfault ' /proc/vmstat)"
+# getfield FILE KEY: sets val to the first word after "KEY:" in FILE
+# ("" when absent), with shell builtins only: the loops below run while
+# boardbench measures, and a fork of sed or grep for every sample would
+# take the emulated CPUs and memory from what is measured.
+getfield() {
+  val=
+  { while read -r k v _; do
+    [ "$k" = "$2:" ] && { val=$v; return; }
+  done <"$1"; } 2>/dev/null
 }
-# peak NAME SECS CMD...: runs CMD (stopped with SIGINT after SECS seconds
-# unless SECS is 0) and prints its exit status and peak RSS in kB.
+# progress NAME PID: a line now and then, so that a slow or thrashing VM
+# shows how far it got: the command's RSS and MemAvailable (kB), and the
+# major page faults of the whole system so far.
+progress() {
+  getfield /proc/$2/status VmRSS; rss=$val
+  getfield /proc/meminfo MemAvailable
+  echo "@@PROGRESS $1 $(date +%s) rss=$rss available=$val $(grep '^pgmajfault ' /proc/vmstat)"
+}
+# peak NAME SECS CMD...: runs CMD under busybox's time (stopped with SIGINT
+# after SECS seconds unless SECS is 0) and prints its exit status and peak
+# RSS in kB: the "Maximum resident set size" of time -v, the kernel's own
+# high-water mark of the process (time ignores SIGINT while it waits).
 peak() {
   name=$1 secs=$2; shift 2
   echo "@@START $name $(date +%s)"
-  "$@" >"$name.out" 2>"$name.err" &
-  pid=$! hwm=0 n=0
-  while [ -d /proc/$pid ] && ! grep -q '^State:.*Z' /proc/$pid/status 2>/dev/null; do
-    v=$(sed -n 's/^VmHWM:[^0-9]*\([0-9]*\).*/\1/p' /proc/$pid/status 2>/dev/null)
-    [ -n "$v" ] && hwm=$v
+  time -v -o "$name.time" "$@" >"$name.out" 2>"$name.err" &
+  pid=$! n=0
+  while :; do
+    getfield /proc/$pid/status State
+    [ -n "$val" ] && [ "$val" != Z ] || break
+    sleep 1
     n=$((n + 1))
-    [ "$secs" != 0 ] && [ "$n" = $((secs * 10)) ] && kill -INT $pid
-    [ $((n % 300)) = 0 ] && progress "$name" $pid
-    sleep 0.1
+    [ "$secs" != 0 ] && [ "$n" = "$secs" ] && kill -INT $(pgrep -P $pid) 2>/dev/null
+    [ $((n % 60)) = 0 ] && progress "$name" "$(pgrep -P $pid)"
   done
   wait $pid
   rc=$?
-  echo "@@RSS $name $rc $hwm $(grep -v '^[[:space:]]*$' "$name.err" | tail -n1)"
+  hwm=$(sed -n 's/^[[:space:]]*Maximum resident set size (kbytes): *\([0-9]*\).*/\1/p' "$name.time")
+  echo "@@RSS $name $rc ${hwm:-0} $(grep -v '^[[:space:]]*$' "$name.err" | tail -n1)"
 }
 if grep -q 'boardbench.run=1' /proc/cmdline; then
   # run --quick with MemAvailable sampled every 0.2 s (kB): its minimum is
@@ -117,9 +133,11 @@ if grep -q 'boardbench.run=1' /proc/cmdline; then
   echo "@@START run $(date +%s)"
   /bin/boardbench run --quick -o run.json >run.out 2>run.err &
   pid=$! low= n=0
-  while [ -d /proc/$pid ] && ! grep -q '^State:.*Z' /proc/$pid/status 2>/dev/null; do
-    v=$(sed -n 's/^MemAvailable:[^0-9]*\([0-9]*\).*/\1/p' /proc/meminfo)
-    { [ -z "$low" ] || [ "$v" -lt "$low" ]; } && low=$v
+  while :; do
+    getfield /proc/$pid/status State
+    [ -n "$val" ] && [ "$val" != Z ] || break
+    getfield /proc/meminfo MemAvailable
+    [ -n "$val" ] && { [ -z "$low" ] || [ "$val" -lt "$low" ]; } && low=$val
     # The minimum so far, now and then: a run cut off by the host's
     # timeout still reports it.
     n=$((n + 1))
