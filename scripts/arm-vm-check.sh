@@ -7,8 +7,9 @@
 #   - the capture, unpacked here, describes the same machine.
 # The VM has MEM MiB of memory (default 128; MEM=64 is the smallest boards'
 # size: it boots, and `info` and `monitor` succeed there, but `mem --quick`
-# did not finish within 9 minutes under emulation in session 5, so CI uses
-# 128 until that is understood; docs/status.md has the figures):
+# thrashed there (its budget counted boardbench's own program pages as
+# free; session 6 takes them off) and has not yet been seen to finish on
+# this loaded machine, so CI uses 128; docs/status.md has the figures):
 # there `info`, `monitor` for 10 s, `mem --quick` and `clock` must succeed,
 # and the peak RSS of each (busybox time -v: the kernel's high-water mark)
 # is printed, with progress lines while a command runs. With
