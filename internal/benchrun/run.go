@@ -123,7 +123,7 @@ func (r *runner) prepare(ctx context.Context, sess *session.Session) ([]session.
 	r.prog.linef("boardbench run: writing the result to %s", sess.Path())
 	r.onlineBefore = sess.OnlineBefore()
 	r.chooseCPUs()
-	r.plan.Memory = r.plan.Memory.ForMachine(r.info)
+	r.plan.Memory = r.plan.Memory.ForMachine(r.info).Within(memmeasure.ReadRoom(r.h))
 	r.prog.linef("boardbench run: looking for 7-Zip and openssl")
 	r.findTools(ctx)
 	r.findCryptsetup(ctx)

@@ -15,7 +15,7 @@ var readPrefixes = []string{
 	"/proc/mounts", "/proc/self/mountinfo", "/proc/cmdline", "/proc/modules",
 	"/proc/diskstats", "/proc/interrupts", "/proc/softirqs", "/proc/net/dev",
 	"/proc/sys/kernel/", "/proc/sys/vm/", "/proc/pressure/", "/proc/device-tree",
-	"/proc/self/status",
+	"/proc/self/status", "/proc/self/cgroup",
 	// review and kernel: the kernel config, interrupt affinities.
 	"/proc/config.gz", "/proc/irq/",
 	"/proc/self/status", "/proc/irq/",
@@ -35,6 +35,8 @@ var readPrefixes = []string{
 	"/sys/devices/virtual/", "/sys/devices/platform/", "/sys/devices/pci",
 	"/sys/devices/soc", "/sys/devices/system/", "/sys/power/",
 	"/sys/hypervisor/type",
+	// mem and run: the cgroup v2 memory limits (memory.max, memory.current).
+	"/sys/fs/cgroup/",
 	"/etc/os-release", "/usr/lib/os-release", "/etc/debian_version",
 	"/etc/armbian-release", "/etc/armbian-image-release", "/etc/alpine-release",
 	"/etc/lsb-release", "/etc/rpi-issue", "/etc/hostname",
@@ -65,9 +67,44 @@ var deniedBase = map[string]bool{
 	"registers": true, "regmap": true, "eeprom": true, "nvmem": true,
 }
 
-// procPidFile are the files of a process that may be read; fdinfo, maps
-// and mountinfo say which devices `writes` may attribute its writes to.
-var procPidFile = lazyre.New(`^/proc/[0-9]+/(stat|comm|status|cmdline|task/[0-9]+/(stat|comm)|io|fdinfo/[0-9]+|maps|mountinfo)$`)
+// procPidFile reports whether p is one of the files of a process that may
+// be read: /proc/PID/ stat, comm, status, cmdline, io, maps, mountinfo,
+// cgroup, fdinfo/FD, task/TID/stat and task/TID/comm (fdinfo, maps and mountinfo
+// say which devices `writes` may attribute its writes to). Spelled out
+// rather than a regular expression: every read asks, and compiling one
+// cost each command 64 KB of allocations.
+func procPidFile(p string) bool {
+	rest, ok := strings.CutPrefix(p, "/proc/")
+	if !ok {
+		return false
+	}
+	pid, rest, ok := strings.Cut(rest, "/")
+	if !ok || !allDigits(pid) {
+		return false
+	}
+	switch rest {
+	case "stat", "comm", "status", "cmdline", "io", "maps", "mountinfo", "cgroup":
+		return true
+	}
+	if fd, ok := strings.CutPrefix(rest, "fdinfo/"); ok {
+		return allDigits(fd)
+	}
+	if t, ok := strings.CutPrefix(rest, "task/"); ok {
+		tid, f, ok := strings.Cut(t, "/")
+		return ok && allDigits(tid) && (f == "stat" || f == "comm")
+	}
+	return false
+}
+
+// allDigits reports whether s is a non-empty run of ASCII digits.
+func allDigits(s string) bool {
+	for i := 0; i < len(s); i++ {
+		if s[i] < '0' || s[i] > '9' {
+			return false
+		}
+	}
+	return s != ""
+}
 
 // hasPrefixIn reports whether p lies in one of the prefixes. A prefix ending in
 // "/" names a tree (and matches the tree's directory itself); any other prefix
@@ -94,7 +131,7 @@ func readAllowed(p string) bool {
 	if deniedName(p) {
 		return false
 	}
-	if procPidFile.MatchString(p) {
+	if procPidFile(p) {
 		return true
 	}
 	return hasPrefixIn(p, readPrefixes)

@@ -32,3 +32,18 @@ func ParseCgroupProcs(data []byte) []int {
 	}
 	return pids
 }
+
+// ParseCgroupMemoryMax parses a cgroup v2 memory.max (or memory.high):
+// a byte count, or "max" for no limit. limited is false for "max"; ok is
+// false for anything else.
+func ParseCgroupMemoryMax(data []byte) (bytes int64, limited, ok bool) {
+	s := strings.TrimSpace(string(data))
+	if s == "max" {
+		return 0, false, true
+	}
+	v, err := strconv.ParseInt(s, 10, 64)
+	if err != nil || v < 0 {
+		return 0, false, false
+	}
+	return v, true, true
+}

@@ -33,3 +33,24 @@ func TestParseCgroupProcs(t *testing.T) {
 		t.Errorf("ParseCgroupProcs(nil) = %v", got)
 	}
 }
+
+func TestParseCgroupMemoryMax(t *testing.T) {
+	for _, tc := range []struct {
+		in              string
+		want            int64
+		limited, wantOK bool
+	}{
+		{"max\n", 0, false, true},
+		{"67108864\n", 67108864, true, true},
+		{"0", 0, true, true},
+		{"", 0, false, false},
+		{"-1\n", 0, false, false},
+		{"12M\n", 0, false, false},
+		{"99999999999999999999\n", 0, false, false},
+	} {
+		v, limited, ok := ParseCgroupMemoryMax([]byte(tc.in))
+		if v != tc.want || limited != tc.limited || ok != tc.wantOK {
+			t.Errorf("ParseCgroupMemoryMax(%q) = %d, %v, %v; want %d, %v, %v", tc.in, v, limited, ok, tc.want, tc.limited, tc.wantOK)
+		}
+	}
+}

@@ -157,10 +157,13 @@ func Write(path string, write func(w io.Writer) error) error {
 }
 
 // tempNames are the temporary files Write and Check create (os.CreateTemp
-// puts a decimal number in place of the star).
-var tempNames = []*regexp.Regexp{
-	regexp.MustCompile(`^\.boardbench-[0-9]+\.tmp$`),
-	regexp.MustCompile(`^\.boardbench-check-[0-9]+$`),
+// puts a decimal number in place of the star); compiled when a sweep
+// asks, not at start-up.
+func tempNames() []*regexp.Regexp {
+	return []*regexp.Regexp{
+		regexp.MustCompile(`^\.boardbench-[0-9]+\.tmp$`),
+		regexp.MustCompile(`^\.boardbench-check-[0-9]+$`),
+	}
 }
 
 // SweepStale removes the temporary files a killed boardbench left in dir
@@ -170,7 +173,7 @@ var tempNames = []*regexp.Regexp{
 // tempsweep.MinAge. It says what it removed in one line on standard
 // error. Write calls it before it writes in a directory.
 func SweepStale(dir string) {
-	if line := tempsweep.Line(dir, tempsweep.Sweep(dir, tempsweep.Options{Patterns: tempNames, UID: -1})); line != "" {
+	if line := tempsweep.Line(dir, tempsweep.Sweep(dir, tempsweep.Options{Patterns: tempNames(), UID: -1})); line != "" {
 		fmt.Fprintf(os.Stderr, "boardbench: %s\n", line)
 	}
 }

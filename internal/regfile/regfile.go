@@ -44,32 +44,52 @@ const (
 // Open opens name for reading when it is a regular file. Errors are
 // *fs.PathError values with op "open".
 func Open(name string, links Links) (*os.File, error) {
-	stat, flags := os.Stat, os.O_RDONLY|syscall.O_NONBLOCK
+	f, _, err := open(name, links)
+	return f, err
+}
+
+// open is Open that also returns the size the open file reports. The
+// first check stats into a value on the stack: a description reads
+// hundreds of small files, and each os.Stat would allocate.
+func open(name string, links Links) (*os.File, int64, error) {
+	flags, op := os.O_RDONLY|syscall.O_NONBLOCK, "stat"
 	if links == NoFollow {
-		stat, flags = os.Lstat, flags|syscall.O_NOFOLLOW
+		flags, op = flags|syscall.O_NOFOLLOW, "lstat"
 	}
-	st, err := stat(name)
-	if err != nil {
-		return nil, err
+	var sys syscall.Stat_t
+	for {
+		var err error
+		if links == NoFollow {
+			err = syscall.Lstat(name, &sys)
+		} else {
+			err = syscall.Stat(name, &sys)
+		}
+		if err == nil {
+			break
+		}
+		if err != syscall.EINTR {
+			return nil, 0, &fs.PathError{Op: op, Path: name, Err: err}
+		}
 	}
-	if !st.Mode().IsRegular() {
-		return nil, &fs.PathError{Op: "open", Path: name, Err: ErrNotRegular}
+	if sys.Mode&syscall.S_IFMT != syscall.S_IFREG {
+		return nil, 0, &fs.PathError{Op: "open", Path: name, Err: ErrNotRegular}
 	}
 	f, err := os.OpenFile(name, flags, 0)
 	if err != nil {
 		if errors.Is(err, syscall.ELOOP) {
-			return nil, &fs.PathError{Op: "open", Path: name, Err: ErrNotRegular}
+			return nil, 0, &fs.PathError{Op: "open", Path: name, Err: ErrNotRegular}
 		}
-		return nil, err
+		return nil, 0, err
 	}
-	if st, err = f.Stat(); err != nil || !st.Mode().IsRegular() {
+	st, err := f.Stat()
+	if err != nil || !st.Mode().IsRegular() {
 		f.Close()
 		if err == nil {
 			err = &fs.PathError{Op: "open", Path: name, Err: ErrNotRegular}
 		}
-		return nil, err
+		return nil, 0, err
 	}
-	return f, nil
+	return f, st.Size(), nil
 }
 
 // Read returns the whole content of the regular file name. A file that
@@ -85,26 +105,53 @@ func Head(name string, n int64, links Links) ([]byte, error) {
 	return read(name, n, links, true)
 }
 
+// smallRead is how much a read takes into a buffer on the stack first:
+// most files of /proc and /sys hold a few bytes, and the result is then
+// allocated at its own size.
+const smallRead = 512
+
 func read(name string, limit int64, links Links, head bool) ([]byte, error) {
 	limit = max(limit, 0)
-	f, err := Open(name, links)
+	f, size, err := open(name, links)
 	if err != nil {
 		return nil, err
 	}
 	defer f.Close()
-	tooLarge := &fs.PathError{Op: "read", Path: name, Err: &TooLargeError{Limit: limit}}
+	tooLarge := func() error {
+		return &fs.PathError{Op: "read", Path: name, Err: &TooLargeError{Limit: limit}}
+	}
 	// Files of /proc and /sys report size 0 or 4096, so only a size above
 	// the limit is trusted; the read itself is bounded either way.
-	if st, err := f.Stat(); err == nil && st.Size() > limit && !head {
-		return nil, tooLarge
+	if size > limit && !head {
+		return nil, tooLarge()
 	}
-	data, err := io.ReadAll(io.LimitReader(f, limit+1))
-	if err != nil {
-		return nil, &fs.PathError{Op: "read", Path: name, Err: unwrap(err)}
+	want := limit + 1
+	var small [smallRead]byte
+	buf := small[:min(int64(len(small)), want)]
+	n, eof := 0, false
+	for n < len(buf) && !eof {
+		m, err := f.Read(buf[n:])
+		n += m
+		switch {
+		case err == io.EOF:
+			eof = true
+		case err != nil:
+			return nil, &fs.PathError{Op: "read", Path: name, Err: unwrap(err)}
+		}
+	}
+	var data []byte
+	if eof || int64(n) >= want {
+		data = append([]byte{}, small[:n]...)
+	} else {
+		rest, err := io.ReadAll(io.LimitReader(f, want-int64(n)))
+		if err != nil {
+			return nil, &fs.PathError{Op: "read", Path: name, Err: unwrap(err)}
+		}
+		data = append(append(make([]byte, 0, n+len(rest)), small[:n]...), rest...)
 	}
 	if int64(len(data)) > limit {
 		if !head {
-			return nil, tooLarge
+			return nil, tooLarge()
 		}
 		data = data[:limit]
 	}

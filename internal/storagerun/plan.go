@@ -244,7 +244,7 @@ func rawTarget(h *host.Host, t *target, opts Options, want int64) error {
 
 // sweep removes the temporary files a killed boardbench left in dir.
 func sweep(env Env, dir string) {
-	pats := append(append([]*regexp.Regexp{}, fio.TempNames...), storagebench.TempNames()...)
+	pats := append(append([]*regexp.Regexp{}, fio.TempNames()...), storagebench.TempNames()...)
 	swept := tempsweep.Sweep(dir, tempsweep.Options{Patterns: pats, UID: -1})
 	if line := tempsweep.Line(dir, swept); line != "" {
 		fmt.Fprintf(env.ErrOut, "boardbench: %s\n", line)

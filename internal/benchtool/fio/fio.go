@@ -170,8 +170,10 @@ const TempPrefix = ".boardbench-fio-"
 
 // TempNames match the names of fio's temporary files exactly (Run's
 // prefix: TempPrefix, 16 hex digits; then -<record>k), for a sweep of those
-// a killed run left.
-var TempNames = []*regexp.Regexp{regexp.MustCompile(`^\.boardbench-fio-[0-9a-f]{16}-[0-9]+k$`)}
+// a killed run left. Compiled when asked, not at start-up.
+func TempNames() []*regexp.Regexp {
+	return []*regexp.Regexp{regexp.MustCompile(`^\.boardbench-fio-[0-9a-f]{16}-[0-9]+k$`)}
+}
 
 // Run runs fio in cfg.Dir and returns its figures and raw JSON; the test
 // files are removed on every path. fio runs with cfg.Dir as its working

@@ -140,7 +140,7 @@ func runMem(opts *Options) error {
 	}
 
 	info := machine.Collect(h, machine.Options{Redact: true})
-	plan := memmeasure.CommandPlan(opts.Quick).ForMachine(info)
+	plan := memmeasure.CommandPlan(opts.Quick).ForMachine(info).Within(memmeasure.ReadRoom(h))
 	plan.MaxBufferBytes, plan.LimitFlag = limit, "--max-size"
 	if opts.ThrottleTest {
 		return runThrottle(ctx, opts, h, info, plan, usable)

@@ -320,10 +320,21 @@ var compatibleSoCs = map[string]string{
 
 // compatiblePattern names SoCs by the shape of a vendor's compatible
 // strings, for SoCs not in compatibleSoCs. The capture is upper-cased
-// after the prefix.
+// after the prefix. Every pattern starts with its vendor's "vendor,",
+// checked before the expression is compiled and run: a description
+// compiles only the pattern of its own vendor.
 type compatiblePattern struct {
 	re     *lazyre.Regexp
 	prefix string
+}
+
+// vendor returns the literal "vendor," the pattern's expression starts with.
+func (p compatiblePattern) vendor() string {
+	e := strings.TrimPrefix(p.re.String(), "^")
+	if i := strings.IndexByte(e, ','); i > 0 {
+		return e[:i+1]
+	}
+	return ""
 }
 
 var compatiblePatterns = []compatiblePattern{
@@ -368,6 +379,9 @@ func socFromOneCompatible(c string) string {
 		return n
 	}
 	for _, p := range compatiblePatterns {
+		if !strings.HasPrefix(c, p.vendor()) {
+			continue
+		}
 		if m := p.re.FindStringSubmatch(c); m != nil {
 			return p.prefix + strings.ToUpper(m[1])
 		}
