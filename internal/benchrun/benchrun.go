@@ -55,6 +55,11 @@ type Options struct {
 	// SustainedDuration is the length of the sustained phase (--extensive);
 	// 0 means DefaultSustained (QuickSustained with Quick).
 	SustainedDuration time.Duration
+	// Workloads are the opt-in workloads (--workloads, see
+	// ParseWorkloads); --extensive adds the cheap ones.
+	Workloads []string
+	// Model is llama-bench's model file (--model), never downloaded.
+	Model string
 }
 
 // Defaults.
@@ -112,6 +117,9 @@ type Config struct {
 	// FindCryptsetup finds (or installs) cryptsetup for --extensive as
 	// root; nil means FindCryptsetup.
 	FindCryptsetup func(ctx context.Context, h *host.Host, allowInstall bool) (*tools.Tool, *ToolMissing)
+	// FindWorkloadTool finds a workload's program; nil means
+	// FindWorkloadTool.
+	FindWorkloadTool func(ctx context.Context, h *host.Host, workload string) (*tools.Tool, *ToolMissing)
 	// Progress receives live progress and warnings (standard error); nil
 	// for none.
 	Progress io.Writer

@@ -4,6 +4,7 @@ import (
 	"context"
 	"errors"
 	"fmt"
+	"path/filepath"
 	"time"
 
 	"boardbench/internal/check"
@@ -16,6 +17,7 @@ import (
 	"boardbench/internal/proc"
 	"boardbench/internal/result"
 	"boardbench/internal/session"
+	"boardbench/internal/tools"
 	"boardbench/internal/tune"
 )
 
@@ -55,6 +57,10 @@ type runner struct {
 	tuned        bool
 	// governorsDuring are the cpufreq governors while benchmarking.
 	governorsDuring map[int]string
+	// wlTools and wlMissing are the workloads' programs and why one is
+	// missing, by workload name.
+	wlTools   map[string]*tools.Tool
+	wlMissing map[string]*ToolMissing
 }
 
 // Run runs the benchmark through the session engine. The Outcome is nil
@@ -125,6 +131,7 @@ func (r *runner) prepare(ctx context.Context, sess *session.Session) ([]session.
 	r.prog.linef("boardbench run: looking for 7-Zip and openssl")
 	r.findTools(ctx)
 	r.findCryptsetup(ctx)
+	r.findWorkloadTools(ctx)
 	if ctx.Err() == nil {
 		r.idleGate(ctx)
 	}
@@ -157,6 +164,12 @@ func (r *runner) optionsMap() map[string]any {
 		m["sustained_s"] = r.plan.Sustained.Seconds()
 		m["openssl_evp_ciphers"] = r.plan.EVPCiphers
 		m["cryptsetup_key_bits"] = r.plan.CryptsetupKeyBits
+	}
+	if wl := r.opt.workloadList(); len(wl) > 0 {
+		m["workloads"] = wl
+		if r.opt.Model != "" {
+			m["model"] = filepath.Base(r.opt.Model)
+		}
 	}
 	return m
 }

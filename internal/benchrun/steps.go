@@ -55,6 +55,7 @@ func (r *runner) steps() []session.Step {
 	if r.opt.Extensive {
 		out = append(out, r.extensiveSteps()...)
 	}
+	out = append(out, r.workloadSteps()...)
 	return out
 }
 

@@ -209,6 +209,9 @@ type Summary struct {
 	*StorageSummary
 	// NetSummary holds the headline figures of `boardbench net`.
 	*NetSummary
+	// Workloads are the headline figures of the opt-in workload phases
+	// (`run --workloads`) by name (schema 1.3); nil without any.
+	Workloads *Workloads `json:"workloads,omitempty"`
 	// Valid is false when a finding invalidates the figures.
 	Valid bool `json:"valid"`
 	// Verdict is a one-line human summary of validity.

@@ -4,4 +4,4 @@
 package schema
 
 // Version is written as "schema_version" at the top of every JSON document.
-const Version = "1.2"
+const Version = "1.3"

@@ -8,6 +8,8 @@ import (
 	"context"
 	"errors"
 	"io"
+	"os"
+	"strings"
 	"time"
 
 	"boardbench/internal/benchrun"
@@ -34,6 +36,8 @@ type Options struct {
 	JSON, Wait bool
 	// Push is --push (a lab URL), TokenFile --token-file.
 	Push, TokenFile string
+	// WorkloadList is --workloads as given (benchrun.ParseWorkloads).
+	WorkloadList string
 }
 
 // NewCmd returns the run command; runF, when set, replaces the run
@@ -82,6 +86,8 @@ whose verdict is not valid exits with status 3 (see README, "Exit status").`,
 	fl.BoolVar(&opt.Force, "force", false, "do not wait for a quiet machine (recorded as a finding)")
 	fl.BoolVar(&opt.NoInstall, "no-install", false, "never install missing tools (7-Zip, openssl); skip their benchmarks instead")
 	fl.BoolVar(&opt.Extensive, "extensive", false, "add AES-GCM, ChaCha20-Poly1305 and cryptsetup aes-xts per core type, 7-Zip per cluster, openssl on all cores and a sustained load")
+	fl.StringVar(&opts.WorkloadList, "workloads", "", "also run the workloads of `LIST` (comma-separated: "+strings.Join(benchrun.WorkloadNames(), ", ")+"); --extensive adds the cheap ones")
+	fl.StringVar(&opt.Model, "model", "", "with --workloads llama: llama-bench's model `FILE` (GGUF; never downloaded)")
 	fl.BoolVar(&opt.OPPs, "opps", false, "also measure every cpufreq clock of every cluster (needs root)")
 	fl.BoolVar(&opt.Quick, "quick", false, "short run of about 45 s for tests and CI (figures are not comparable)")
 	fl.DurationVar(&opt.IdleTimeout, "idle-timeout", benchrun.DefaultIdleTimeout, "wait at most `DURATION` for a quiet machine, then start anyway with a finding")
@@ -104,6 +110,9 @@ func runRun(opts *Options) error {
 		return err
 	}
 	if err := cmdutil.NonNegative("--idle-timeout", opt.IdleTimeout); err != nil {
+		return err
+	}
+	if err := checkWorkloads(opts.WorkloadList, &opt); err != nil {
 		return err
 	}
 	if opt.IdleTimeout == 0 {
@@ -149,4 +158,28 @@ func recheckLeftovers(force bool, command, root string) error {
 		return nil
 	}
 	return session.CheckLeftovers(nil, false, command, root)
+}
+
+// checkWorkloads reads --workloads and --model into opt: an unknown
+// workload, llama without a model, a model without llama or a model that
+// is not a readable regular file is a usage error (nothing measured).
+func checkWorkloads(list string, opt *benchrun.Options) error {
+	wl, err := benchrun.ParseWorkloads(list)
+	if err != nil {
+		return cmdutil.Usagef("--workloads: %v", err)
+	}
+	opt.Workloads = wl
+	if err := benchrun.CheckWorkloads(*opt); err != nil {
+		return cmdutil.Usagef("%v", err)
+	}
+	if opt.Model != "" {
+		st, err := os.Stat(opt.Model)
+		switch {
+		case err != nil:
+			return cmdutil.Usagef("--model: %v", err)
+		case !st.Mode().IsRegular():
+			return cmdutil.Usagef("--model: %s is not a regular file", opt.Model)
+		}
+	}
+	return nil
 }
