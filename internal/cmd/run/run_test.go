@@ -39,6 +39,11 @@ func TestBadFlags(t *testing.T) {
 		{[]string{"--idle-timeout", "-5s"}, 2, "--idle-timeout"},
 		{[]string{"--root", "/tmp"}, 2, "unknown flag"},
 		{[]string{"extra"}, 2, "unknown command"},
+		{[]string{"--workloads", "zstd,gzip"}, 2, `unknown workload "gzip"`},
+		{[]string{"--workloads", "llama"}, 2, "needs --model FILE"},
+		{[]string{"--model", "m.gguf"}, 2, "--model is for --workloads llama"},
+		{[]string{"--workloads", "llama", "--model", "/nonexistent/m.gguf"}, 2, "no such file"},
+		{[]string{"--workloads", "llama", "--model", "/"}, 2, "not a regular file"},
 	}
 	for _, tt := range tests {
 		_, _, err := execute(t, tt.args...)
@@ -69,8 +74,13 @@ func TestQuickRunWithRealTools(t *testing.T) {
 	if _, err := exec.LookPath("openssl"); err != nil || sevenZip == "" {
 		need.Missing(t, "needs 7-Zip (7zz, 7z, 7za or 7zr) and openssl on PATH; not found here")
 	}
+	if _, err := exec.LookPath("zstd"); err != nil {
+		need.Missing(t, "needs zstd on PATH for the zstd workload; not found here")
+	}
 	out := filepath.Join(t.TempDir(), "quick.json")
-	stdout, stderr, runErr := execute(t, "--quick", "--force", "--no-install", "--output", out)
+	// With the cheap workloads: zstd and openssl without the CPU's crypto
+	// extensions (OPENSSL_armcap / OPENSSL_ia32cap), with the real tools.
+	stdout, stderr, runErr := execute(t, "--quick", "--force", "--no-install", "--output", out, "--workloads", "zstd,armcap")
 	r, err := result.Load(out)
 	if err != nil {
 		t.Fatalf("%v (run: %v)\nstderr:\n%s", err, runErr, stderr)
@@ -96,7 +106,7 @@ func TestQuickRunWithRealTools(t *testing.T) {
 			t.Errorf("phase %s lacks figures or samples", p.Name)
 		}
 	}
-	for _, name := range []string{"clock", "memory", "openssl", "7zip-single", "7zip-multi", "clock-after-load"} {
+	for _, name := range []string{"clock", "memory", "openssl", "7zip-single", "7zip-multi", "clock-after-load", "zstd", "armcap"} {
 		if !seen[name] {
 			t.Errorf("no %s phase", name)
 		}
@@ -143,6 +153,26 @@ func TestQuickRunWithRealTools(t *testing.T) {
 	positive("aes256_16k", s.AES256At16K)
 	positive("memcpy_mb_s", s.MemcpyMBs)
 	positive("memset_mb_s", s.MemsetMBs)
+	// The workloads: figures in summary.workloads, or excluded as
+	// disturbed.
+	w := s.Workloads
+	if w == nil {
+		w = &result.Workloads{}
+	}
+	if z := w.Zstd; z == nil && !excluded["workloads.zstd.mb_s"] || z != nil && (z.MBs == nil || !(*z.MBs > 0) || z.Ratio == nil || !(*z.Ratio > 1) || z.Version == "") {
+		t.Errorf("zstd workload %+v, excluded %v", z, excluded)
+	}
+	if len(w.Armcap) == 0 && !excluded["workloads.armcap.ratio"] {
+		t.Errorf("no armcap workload figures and none excluded")
+	}
+	for _, a := range w.Armcap {
+		if a.Variable == "" || len(a.Ratios) != 1 || a.Ratios[0].Ratio == nil || !(*a.Ratios[0].Ratio > 0) {
+			t.Errorf("armcap workload %+v", a)
+		}
+	}
+	if !strings.Contains(stdout.String(), "zstd") || !strings.Contains(stdout.String(), "OPENSSL_") {
+		t.Errorf("text report does not show the workloads:\n%s", stdout)
+	}
 	if len(s.SevenZipMultiRuns) != 1 || (s.SevenZipMultiMIPS == nil) != excluded["sevenzip_multi_mips"] ||
 		(s.SevenZipMultiMIPS != nil && !(*s.SevenZipMultiMIPS > 0)) {
 		t.Errorf("7-Zip multi %v runs %v, excluded %v", s.SevenZipMultiMIPS, s.SevenZipMultiRuns, excluded)
