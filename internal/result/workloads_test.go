@@ -1,0 +1,100 @@
+package result
+
+import (
+	"encoding/json"
+	"testing"
+)
+
+func workloadPhase(t *testing.T, name string, figs any, disturbed bool) Phase {
+	t.Helper()
+	b, err := json.Marshal(figs)
+	if err != nil {
+		t.Fatal(err)
+	}
+	p := Phase{Name: name, Status: PhaseOK, Figures: b}
+	if disturbed {
+		p.Judgement = &Judgement{Disturbed: true, Reason: "other tasks used 30% of the CPU time"}
+	}
+	return p
+}
+
+func TestBuildWorkloads(t *testing.T) {
+	f := func(v float64) *float64 { return &v }
+	llama := LlamaFigures{PPTokensS: f(200), TGTokensS: f(25)}
+	withPower := workloadPhase(t, PhaseLlama, llama, false)
+	withPower.PowerW = f(8)
+	for _, mhz := range []*float64{f(2112), nil, f(1560)} {
+		withPower.Samples = append(withPower.Samples, Sample{MemClockMHz: mhz})
+	}
+	tests := []struct {
+		name     string
+		phases   []Phase
+		check    func(t *testing.T, w *Workloads)
+		excluded []string
+	}{
+		{"none", []Phase{{Name: PhaseClock}}, func(t *testing.T, w *Workloads) {
+			if w != nil {
+				t.Errorf("workloads %+v", w)
+			}
+		}, nil},
+		{"zstd", []Phase{workloadPhase(t, PhaseZstd, ZstdFigures{MBs: f(3.5)}, false)}, func(t *testing.T, w *Workloads) {
+			if w == nil || w.Zstd == nil || *w.Zstd.MBs != 3.5 {
+				t.Errorf("workloads %+v", w)
+			}
+		}, nil},
+		{"zstd failed", []Phase{workloadPhase(t, PhaseZstd, ZstdFigures{Error: "x"}, false)}, func(t *testing.T, w *Workloads) {
+			if w != nil {
+				t.Errorf("workloads %+v", w)
+			}
+		}, nil},
+		{"disturbed zstd and armcap are excluded", []Phase{
+			workloadPhase(t, PhaseZstd, ZstdFigures{MBs: f(3.5)}, true),
+			workloadPhase(t, PhaseArmcap, ArmcapFigures{CPUs: []int{4}, Ratios: []ArmcapRatio{{Cipher: "aes-256-gcm", Ratio: f(9)}}}, true),
+		}, func(t *testing.T, w *Workloads) {
+			if w != nil {
+				t.Errorf("workloads %+v", w)
+			}
+		}, []string{"workloads.zstd.mb_s", "workloads.armcap.ratio"}},
+		{"armcap per core type", []Phase{
+			workloadPhase(t, PhaseArmcap, ArmcapFigures{CPUs: []int{0}, Ratios: []ArmcapRatio{{Cipher: "a", Ratio: f(3)}}}, false),
+			workloadPhase(t, PhaseArmcap, ArmcapFigures{CPUs: []int{4}, Ratios: []ArmcapRatio{{Cipher: "a", Ratio: f(5)}}}, false),
+		}, func(t *testing.T, w *Workloads) {
+			if w == nil || len(w.Armcap) != 2 || w.Armcap[1].CPUs[0] != 4 {
+				t.Errorf("workloads %+v", w)
+			}
+		}, nil},
+		{"llama with power and memory clock", []Phase{withPower}, func(t *testing.T, w *Workloads) {
+			l := w.Llama
+			if l == nil || l.PowerW == nil || *l.PPTokensSPerW != 25 || *l.TGTokensSPerW != 3.125 || l.MemClockMHz == nil || *l.MemClockMHz != 1836 {
+				t.Errorf("llama %+v", l)
+			}
+		}, nil},
+		{"llama without power", []Phase{workloadPhase(t, PhaseLlama, llama, false)}, func(t *testing.T, w *Workloads) {
+			l := w.Llama
+			if l == nil || l.PowerW != nil || l.PPTokensSPerW != nil || l.MemClockMHz != nil {
+				t.Errorf("llama %+v", l)
+			}
+		}, nil},
+	}
+	for _, tc := range tests {
+		t.Run(tc.name, func(t *testing.T) {
+			s := BuildSummary(tc.phases)
+			tc.check(t, s.Workloads)
+			var got []string
+			for _, e := range s.Excluded {
+				got = append(got, e.Figure)
+				if !e.Lost || e.Reason == "" {
+					t.Errorf("excluded %+v", e)
+				}
+			}
+			if len(got) != len(tc.excluded) {
+				t.Fatalf("excluded %v, want %v", got, tc.excluded)
+			}
+			for i := range got {
+				if got[i] != tc.excluded[i] {
+					t.Errorf("excluded %v, want %v", got, tc.excluded)
+				}
+			}
+		})
+	}
+}
