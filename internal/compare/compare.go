@@ -398,7 +398,7 @@ var perCore = []struct {
 // known are the summary fields the figures above cover; the flattened
 // figures of other fields are listed by name.
 var known = []string{"sevenzip_multi_mips", "sevenzip_multi_mips_undisturbed", "sevenzip_single_mips", "aes256_16k",
-	"memcpy_mb_s", "memset_mb_s", "clock_mhz", "clock_all_disturbed_mhz", "sweep"}
+	"memcpy_mb_s", "memset_mb_s", "clock_mhz", "clock_all_disturbed_mhz", "sweep", "workloads"}
 
 func figures(in []Input) []Figure {
 	n := len(in)
@@ -449,6 +449,8 @@ func figures(in []Input) []Figure {
 	out = append(out, storageFigures(in)...)
 	// The sweep rows, matched by clock (sweepFigures).
 	out = append(out, sweepFigures(in)...)
+	// The workloads of run --workloads (workloadFigures).
+	out = append(out, workloadFigures(in)...)
 	// Every other headline figure of any command, by name.
 	other := map[string][]*float64{}
 	for i, x := range in {
