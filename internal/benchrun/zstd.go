@@ -53,7 +53,7 @@ func (r *runner) zstdSteps() []session.Step {
 		p.CPUs = cpus
 		input := r.zstdInputBytes(len(cpus))
 		p.Title = fmt.Sprintf("zstd -%d -T%d on cpu%s, %s of generated input", zstd.DefaultLevel, len(cpus), cpu.FormatCPUList(cpus), mib(input))
-		r.prog.sub("writing the input")
+		r.prog.sub("generating the input, then compressing it")
 		m, err := zstd.Run(ctx, r.cfg.Exec, *tool, zstd.Options{Threads: len(cpus), CPUs: cpus, InputBytes: input})
 		figs := result.ZstdFigures{CPUs: cpus, Version: tool.Version, VersionLine: tool.VersionLine, Level: zstd.DefaultLevel,
 			Threads: len(cpus), Input: zstd.InputName, InputBytes: input}

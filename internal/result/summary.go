@@ -110,7 +110,7 @@ func BuildSummary(phases []Phase) Summary {
 			}
 		}
 	}
-	s.Workloads = buildWorkloads(phases, exclude)
+	s.Workloads = buildWorkloads(phases)
 	// Sweep passes set aside: lost only when no pass of their row counts.
 	s.Excluded = append(s.Excluded, sweepExcluded(phases)...)
 	lists := map[string]int{"clock_mhz": len(s.ClockMHz), "sevenzip_single_mips": len(s.SevenZipSingleMIPS),

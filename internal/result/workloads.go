@@ -154,8 +154,10 @@ type LlamaTest struct {
 }
 
 // buildWorkloads collects the workloads' headline figures from their
-// phases; a disturbed phase's figures go to the excluded figures instead.
-func buildWorkloads(phases []Phase, exclude func(fig string, p Phase, cpu *int, run int, v float64, reason string)) *Workloads {
+// phases. A disturbed phase's figures stay in the phase only: the
+// workloads are extras, so the check rules make that a warning
+// (check.DisturbedFigures), and the standard figures stay valid.
+func buildWorkloads(phases []Phase) *Workloads {
 	w := &Workloads{}
 	for _, p := range phases {
 		if len(p.Figures) == 0 {
@@ -169,7 +171,6 @@ func buildWorkloads(phases []Phase, exclude func(fig string, p Phase, cpu *int, 
 				continue
 			}
 			if disturbed {
-				exclude("workloads.zstd.mb_s", p, nil, 0, *f.MBs, phaseReason(p))
 				continue
 			}
 			w.Zstd = &f
@@ -179,11 +180,6 @@ func buildWorkloads(phases []Phase, exclude func(fig string, p Phase, cpu *int, 
 				continue
 			}
 			if disturbed {
-				for _, r := range f.Ratios {
-					if r.Ratio != nil {
-						exclude("workloads.armcap.ratio", p, firstCPU(f.CPUs), 0, *r.Ratio, phaseReason(p))
-					}
-				}
 				continue
 			}
 			w.Armcap = append(w.Armcap, f)
@@ -193,11 +189,6 @@ func buildWorkloads(phases []Phase, exclude func(fig string, p Phase, cpu *int, 
 				continue
 			}
 			if disturbed {
-				for _, v := range []*float64{f.PPTokensS, f.TGTokensS} {
-					if v != nil {
-						exclude("workloads.llama.tokens_s", p, nil, 0, *v, phaseReason(p))
-					}
-				}
 				continue
 			}
 			f.PowerW, f.PPTokensSPerW, f.TGTokensSPerW = nil, nil, nil
@@ -244,11 +235,4 @@ func perW(v *float64, w float64) *float64 {
 func round3(v float64) *float64 {
 	r := math.Round(v*1000) / 1000
 	return &r
-}
-
-func firstCPU(cpus []int) *int {
-	if len(cpus) == 0 {
-		return nil
-	}
-	return intPtr(cpus[0])
 }
