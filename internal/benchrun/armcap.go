@@ -10,8 +10,10 @@ import (
 	"strings"
 
 	"boardbench/internal/benchtool/openssl"
+	"boardbench/internal/proc"
 	"boardbench/internal/result"
 	"boardbench/internal/session"
+	"boardbench/internal/tools"
 )
 
 // CapVariable is openssl's capability variable for an architecture: the
@@ -132,6 +134,7 @@ func (r *runner) armcapStep(t Target, capVar CapVariable, ciphers []string) sess
 				Disables: capVar.Disables, SecondsPerBlockSize: r.plan.OpenSSLSeconds,
 				With: []result.OpenSSLCipher{}, Without: []result.OpenSSLCipher{}, Ratios: []result.ArmcapRatio{}}
 			var raw strings.Builder
+			figs.CPUInfo, figs.CPUInfoWithout = r.armcapCPUInfo(ctx, tool, capVar, &raw)
 			var failed []string
 			for i, cipher := range ciphers {
 				for _, without := range []bool{false, true} {
@@ -177,6 +180,26 @@ func (r *runner) armcapStep(t Target, capVar CapVariable, ciphers []string) sess
 			}
 			return nil
 		}}
+}
+
+// armcapCPUInfo returns the capability vector openssl reports (`openssl
+// version -a`, OpenSSL 3) as it is and with the variable set, the proof that
+// the setting took; "" where it reports none.
+func (r *runner) armcapCPUInfo(ctx context.Context, tool tools.Tool, capVar CapVariable, raw *strings.Builder) (with, without string) {
+	if tool.OpenSSL != nil {
+		with = tool.OpenSSL.CPUInfo
+	}
+	env := []string{capVar.Setting()}
+	args := []string{"version", "-a"}
+	res, err := r.cfg.Exec.Exec(ctx, proc.Command{Name: tool.Command(), Args: args, Env: env})
+	if err != nil {
+		return with, ""
+	}
+	appendRaw(raw, strings.Join(env, " ")+" "+tool.Command(), args, string(res.Stdout), string(res.Stderr))
+	if t, ok := tools.ParseOpenSSLVersion(string(res.Stdout)); ok && t.OpenSSL != nil {
+		without = t.OpenSSL.CPUInfo
+	}
+	return with, without
 }
 
 func btoi(b bool) int {

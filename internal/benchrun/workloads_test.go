@@ -175,6 +175,8 @@ func workloadExec(t *testing.T) *fakeExec {
 			return proc.Result{Exit: proc.Exit{Duration: 2 * time.Second}}, nil, true
 		case strings.HasSuffix(c.Name, "llama-bench"):
 			return proc.Result{Stdout: llama, Stderr: []byte("load_backend: loaded CPU backend\n")}, nil, true
+		case len(c.Env) > 0 && strings.Join(c.Args, " ") == "version -a":
+			return proc.Result{Stdout: []byte("OpenSSL 3.0.17 1 Jul 2025 (Library: OpenSSL 3.0.17 1 Jul 2025)\nplatform: debian-arm64\nCPUINFO: OPENSSL_armcap=0x0 env:0\n")}, nil, true
 		case len(c.Env) > 0:
 			return proc.Result{Stdout: []byte(opensslOutput(c.Args[len(c.Args)-1], 25000))}, nil, true
 		}
@@ -247,6 +249,9 @@ func TestRunWorkloads(t *testing.T) {
 	}
 	if rt := a.Ratios[0]; rt.Ratio == nil || *rt.Ratio != 4 || rt.BlockBytes != 16384 {
 		t.Errorf("armcap ratio %+v, want 4 at 16384 bytes", rt)
+	}
+	if a.CPUInfoWithout != "OPENSSL_armcap=0x0 env:0" {
+		t.Errorf("capability vector with the variable %q", a.CPUInfoWithout)
 	}
 	if !strings.Contains(ac[0].RawOutput, "$ OPENSSL_armcap=0 /usr/bin/openssl speed") {
 		t.Errorf("raw output does not show the variable:\n%s", ac[0].RawOutput)

@@ -80,6 +80,13 @@ type ArmcapFigures struct {
 	// Disables says in words what it turns off.
 	Variable string `json:"variable"`
 	Disables string `json:"disables"`
+	// CPUInfo and CPUInfoWithout are the capability vector `openssl
+	// version -a` reports without and with the variable set
+	// ("OPENSSL_ia32cap=0xfffa32034f8bffff:0x1b415fdef1bf27eb"): the proof
+	// that the setting took; "" when openssl does not print one (before
+	// OpenSSL 3, LibreSSL).
+	CPUInfo        string `json:"cpuinfo"`
+	CPUInfoWithout string `json:"cpuinfo_without"`
 	// SecondsPerBlockSize is the -seconds value of both runs.
 	SecondsPerBlockSize int `json:"seconds_per_block_size"`
 	// With and Without are openssl's figures with the extensions and

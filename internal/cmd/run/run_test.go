@@ -170,6 +170,9 @@ func TestQuickRunWithRealTools(t *testing.T) {
 		t.Errorf("no armcap workload figures, and the phase was not disturbed")
 	}
 	for _, a := range w.Armcap {
+		if a.CPUInfoWithout != "" && !strings.Contains(a.CPUInfoWithout, "env:") {
+			t.Errorf("openssl's capability vector with the variable does not show it: %q", a.CPUInfoWithout)
+		}
 		if a.Variable == "" || len(a.Ratios) != 1 || a.Ratios[0].Ratio == nil || !(*a.Ratios[0].Ratio > 0) {
 			t.Errorf("armcap workload %+v", a)
 		}

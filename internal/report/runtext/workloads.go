@@ -86,6 +86,9 @@ func renderArmcap(w *textfmt.Writer, f result.ArmcapFigures) {
 	fmt.Fprintln(w.W)
 	w.Line("openssl %s on %s, with and without the crypto extensions", orUnknownText(f.Version), cpusLabel(f.CPUs, f.Core))
 	w.Line("without: %s turns off %s", f.Variable, f.Disables)
+	if f.CPUInfoWithout != "" {
+		w.Line("openssl's capabilities: %s; with the variable: %s", orUnknownText(f.CPUInfo), f.CPUInfoWithout)
+	}
 	t := textfmt.NewTable("cipher", "block", "with", "without", "worth")
 	t.RightAlign[1], t.RightAlign[2], t.RightAlign[3], t.RightAlign[4] = true, true, true, true
 	for _, r := range f.Ratios {
