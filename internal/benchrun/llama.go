@@ -54,6 +54,7 @@ func (r *runner) llamaSteps() []session.Step {
 			appendRaw(&raw, m.Tool, m.Args, m.RawOutput, m.RawStderr)
 			p.RawOutput = raw.String()
 			fillLlama(&figs, m.Result)
+			r.recordLlamaVersion(figs.Version)
 		}
 		if err != nil {
 			figs.Error = err.Error()
@@ -83,5 +84,18 @@ func fillLlama(f *result.LlamaFigures, res *llamabench.Result) {
 	if t := res.First("tg"); t != nil {
 		v := t.TokensS
 		f.TGTokensS = &v
+	}
+}
+
+// recordLlamaVersion puts llama.cpp's build, which only llama-bench's
+// output names, in the result's tools entry.
+func (r *runner) recordLlamaVersion(v string) {
+	if v == "" {
+		return
+	}
+	for i := range r.res.Tools {
+		if t := &r.res.Tools[i]; t.Name == "llama-bench" && t.Version == "" {
+			t.Version, t.VersionLine = v, "llama-bench JSON output: "+v
+		}
 	}
 }

@@ -279,6 +279,15 @@ func TestRunWorkloads(t *testing.T) {
 	if w.Llama.PPTokensSPerW != nil || w.Llama.PowerW != nil {
 		t.Errorf("tokens/s/W without a power source: %+v", w.Llama)
 	}
+	var llamaTool string
+	for _, tv := range r.Tools {
+		if tv.Name == "llama-bench" {
+			llamaTool = tv.Version
+		}
+	}
+	if llamaTool != "build 6920 (5a32f10a)" {
+		t.Errorf("tools: llama-bench version %q", llamaTool)
+	}
 	if r.Options["model"] != "q.gguf" {
 		t.Errorf("options model %v, want the file's name only", r.Options["model"])
 	}
