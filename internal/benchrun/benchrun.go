@@ -52,12 +52,15 @@ type Options struct {
 	Quick bool
 	// IdleTimeout bounds the wait for a quiet machine.
 	IdleTimeout time.Duration
-	// Workloads are the workload phases to add (run --workloads, see
-	// KnownWorkloads); --extensive adds the cheap ones.
-	Workloads []string
 	// SustainedDuration is the length of the sustained phase (--extensive);
 	// 0 means DefaultSustained (QuickSustained with Quick).
 	SustainedDuration time.Duration
+	// Workloads are the opt-in workloads (--workloads, see
+	// ParseWorkloads and WorkloadNames); --extensive adds the cheap ones
+	// (zstd, armcap, ssh).
+	Workloads []string
+	// Model is llama-bench's model file (--model), never downloaded.
+	Model string
 }
 
 // Defaults.
@@ -115,6 +118,9 @@ type Config struct {
 	// FindCryptsetup finds (or installs) cryptsetup for --extensive as
 	// root; nil means FindCryptsetup.
 	FindCryptsetup func(ctx context.Context, h *host.Host, allowInstall bool) (*tools.Tool, *ToolMissing)
+	// FindWorkloadTool finds a workload's program; nil means
+	// FindWorkloadTool.
+	FindWorkloadTool func(ctx context.Context, h *host.Host, workload string) (*tools.Tool, *ToolMissing)
 	// Progress receives live progress and warnings (standard error); nil
 	// for none.
 	Progress io.Writer

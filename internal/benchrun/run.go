@@ -4,6 +4,7 @@ import (
 	"context"
 	"errors"
 	"fmt"
+	"path/filepath"
 	"time"
 
 	"boardbench/internal/check"
@@ -16,6 +17,7 @@ import (
 	"boardbench/internal/proc"
 	"boardbench/internal/result"
 	"boardbench/internal/session"
+	"boardbench/internal/tools"
 	"boardbench/internal/tune"
 )
 
@@ -55,8 +57,12 @@ type runner struct {
 	tuned        bool
 	// governorsDuring are the cpufreq governors while benchmarking.
 	governorsDuring map[int]string
-	// wl are the programs of the workloads (workloads.go).
+	// wl are the programs of the hpl and ssh workloads (workloads.go).
 	wl workloadTools
+	// wlTools and wlMissing are the workloads' programs and why one is
+	// missing, by workload name.
+	wlTools   map[string]*tools.Tool
+	wlMissing map[string]*ToolMissing
 }
 
 // Run runs the benchmark through the session engine. The Outcome is nil
@@ -161,8 +167,11 @@ func (r *runner) optionsMap() map[string]any {
 		m["openssl_evp_ciphers"] = r.plan.EVPCiphers
 		m["cryptsetup_key_bits"] = r.plan.CryptsetupKeyBits
 	}
-	if wl := workloads(r.opt); len(wl) > 0 {
+	if wl := r.opt.workloadList(); len(wl) > 0 {
 		m["workloads"] = wl
+		if r.opt.Model != "" {
+			m["model"] = filepath.Base(r.opt.Model)
+		}
 	}
 	return m
 }

@@ -12,49 +12,189 @@ import (
 
 	"boardbench/internal/benchtool/hpl"
 	"boardbench/internal/benchtool/sshcipher"
+	"boardbench/internal/host"
 	"boardbench/internal/inventory/cpu"
+	"boardbench/internal/note"
 	"boardbench/internal/result"
 	"boardbench/internal/session"
+	"boardbench/internal/tools"
 )
 
-// Workload names of `run --workloads` (this file: hpl and ssh).
+// Workload names of `run --workloads LIST`.
 const (
-	WorkloadHPL = "hpl"
-	WorkloadSSH = "ssh"
+	WorkloadZstd   = "zstd"
+	WorkloadArmcap = "armcap"
+	WorkloadLlama  = "llama"
+	WorkloadHPL    = "hpl"
+	WorkloadSSH    = "ssh"
 )
 
-// KnownWorkloads are the names --workloads accepts.
-var KnownWorkloads = []string{WorkloadHPL, WorkloadSSH}
+// workloadDef is one opt-in workload of run: its phases come after the
+// standard (and --extensive) phases, in the order of workloadDefs.
+type workloadDef struct {
+	name string
+	// cheap workloads are added by --extensive.
+	cheap bool
+	// find, when set, looks for the workload's own programs and records
+	// them in the result's tools; without it FindWorkloadTool (or
+	// Config.FindWorkloadTool) does.
+	find func(r *runner, ctx context.Context)
+	// steps returns the workload's phases.
+	steps func(r *runner) []session.Step
+}
 
-// extensiveWorkloads are the cheap workloads --extensive adds.
-var extensiveWorkloads = []string{WorkloadSSH}
+// workloadDefs are the known workloads in the order they run.
+func workloadDefs() []workloadDef {
+	return []workloadDef{
+		{name: WorkloadZstd, cheap: true, steps: (*runner).zstdSteps},
+		{name: WorkloadArmcap, cheap: true, steps: (*runner).armcapSteps},
+		{name: WorkloadLlama, steps: (*runner).llamaSteps},
+		{name: WorkloadHPL, find: (*runner).findHPL, steps: (*runner).hplSteps},
+		{name: WorkloadSSH, cheap: true, find: (*runner).findSSH, steps: (*runner).sshSteps},
+	}
+}
 
-// ParseWorkloads splits a comma list of workload names, refusing an unknown
-// one; the empty list is none.
-func ParseWorkloads(list string) ([]string, error) {
+// WorkloadNames returns the names --workloads accepts, in the order the
+// workloads run.
+func WorkloadNames() []string {
 	var out []string
-	for _, name := range strings.Split(list, ",") {
-		name = strings.TrimSpace(name)
+	for _, d := range workloadDefs() {
+		out = append(out, d.name)
+	}
+	return out
+}
+
+// ParseWorkloads reads a --workloads list: names separated by commas
+// (spaces around them ignored, repeats allowed). It returns the names in
+// the order they run; an unknown name is an error naming the known ones.
+func ParseWorkloads(list string) ([]string, error) {
+	want := map[string]bool{}
+	for _, f := range strings.Split(list, ",") {
+		name := strings.ToLower(strings.TrimSpace(f))
 		if name == "" {
 			continue
 		}
-		if !slices.Contains(KnownWorkloads, name) {
-			return nil, fmt.Errorf("unknown workload %q (known: %s)", name, strings.Join(KnownWorkloads, ", "))
+		if !slices.Contains(WorkloadNames(), name) {
+			return nil, fmt.Errorf("unknown workload %q (known: %s)", name, strings.Join(WorkloadNames(), ", "))
 		}
-		if !slices.Contains(out, name) {
-			out = append(out, name)
+		want[name] = true
+	}
+	var out []string
+	for _, n := range WorkloadNames() {
+		if want[n] {
+			out = append(out, n)
 		}
 	}
 	return out, nil
 }
 
-// workloads returns the workloads of the run: --workloads, and the cheap
-// ones with --extensive, in KnownWorkloads' order.
-func workloads(opt Options) []string {
+// workloadList is the workloads of the run: those asked for, and with
+// --extensive the cheap ones, in the order they run.
+func (o Options) workloadList() []string {
 	var out []string
-	for _, name := range KnownWorkloads {
-		if slices.Contains(opt.Workloads, name) || opt.Extensive && slices.Contains(extensiveWorkloads, name) {
-			out = append(out, name)
+	for _, d := range workloadDefs() {
+		if slices.Contains(o.Workloads, d.name) || (o.Extensive && d.cheap) {
+			out = append(out, d.name)
+		}
+	}
+	return out
+}
+
+// CheckWorkloads checks the workload options before anything is measured:
+// llama needs a model file (--model), and --model is for llama only.
+func CheckWorkloads(o Options) error {
+	llama := slices.Contains(o.Workloads, WorkloadLlama)
+	switch {
+	case llama && o.Model == "":
+		return fmt.Errorf("--workloads llama needs --model FILE (a GGUF model file; boardbench never downloads one)")
+	case !llama && o.Model != "":
+		return fmt.Errorf("--model is for --workloads llama")
+	}
+	return nil
+}
+
+// FindWorkloadTool finds the program of a workload on PATH; a workload
+// that uses a tool of the standard run (armcap: openssl) has none of its
+// own (nil, nil). Workload programs are never installed.
+func FindWorkloadTool(ctx context.Context, h *host.Host, workload string) (*tools.Tool, *ToolMissing) {
+	switch workload {
+	case WorkloadZstd:
+		t, notes := tools.FindZstd(ctx, h)
+		if t == nil {
+			return nil, &ToolMissing{Reason: notesReason(notes), Hint: "install zstd from your distribution's packages (Debian: apt install zstd)"}
+		}
+		return t, nil
+	case WorkloadLlama:
+		t, notes := tools.FindLlamaBench(ctx, h)
+		if t == nil {
+			return nil, &ToolMissing{Reason: notesReason(notes), Hint: "build llama.cpp (its llama-bench program) and put llama-bench on PATH"}
+		}
+		return t, nil
+	}
+	return nil, nil
+}
+
+// notesReason is the reason of a missing tool from its lookup notes.
+func notesReason(notes note.List) string {
+	for _, n := range notes {
+		if n.Reason == note.NotInstalled {
+			return "not installed"
+		}
+		return "not usable: " + n.Reason
+	}
+	return "not installed"
+}
+
+// findWorkloadTools looks for the programs of the run's workloads and
+// records them (or why they are missing) in the result's tools. A missing
+// workload program skips its phase with the reason; it is no finding (the
+// workloads are an extra).
+func (r *runner) findWorkloadTools(ctx context.Context) {
+	find := r.cfg.FindWorkloadTool
+	if find == nil {
+		find = FindWorkloadTool
+	}
+	r.wlTools = map[string]*tools.Tool{}
+	r.wlMissing = map[string]*ToolMissing{}
+	r.wl.hplTool = -1
+	list := r.opt.workloadList()
+	for _, d := range workloadDefs() {
+		if !slices.Contains(list, d.name) {
+			continue
+		}
+		name := d.name
+		if d.find != nil {
+			d.find(r, ctx)
+			continue
+		}
+		t, missing := find(ctx, r.h, name)
+		switch {
+		case t != nil:
+			r.wlTools[name] = t
+			r.res.Tools = append(r.res.Tools, result.ToolVersion{Name: t.Name, Path: t.Path, Version: t.Version, VersionLine: t.VersionLine})
+		case missing != nil:
+			r.wlMissing[name] = missing
+			r.res.Tools = append(r.res.Tools, result.ToolVersion{Name: workloadProgram(name), Note: missing.Reason + "; " + missing.Hint})
+		}
+	}
+}
+
+// workloadProgram names a workload's program in messages.
+func workloadProgram(workload string) string {
+	switch workload {
+	case WorkloadLlama:
+		return "llama-bench"
+	}
+	return workload
+}
+
+// workloadSteps are the phases of the run's workloads.
+func (r *runner) workloadSteps() []session.Step {
+	var out []session.Step
+	list := r.opt.workloadList()
+	for _, d := range workloadDefs() {
+		if slices.Contains(list, d.name) {
+			out = append(out, d.steps(r)...)
 		}
 	}
 	return out
@@ -73,63 +213,53 @@ type workloadTools struct {
 	sshAvailable bool
 }
 
-// findWorkloadTools looks for the programs of the chosen workloads and
-// records them (or why they are missing) in the result's tools.
-func (r *runner) findWorkloadTools(ctx context.Context) {
-	wl := workloads(r.opt)
-	r.wl.hplTool = -1
-	live := r.h.Live()
-	if slices.Contains(wl, WorkloadHPL) {
-		switch t, err := hpl.Find(exec.LookPath); {
-		case !live:
-			r.wl.hplMissing = "not the live system"
-		case err != nil:
-			r.wl.hplMissing = err.Error()
-			r.res.Tools = append(r.res.Tools, result.ToolVersion{Name: "hpcc", Note: r.wl.hplMissing})
-		default:
-			r.wl.hpl = t
-			r.wl.hplTool = len(r.res.Tools)
-			note := "single process (no mpirun on PATH)"
-			if t.MPIRun != "" {
-				note = "started by " + t.MPIRun
-			}
-			r.res.Tools = append(r.res.Tools, result.ToolVersion{Name: t.Name, Path: t.Path, Note: note})
+// findHPL looks for hpcc or xhpl (and mpirun) and records it, or why it
+// is missing, in the result's tools. A recorded root runs no workload.
+func (r *runner) findHPL(_ context.Context) {
+	switch t, err := hpl.Find(exec.LookPath); {
+	case !r.h.Live():
+		r.wl.hplMissing = "not the live system"
+	case err != nil:
+		r.wl.hplMissing = err.Error()
+		r.res.Tools = append(r.res.Tools, result.ToolVersion{Name: "hpcc", Note: r.wl.hplMissing})
+	default:
+		r.wl.hpl = t
+		r.wl.hplTool = len(r.res.Tools)
+		note := "single process (no mpirun on PATH)"
+		if t.MPIRun != "" {
+			note = "started by " + t.MPIRun
 		}
-	}
-	if slices.Contains(wl, WorkloadSSH) {
-		t, err := sshcipher.FindTools()
-		switch {
-		case !live:
-			r.wl.sshMissing = "not the live system"
-		case err != nil:
-			r.wl.sshMissing = err.Error()
-			r.res.Tools = append(r.res.Tools, result.ToolVersion{Name: "ssh", Note: r.wl.sshMissing})
-		default:
-			r.wl.ssh = t
-			r.wl.sshClient = sshcipher.ClientVersion(ctx, t.SSH)
-			r.wl.sshOffered, err = sshcipher.Offered(ctx, t.SSH)
-			if err != nil {
-				r.wl.sshMissing = err.Error()
-			}
-			r.res.Tools = append(r.res.Tools, result.ToolVersion{Name: "ssh", Path: t.SSH, Version: sshcipher.Version(r.wl.sshClient),
-				VersionLine: r.wl.sshClient, Note: "server: " + t.SSHD + " (a throwaway instance on 127.0.0.1)"})
-		}
+		r.res.Tools = append(r.res.Tools, result.ToolVersion{Name: t.Name, Path: t.Path, Note: note})
 	}
 }
 
-// workloadSteps are the phases of the chosen workloads.
-func (r *runner) workloadSteps() []session.Step {
-	var out []session.Step
-	for _, name := range workloads(r.opt) {
-		switch name {
-		case WorkloadHPL:
-			out = append(out, r.hplStep())
-		case WorkloadSSH:
-			out = append(out, r.sshStep())
+// findSSH looks for ssh and sshd and the ciphers this ssh offers, and
+// records them, or why they are missing, in the result's tools.
+func (r *runner) findSSH(ctx context.Context) {
+	t, err := sshcipher.FindTools()
+	switch {
+	case !r.h.Live():
+		r.wl.sshMissing = "not the live system"
+	case err != nil:
+		r.wl.sshMissing = err.Error()
+		r.res.Tools = append(r.res.Tools, result.ToolVersion{Name: "ssh", Note: r.wl.sshMissing})
+	default:
+		r.wl.ssh = t
+		r.wl.sshClient = sshcipher.ClientVersion(ctx, t.SSH)
+		r.wl.sshOffered, err = sshcipher.Offered(ctx, t.SSH)
+		if err != nil {
+			r.wl.sshMissing = err.Error()
 		}
+		r.res.Tools = append(r.res.Tools, result.ToolVersion{Name: "ssh", Path: t.SSH, Version: sshcipher.Version(r.wl.sshClient),
+			VersionLine: r.wl.sshClient, Note: "server: " + t.SSHD + " (a throwaway instance on 127.0.0.1)"})
 	}
-	return out
 }
+
+// hplSteps is the hpl workload's phase.
+func (r *runner) hplSteps() []session.Step { return []session.Step{r.hplStep()} }
+
+// sshSteps is the ssh workload's phase.
+func (r *runner) sshSteps() []session.Step { return []session.Step{r.sshStep()} }
 
 // hplParams are the run's HPL parameters: N and NB from MemAvailable, one
 // process per usable CPU where mpirun starts them.

@@ -127,6 +127,8 @@ func Validate(r *result.Result, f Facts, summarize func([]result.Phase) result.S
 var secondaryPhases = map[string]bool{
 	result.PhaseSevenZipCluster: true, result.PhaseOpenSSLAllCores: true, result.PhaseMemoryAllCores: true,
 	result.PhaseSustained: true, result.PhaseOpenSSLEVP: true, result.PhaseCryptsetup: true,
+	result.PhaseZstd: true, result.PhaseArmcap: true, result.PhaseLlama: true, // run --workloads: extras
+	result.PhaseHPL: true, result.PhaseSSHCiphers: true,
 }
 
 // DisturbedFigures: figures measured while other tasks took more than

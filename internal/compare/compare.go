@@ -401,13 +401,7 @@ func valueLabel(r *result.Result, v result.Value) string {
 // self-explaining name.
 var otherLabels = map[string]struct{ name, unit string }{
 	"cpuminer_khs": {"cpuminer scrypt hash rate", "kH/s"},
-	// run --workloads (summary.workloads).
-	"workloads.hpl.gflops":       {"HPL (Linpack)", "Gflops"},
-	"workloads.hpl.gflops_per_w": {"HPL (Linpack) per watt", "Gflops/W"},
 }
-
-// sshCipherPrefix starts the key of each ssh cipher's throughput.
-const sshCipherPrefix = "workloads.ssh.mb_s."
 
 func throttling(r *result.Result) string {
 	for _, f := range r.Findings {
@@ -450,7 +444,7 @@ var perCore = []struct {
 // known are the summary fields the figures above cover; the flattened
 // figures of other fields are listed by name.
 var known = []string{"sevenzip_multi_mips", "sevenzip_multi_mips_undisturbed", "sevenzip_single_mips", "aes256_16k",
-	"memcpy_mb_s", "memset_mb_s", "clock_mhz", "clock_all_disturbed_mhz", "sweep"}
+	"memcpy_mb_s", "memset_mb_s", "clock_mhz", "clock_all_disturbed_mhz", "sweep", "workloads"}
 
 func figures(in []Input) []Figure {
 	n := len(in)
@@ -518,6 +512,8 @@ func figures(in []Input) []Figure {
 	out = append(out, storageFigures(in)...)
 	// The sweep rows, matched by clock (sweepFigures).
 	out = append(out, sweepFigures(in)...)
+	// The workloads of run --workloads (workloadFigures).
+	out = append(out, workloadFigures(in)...)
 	// Every other headline figure of any command, by name.
 	other := map[string][]*float64{}
 	for i, x := range in {
@@ -540,8 +536,6 @@ func figures(in []Input) []Figure {
 		f := Figure{Key: name, Name: name, Values: other[name], SpreadPct: make([]*float64, n)}
 		if l, ok := otherLabels[name]; ok {
 			f.Name, f.Unit = l.name, l.unit
-		} else if c, ok := strings.CutPrefix(name, sshCipherPrefix); ok {
-			f.Name, f.Unit = "ssh cipher "+c, "MB/s"
 		}
 		out = append(out, f)
 	}

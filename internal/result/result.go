@@ -209,8 +209,8 @@ type Summary struct {
 	*StorageSummary
 	// NetSummary holds the headline figures of `boardbench net`.
 	*NetSummary
-	// Workloads holds the headline figures of `run --workloads`; absent
-	// without them (schema 1.3).
+	// Workloads are the headline figures of the opt-in workload phases
+	// (`run --workloads`) by name (schema 1.3); nil without any.
 	Workloads *Workloads `json:"workloads,omitempty"`
 	// Valid is false when a finding invalidates the figures.
 	Valid bool `json:"valid"`

@@ -110,6 +110,7 @@ func BuildSummary(phases []Phase) Summary {
 			}
 		}
 	}
+	s.Workloads = buildWorkloads(phases)
 	// Sweep passes set aside: lost only when no pass of their row counts.
 	s.Excluded = append(s.Excluded, sweepExcluded(phases)...)
 	lists := map[string]int{"clock_mhz": len(s.ClockMHz), "sevenzip_single_mips": len(s.SevenZipSingleMIPS),
@@ -121,9 +122,6 @@ func BuildSummary(phases []Phase) Summary {
 			s.HeadlineNotes = append(s.HeadlineNotes, HeadlineNote{Figure: e.Figure, Reason: "no valid measurement: " + e.Reason})
 		}
 	}
-	var wlExcluded []ExcludedFigure
-	s.Workloads, wlExcluded = workloadsOf(phases)
-	s.Excluded = append(s.Excluded, wlExcluded...)
 	return s
 }
 

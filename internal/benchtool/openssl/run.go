@@ -29,6 +29,9 @@ type Options struct {
 	// later; shorter runs for smoke tests). 0 keeps openssl's default of
 	// 3 s per block size, which published results use.
 	Seconds int
+	// Env holds extra KEY=VALUE entries for openssl's environment, such
+	// as OPENSSL_armcap=0 (the CPU capabilities openssl may use).
+	Env []string
 }
 
 // Measurement is one openssl process: how it was run, its raw output and its
@@ -44,6 +47,8 @@ type Measurement struct {
 	Args []string `json:"args"`
 	// CPUs are the CPUs it was bound to; empty when not bound.
 	CPUs []int `json:"cpus,omitempty"`
+	// Env are the environment entries added (Options.Env).
+	Env []string `json:"env,omitempty"`
 	// Result holds the parsed figures; nil when nothing could be read.
 	Result *Result `json:"result"`
 	// Outcome is openssl's output (the standard error has the "Doing ..."
@@ -85,8 +90,9 @@ func Run(ctx context.Context, ex proc.Executor, tool tools.Tool, cipher string, 
 		Cipher:      cipher,
 		Args:        Args(cipher, opts),
 		CPUs:        append([]int(nil), opts.CPUs...),
+		Env:         append([]string(nil), opts.Env...),
 	}
-	res, err := ex.Exec(ctx, proc.Command{Name: name, Args: m.Args, CPUs: opts.CPUs})
+	res, err := ex.Exec(ctx, proc.Command{Name: name, Args: m.Args, CPUs: opts.CPUs, Env: opts.Env})
 	m.Record(res)
 	parsed, perr := Parse(m.RawOutput + "\n" + m.RawStderr)
 	if perr == nil || len(parsed.Passes) > 0 || parsed.Version != "" {

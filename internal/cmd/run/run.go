@@ -8,6 +8,8 @@ import (
 	"context"
 	"errors"
 	"io"
+	"os"
+	"strings"
 	"time"
 
 	"boardbench/internal/benchrun"
@@ -35,7 +37,7 @@ type Options struct {
 	// Push is --push (a lab URL), TokenFile --token-file.
 	Push, TokenFile string
 	// Workloads is --workloads as given (a comma list); RunE parses it
-	// into Bench.Workloads.
+	// into Bench.Workloads (benchrun.ParseWorkloads).
 	Workloads string
 }
 
@@ -69,16 +71,16 @@ whose verdict is not valid exits with status 3 (see README, "Exit status").`,
   boardbench run --output myboard.json
   boardbench run --quick                 # about 45 s; figures not comparable
   sudo boardbench run --extensive --opps # per cluster, all cores, sustained load, every OPP
-  boardbench run --workloads hpl,ssh     # add HPL (Linpack) and ssh ciphers
+  boardbench run --workloads zstd,armcap # + zstd -19, openssl without the CPU's crypto extensions
+  boardbench run --workloads hpl,ssh     # + HPL (Linpack) and ssh ciphers
+  boardbench run --workloads llama --model qwen2.5-0.5b-q4_0.gguf   # + llama-bench (docs/workloads.md)
   boardbench report myboard.json`,
 		Args: cmdutil.NoArgs,
 		RunE: func(cmd *cobra.Command, args []string) error {
 			opts.Ctx = cmd.Context()
-			wl, err := benchrun.ParseWorkloads(opts.Workloads)
-			if err != nil {
-				return cmdutil.Usagef("--workloads: %v", err)
+			if err := checkWorkloads(opts.Workloads, opt); err != nil {
+				return err
 			}
-			opt.Workloads = wl
 			if runF != nil {
 				return runF(opts)
 			}
@@ -91,8 +93,9 @@ whose verdict is not valid exits with status 3 (see README, "Exit status").`,
 	fl.BoolVar(&opt.Force, "force", false, "do not wait for a quiet machine (recorded as a finding)")
 	fl.BoolVar(&opt.NoInstall, "no-install", false, "never install missing tools (7-Zip, openssl); skip their benchmarks instead")
 	fl.BoolVar(&opt.Extensive, "extensive", false, "add AES-GCM, ChaCha20-Poly1305 and cryptsetup aes-xts per core type, 7-Zip per cluster, openssl on all cores and a sustained load")
+	fl.StringVar(&opts.Workloads, "workloads", "", "also run the workloads of `LIST` (comma-separated: "+strings.Join(benchrun.WorkloadNames(), ", ")+"); --extensive adds the cheap ones (zstd, armcap, ssh)")
+	fl.StringVar(&opt.Model, "model", "", "with --workloads llama: llama-bench's model `FILE` (GGUF; never downloaded)")
 	fl.BoolVar(&opt.OPPs, "opps", false, "also measure every cpufreq clock of every cluster (needs root)")
-	fl.StringVar(&opts.Workloads, "workloads", "", "add workload phases, a comma `LIST` of: hpl (Linpack through hpcc or xhpl), ssh (ssh ciphers through a throwaway sshd); --extensive adds ssh")
 	fl.BoolVar(&opt.Quick, "quick", false, "short run of about 45 s for tests and CI (figures are not comparable)")
 	fl.DurationVar(&opt.IdleTimeout, "idle-timeout", benchrun.DefaultIdleTimeout, "wait at most `DURATION` for a quiet machine, then start anyway with a finding")
 	fl.StringVar(&opts.Push, "push", "", "at the end, upload the result to the lab at `URL` (https://LAB; kept as pending in the store when it fails)")
@@ -159,4 +162,28 @@ func recheckLeftovers(force bool, command, root string) error {
 		return nil
 	}
 	return session.CheckLeftovers(nil, false, command, root)
+}
+
+// checkWorkloads reads --workloads and --model into opt: an unknown
+// workload, llama without a model, a model without llama or a model that
+// is not a readable regular file is a usage error (nothing measured).
+func checkWorkloads(list string, opt *benchrun.Options) error {
+	wl, err := benchrun.ParseWorkloads(list)
+	if err != nil {
+		return cmdutil.Usagef("--workloads: %v", err)
+	}
+	opt.Workloads = wl
+	if err := benchrun.CheckWorkloads(*opt); err != nil {
+		return cmdutil.Usagef("%v", err)
+	}
+	if opt.Model != "" {
+		st, err := os.Stat(opt.Model)
+		switch {
+		case err != nil:
+			return cmdutil.Usagef("--model: %v", err)
+		case !st.Mode().IsRegular():
+			return cmdutil.Usagef("--model: %s is not a regular file", opt.Model)
+		}
+	}
+	return nil
 }

@@ -40,6 +40,11 @@ func TestBadFlags(t *testing.T) {
 		{[]string{"--root", "/tmp"}, 2, "unknown flag"},
 		{[]string{"extra"}, 2, "unknown command"},
 		{[]string{"--workloads", "hpl,bogus"}, 2, `unknown workload "bogus"`},
+		{[]string{"--workloads", "zstd,gzip"}, 2, `unknown workload "gzip"`},
+		{[]string{"--workloads", "llama"}, 2, "needs --model FILE"},
+		{[]string{"--model", "m.gguf"}, 2, "--model is for --workloads llama"},
+		{[]string{"--workloads", "llama", "--model", "/nonexistent/m.gguf"}, 2, "no such file"},
+		{[]string{"--workloads", "llama", "--model", "/"}, 2, "not a regular file"},
 	}
 	for _, tt := range tests {
 		_, _, err := execute(t, tt.args...)
@@ -70,8 +75,13 @@ func TestQuickRunWithRealTools(t *testing.T) {
 	if _, err := exec.LookPath("openssl"); err != nil || sevenZip == "" {
 		need.Missing(t, "needs 7-Zip (7zz, 7z, 7za or 7zr) and openssl on PATH; not found here")
 	}
+	if _, err := exec.LookPath("zstd"); err != nil {
+		need.Missing(t, "needs zstd on PATH for the zstd workload; not found here")
+	}
 	out := filepath.Join(t.TempDir(), "quick.json")
-	stdout, stderr, runErr := execute(t, "--quick", "--force", "--no-install", "--output", out)
+	// With the cheap workloads: zstd and openssl without the CPU's crypto
+	// extensions (OPENSSL_armcap / OPENSSL_ia32cap), with the real tools.
+	stdout, stderr, runErr := execute(t, "--quick", "--force", "--no-install", "--output", out, "--workloads", "zstd,armcap")
 	r, err := result.Load(out)
 	if err != nil {
 		t.Fatalf("%v (run: %v)\nstderr:\n%s", err, runErr, stderr)
@@ -97,7 +107,7 @@ func TestQuickRunWithRealTools(t *testing.T) {
 			t.Errorf("phase %s lacks figures or samples", p.Name)
 		}
 	}
-	for _, name := range []string{"clock", "memory", "openssl", "7zip-single", "7zip-multi", "clock-after-load"} {
+	for _, name := range []string{"clock", "memory", "openssl", "7zip-single", "7zip-multi", "clock-after-load", "zstd", "armcap"} {
 		if !seen[name] {
 			t.Errorf("no %s phase", name)
 		}
@@ -144,6 +154,33 @@ func TestQuickRunWithRealTools(t *testing.T) {
 	positive("aes256_16k", s.AES256At16K)
 	positive("memcpy_mb_s", s.MemcpyMBs)
 	positive("memset_mb_s", s.MemsetMBs)
+	// The workloads: figures in summary.workloads, unless other tasks
+	// disturbed the phase (then a warning, and the figures stay in it).
+	w := s.Workloads
+	if w == nil {
+		w = &result.Workloads{}
+	}
+	disturbed := map[string]bool{}
+	for _, p := range r.Phases {
+		disturbed[p.Name] = disturbed[p.Name] || p.IsDisturbed()
+	}
+	if z := w.Zstd; z == nil && !disturbed["zstd"] || z != nil && (z.MBs == nil || !(*z.MBs > 0) || z.Ratio == nil || !(*z.Ratio > 1) || z.Version == "") {
+		t.Errorf("zstd workload %+v (disturbed %v)", z, disturbed["zstd"])
+	}
+	if len(w.Armcap) == 0 && !disturbed["armcap"] {
+		t.Errorf("no armcap workload figures, and the phase was not disturbed")
+	}
+	for _, a := range w.Armcap {
+		if a.CPUInfoWithout != "" && !strings.Contains(a.CPUInfoWithout, "env:") {
+			t.Errorf("openssl's capability vector with the variable does not show it: %q", a.CPUInfoWithout)
+		}
+		if a.Variable == "" || len(a.Ratios) != 1 || a.Ratios[0].Ratio == nil || !(*a.Ratios[0].Ratio > 0) {
+			t.Errorf("armcap workload %+v", a)
+		}
+	}
+	if !strings.Contains(stdout.String(), "zstd") || !strings.Contains(stdout.String(), "OPENSSL_") {
+		t.Errorf("text report does not show the workloads:\n%s", stdout)
+	}
 	if len(s.SevenZipMultiRuns) != 1 || (s.SevenZipMultiMIPS == nil) != excluded["sevenzip_multi_mips"] ||
 		(s.SevenZipMultiMIPS != nil && !(*s.SevenZipMultiMIPS > 0)) {
 		t.Errorf("7-Zip multi %v runs %v, excluded %v", s.SevenZipMultiMIPS, s.SevenZipMultiRuns, excluded)

@@ -46,7 +46,9 @@ func TestQuickRunWorkloads(t *testing.T) {
 	var hp result.HPLFigures
 	var ss result.SSHFigures
 	var hplPower *float64
+	disturbed := map[string]bool{}
 	for _, p := range r.Phases {
+		disturbed[p.Name] = disturbed[p.Name] || p.IsDisturbed()
 		switch p.Name {
 		case result.PhaseHPL:
 			if p.Status != result.PhaseOK || json.Unmarshal(p.Figures, &hp) != nil || len(p.Samples) == 0 || p.Judgement == nil {
@@ -71,11 +73,22 @@ func TestQuickRunWorkloads(t *testing.T) {
 		}
 	}
 	// Each workload figure is a headline figure or, on a machine where
-	// other work took the CPU (as CI machines are), excluded with the
-	// reason, and the result is then not valid.
-	excluded := map[string]float64{}
+	// other work took the CPU (as CI machines are), its phase is disturbed:
+	// then it stays in the phase only, with a warning, and costs the
+	// standard figures nothing (the workloads are secondary).
+	for _, f := range r.Findings {
+		if f.ID == "disturbed_figures" {
+			for _, ph := range f.Phases {
+				if ph == result.PhaseHPL || ph == result.PhaseSSHCiphers {
+					t.Errorf("a disturbed workload invalidates: %+v", f)
+				}
+			}
+		}
+	}
 	for _, e := range r.Summary.Excluded {
-		excluded[e.Figure] = e.Measured
+		if e.Phase == result.PhaseHPL || e.Phase == result.PhaseSSHCiphers {
+			t.Errorf("workload figure excluded from the headline: %+v", e)
+		}
 	}
 	w := r.Summary.Workloads
 	if w == nil {
@@ -89,16 +102,16 @@ func TestQuickRunWorkloads(t *testing.T) {
 		if *w.HPL.Gflops != *hp.Gflops || w.HPL.GflopsPerW == nil || *w.HPL.GflopsPerW != *hp.Gflops/5 {
 			t.Errorf("hpl headline %+v, Gflops %v", w.HPL, *hp.Gflops)
 		}
-	case excluded[result.FigureHPLGflops] != *hp.Gflops || r.Summary.Valid:
-		t.Errorf("hpl: no headline, excluded %v, valid %v", excluded, r.Summary.Valid)
+	case !disturbed[result.PhaseHPL]:
+		t.Errorf("hpl: no headline, and the phase was not disturbed")
 	}
 	for _, c := range ss.Ciphers {
 		if w.SSH != nil {
 			if v := w.SSH.MBs[c.Cipher]; v == nil || *v != *c.MBs {
 				t.Errorf("ssh headline %v for %+v", v, c)
 			}
-		} else if v, ok := excluded[result.FigureSSHMBs+"."+c.Cipher]; !ok || v != *c.MBs || r.Summary.Valid {
-			t.Errorf("ssh %s: no headline, excluded %v, valid %v", c.Cipher, excluded, r.Summary.Valid)
+		} else if !disturbed[result.PhaseSSHCiphers] {
+			t.Errorf("ssh %s: no headline, and the phase was not disturbed", c.Cipher)
 		}
 	}
 	tools := map[string]result.ToolVersion{}
@@ -109,8 +122,14 @@ func TestQuickRunWorkloads(t *testing.T) {
 		t.Errorf("tools = %+v", r.Tools)
 	}
 	text := stdout.String()
-	for _, want := range []string{"HPL through " + hp.Tool, "Gflops/W at 5.00 W", "ssh " + ss.Version + " to a throwaway sshd", ss.Ciphers[0].Cipher,
-		"  HPL:", "  ssh ciphers:"} {
+	wants := []string{"HPL through " + hp.Tool, "Gflops/W at 5.00 W", "ssh " + ss.Version + " to a throwaway sshd", ss.Ciphers[0].Cipher}
+	if w.HPL != nil {
+		wants = append(wants, "  HPL:")
+	}
+	if w.SSH != nil {
+		wants = append(wants, "  ssh ciphers:")
+	}
+	for _, want := range wants {
 		if !strings.Contains(text, want) {
 			t.Errorf("report lacks %q", want)
 		}

@@ -68,6 +68,12 @@ func renderFigures(w *textfmt.Writer, p result.Phase, memClockDevice string) {
 		err = decode(p.Figures, func(f result.SSHFigures) {
 			renderSSH(w, f)
 		})
+	case result.PhaseZstd:
+		err = decode(p.Figures, func(f result.ZstdFigures) { renderZstd(w, f) })
+	case result.PhaseArmcap:
+		err = decode(p.Figures, func(f result.ArmcapFigures) { renderArmcap(w, f) })
+	case result.PhaseLlama:
+		err = decode(p.Figures, func(f result.LlamaFigures) { renderLlama(w, f) })
 	case result.PhaseStorage:
 		err = decode(p.Figures, func(f result.StorageFigures) {
 			renderStorage(w, f)

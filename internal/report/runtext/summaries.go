@@ -92,7 +92,7 @@ func storageModePairs(r *result.Result) [][2]string {
 // 7-Zip, tools, tuning and the per-core-type table.
 func renderRunSummary(w *textfmt.Writer, r *result.Result, pairs [][2]string) {
 	pairs = append(pairs, [2]string{"7-Zip multi", sevenZipMultiLine(r)})
-	pairs = append(pairs, workloadPairs(r.Summary)...)
+	pairs = append(pairs, WorkloadPairs(r.Summary.Workloads)...)
 	pairs = append(pairs, importedPairs(r)...)
 	pairs = append(pairs, toolPairs(r)...)
 	pairs = append(pairs, [2]string{"tuning", tuningLine(r.Tuning)})

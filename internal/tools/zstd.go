@@ -1,0 +1,85 @@
+package tools
+
+import (
+	"context"
+	"fmt"
+	"strings"
+
+	"boardbench/internal/host"
+	"boardbench/internal/lazyre"
+	"boardbench/internal/note"
+)
+
+// FlavorZstd is the zstd command-line program (run --workloads zstd).
+const FlavorZstd Flavor = "zstd"
+
+// zstdVersionRE matches zstd's banner, "*** Zstandard CLI (64-bit) v1.5.4,
+// by Yann Collet ***" (older: "*** zstd command line interface 64-bits
+// v1.3.8, by Yann Collet ***").
+var zstdVersionRE = lazyre.New(`^\*\*\*.*\bv(\d+\.\d+\.\d+)\b`)
+
+// ParseZstdVersion reads the output of `zstd --version`. ok is false when
+// no line is zstd's banner.
+func ParseZstdVersion(out string) (t Tool, ok bool) {
+	for _, raw := range strings.Split(out, "\n") {
+		line := strings.TrimSpace(raw)
+		m := zstdVersionRE.FindStringSubmatch(line)
+		if m == nil || !strings.Contains(strings.ToLower(line), "zstd") && !strings.Contains(line, "Zstandard") {
+			continue
+		}
+		t.VersionLine, t.Version, t.Flavor = line, m[1], FlavorZstd
+		t.Comparable = true
+		t.ComparableReason = "zstd's compression at one level changes little between versions; the version is recorded next to the figures"
+		return t, true
+	}
+	return t, false
+}
+
+// FindZstd returns the zstd command with its version, or nil with a note
+// saying why there is none.
+func FindZstd(ctx context.Context, h *host.Host) (*Tool, note.List) {
+	var notes note.List
+	if !h.HasCommand("zstd") {
+		notes.Add("zstd", note.NotInstalled)
+		return nil, notes
+	}
+	p := commandPath(h, "zstd")
+	realPath, wrapper, rnotes := resolveWrappers(h, p)
+	runPath := p
+	if runPath == "" {
+		runPath = "zstd"
+	}
+	out, err := h.Run(ctx, runPath, "--version")
+	t, ok := ParseZstdVersion(string(out))
+	if !ok {
+		if err != nil {
+			notes.Add("zstd", fmt.Sprintf("running it failed: %v", err))
+		} else {
+			notes.Add("zstd", note.Malformed+": no version line in `zstd --version`")
+		}
+		return nil, notes
+	}
+	t.Name, t.Path, t.RealPath, t.Wrapper, t.Notes = "zstd", p, realPath, wrapper, rnotes
+	return &t, notes
+}
+
+// FindLlamaBench returns llama.cpp's llama-bench program, or nil with a
+// note saying why there is none. llama-bench prints no version of its own
+// before a run: its JSON output names the build (build_number,
+// build_commit), which the llama phase records.
+func FindLlamaBench(_ context.Context, h *host.Host) (*Tool, note.List) {
+	var notes note.List
+	if !h.HasCommand("llama-bench") {
+		notes.Add("llama-bench", note.NotInstalled)
+		return nil, notes
+	}
+	p := commandPath(h, "llama-bench")
+	realPath, wrapper, rnotes := resolveWrappers(h, p)
+	t := Tool{Name: "llama-bench", Path: p, RealPath: realPath, Wrapper: wrapper, Notes: rnotes, Flavor: FlavorLlamaBench,
+		Comparable:       true,
+		ComparableReason: "llama.cpp's speed changes between builds; the build is recorded next to the figures"}
+	return &t, notes
+}
+
+// FlavorLlamaBench is llama.cpp's llama-bench (run --workloads llama).
+const FlavorLlamaBench Flavor = "llama-bench"
