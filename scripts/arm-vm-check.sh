@@ -102,14 +102,27 @@ getfield() {
 # shows how far it got: the command's RSS and MemAvailable (kB), and the
 # major page faults of the whole system so far.
 progress() {
-  getfield /proc/$2/status VmRSS; rss=$val
+  child_of "$2"
+  getfield /proc/$child/status VmRSS; rss=$val
   getfield /proc/meminfo MemAvailable
   echo "@@PROGRESS $1 $(date +%s) rss=$rss available=$val $(grep '^pgmajfault ' /proc/vmstat)"
 }
+# child_of PID: sets child to a child process of PID (shell builtins only:
+# the VM's busybox has no pgrep applet installed).
+child_of() {
+  child=
+  for s in /proc/[0-9]*/stat; do
+    { read -r cpid _ _ ppid _ <"$s"; } 2>/dev/null || continue
+    [ "$ppid" = "$1" ] && { child=$cpid; return; }
+  done
+}
 # peak NAME SECS CMD...: runs CMD under busybox's time (stopped with SIGINT
 # after SECS seconds unless SECS is 0) and prints its exit status and peak
-# RSS in kB: the "Maximum resident set size" of time -v, the kernel's own
+# RSS in KiB: the "Maximum resident set size" of time -v, the kernel's own
 # high-water mark of the process (time ignores SIGINT while it waits).
+# busybox 1.35's time takes ru_maxrss (already KiB) for a count of pages
+# and multiplies it by the page size in KiB: 4 with the 4 KiB pages of
+# Debian's arm64 kernel, so its figure is divided by 4 here.
 peak() {
   name=$1 secs=$2; shift 2
   echo "@@START $name $(date +%s)"
@@ -120,12 +133,13 @@ peak() {
     [ -n "$val" ] && [ "$val" != Z ] || break
     sleep 1
     n=$((n + 1))
-    [ "$secs" != 0 ] && [ "$n" = "$secs" ] && kill -INT $(pgrep -P $pid) 2>/dev/null
-    [ $((n % 60)) = 0 ] && progress "$name" "$(pgrep -P $pid)"
+    [ "$secs" != 0 ] && [ "$n" = "$secs" ] && { child_of $pid; [ -n "$child" ] && kill -INT $child 2>/dev/null; }
+    [ $((n % 60)) = 0 ] && progress "$name" $pid
   done
   wait $pid
   rc=$?
   hwm=$(sed -n 's/^[[:space:]]*Maximum resident set size (kbytes): *\([0-9]*\).*/\1/p' "$name.time")
+  [ -n "$hwm" ] && hwm=$((hwm / 4))
   echo "@@RSS $name $rc ${hwm:-0} $(grep -v '^[[:space:]]*$' "$name.err" | tail -n1)"
 }
 if grep -q 'boardbench.run=1' /proc/cmdline; then
@@ -151,7 +165,7 @@ if grep -q 'boardbench.run=1' /proc/cmdline; then
   grep -E '^(7-Zip|openssl|memory)' run.out | head -n 6 | sed 's/^/@@RUNOUT /'
 fi
 peak info 0 /bin/boardbench info
-peak monitor 10 /bin/boardbench monitor --interval 1s
+peak monitor 0 /bin/boardbench monitor --interval 1s --count 10
 peak mem 0 /bin/boardbench mem --quick -o mem.json
 peak clock 0 /bin/boardbench clock -o clock.json
 echo "@@MEMAVAILABLE $(sed -n 's/^MemAvailable:[^0-9]*\([0-9]*\).*/\1/p' /proc/meminfo)"
