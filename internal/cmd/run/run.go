@@ -73,7 +73,7 @@ whose verdict is not valid exits with status 3 (see README, "Exit status").`,
   sudo boardbench run --extensive --opps # per cluster, all cores, sustained load, every OPP
   boardbench run --workloads zstd,armcap # + zstd -19, openssl without the CPU's crypto extensions
   boardbench run --workloads hpl,ssh     # + HPL (Linpack) and ssh ciphers
-  boardbench run --workloads llama --model qwen2.5-0.5b-q4_0.gguf   # + llama-bench (docs/workloads.md)
+  boardbench run --workloads llama --model small.gguf # + llama-bench (docs/workloads.md)
   boardbench report myboard.json`,
 		Args: cmdutil.NoArgs,
 		RunE: func(cmd *cobra.Command, args []string) error {
