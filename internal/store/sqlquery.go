@@ -47,7 +47,7 @@ func (s *sqlStore) filterOn(t string, q Query) (string, []any) {
 	contains(t+".soc_lc", q.SoC)
 	contains("r.kernel_lc", q.Kernel)
 	contains("r.core_types_lc", q.CoreType)
-	if c, a := kindCond(t+".kind", q); c != "" {
+	if c, a := s.kindCond(t+".kind", q); c != "" {
 		where = append(where, c)
 		args = append(args, a...)
 	}
@@ -308,12 +308,9 @@ func (s *sqlStore) socValues(ctx context.Context, q Query) (socs []string, match
 	}
 	query := `SELECT soc_lc, SUM(n) FROM result_counts WHERE soc_lc LIKE ? ESCAPE '\'`
 	args := []any{"%" + likeEscape(strings.ToLower(q.SoC)) + "%"}
-	if q.Kind != "" {
-		query += ` AND kind = ?`
-		args = append(args, q.Kind)
-	} else {
-		query += ` AND kind <> ?`
-		args = append(args, KindReplay)
+	if c, a := s.kindCond("kind", Query{Kind: q.Kind, Kinds: q.Kinds}); c != "" {
+		query += ` AND ` + c
+		args = append(args, a...)
 	}
 	if q.ValidOnly {
 		query += ` AND valid = 1`
@@ -549,7 +546,7 @@ func (s *sqlStore) count(ctx context.Context, q Query) (int, error) {
 	var total int
 	if countable(q) {
 		query := `SELECT COALESCE(SUM(n), 0) FROM result_counts WHERE `
-		c, args := kindCond("kind", Query{Kind: q.Kind, Kinds: q.Kinds})
+		c, args := s.kindCond("kind", Query{Kind: q.Kind, Kinds: q.Kinds})
 		query += c
 		if q.SoC != "" {
 			query += ` AND soc_lc LIKE ? ESCAPE '\'`
