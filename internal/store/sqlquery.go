@@ -407,7 +407,8 @@ func figureFilters(q Query) bool {
 
 // headlineFigure reports whether name is one of the figures serve's
 // table sorts by, which the partial index result_figures_soc_sort holds
-// (schema 7; headlineFigureList, its WHERE, lists the same names).
+// (schema 7; headlineFigureList, its WHERE, lists the same names), and
+// whose rows result_figure_filters holds (schema 8).
 func headlineFigure(name string) bool {
 	switch name {
 	case "sevenzip_multi_mips", "sevenzip_single_mips.max", "aes256_16k.max", "memcpy_mb_s.max", "memset_mb_s.max", "clock_mhz.max":
