@@ -194,8 +194,9 @@ var migrations = [][]string{
 	// figures, a row per figure with every filtered column of its
 	// result, in the figure's order: such a page is walked in this index
 	// alone, where it read each walked result's row (sqlquery.go,
-	// figureFilters). Filled here from the results and figures already
-	// stored, kept by every write.
+	// figureFilters). Kept by every write; a store migrated to 8 gets its
+	// rows from the results and figures already stored (fillFigureFilters
+	// after the migrations, or the re-index).
 	{
 		`CREATE TABLE result_figure_filters (
 			result_id TEXT NOT NULL,
@@ -211,9 +212,6 @@ var migrations = [][]string{
 			search_lc TEXT NOT NULL,
 			PRIMARY KEY (result_id, name)
 		)`,
-		`INSERT INTO result_figure_filters (result_id, name, value, kind, valid, created_at, soc_lc, board_lc, core_types_lc, kernel_lc, search_lc)
-			SELECT f.result_id, f.name, f.value, r.kind, r.valid, r.created_at, r.soc_lc, r.board_lc, r.core_types_lc, r.kernel_lc, r.search_lc
-			FROM result_figures f JOIN results r ON r.id = f.result_id WHERE f.name IN (` + headlineFigureList + `)`,
 		pgOnly + `CREATE INDEX result_figure_filters_sort ON result_figure_filters (name, value, result_id)
 			INCLUDE (kind, valid, created_at, soc_lc, board_lc, core_types_lc, kernel_lc, search_lc)`,
 		sqliteOnly + `CREATE INDEX result_figure_filters_sort ON result_figure_filters (name, value, result_id,
@@ -226,6 +224,16 @@ var migrations = [][]string{
 // query repeats word for word so that SQLite uses the index (it does not
 // derive "name IN (...)" from "name = '...'").
 const headlineFigureList = `'sevenzip_multi_mips', 'sevenzip_single_mips.max', 'aes256_16k.max', 'memcpy_mb_s.max', 'memset_mb_s.max', 'clock_mhz.max'`
+
+// fillFigureFilters derives result_figure_filters (migration 8) from the
+// stored results and their figures: what a store migrated from version
+// 6 or 7, which is not indexed again, runs once after its migrations. It
+// is not a statement of migration 8 itself: run by each of several
+// processes creating a new SQLite store at once (the board build's
+// driver), it made the others fail with "database is locked".
+const fillFigureFilters = `INSERT INTO result_figure_filters (result_id, name, value, kind, valid, created_at, soc_lc, board_lc, core_types_lc, kernel_lc, search_lc)
+	SELECT f.result_id, f.name, f.value, r.kind, r.valid, r.created_at, r.soc_lc, r.board_lc, r.core_types_lc, r.kernel_lc, r.search_lc
+	FROM result_figures f JOIN results r ON r.id = f.result_id WHERE f.name IN (` + headlineFigureList + `)`
 
 // derivesNothing lists the schema versions whose migration adds no
 // column or table derived from the documents (only indexes, or tables

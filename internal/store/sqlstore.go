@@ -126,6 +126,10 @@ func (s *sqlStore) migrate(ctx context.Context) error {
 		if err := s.reindex(ctx, tx); err != nil {
 			return fmt.Errorf("store %s: indexing the stored results again: %w", s.where, err)
 		}
+	} else if current > 0 && current < 8 {
+		if _, err := tx.ExecContext(ctx, fillFigureFilters); err != nil {
+			return fmt.Errorf("store %s: migration to schema version 8: %w", s.where, err)
+		}
 	}
 	if err := tx.Commit(); err != nil {
 		return fmt.Errorf("store %s: %w", s.where, err)
