@@ -8,7 +8,8 @@ import (
 
 // TestExplain checks that Explain shows each statement of a page with
 // its plan, and that a SoC-filtered deep page is walked SoC by SoC in
-// results_soc_order (schema 7), on SQLite and PostgreSQL.
+// results_soc_order (schema 7), and a headline figure under a text
+// filter in result_figure_filters (schema 8), on SQLite and PostgreSQL.
 func TestExplain(t *testing.T) {
 	for _, engine := range []string{"sqlite", "postgres"} {
 		t.Run(engine, func(t *testing.T) {
@@ -43,6 +44,18 @@ func TestExplain(t *testing.T) {
 			}
 			if engine == "sqlite" && !strings.Contains(out, "result_figures_soc_sort") {
 				t.Errorf("the SoC's figure index is not used:\n%s", out)
+			}
+			// A headline figure under the text field (schema 8): walked in
+			// result_figure_filters, deep pages included.
+			out, err = Explain(context.Background(), st, Query{Kinds: []string{"run", "import"}, Text: "raspberry", Sort: "sevenzip_multi_mips", Desc: true, Limit: 50, Offset: 4950})
+			if err != nil {
+				t.Fatal(err)
+			}
+			if !strings.Contains(out, "FROM result_figure_filters f WHERE") {
+				t.Errorf("a headline figure under a text filter is not read from result_figure_filters:\n%s", out)
+			}
+			if engine == "sqlite" && !strings.Contains(out, "USING COVERING INDEX result_figure_filters_sort") {
+				t.Errorf("the figure filters' index is not walked alone:\n%s", out)
 			}
 			if engine == "postgres" && !strings.Contains(out, "Execution Time") {
 				t.Errorf("no EXPLAIN ANALYZE:\n%s", out)

@@ -9,7 +9,7 @@ import (
 // kindCond returns q's condition on the kind column col (Kind, else
 // Kinds, else every kind but KindReplay unless q selects by id) and its
 // arguments; "" when q does not filter by kind.
-func kindCond(col string, q Query) (string, []any) {
+func (s *sqlStore) kindCond(col string, q Query) (string, []any) {
 	switch {
 	case q.Kind != "":
 		return col + " = ?", []any{q.Kind}
@@ -18,12 +18,21 @@ func kindCond(col string, q Query) (string, []any) {
 		for i, k := range q.Kinds {
 			args[i] = k
 		}
-		// (col || '') rather than col: the set is the common kinds
-		// (serve's default, run and import), which the order and figure
-		// indexes filter as they give the page; with the bare column
-		// SQLite chose the kind index and sorted every selected result
-		// (a page at offset 7,450 of 10,000: 40 ms → 120–176 ms).
-		return "(" + col + " || '') IN (" + strings.TrimSuffix(strings.Repeat("?, ", len(q.Kinds)), ", ") + ")", args
+		in := strings.TrimSuffix(strings.Repeat("?, ", len(q.Kinds)), ", ")
+		if s.d.postgres {
+			// The bare column, whose statistics PostgreSQL has: on the
+			// expression below it assumed a default selectivity (about
+			// 1 % of the results), chose a parallel scan and sorted
+			// every result for a deep page (/?page=2000 at 1,000,000
+			// results: 1.36 s, against 61 ms walking the order index).
+			return col + " IN (" + in + ")", args
+		}
+		// (col || '') on SQLite rather than col: the set is the common
+		// kinds (serve's default, run and import), which the order and
+		// figure indexes filter as they give the page; with the bare
+		// column SQLite chose the kind index and sorted every selected
+		// result (a page at offset 7,450 of 10,000: 40 ms → 120–176 ms).
+		return "(" + col + " || '') IN (" + in + ")", args
 	case q.IDPrefix == "":
 		// A replay of a recorded root is no measurement of a machine:
 		// listed only when asked for by kind (or by id).

@@ -2,7 +2,10 @@ package store
 
 import (
 	"context"
+	"fmt"
+	"regexp"
 	"slices"
+	"strconv"
 	"testing"
 	"time"
 )
@@ -87,5 +90,46 @@ func TestKindsPlan(t *testing.T) {
 	}
 	if len(plan) != 1 || plan[0] != "SCAN r USING COVERING INDEX results_order" {
 		t.Errorf("plan %q, want one scan of the covering order index", plan)
+	}
+}
+
+// TestPostgresKindsEstimate: on PostgreSQL the default kinds are written
+// on the bare kind column, whose statistics the planner has. On the
+// kind concatenated with an empty text it assumed 1 % of them matched,
+// chose a parallel scan and sorted every result for a deep page
+// (/?page=2000 at 1,000,000 results: 1.36 s instead of 61 ms). The
+// planner's estimate of the rows the condition selects must be near the
+// truth once the table is analysed.
+func TestPostgresKindsEstimate(t *testing.T) {
+	spec := pgDatabase(t)
+	if spec == "" {
+		return
+	}
+	st := openPG(t, spec)
+	ctx := context.Background()
+	const n = 400
+	var docs [][]byte
+	for i := range n {
+		r := testResult(fmt.Sprintf("e%03d", i), "Board", "Rockchip RK3588", "6.1.0", float64(1000+i), t0.Add(time.Duration(i)*time.Minute))
+		docs = append(docs, mustJSON(t, r))
+	}
+	if _, err := PutAll(ctx, st, docs); err != nil {
+		t.Fatal(err)
+	}
+	s := st.(*sqlStore)
+	if _, err := s.db.ExecContext(ctx, `ANALYZE results`); err != nil {
+		t.Fatal(err)
+	}
+	cond, args := s.filter(Query{Kinds: []string{"run", "import"}})
+	var plan string
+	if err := s.queryRow(ctx, s.q(`EXPLAIN SELECT r.id FROM results r WHERE `+cond), args...).Scan(&plan); err != nil {
+		t.Fatal(err)
+	}
+	m := regexp.MustCompile(` rows=(\d+) `).FindStringSubmatch(plan)
+	if m == nil {
+		t.Fatalf("no row estimate in %q", plan)
+	}
+	if est, _ := strconv.Atoi(m[1]); est < n/2 {
+		t.Errorf("PostgreSQL estimates %d of %d results for %s (plan %q): the kind condition hides the column's statistics", est, n, cond, plan)
 	}
 }

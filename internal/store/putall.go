@@ -98,12 +98,15 @@ func (s *sqlStore) putBatch(ctx context.Context, docs [][]byte) (int, error) {
 	// In the order of the documents, so that the same batch writes the
 	// same rows in the same order.
 	slices.SortFunc(fresh, func(a, b Record) int { return byID[a.ID] - byID[b.ID] })
-	var docRows, figs, finds, tools [][]any
+	var docRows, figs, figFilters, finds, tools [][]any
 	counts := map[[3]string]int{}
 	for _, rec := range fresh {
 		docRows = append(docRows, []any{rec.ID, string(docs[byID[rec.ID]])})
 		for _, name := range slices.Sorted(maps.Keys(rec.Figures)) {
 			figs = append(figs, figureRow(rec, name))
+			if headlineFigure(name) {
+				figFilters = append(figFilters, figureFilterRow(rec, name))
+			}
 		}
 		for _, f := range rec.FindingIDs {
 			finds = append(finds, []any{rec.ID, f})
@@ -119,6 +122,7 @@ func (s *sqlStore) putBatch(ctx context.Context, docs [][]byte) (int, error) {
 	}{
 		{`INSERT INTO result_docs (id, doc) VALUES `, "", docRows},
 		{figureInsert, "", figs},
+		{figureFilterInsert, "", figFilters},
 		{`INSERT INTO result_findings (result_id, finding_id) VALUES `, " ON CONFLICT DO NOTHING", finds},
 		{`INSERT INTO result_tools (result_id, name, version) VALUES `, "", tools},
 	} {

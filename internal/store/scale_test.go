@@ -67,6 +67,7 @@ func bruteForce(all []Record, q Query) ([]string, int) {
 		switch {
 		case !has(r.Board, q.Board), !has(r.SoC, q.SoC), !has(r.Kernel, q.Kernel), !has(r.CoreTypes, q.CoreType):
 		case q.Kind != "" && r.Kind != q.Kind, q.Kind == "" && q.IDPrefix == "" && r.Kind == KindReplay:
+		case q.Kind == "" && len(q.Kinds) > 0 && !slices.Contains(q.Kinds, r.Kind):
 		case !strings.HasPrefix(r.ID, q.IDPrefix):
 		case q.Tag != "" && !slices.Contains(r.Tags, q.Tag):
 		case q.Text != "" && !slices.ContainsFunc([]string{r.Board, r.SoC, r.Kernel, r.Distro, r.Host}, func(f string) bool { return has(f, q.Text) }):
@@ -171,6 +172,20 @@ func scaleQueries(ids []string, textSorts bool) []Query {
 		{Text: "raspberry", Sort: "sevenzip_multi_mips", Desc: true, Limit: 1000, Offset: 20},
 		{Kernel: "6.6", Sort: "sevenzip_multi_mips", Limit: 990, Offset: 11}, {Kernel: "6.6", Sort: "sevenzip_multi_mips", Limit: 995, Offset: 20},
 		{Text: "bench", Tag: "lab", Sort: "sevenzip_single_mips.max", Limit: 1000, Offset: 1},
+		// Headline figures under filters their rows in
+		// result_figure_filters carry (migration 8), in both directions,
+		// deep, past the results that have the figure, with serve's
+		// default kinds.
+		{Kinds: []string{"run", "import"}, Text: "raspberry", Sort: "sevenzip_multi_mips", Desc: true, Limit: 10, Offset: 20},
+		{Kinds: []string{"run", "import"}, Kernel: "6.6", Sort: "sevenzip_multi_mips", Limit: 10, Offset: 30},
+		{Board: "rock", Sort: "aes256_16k.max", Desc: true, Limit: 5, Offset: 5},
+		{CoreType: "a76", Sort: "clock_mhz.max", Limit: 10, Offset: 20},
+		{Since: scaleBase.Add(50 * time.Hour), Sort: "sevenzip_multi_mips", Desc: true, Limit: 10, Offset: 10},
+		{Text: "pi 5", ValidOnly: true, Sort: "memcpy_mb_s.max", Desc: true, Limit: 5, Offset: 2},
+		{Kernel: "6.6", Sort: "sevenzip_multi_mips", Limit: 10, Offset: 100},
+		{Kernel: "6.6", Sort: "sevenzip_multi_mips", Desc: true, Offset: 50},
+		{SoC: "a", Text: "pi", Sort: "sevenzip_multi_mips", Desc: true, Limit: 5, Offset: 3},
+		{Text: "orange", Sort: "sevenzip_single_mips.max", Limit: 2000, Offset: 5},
 		{SoC: "%"}, {SoC: "_"}, {SoC: `\`}, {SoC: "'"}, {SoC: `"`}, {SoC: "rk%88", Limit: 5}, {SoC: "rk_588"},
 		{Text: "%", Limit: 5}, {Text: "_"}, {Text: `\`}, {Text: "'; DROP TABLE results; --"}, {Text: `"`},
 		{Kernel: "6._"}, {Kernel: "%"}, {CoreType: `a7\`}, {Board: "'"}, {Board: "ünï%"},
@@ -447,5 +462,74 @@ func TestLookupCaseOfShortID(t *testing.T) {
 	}
 	if _, err := Lookup(ctx, st, "FFFFFFFFFFFF"); !errors.Is(err, ErrNotFound) {
 		t.Errorf("an unknown short id: %v, want ErrNotFound", err)
+	}
+}
+
+// TestFigureFiltersMigration: result_figure_filters as migration 8 fills
+// it from the stored results equals what the writes (Put, Tag, Remove)
+// keep, on both engines.
+func TestFigureFiltersMigration(t *testing.T) {
+	for _, engine := range []string{"sqlite", "postgres"} {
+		t.Run(engine, func(t *testing.T) {
+			ctx := context.Background()
+			var st Store
+			var spec string
+			if engine == "sqlite" {
+				st, spec = openTemp(t)
+			} else {
+				spec = pgDatabase(t)
+				if spec == "" {
+					return
+				}
+				st = openPG(t, spec)
+			}
+			ids := fillVaried(t, st, 60)
+			for _, id := range ids[10:13] {
+				if err := st.Remove(ctx, id); err != nil {
+					t.Fatal(err)
+				}
+			}
+			rows := func(st Store) []string {
+				t.Helper()
+				r, err := st.(*sqlStore).db.QueryContext(ctx, `SELECT result_id, name, CAST(value AS TEXT), kind, valid, created_at,
+					soc_lc, board_lc, core_types_lc, kernel_lc, search_lc FROM result_figure_filters ORDER BY result_id, name`)
+				if err != nil {
+					t.Fatal(err)
+				}
+				defer r.Close()
+				var out []string
+				for r.Next() {
+					v := make([]string, 11)
+					p := make([]any, len(v))
+					for i := range v {
+						p[i] = &v[i]
+					}
+					if err := r.Scan(p...); err != nil {
+						t.Fatal(err)
+					}
+					out = append(out, strings.Join(v, "|"))
+				}
+				return out
+			}
+			written := rows(st)
+			if len(written) == 0 {
+				t.Fatal("no rows in result_figure_filters")
+			}
+			db := st.(*sqlStore).db
+			for _, stmt := range []string{`DROP TABLE result_figure_filters`, `DELETE FROM schema_migrations WHERE version = 8`} {
+				if _, err := db.ExecContext(ctx, stmt); err != nil {
+					t.Fatal(err)
+				}
+			}
+			st.Close()
+			again, err := Open(ctx, spec)
+			if err != nil {
+				t.Fatal(err)
+			}
+			defer again.Close()
+			if migrated := rows(again); !slices.Equal(migrated, written) {
+				t.Errorf("migration 8 filled %d rows, the writes %d:\n%q\n%q", len(migrated), len(written), migrated, written)
+			}
+		})
 	}
 }

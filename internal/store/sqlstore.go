@@ -126,6 +126,10 @@ func (s *sqlStore) migrate(ctx context.Context) error {
 		if err := s.reindex(ctx, tx); err != nil {
 			return fmt.Errorf("store %s: indexing the stored results again: %w", s.where, err)
 		}
+	} else if current > 0 && current < 8 {
+		if _, err := tx.ExecContext(ctx, fillFigureFilters); err != nil {
+			return fmt.Errorf("store %s: migration to schema version 8: %w", s.where, err)
+		}
 	}
 	if err := tx.Commit(); err != nil {
 		return fmt.Errorf("store %s: %w", s.where, err)
@@ -227,6 +231,10 @@ func (s *sqlStore) reindex(ctx context.Context, tx *sql.Tx) error {
 			lc := lowerColumns(rec)
 			if _, err := tx.ExecContext(ctx, s.q(`UPDATE results SET list_row = ?, board_lc = ?, soc_lc = ?, core_types_lc = ?, kernel_lc = ?,
 				search_lc = ? WHERE id = ?`), encodeListRow(rec), lc[0], lc[1], lc[2], lc[3], lc[4], r.id); err != nil {
+				return err
+			}
+			rec.ID = r.id
+			if err := s.writeFigureFilters(ctx, tx, rec); err != nil {
 				return err
 			}
 			continue
@@ -331,15 +339,18 @@ func (s *sqlStore) writeIndex(ctx context.Context, tx *sql.Tx, rec Record, inser
 			lc[0], lc[1], lc[2], lc[3], lc[4], rec.ID); err != nil {
 			return err
 		}
-		for _, t := range []string{"result_figures", "result_findings", "result_tools"} {
+		for _, t := range []string{"result_figures", "result_figure_filters", "result_findings", "result_tools"} {
 			if _, err := tx.ExecContext(ctx, s.q(`DELETE FROM `+t+` WHERE result_id = ?`), rec.ID); err != nil {
 				return err
 			}
 		}
 	}
-	var figs, finds, tools [][]any
+	var figs, figFilters, finds, tools [][]any
 	for _, name := range slices.Sorted(maps.Keys(rec.Figures)) {
 		figs = append(figs, figureRow(rec, name))
+		if headlineFigure(name) {
+			figFilters = append(figFilters, figureFilterRow(rec, name))
+		}
 	}
 	for _, f := range rec.FindingIDs {
 		finds = append(finds, []any{rec.ID, f})
@@ -348,6 +359,9 @@ func (s *sqlStore) writeIndex(ctx context.Context, tx *sql.Tx, rec Record, inser
 		tools = append(tools, []any{rec.ID, name, rec.Tools[name]})
 	}
 	if err := s.insertRows(ctx, tx, figureInsert, figs, ""); err != nil {
+		return err
+	}
+	if err := s.insertRows(ctx, tx, figureFilterInsert, figFilters, ""); err != nil {
 		return err
 	}
 	if err := s.insertRows(ctx, tx, `INSERT INTO result_findings (result_id, finding_id) VALUES `, finds, " ON CONFLICT DO NOTHING"); err != nil {
@@ -388,6 +402,31 @@ const figureInsert = `INSERT INTO result_figures (result_id, name, value, kind, 
 
 func figureRow(rec Record, name string) []any {
 	return []any{rec.ID, name, rec.Figures[name], rec.Kind, boolInt(rec.Valid), strings.ToLower(rec.SoC)}
+}
+
+// writeFigureFilters writes rec's rows of result_figure_filters again.
+func (s *sqlStore) writeFigureFilters(ctx context.Context, tx *sql.Tx, rec Record) error {
+	if _, err := tx.ExecContext(ctx, s.q(`DELETE FROM result_figure_filters WHERE result_id = ?`), rec.ID); err != nil {
+		return err
+	}
+	var rows [][]any
+	for _, name := range slices.Sorted(maps.Keys(rec.Figures)) {
+		if headlineFigure(name) {
+			rows = append(rows, figureFilterRow(rec, name))
+		}
+	}
+	return s.insertRows(ctx, tx, figureFilterInsert, rows, "")
+}
+
+// figureFilterInsert and figureFilterRow write a headline figure with
+// every filtered column of its result (migration 8).
+const figureFilterInsert = `INSERT INTO result_figure_filters (result_id, name, value, kind, valid, created_at,
+	soc_lc, board_lc, core_types_lc, kernel_lc, search_lc) VALUES `
+
+func figureFilterRow(rec Record, name string) []any {
+	lc := lowerColumns(rec)
+	return []any{rec.ID, name, rec.Figures[name], rec.Kind, boolInt(rec.Valid), formatTime(rec.CreatedAt),
+		lc[1], lc[0], lc[2], lc[3], lc[4]}
 }
 
 // lowerColumns returns the lower-cased columns of rec that the substring
@@ -647,7 +686,7 @@ func (s *sqlStore) Remove(ctx context.Context, id string) error {
 	if err := s.countResult(ctx, tx, kind, soc, valid, -1); err != nil {
 		return err
 	}
-	for _, t := range []string{"result_tags", "result_figures", "result_findings", "result_tools"} {
+	for _, t := range []string{"result_tags", "result_figures", "result_figure_filters", "result_findings", "result_tools"} {
 		if _, err := tx.ExecContext(ctx, s.q(`DELETE FROM `+t+` WHERE result_id = ?`), id); err != nil {
 			return err
 		}
