@@ -5,11 +5,8 @@
 # `capture`, then checks on this machine that
 #   - the live description is right (4 × Cortex-A72, MIDR 0x41/0xd08, arm64),
 #   - the capture, unpacked here, describes the same machine.
-# The VM has MEM MiB of memory (default 128; MEM=64 is the smallest boards'
-# size: it boots, and `info` and `monitor` succeed there, but `mem --quick`
-# thrashed there (its budget counted boardbench's own program pages as
-# free; session 6 takes them off) and has not yet been seen to finish on
-# this loaded machine, so CI uses 128; docs/status.md has the figures):
+# The VM has MEM MiB of memory (default 64, the smallest boards' size;
+# Debian's generic kernel leaves about 34 MiB of it as MemTotal):
 # there `info`, `monitor` for 10 s, `mem --quick` and `clock` must succeed,
 # and the peak RSS of each (busybox time -v: the kernel's high-water mark)
 # is printed, with progress lines while a command runs. With
@@ -44,7 +41,7 @@ for tool in qemu-system-aarch64:qemu-system-arm cpio:cpio gzip:gzip python3:pyth
   mksquashfs:squashfs-tools apt-get:apt dpkg-deb:dpkg base64:coreutils timeout:coreutils; do
   command -v "${tool%%:*}" >/dev/null || die "${tool%%:*} not found (apt-get install ${tool#*:})"
 done
-mem=${MEM:-128}
+mem=${MEM:-64}
 vmtimeout=${VMTIMEOUT:-1800}
 
 kpkg=$(apt-cache depends linux-image-arm64:arm64 2>/dev/null | awk '/Depends: linux-image-[0-9]/{print $2; exit}' || true)
