@@ -370,15 +370,24 @@ func (s *sqlStore) socPage(q Query, socs []string, dir string, limit, offset int
 	q2 := q
 	q2.SoC = ""
 	cond, cargs := s.filter(q2)
+	b := `SELECT r.id AS id, r.created_at AS k FROM results r WHERE r.soc_lc = ? AND ` + cond +
+		` ORDER BY r.created_at` + dir + `, r.id` + dir
+	return unionPerSoC(b, socs, cargs, limit, offset)
+}
+
+// unionPerSoC returns the union of one statement b per SoC: b takes the
+// SoC as its first argument, then cargs, and is cut at offset+limit rows
+// when a page is asked for (limit > 0). One SoC needs no union.
+func unionPerSoC(b string, socs []string, cargs []any, limit, offset int) (string, []any) {
+	if limit > 0 {
+		b += ` LIMIT ?`
+	}
 	var parts []string
 	var args []any
 	for i, soc := range socs {
-		b := `SELECT r.id AS id, r.created_at AS k FROM results r WHERE r.soc_lc = ? AND ` + cond +
-			` ORDER BY r.created_at` + dir + `, r.id` + dir
 		args = append(args, soc)
 		args = append(args, cargs...)
 		if limit > 0 {
-			b += ` LIMIT ?`
 			args = append(args, offset+limit)
 		}
 		if len(socs) == 1 {
@@ -435,24 +444,10 @@ func (s *sqlStore) socFigurePage(q Query, socs []string, dir string, limit, offs
 		from = `FROM result_figures f JOIN results r ON r.id = f.result_id WHERE`
 		cond, cargs = s.filter(q2)
 	}
-	var parts []string
-	var args []any
-	for i, soc := range socs {
-		b := `SELECT f.result_id AS id, f.value AS k ` + from + ` f.name = '` + q.Sort + `' AND f.name IN (` + headlineFigureList + `)
+	b := `SELECT f.result_id AS id, f.value AS k ` + from + ` f.name = '` + q.Sort + `' AND f.name IN (` + headlineFigureList + `)
 			AND f.soc_lc = ? AND ` + cond +
-			` ORDER BY f.value` + dir + `, f.result_id` + dir
-		args = append(args, soc)
-		args = append(args, cargs...)
-		if limit > 0 {
-			b += ` LIMIT ?`
-			args = append(args, offset+limit)
-		}
-		if len(socs) == 1 {
-			return b, args
-		}
-		parts = append(parts, `SELECT id, k FROM (`+b+`) s`+strconv.Itoa(i))
-	}
-	return strings.Join(parts, ` UNION ALL `), args
+		` ORDER BY f.value` + dir + `, f.result_id` + dir
+	return unionPerSoC(b, socs, cargs, limit, offset)
 }
 
 // socJoinCheaper reports whether a page of a figure sort under a SoC
