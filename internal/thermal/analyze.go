@@ -60,22 +60,10 @@ func analyzeHeat(r *result.ThermalResult, p *result.Phase) {
 			r.SustainedClockMHz = append(r.SustainedClockMHz, nil)
 			continue
 		}
-		cold := vs[0]
-		for _, v := range vs[:max(1, min(3, len(vs)))] {
-			cold = math.Max(cold, v)
-		}
+		cold, sustained := coldAndSustained(ts, vs)
 		colds[c] = &cold
 		r.ColdClockMHz = append(r.ColdClockMHz, round(cold, 0))
-		q := ts[len(ts)-1] - (ts[len(ts)-1]-ts[0])/4
-		var sum float64
-		var k int
-		for i, t := range ts {
-			if t >= q {
-				sum += vs[i]
-				k++
-			}
-		}
-		r.SustainedClockMHz = append(r.SustainedClockMHz, round(sum/float64(k), 0))
+		r.SustainedClockMHz = append(r.SustainedClockMHz, round(sustained, 0))
 		for i, v := range vs {
 			if v < cold*(1-ThrottleDropPct/100) {
 				if throttleAt == nil || ts[i] < *throttleAt {

@@ -150,9 +150,18 @@ func firmwareClocks(s []result.Sample, start time.Time) (cold, sustained *float6
 	if len(vs) == 0 {
 		return nil, nil
 	}
-	c := vs[0]
+	c, m := coldAndSustained(ts, vs)
+	return round(c, 0), round(m, 0)
+}
+
+// coldAndSustained returns a clock's value at the start of a phase (the
+// highest of its first three samples) and its mean over the last quarter
+// of the phase, from the samples' times ts (seconds) and values vs (at
+// least one).
+func coldAndSustained(ts, vs []float64) (cold, sustained float64) {
+	cold = vs[0]
 	for _, v := range vs[:min(3, len(vs))] {
-		c = math.Max(c, v)
+		cold = math.Max(cold, v)
 	}
 	q := ts[len(ts)-1] - (ts[len(ts)-1]-ts[0])/4
 	var sum float64
@@ -163,5 +172,5 @@ func firmwareClocks(s []result.Sample, start time.Time) (cold, sustained *float6
 			k++
 		}
 	}
-	return round(c, 0), round(sum/float64(k), 0)
+	return cold, sum / float64(k)
 }
