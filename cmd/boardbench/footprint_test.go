@@ -4,7 +4,6 @@ import (
 	"os/exec"
 	"path/filepath"
 	"regexp"
-	"strconv"
 	"strings"
 	"sync"
 	"testing"
@@ -13,7 +12,9 @@ import (
 // boardBinary builds the board build (go build -tags board) once.
 var boardBinary = sync.OnceValues(func() (string, error) {
 	bin := filepath.Join(filepath.Dir(binary), "boardbench-board")
-	out, err := exec.Command("go", "build", "-tags", "board", "-o", bin, ".").CombinedOutput()
+	// build-all's flags that change what runs at init: no inlining outside
+	// the standard library, so a package-level call is not folded away.
+	out, err := exec.Command("go", "build", "-tags", "board,nethttpomithttp2", "-gcflags=all=-l", "-gcflags=std=", "-o", bin, ".").CombinedOutput()
 	if err != nil {
 		return "", &buildError{string(out), err}
 	}
@@ -42,21 +43,75 @@ func needBoard(t *testing.T) string {
 // "init boardbench/internal/host @0.52 ms, 0.004 ms clock, 984 bytes, 4 allocs".
 var initLine = regexp.MustCompile(`^init (\S+) @[0-9.]+ ms, [0-9.]+ ms clock, ([0-9]+) bytes, ([0-9]+) allocs$`)
 
-// Bounds of the work boardbench's own packages may do at start-up. The
-// tables that once were built at init (thousands of allocations in
-// sbcimport, inventory/soc, host, kernelinfo) are now compiled on first
-// use (internal/lazyre) or static data; what is left is a few small maps.
-// Allocations are counted, not timed: they are the same on every machine.
-const (
-	maxInitBytesPerPackage  = 32 << 10
-	maxInitAllocsPerPackage = 256
-	maxInitBytesTotal       = 96 << 10
-)
+// initWorkLeft lists boardbench's packages that still run code at init
+// (a package-level variable set by a call, a map literal, errors.New).
+// Issue 22 asks for none: each one makes the start of every command touch
+// that package's code and data, pages of the binary a board then keeps in
+// memory. A package leaves this list when its tables are static data
+// (slices of structs, switch statements, lazyre.Regexp constants) or built
+// on first use; the list only shrinks.
+var initWorkLeft = map[string]bool{
+	"boardbench/internal/benchrun":             true,
+	"boardbench/internal/benchtool/cryptsetup": true,
+	"boardbench/internal/benchtool/hpl":        true,
+	"boardbench/internal/benchtool/iperf3":     true,
+	"boardbench/internal/benchtool/llamabench": true,
+	"boardbench/internal/benchtool/openssl":    true,
+	"boardbench/internal/benchtool/sevenzip":   true,
+	"boardbench/internal/benchtool/sshcipher":  true,
+	"boardbench/internal/benchtool/wrapped":    true,
+	"boardbench/internal/benchtool/zstd":       true,
+	"boardbench/internal/blockdev":             true,
+	"boardbench/internal/check":                true,
+	"boardbench/internal/clockcheck":           true,
+	"boardbench/internal/cmd/c2c":              true,
+	"boardbench/internal/cmd/mem":              true,
+	"boardbench/internal/cmd/net":              true,
+	"boardbench/internal/cmd/storage":          true,
+	"boardbench/internal/cmd/writes":           true,
+	"boardbench/internal/cmdstore":             true,
+	"boardbench/internal/compare":              true,
+	"boardbench/internal/host":                 true,
+	"boardbench/internal/httplite":             true,
+	"boardbench/internal/inventory/buses":      true,
+	"boardbench/internal/inventory/cpu":        true,
+	"boardbench/internal/inventory/netif":      true,
+	"boardbench/internal/inventory/network":    true,
+	"boardbench/internal/inventory/osinfo":     true,
+	"boardbench/internal/inventory/rpi":        true,
+	"boardbench/internal/inventory/sensors":    true,
+	"boardbench/internal/inventory/soc":        true,
+	"boardbench/internal/inventory/storage":    true,
+	"boardbench/internal/kernelfile":           true,
+	"boardbench/internal/kernelinfo":           true,
+	"boardbench/internal/labapi":               true,
+	"boardbench/internal/monitor":              true,
+	"boardbench/internal/netbench":             true,
+	"boardbench/internal/probe/c2c":            true,
+	"boardbench/internal/probe/membw":          true,
+	"boardbench/internal/probe/memlat":         true,
+	"boardbench/internal/proc":                 true,
+	"boardbench/internal/redact":               true,
+	"boardbench/internal/reference":            true,
+	"boardbench/internal/regfile":              true,
+	"boardbench/internal/report/mdrow":         true,
+	"boardbench/internal/report/runtext":       true,
+	"boardbench/internal/review":               true,
+	"boardbench/internal/serve":                true,
+	"boardbench/internal/serve/page":           true,
+	"boardbench/internal/session":              true,
+	"boardbench/internal/storagebench":         true,
+	"boardbench/internal/store":                true,
+	"boardbench/internal/thermal":              true,
+	"boardbench/internal/tools":                true,
+	"boardbench/internal/tune":                 true,
+}
 
-// TestStartupAllocatesLittle runs `boardbench version` of the full and the
-// board build with GODEBUG=inittrace=1 and bounds what each of
-// boardbench's packages allocates when the program starts.
-func TestStartupAllocatesLittle(t *testing.T) {
+// TestNoInitWork runs `boardbench version` of the full and the board
+// build with GODEBUG=inittrace=1 and fails for each of boardbench's
+// packages that runs code when the program starts (the runtime traces every
+// package with init work), other than those initWorkLeft still lists.
+func TestNoInitWork(t *testing.T) {
 	for _, tc := range []struct {
 		name string
 		bin  func(*testing.T) string
@@ -72,7 +127,7 @@ func TestStartupAllocatesLittle(t *testing.T) {
 			if err := cmd.Run(); err != nil {
 				t.Fatalf("version: %v\n%s", err, stderr.String())
 			}
-			lines, total := 0, 0
+			lines := 0
 			for _, l := range strings.Split(stderr.String(), "\n") {
 				m := initLine.FindStringSubmatch(strings.TrimSpace(l))
 				if m == nil {
@@ -80,26 +135,17 @@ func TestStartupAllocatesLittle(t *testing.T) {
 				}
 				lines++
 				pkg := m[1]
-				bytes, _ := strconv.Atoi(m[2])
-				allocs, _ := strconv.Atoi(m[3])
 				if tc.name == "board" && (strings.HasPrefix(pkg, "gonum.org/") || strings.HasPrefix(pkg, "github.com/prometheus/") ||
 					strings.HasPrefix(pkg, "github.com/jackc/") || strings.HasPrefix(pkg, "boardbench/internal/serve")) {
 					t.Errorf("the board build links %s", pkg)
 				}
-				if !strings.HasPrefix(pkg, "boardbench/") {
-					continue
-				}
-				total += bytes
-				if bytes > maxInitBytesPerPackage || allocs > maxInitAllocsPerPackage {
-					t.Errorf("%s allocates %d bytes in %d allocations at start-up (at most %d bytes, %d allocations): build its tables on first use",
-						pkg, bytes, allocs, maxInitBytesPerPackage, maxInitAllocsPerPackage)
+				if strings.HasPrefix(pkg, "boardbench/") && !initWorkLeft[pkg] {
+					t.Errorf("%s runs code at start-up (%s bytes in %s allocations): make its tables static data or build them on first use",
+						pkg, m[2], m[3])
 				}
 			}
 			if lines == 0 {
 				t.Fatalf("no init trace on stderr:\n%s", stderr.String())
-			}
-			if total > maxInitBytesTotal {
-				t.Errorf("boardbench's packages allocate %d bytes at start-up, at most %d", total, maxInitBytesTotal)
 			}
 		})
 	}

@@ -156,19 +156,19 @@ func deniedResolved(rp string) bool {
 // writePatterns are the only files boardbench may write: cpufreq and devfreq
 // governors and limits, interrupt affinity and receive packet steering,
 // which it restores when it exits.
-var writePatterns = []*lazyre.Regexp{
-	lazyre.New(`^/sys/devices/system/cpu/cpufreq/policy[0-9]+/scaling_(governor|min_freq|max_freq|setspeed)$`),
-	lazyre.New(`^/sys/devices/system/cpu/cpu[0-9]+/cpufreq/scaling_(governor|min_freq|max_freq|setspeed)$`),
-	lazyre.New(`^/sys/devices/system/cpu/cpu[0-9]+/online$`),
-	lazyre.New(`^/sys/class/devfreq/[^/]+/(governor|min_freq|max_freq)$`),
+var writePatterns = []lazyre.Regexp{
+	lazyre.Regexp(`^/sys/devices/system/cpu/cpufreq/policy[0-9]+/scaling_(governor|min_freq|max_freq|setspeed)$`),
+	lazyre.Regexp(`^/sys/devices/system/cpu/cpu[0-9]+/cpufreq/scaling_(governor|min_freq|max_freq|setspeed)$`),
+	lazyre.Regexp(`^/sys/devices/system/cpu/cpu[0-9]+/online$`),
+	lazyre.Regexp(`^/sys/class/devfreq/[^/]+/(governor|min_freq|max_freq)$`),
 	// review --apply: governor tunables, the PCIe ASPM policy, receive
 	// packet steering, interrupt affinity (all restored from tune's state
 	// file).
-	lazyre.New(`^/sys/devices/system/cpu/cpufreq/(policy[0-9]+/)?(ondemand|conservative)/(io_is_busy|up_threshold|sampling_down_factor|sampling_rate)$`),
-	lazyre.New(`^/sys/module/pcie_aspm/parameters/policy$`),
+	lazyre.Regexp(`^/sys/devices/system/cpu/cpufreq/(policy[0-9]+/)?(ondemand|conservative)/(io_is_busy|up_threshold|sampling_down_factor|sampling_rate)$`),
+	lazyre.Regexp(`^/sys/module/pcie_aspm/parameters/policy$`),
 	// net --apply and review --apply: interrupt affinity and receive packet steering.
-	lazyre.New(`^/proc/irq/[0-9]+/smp_affinity(_list)?$`),
-	lazyre.New(`^/sys/class/net/[^/]+/queues/rx-[0-9]+/rps_cpus$`),
+	lazyre.Regexp(`^/proc/irq/[0-9]+/smp_affinity(_list)?$`),
+	lazyre.Regexp(`^/sys/class/net/[^/]+/queues/rx-[0-9]+/rps_cpus$`),
 }
 
 func writeAllowed(p string) bool {

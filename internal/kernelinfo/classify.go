@@ -12,28 +12,28 @@ import (
 
 // armbianBranchRE matches Armbian's release suffixes: "-current-rockchip64",
 // "-legacy-rk35xx", "-vendor-rk35xx", "-edge-sunxi64".
-var armbianBranchRE = lazyre.New(`-(legacy|vendor|current|edge)-([a-z0-9]+)$`)
+var armbianBranchRE = lazyre.Regexp(`-(legacy|vendor|current|edge)-([a-z0-9]+)$`)
 
 // vendorMarker is a release-string marker of a vendor tree.
 type vendorMarker struct {
-	re   *lazyre.Regexp
+	re   lazyre.Regexp
 	tree string
 }
 
 // vendorMarkers are release suffixes of known vendor (BSP) trees.
 var vendorMarkers = []vendorMarker{
-	{lazyre.New(`-(rockchip|rk3\d{3}|rk35xx|rk356x|rk3588)\b|rockchip-ayufan`), "Rockchip BSP"},
-	{lazyre.New(`-tegra\b`), "NVIDIA Linux for Tegra"},
-	{lazyre.New(`-(sun[0-9]+i|sun50iw\d+)\b`), "Allwinner BSP"},
-	{lazyre.New(`-(amlogic|meson64-vendor|aml)\b`), "Amlogic BSP"},
-	{lazyre.New(`BPI-[A-Z0-9-]+-Kernel`), "Banana Pi BSP"},
-	{lazyre.New(`-odroid`), "Hardkernel ODROID"},
-	{lazyre.New(`-(cix)\b`), "CIX BSP"},
-	{lazyre.New(`-(imx|lf-)`), "NXP i.MX BSP"},
-	{lazyre.New(`-(starfive|visionfive|jh7110)`), "StarFive BSP"},
-	{lazyre.New(`-(th1520|lpi4a|revyos)`), "T-Head BSP"},
-	{lazyre.New(`-(spacemit|k1)\b`), "SpacemiT BSP"},
-	{lazyre.New(`-(mtk|mediatek)\b`), "MediaTek BSP"},
+	{lazyre.Regexp(`-(rockchip|rk3\d{3}|rk35xx|rk356x|rk3588)\b|rockchip-ayufan`), "Rockchip BSP"},
+	{lazyre.Regexp(`-tegra\b`), "NVIDIA Linux for Tegra"},
+	{lazyre.Regexp(`-(sun[0-9]+i|sun50iw\d+)\b`), "Allwinner BSP"},
+	{lazyre.Regexp(`-(amlogic|meson64-vendor|aml)\b`), "Amlogic BSP"},
+	{lazyre.Regexp(`BPI-[A-Z0-9-]+-Kernel`), "Banana Pi BSP"},
+	{lazyre.Regexp(`-odroid`), "Hardkernel ODROID"},
+	{lazyre.Regexp(`-(cix)\b`), "CIX BSP"},
+	{lazyre.Regexp(`-(imx|lf-)`), "NXP i.MX BSP"},
+	{lazyre.Regexp(`-(starfive|visionfive|jh7110)`), "StarFive BSP"},
+	{lazyre.Regexp(`-(th1520|lpi4a|revyos)`), "T-Head BSP"},
+	{lazyre.Regexp(`-(spacemit|k1)\b`), "SpacemiT BSP"},
+	{lazyre.Regexp(`-(mtk|mediatek)\b`), "MediaTek BSP"},
 }
 
 // vendorSeries are the series of known BSP trees per Armbian family name
@@ -42,10 +42,10 @@ var armbianVendorFamilies = []string{"rk35xx", "rk3588", "rockchip-rk3588", "sun
 
 // raspberryPiRE matches the Raspberry Pi kernels' suffixes ("-v7+", "-v7l+",
 // "-v8+", "+rpt-rpi-2712", "-rpi-v8").
-var raspberryPiRE = lazyre.New(`-v[678]l?\+$|rpi|-v8-16k`)
+var raspberryPiRE = lazyre.Regexp(`-v[678]l?\+$|rpi|-v8-16k`)
 
 // distributionRE matches distribution kernels' suffixes.
-var distributionRE = lazyre.New(`-(generic|lowlatency|amd64|arm64|armmp|armmp-lpae|rt-arm64|cloud-amd64|cloud-arm64|default|aws|azure|gcp|raspi|raspi2)$|\.fc\d+\.|\.el\d+|-MANJARO|-arch\d|\.mga\d`)
+var distributionRE = lazyre.Regexp(`-(generic|lowlatency|amd64|arm64|armmp|armmp-lpae|rt-arm64|cloud-amd64|cloud-arm64|default|aws|azure|gcp|raspi|raspi2)$|\.fc\d+\.|\.el\d+|-MANJARO|-arch\d|\.mga\d`)
 
 // vendorConfig are kernel config symbols that only vendor trees define.
 var vendorConfig = []struct{ prefix, tree string }{
@@ -130,17 +130,17 @@ func withConfig(kind, tree string, evidence []string, config map[string]string) 
 // distributions recognise a distribution kernel's maker from its release,
 // build and /proc/version strings, first match wins.
 var distributions = []struct {
-	re   *lazyre.Regexp
+	re   lazyre.Regexp
 	name string
 }{
-	{lazyre.New(`(?i)ubuntu`), "Ubuntu"},
-	{lazyre.New(`(?i)debian`), "Debian"},
-	{lazyre.New(`\.fc\d+\.`), "Fedora"},
-	{lazyre.New(`\.el\d+`), "Red Hat Enterprise Linux (or a rebuild of it)"},
-	{lazyre.New(`(?i)suse`), "SUSE"},
-	{lazyre.New(`-MANJARO`), "Manjaro"},
-	{lazyre.New(`-arch\d`), "Arch Linux"},
-	{lazyre.New(`\.mga\d`), "Mageia"},
+	{lazyre.Regexp(`(?i)ubuntu`), "Ubuntu"},
+	{lazyre.Regexp(`(?i)debian`), "Debian"},
+	{lazyre.Regexp(`\.fc\d+\.`), "Fedora"},
+	{lazyre.Regexp(`\.el\d+`), "Red Hat Enterprise Linux (or a rebuild of it)"},
+	{lazyre.Regexp(`(?i)suse`), "SUSE"},
+	{lazyre.Regexp(`-MANJARO`), "Manjaro"},
+	{lazyre.Regexp(`-arch\d`), "Arch Linux"},
+	{lazyre.Regexp(`\.mga\d`), "Mageia"},
 }
 
 // distributionOf names the distribution of a distribution kernel from its

@@ -101,7 +101,7 @@ type Input struct {
 	Table *Table
 }
 
-var releaseRE = lazyre.New(`^(\d+)\.(\d+)(?:\.(\d+))?(.*)$`)
+var releaseRE = lazyre.Regexp(`^(\d+)\.(\d+)(?:\.(\d+))?(.*)$`)
 
 // SeriesOf splits a release string into its series ("6.1") and patch
 // level (63 for "6.1.63-current-rockchip64"; -1 when absent).
@@ -293,8 +293,8 @@ func buildHost(pv string) string {
 }
 
 var (
-	isoDateRE  = lazyre.New(`\((\d{4}-\d{2}-\d{2})\)`)
-	unixDateRE = lazyre.New(`(Mon|Tue|Wed|Thu|Fri|Sat|Sun) (Jan|Feb|Mar|Apr|May|Jun|Jul|Aug|Sep|Oct|Nov|Dec) +(\d{1,2}) [0-9:]+ (?:[A-Z]{2,5} |[+-]\d{4} )?(\d{4})`)
+	isoDateRE  = lazyre.Regexp(`\((\d{4}-\d{2}-\d{2})\)`)
+	unixDateRE = lazyre.Regexp(`(Mon|Tue|Wed|Thu|Fri|Sat|Sun) (Jan|Feb|Mar|Apr|May|Jun|Jul|Aug|Sep|Oct|Nov|Dec) +(\d{1,2}) [0-9:]+ (?:[A-Z]{2,5} |[+-]\d{4} )?(\d{4})`)
 )
 
 // BuildDate finds the build date in a kernel build string (`uname -v`):

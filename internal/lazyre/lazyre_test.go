@@ -7,12 +7,12 @@ import (
 	"testing"
 )
 
-var pkgLevel = New(`^(\w+)=(\d+)$`)
+const pkgLevel = Regexp(`^(\w+)=(\d+)$`)
 
 // TestSameAsRegexp: each method answers as regexp's does.
 func TestSameAsRegexp(t *testing.T) {
 	re := regexp.MustCompile(`(a+)(b*)`)
-	lz := New(`(a+)(b*)`)
+	lz := Regexp(`(a+)(b*)`)
 	for _, s := range []string{"", "aab", "xaabyab", "bbb"} {
 		if lz.MatchString(s) != re.MatchString(s) || lz.FindString(s) != re.FindString(s) ||
 			!slices.Equal(lz.FindStringSubmatch(s), re.FindStringSubmatch(s)) ||
@@ -31,8 +31,8 @@ func TestSameAsRegexp(t *testing.T) {
 // TestNotCompiledBeforeUse: a package-level expression is compiled by its
 // first use, once, also when used concurrently.
 func TestNotCompiledBeforeUse(t *testing.T) {
-	fresh := New(`x+`)
-	if fresh.re != nil {
+	const fresh = Regexp(`x+y*z?`)
+	if _, ok := compiled.Load(fresh); ok {
 		t.Fatal("compiled before use")
 	}
 	var wg sync.WaitGroup
@@ -40,8 +40,8 @@ func TestNotCompiledBeforeUse(t *testing.T) {
 		wg.Go(func() { fresh.MatchString("xx") })
 	}
 	wg.Wait()
-	first := fresh.re
-	if first == nil || fresh.Re() != first {
+	first, ok := compiled.Load(fresh)
+	if !ok || fresh.Re() != first.(*regexp.Regexp) {
 		t.Error("not compiled exactly once")
 	}
 	if m := pkgLevel.FindStringSubmatch("a=1"); len(m) != 3 || m[2] != "1" {
@@ -52,7 +52,7 @@ func TestNotCompiledBeforeUse(t *testing.T) {
 // TestBadExpressionPanicsOnUse: a bad expression panics where it is
 // used, as regexp.MustCompile does.
 func TestBadExpressionPanicsOnUse(t *testing.T) {
-	bad := New(`(`)
+	bad := Regexp(`(`)
 	defer func() {
 		if recover() == nil {
 			t.Error("no panic")

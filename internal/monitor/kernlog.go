@@ -26,14 +26,14 @@ const (
 // eventPatterns classify kernel log lines; the first match wins.
 var eventPatterns = []struct {
 	kind string
-	re   *lazyre.Regexp
+	re   lazyre.Regexp
 }{
-	{EventUnderVoltage, lazyre.New(`(?i)under-?voltage|undervolt|voltage (is )?(too )?low|brown-?out`)},
-	{EventOOM, lazyre.New(`(?i)out of memory|oom-kill|oom_reaper|invoked oom-killer|killed process \d+`)},
-	{EventCPUOffline, lazyre.New(`(?i)CPU\d+:? (is )?(shutdown|killed|offline|went offline)|psci: CPU\d+ killed|cpu \d+ (is )?offline|smpboot: CPU \d+ is now offline|failed to (come|bring) online`)},
-	{EventThermal, lazyre.New(`(?i)thermal|critical temperature|over-?temperature|overheat|throttl|temperature above threshold|cpu clock throttled`)},
-	{EventHardware, lazyre.New(`(?i)hardware error|\bmce\b|machine check|EDAC|SError|Internal error: |Unable to handle kernel|kernel BUG|Oops`)},
-	{EventIO, lazyre.New(`(?i)I/O error|blk_update_request|buffer i/o error|mmc\d+: (error|timeout)|card removed|reset (high|full|super)-?speed USB device|uas_eh_abort_handler|EXT4-fs error`)},
+	{EventUnderVoltage, lazyre.Regexp(`(?i)under-?voltage|undervolt|voltage (is )?(too )?low|brown-?out`)},
+	{EventOOM, lazyre.Regexp(`(?i)out of memory|oom-kill|oom_reaper|invoked oom-killer|killed process \d+`)},
+	{EventCPUOffline, lazyre.Regexp(`(?i)CPU\d+:? (is )?(shutdown|killed|offline|went offline)|psci: CPU\d+ killed|cpu \d+ (is )?offline|smpboot: CPU \d+ is now offline|failed to (come|bring) online`)},
+	{EventThermal, lazyre.Regexp(`(?i)thermal|critical temperature|over-?temperature|overheat|throttl|temperature above threshold|cpu clock throttled`)},
+	{EventHardware, lazyre.Regexp(`(?i)hardware error|\bmce\b|machine check|EDAC|SError|Internal error: |Unable to handle kernel|kernel BUG|Oops`)},
+	{EventIO, lazyre.Regexp(`(?i)I/O error|blk_update_request|buffer i/o error|mmc\d+: (error|timeout)|card removed|reset (high|full|super)-?speed USB device|uas_eh_abort_handler|EXT4-fs error`)},
 }
 
 // ClassifyLine returns the kind of a kernel log line, or "" when it does not

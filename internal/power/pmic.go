@@ -25,7 +25,7 @@ type PMICRail struct {
 
 // pmicLine matches one line of `vcgencmd pmic_read_adc`:
 // "   VDD_CORE_A current(7)=2.45000000A" or "  VDD_CORE_V volt(15)=0.85000000V".
-var pmicLine = lazyre.New(`^\s*(\S+)_([AV])\s+(current|volt)\(\d+\)=([-+0-9.eE]+)([AV])\s*$`)
+var pmicLine = lazyre.Regexp(`^\s*(\S+)_([AV])\s+(current|volt)\(\d+\)=([-+0-9.eE]+)([AV])\s*$`)
 
 // ParsePMICADC parses the output of `vcgencmd pmic_read_adc` and returns
 // the rails that have both a current and a voltage (EXT5V and BATT have a

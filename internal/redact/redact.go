@@ -11,7 +11,7 @@ import (
 // Placeholder replaces a redacted serial number or id.
 const Placeholder = "REDACTED"
 
-var macRE = lazyre.New(`(?i)\b([0-9a-f]{2})([:-])([0-9a-f]{2})[:-]([0-9a-f]{2})[:-][0-9a-f]{2}[:-][0-9a-f]{2}[:-][0-9a-f]{2}\b`)
+var macRE = lazyre.Regexp(`(?i)\b([0-9a-f]{2})([:-])([0-9a-f]{2})[:-]([0-9a-f]{2})[:-][0-9a-f]{2}[:-][0-9a-f]{2}[:-][0-9a-f]{2}\b`)
 
 // MAC keeps the vendor part (first three octets) of every MAC address in s and
 // replaces the rest, e.g. "dc:a6:32:12:34:56" → "dc:a6:32:xx:xx:xx".
@@ -39,28 +39,28 @@ var serialFiles = map[string]bool{
 }
 
 // cpuinfoSerial matches the Serial line of /proc/cpuinfo on Raspberry Pi and others.
-var cpuinfoSerial = lazyre.New(`(?m)^(Serial\s*:\s*)\S+`)
+var cpuinfoSerial = lazyre.Regexp(`(?m)^(Serial\s*:\s*)\S+`)
 
 // serialLabel matches a label followed by a serial number on the same line:
 // "usb 1-1: SerialNumber: 0123", "Serial Number: 0123", "S/N: 0123". The
 // value is replaced when it looks like an identifier (see identifier).
-var serialLabel = lazyre.New(`(?i)\b(serial[ _-]?(?:number|no\.?|num)?|s/n)([ \t]*[:=][ \t]*)([^\s,;)]+)([\s,;)]|$)`)
+var serialLabel = lazyre.Regexp(`(?i)\b(serial[ _-]?(?:number|no\.?|num)?|s/n)([ \t]*[:=][ \t]*)([^\s,;)]+)([\s,;)]|$)`)
 
 // serialParam matches a key=value setting whose key names a serial number,
 // as on the kernel command line: "serial=", "bcm2708.serial=",
 // "androidboot.serialno=", "snum=", "sn=".
-var serialParam = lazyre.New(`(?i)\b((?:[a-z0-9_-]+\.)*(?:serial(?:[_-]?(?:no|num|number))?|snum|sn))=("[^"\n]*"|[^\s,;"]+)`)
+var serialParam = lazyre.Regexp(`(?i)\b((?:[a-z0-9_-]+\.)*(?:serial(?:[_-]?(?:no|num|number))?|snum|sn))=("[^"\n]*"|[^\s,;"]+)`)
 
 // usbSerial matches the iSerial line of `lsusb -v`: string index, then the
 // string, which is the serial number.
-var usbSerial = lazyre.New(`(?m)^([ \t]*iSerial[ \t]+[0-9]+[ \t]+)(\S.*)$`)
+var usbSerial = lazyre.Regexp(`(?m)^([ \t]*iSerial[ \t]+[0-9]+[ \t]+)(\S.*)$`)
 
 // identifier is what a labelled value must look like to be redacted, so
 // that "Serial: 8250/16550 driver" in a kernel log stays readable.
-var identifier = lazyre.New(`^[0-9A-Za-z][0-9A-Za-z_.:-]*$`)
+var identifier = lazyre.Regexp(`^[0-9A-Za-z][0-9A-Za-z_.:-]*$`)
 
 // otpRow matches a row of `vcgencmd otp_dump`: "28:0123abcd".
-var otpRow = lazyre.New(`(?m)^([0-9]{2}):([0-9a-fA-F]{8})$`)
+var otpRow = lazyre.Regexp(`(?m)^([0-9]{2}):([0-9a-fA-F]{8})$`)
 
 // otpSecretRow reports whether a Raspberry Pi OTP row holds an identifier
 // or a secret: 28 and 29 (serial number and its complement), 36 and above
@@ -121,4 +121,4 @@ func File(p string, data []byte) []byte {
 }
 
 // rootHub matches the sysfs device directory of a USB root hub.
-var rootHub = lazyre.New(`^usb[0-9]+$`)
+var rootHub = lazyre.Regexp(`^usb[0-9]+$`)

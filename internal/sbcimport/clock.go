@@ -37,14 +37,14 @@ type OPPCheck struct {
 }
 
 var (
-	reChecking  = lazyre.New(`^Checking cpufreq OPP(?: for (cpu[\d,-]+(?:cpu\d+)?))?(?: \((.*)\))?:?\s*$`)
-	reOPPLine   = lazyre.New(`^Cpufreq OPP:\s*(\d+)\s+(?:ThreadX:\s*\d+\s+)?Measured:\s*(.*)$`)
-	reNoCpufreq = lazyre.New(`^No cpufreq support available\. Measured on cpu(\d+):\s*(.*)$`)
+	reChecking  = lazyre.Regexp(`^Checking cpufreq OPP(?: for (cpu[\d,-]+(?:cpu\d+)?))?(?: \((.*)\))?:?\s*$`)
+	reOPPLine   = lazyre.Regexp(`^Cpufreq OPP:\s*(\d+)\s+(?:ThreadX:\s*\d+\s+)?Measured:\s*(.*)$`)
+	reNoCpufreq = lazyre.Regexp(`^No cpufreq support available\. Measured on cpu(\d+):\s*(.*)$`)
 	// "2598 (2598.747/2598.642/2598.642)", "1200 @ 1.2313V", "1198.3/1199.0/1198.9"
-	reMeasuredParen = lazyre.New(`^(\d+(?:\.\d+)?)\s*(?:M[Hh]z)?\s*\(([^)]*)\)`)
-	reMeasuredVolt  = lazyre.New(`^(\d+(?:\.\d+)?)\s*@\s*(\S+)`)
-	reMeasuredList  = lazyre.New(`^(\d+(?:\.\d+)?(?:/\d+(?:\.\d+)?)+)`)
-	reMeasuredOne   = lazyre.New(`^(\d+(?:\.\d+)?)\s*(?:M[Hh]z)?\s*$`)
+	reMeasuredParen = lazyre.Regexp(`^(\d+(?:\.\d+)?)\s*(?:M[Hh]z)?\s*\(([^)]*)\)`)
+	reMeasuredVolt  = lazyre.Regexp(`^(\d+(?:\.\d+)?)\s*@\s*(\S+)`)
+	reMeasuredList  = lazyre.Regexp(`^(\d+(?:\.\d+)?(?:/\d+(?:\.\d+)?)+)`)
+	reMeasuredOne   = lazyre.Regexp(`^(\d+(?:\.\d+)?)\s*(?:M[Hh]z)?\s*$`)
 )
 
 // clock reads one "Checking cpufreq OPP" block or a "No cpufreq support"

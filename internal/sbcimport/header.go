@@ -12,14 +12,14 @@ var LSBOrder = []string{"Distributor ID", "Description", "Release", "Codename"}
 
 var (
 	// "sbc-bench v0.9.72 Raspberry Pi 5 Model B Rev 1.0 (Tue, 19 Mar 2024 19:04:10 +0100)"
-	reVersionLine = lazyre.New(`^sbc-bench v(\d+\.\d+(?:\.\d+)?)\s*(.*?)\s*(?:\(([^()]*)\))?\s*$`)
+	reVersionLine = lazyre.Regexp(`^sbc-bench v(\d+\.\d+(?:\.\d+)?)\s*(.*?)\s*(?:\(([^()]*)\))?\s*$`)
 	// iostat: "Linux 6.6.10-generic (host) 	11/10/25 	_aarch64_	(12 CPU)"
-	reIostat = lazyre.New(`^Linux (\S+) \((.*?)\)\s.*\s_(\S+)_\s+\((\d+) CPU\)`)
+	reIostat = lazyre.Regexp(`^Linux (\S+) \((.*?)\)\s.*\s_(\S+)_\s+\((\d+) CPU\)`)
 	// uname -a: "Linux raspberrypi 4.14.50-v7+ #1122 SMP ... armv7l GNU/Linux"
-	reUname    = lazyre.New(`^Linux (\S+) (\d\S*) #.* (\S+) GNU/Linux\s*$`)
-	reUserland = lazyre.New(`^\s*Userland: (\S+)`)
-	reLscpuMax = lazyre.New(`^CPU max MHz:\s+([\d.]+)`)
-	reTested   = lazyre.New(`^Tested with sbc-bench v\S+ on (.*)\.\s*$`)
+	reUname    = lazyre.Regexp(`^Linux (\S+) (\d\S*) #.* (\S+) GNU/Linux\s*$`)
+	reUserland = lazyre.Regexp(`^\s*Userland: (\S+)`)
+	reLscpuMax = lazyre.Regexp(`^CPU max MHz:\s+([\d.]+)`)
+	reTested   = lazyre.Regexp(`^Tested with sbc-bench v\S+ on (.*)\.\s*$`)
 )
 
 // dateLayouts are the forms of the dates the logs print (date -R).

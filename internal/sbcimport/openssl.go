@@ -26,10 +26,10 @@ type OpenSSLRun struct {
 }
 
 var (
-	reOpenSSLVersion = lazyre.New(`^(OpenSSL|LibreSSL) \d`)
-	reBlockHeader    = lazyre.New(`(\d+) bytes`)
+	reOpenSSLVersion = lazyre.Regexp(`^(OpenSSL|LibreSSL) \d`)
+	reBlockHeader    = lazyre.Regexp(`(\d+) bytes`)
 	// "aes-256-cbc     848212.30k  1326481.54k ... (Cortex-A720)"
-	reCipherLine = lazyre.New(`^([a-z][a-z0-9-]+)\s+((?:[\d.]+k\s*)+)(?:\((.*)\))?\s*$`)
+	reCipherLine = lazyre.Regexp(`^([a-z][a-z0-9-]+)\s+((?:[\d.]+k\s*)+)(?:\((.*)\))?\s*$`)
 )
 
 func isOpenSSLVersion(line string) bool { return reOpenSSLVersion.MatchString(line) }

@@ -9,8 +9,8 @@ import (
 )
 
 var (
-	reRamlatHead = lazyre.New(`^Executing ramlat on cpu(\d+)(?: \((.*)\))?`)
-	reRamlatRow  = lazyre.New(`^\s*(\d+)k:\s+(.*)$`)
+	reRamlatHead = lazyre.Regexp(`^Executing ramlat on cpu(\d+)(?: \((.*)\))?`)
+	reRamlatRow  = lazyre.Regexp(`^\s*(\d+)k:\s+(.*)$`)
 )
 
 // ramlat reads one ramlat table: latency in ns per block size (KiB) and

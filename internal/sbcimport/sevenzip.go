@@ -27,10 +27,10 @@ type SevenZipBlock struct {
 }
 
 var (
-	reSevenContext = lazyre.New(`on (?:cpu(\d+)(?: \((.*)\))?|CPUs ([\d,-]+)(?: \((.*)\))?)`)
-	reSevenVersion = lazyre.New(`^7-Zip(?: \([a-zA-Z]\))?(?: \[\d+\])? (\d+\.\d+)`)
-	reSevenThreads = lazyre.New(`# Benchmark threads:\s*(\d+)`)
-	reSevenRAM     = lazyre.New(`^RAM usage:\s*(\d+) MB`)
+	reSevenContext = lazyre.Regexp(`on (?:cpu(\d+)(?: \((.*)\))?|CPUs ([\d,-]+)(?: \((.*)\))?)`)
+	reSevenVersion = lazyre.Regexp(`^7-Zip(?: \([a-zA-Z]\))?(?: \[\d+\])? (\d+\.\d+)`)
+	reSevenThreads = lazyre.Regexp(`# Benchmark threads:\s*(\d+)`)
+	reSevenRAM     = lazyre.Regexp(`^RAM usage:\s*(\d+) MB`)
 )
 
 // sevenContext notes what the next 7-Zip runs are.

@@ -9,8 +9,8 @@ import (
 )
 
 var (
-	reThrottlingHead = lazyre.New(`for CPUs ([\d,-]+)(?: \((.*)\))?:`)
-	reOPPTime        = lazyre.New(`^\s*(\d+) MHz:\s*([\d.]*)\s*(?:sec)?\s*$`)
+	reThrottlingHead = lazyre.Regexp(`for CPUs ([\d,-]+)(?: \((.*)\))?:`)
+	reOPPTime        = lazyre.Regexp(`^\s*(\d+) MHz:\s*([\d.]*)\s*(?:sec)?\s*$`)
 )
 
 // throttling reads one block of cpufreq statistics: the time spent at each

@@ -19,9 +19,9 @@ type MemoryRun struct {
 }
 
 var (
-	reMemContext = lazyre.New(`^Executing (?:benchmark on cpu(\d+)(?: \((.*)\))?|tinymembench on (?:an? )?(.*?)(?: core)?):?\s*$`)
-	reBandwidth  = lazyre.New(`^ (\S.*?)\s+:\s+([\d.]+) MB/s`)
-	reLatencyRow = lazyre.New(`^\s*(\d+) :\s+([\d.]+) ns\s*/\s*([\d.]+) ns`)
+	reMemContext = lazyre.Regexp(`^Executing (?:benchmark on cpu(\d+)(?: \((.*)\))?|tinymembench on (?:an? )?(.*?)(?: core)?):?\s*$`)
+	reBandwidth  = lazyre.Regexp(`^ (\S.*?)\s+:\s+([\d.]+) MB/s`)
+	reLatencyRow = lazyre.Regexp(`^\s*(\d+) :\s+([\d.]+) ns\s*/\s*([\d.]+) ns`)
 )
 
 // memContext notes the CPU of the next tinymembench run.

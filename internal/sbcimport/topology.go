@@ -9,7 +9,7 @@ import (
 )
 
 // "  0        0        0      800    2600   Cortex-A720 / r0p1"
-var reTopoRow = lazyre.New(`^\s*(\d+)\s+(-?\d+)\s+(\d+|-)\s+(\d+|-)\s+(\d+|-)\s*(.*)$`)
+var reTopoRow = lazyre.Regexp(`^\s*(\d+)\s+(-?\d+)\s+(\d+|-)\s+(\d+|-)\s+(\d+|-)\s*(.*)$`)
 
 // topology reads the CPU topology table; the last table in a log wins
 // (the script prints the same table twice).

@@ -29,10 +29,10 @@ func (p *parser) validation(i int) int {
 
 // reWarning matches the validation lines that report a problem; the others
 // say a check passed or describe a setting.
-var reWarning = lazyre.New(`(?i)occured|occurred|too much|powercap|advertised vs\. measured|^swapping|zswap|might have|mismatch between advertised.*:`)
+var reWarning = lazyre.Regexp(`(?i)occured|occurred|too much|powercap|advertised vs\. measured|^swapping|zswap|might have|mismatch between advertised.*:`)
 
 // reOK matches the lines that say a check passed.
-var reOK = lazyre.New(`(?i)^no (throttling|swapping|mismatch)|\bOK$|not lower than`)
+var reOK = lazyre.Regexp(`(?i)^no (throttling|swapping|mismatch)|\bOK$|not lower than`)
 
 // IsValidationWarning reports whether a validation line reports a problem.
 func IsValidationWarning(line string) bool {

@@ -19,8 +19,8 @@ func TempNames() []*regexp.Regexp {
 }
 
 var (
-	tempStorage  = lazyre.New(`^\.boardbench-storage-[0-9a-f]{16}$`)
-	tempCapacity = lazyre.New(`^\.boardbench-capacity-[0-9a-f]{16}-[0-9]+$`)
+	tempStorage  = lazyre.Regexp(`^\.boardbench-storage-[0-9a-f]{16}$`)
+	tempCapacity = lazyre.Regexp(`^\.boardbench-capacity-[0-9a-f]{16}-[0-9]+$`)
 )
 
 // Barrier makes the runs of several devices start each cell together.

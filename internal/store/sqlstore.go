@@ -565,7 +565,7 @@ func SortColumns() []string {
 }
 
 // figureName is the form of a figure name Query.Sort accepts.
-var figureName = lazyre.New(`^[A-Za-z0-9_][A-Za-z0-9_.\-]{0,127}$`)
+var figureName = lazyre.Regexp(`^[A-Za-z0-9_][A-Za-z0-9_.\-]{0,127}$`)
 
 // ValidateQuery checks q's sort key and page before any SQL is built.
 func ValidateQuery(q Query) error {

@@ -25,7 +25,7 @@ type CryptsetupBuild struct {
 
 // cryptsetupVersionRE matches "cryptsetup 2.6.1 flags: UDEV BLKID ..." and
 // "cryptsetup 2.0.6".
-var cryptsetupVersionRE = lazyre.New(`^cryptsetup\s+(\d[^\s]*)(?:\s+flags:\s*(.*))?$`)
+var cryptsetupVersionRE = lazyre.Regexp(`^cryptsetup\s+(\d[^\s]*)(?:\s+flags:\s*(.*))?$`)
 
 // cryptsetupSbinDirs are where distributions install cryptsetup; they are
 // often not on a user's PATH (Debian's su without "-"), so a live lookup

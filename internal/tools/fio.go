@@ -14,7 +14,7 @@ import (
 const FlavorFio Flavor = "fio"
 
 // fioVersionRE matches "fio-3.33" and "fio-3.36-12-gabcdef".
-var fioVersionRE = lazyre.New(`^fio-(\d[^\s]*)$`)
+var fioVersionRE = lazyre.Regexp(`^fio-(\d[^\s]*)$`)
 
 // ParseFioVersion reads the output of `fio --version`. ok is false when no
 // line names a fio version.

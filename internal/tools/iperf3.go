@@ -16,7 +16,7 @@ const FlavorIperf3 Flavor = "iperf3"
 
 // iperf3Version matches the first line of `iperf3 --version`: "iperf 3.12
 // (cJSON 1.7.15)".
-var iperf3Version = lazyre.New(`^iperf ([0-9]+\.[0-9]+(?:\.[0-9]+)?[^ ]*)`)
+var iperf3Version = lazyre.Regexp(`^iperf ([0-9]+\.[0-9]+(?:\.[0-9]+)?[^ ]*)`)
 
 // ParseIperf3Version reads the version from `iperf3 --version`; ok is false
 // without a version line.

@@ -51,10 +51,10 @@ type OpenSSLBuild struct {
 var (
 	// "OpenSSL 3.0.19 27 Jan 2026 (Library: OpenSSL 3.0.19 27 Jan 2026)",
 	// "OpenSSL 1.1.1f  31 Mar 2020", "LibreSSL 3.8.2".
-	opensslVersionRE = lazyre.New(`^(OpenSSL|LibreSSL)\s+(\S+)`)
-	opensslLibraryRE = lazyre.New(`\(Library:\s+(?:OpenSSL|LibreSSL)\s+(\S+)`)
-	armcapRE         = lazyre.New(`\bOPENSSL_armcap=0x([0-9a-fA-F]+)`)
-	ia32capRE        = lazyre.New(`\bOPENSSL_ia32cap=0x([0-9a-fA-F]+)`)
+	opensslVersionRE = lazyre.Regexp(`^(OpenSSL|LibreSSL)\s+(\S+)`)
+	opensslLibraryRE = lazyre.Regexp(`\(Library:\s+(?:OpenSSL|LibreSSL)\s+(\S+)`)
+	armcapRE         = lazyre.Regexp(`\bOPENSSL_armcap=0x([0-9a-fA-F]+)`)
+	ia32capRE        = lazyre.Regexp(`\bOPENSSL_ia32cap=0x([0-9a-fA-F]+)`)
 )
 
 // Capability bits OpenSSL reports in CPUINFO (facts of OpenSSL's

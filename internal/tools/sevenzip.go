@@ -32,9 +32,9 @@ const wrapperReadBytes = 4096
 var (
 	// "7-Zip (a) [64] 16.02 : Copyright ...", "7-Zip (z) 26.02 (x64) : ...",
 	// "7-Zip (A) 9.20  Copyright ...", "7-Zip [64] 26.02 : Copyright ...".
-	sevenZipVersionRE = lazyre.New(`^7-Zip\b.*?\b(\d+\.\d+)\b`)
+	sevenZipVersionRE = lazyre.Regexp(`^7-Zip\b.*?\b(\d+\.\d+)\b`)
 	// "p7zip Version 16.02 (locale=C,Utf16=off,HugeFiles=on,64 bits,6 CPUs LE)".
-	p7zipVersionRE = lazyre.New(`^p7zip Version (\d+\.\d+)\b`)
+	p7zipVersionRE = lazyre.Regexp(`^p7zip Version (\d+\.\d+)\b`)
 )
 
 // SevenZipIdentity is what a 7-Zip binary says about itself.

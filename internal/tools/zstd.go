@@ -16,7 +16,7 @@ const FlavorZstd Flavor = "zstd"
 // zstdVersionRE matches zstd's banner, "*** Zstandard CLI (64-bit) v1.5.4,
 // by Yann Collet ***" (older: "*** zstd command line interface 64-bits
 // v1.3.8, by Yann Collet ***").
-var zstdVersionRE = lazyre.New(`^\*\*\*.*\bv(\d+\.\d+\.\d+)\b`)
+var zstdVersionRE = lazyre.Regexp(`^\*\*\*.*\bv(\d+\.\d+\.\d+)\b`)
 
 // ParseZstdVersion reads the output of `zstd --version`. ok is false when
 // no line is zstd's banner.

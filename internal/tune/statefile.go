@@ -35,7 +35,7 @@ const StateFileVersion = 1
 const maxStateFileBytes = 1 << 20
 
 // stateFileName matches the names of state files: tune-<pid>.json.
-var stateFileName = lazyre.New(`^tune-([0-9]+)\.json$`)
+var stateFileName = lazyre.Regexp(`^tune-([0-9]+)\.json$`)
 
 // StateDir returns the directory of state files: $BOARDBENCH_STATE_DIR when
 // set, else DefaultStateDir.

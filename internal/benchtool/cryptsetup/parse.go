@@ -67,7 +67,7 @@ func (r *Result) Find(algorithm string, keyBits int) *Row {
 
 // rowRE matches "    aes-xts        256b      1774.5 MiB/s      1836.1 MiB/s"
 // and the "N/A" rows of the full table ("serpent-xts   256b   N/A   N/A").
-var rowRE = lazyre.New(`^(\S+)\s+(\d+)b\s+(N/A|\d+(?:\.\d+)?)(?:\s+MiB/s)?\s+(N/A|\d+(?:\.\d+)?)(?:\s+MiB/s)?$`)
+var rowRE = lazyre.Regexp(`^(\S+)\s+(\d+)b\s+(N/A|\d+(?:\.\d+)?)(?:\s+MiB/s)?\s+(N/A|\d+(?:\.\d+)?)(?:\s+MiB/s)?$`)
 
 // messageMarkers recognise cryptsetup's complaints about the benchmark.
 var messageMarkers = []string{"is not available", "not available.", "not reliable", "kernel module loaded", "No known cipher"}

@@ -98,10 +98,10 @@ func (r *Result) KBPerSec(cipher string, blockBytes int) *float64 {
 }
 
 var (
-	headerSizeRE = lazyre.New(`(\d+) bytes`)
-	valueRE      = lazyre.New(`^(\d+(?:\.\d+)?)(k?)$`)
-	doingRE      = lazyre.New(`^Doing (.+?) (?:ops )?for \d+(?:\.\d+)?s on (\d+) size blocks: (\d+) .+?'s in (\d+(?:\.\d+)?)s`)
-	versionRE    = lazyre.New(`^(?:OpenSSL|LibreSSL)\s+(\d[^\s,]*)|^version:\s*(\S+)`)
+	headerSizeRE = lazyre.Regexp(`(\d+) bytes`)
+	valueRE      = lazyre.Regexp(`^(\d+(?:\.\d+)?)(k?)$`)
+	doingRE      = lazyre.Regexp(`^Doing (.+?) (?:ops )?for \d+(?:\.\d+)?s on (\d+) size blocks: (\d+) .+?'s in (\d+(?:\.\d+)?)s`)
+	versionRE    = lazyre.Regexp(`^(?:OpenSSL|LibreSSL)\s+(\d[^\s,]*)|^version:\s*(\S+)`)
 )
 
 // Parse reads the output of `openssl speed` (stdout, optionally followed by

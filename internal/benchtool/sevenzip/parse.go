@@ -102,10 +102,10 @@ type Result struct {
 }
 
 var (
-	ramSizeRE  = lazyre.New(`RAM size:\s*(\d+)\s*MB.*#\s*CPU hardware threads:\s*(\d+)`)
-	ramUsageRE = lazyre.New(`RAM usage:\s*(\d+)\s*MB.*#\s*Benchmark threads:\s*(\d+)`)
-	rowRE      = lazyre.New(`^\s*(\d{1,2}):\s+(.*)$`)
-	noMemoryRE = lazyre.New(`(?i)can't allocate|cannot allocate|E_OUTOFMEMORY|not enough memory`)
+	ramSizeRE  = lazyre.Regexp(`RAM size:\s*(\d+)\s*MB.*#\s*CPU hardware threads:\s*(\d+)`)
+	ramUsageRE = lazyre.Regexp(`RAM usage:\s*(\d+)\s*MB.*#\s*Benchmark threads:\s*(\d+)`)
+	rowRE      = lazyre.Regexp(`^\s*(\d{1,2}):\s+(.*)$`)
+	noMemoryRE = lazyre.Regexp(`(?i)can't allocate|cannot allocate|E_OUTOFMEMORY|not enough memory`)
 )
 
 // isBanner reports whether line starts a 7-Zip run: the "7-Zip ... Igor

@@ -55,7 +55,7 @@ func ParseQuery(out string) ([]string, error) {
 	return names, nil
 }
 
-var cipherName = lazyre.New(`^[a-z0-9][a-z0-9.@-]{0,63}$`)
+var cipherName = lazyre.Regexp(`^[a-z0-9][a-z0-9.@-]{0,63}$`)
 
 // Choose splits want into the ciphers offered and those not.
 func Choose(want, offered []string) (use, unsupported []string) {
@@ -85,7 +85,7 @@ func Version(line string) string {
 	return m[1]
 }
 
-var versionRE = lazyre.New(`^OpenSSH_([0-9][0-9A-Za-z.]*)`)
+var versionRE = lazyre.Regexp(`^OpenSSH_([0-9][0-9A-Za-z.]*)`)
 
 // quoteShort quotes s, cut to 80 bytes.
 func quoteShort(s string) string {

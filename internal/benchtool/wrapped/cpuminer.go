@@ -26,9 +26,9 @@ type CPUMinerFigures struct {
 }
 
 var (
-	cpuminerBannerRE  = lazyre.New(`\*\*\s+(cpuminer(?:-multi)?)\s+(\d+(?:\.\d+)+)\s+by\s`)
-	cpuminerStartRE   = lazyre.New(`(\d+) miner threads started, using '([^']+)' algorithm`)
-	cpuminerTotalRE   = lazyre.New(`Total:\s+([\d.]+)\s+(k?)(?:H|hash)/s`)
+	cpuminerBannerRE  = lazyre.Regexp(`\*\*\s+(cpuminer(?:-multi)?)\s+(\d+(?:\.\d+)+)\s+by\s`)
+	cpuminerStartRE   = lazyre.Regexp(`(\d+) miner threads started, using '([^']+)' algorithm`)
+	cpuminerTotalRE   = lazyre.Regexp(`Total:\s+([\d.]+)\s+(k?)(?:H|hash)/s`)
 	cpuminerUnitScale = map[string]float64{"": 0.001, "k": 1}
 )
 

@@ -20,10 +20,10 @@ type GeekbenchFigures struct {
 }
 
 var (
-	geekbenchVersionRE = lazyre.New(`(?m)^\s*Geekbench\s+(\d+\.\d+(?:\.\d+)?)`)
-	geekbenchURLRE     = lazyre.New(`https://browser\.geekbench\.com/v\d+/cpu/\d+`)
-	geekbenchSingleRE  = lazyre.New(`(?m)^\s*Single-Core Score\s+(\d+)\s*$`)
-	geekbenchMultiRE   = lazyre.New(`(?m)^\s*Multi-Core Score\s+(\d+)\s*$`)
+	geekbenchVersionRE = lazyre.Regexp(`(?m)^\s*Geekbench\s+(\d+\.\d+(?:\.\d+)?)`)
+	geekbenchURLRE     = lazyre.Regexp(`https://browser\.geekbench\.com/v\d+/cpu/\d+`)
+	geekbenchSingleRE  = lazyre.Regexp(`(?m)^\s*Single-Core Score\s+(\d+)\s*$`)
+	geekbenchMultiRE   = lazyre.Regexp(`(?m)^\s*Multi-Core Score\s+(\d+)\s*$`)
 )
 
 // parseGeekbench finds the result URL and the scores; either is a result.

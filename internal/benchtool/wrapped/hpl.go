@@ -42,10 +42,10 @@ type HPLRun struct {
 }
 
 var (
-	hplVersionRE  = lazyre.New(`HPLinpack\s+(\d+(?:\.\d+)+)`)
-	hplRunRE      = lazyre.New(`^(W[RC]\d{2}[LCR]\d[LCR]\d)\s+(\d+)\s+(\d+)\s+(\d+)\s+(\d+)\s+(\S+)\s+(\S+)`)
-	hplResidualRE = lazyre.New(`^\|\|Ax-b\|\|.*=\s*(\S+)\s+\.+\s+(PASSED|FAILED)\b`)
-	hplSummaryRE  = lazyre.New(`(\d+)\s+tests? completed and failed residual checks`)
+	hplVersionRE  = lazyre.Regexp(`HPLinpack\s+(\d+(?:\.\d+)+)`)
+	hplRunRE      = lazyre.Regexp(`^(W[RC]\d{2}[LCR]\d[LCR]\d)\s+(\d+)\s+(\d+)\s+(\d+)\s+(\d+)\s+(\S+)\s+(\S+)`)
+	hplResidualRE = lazyre.Regexp(`^\|\|Ax-b\|\|.*=\s*(\S+)\s+\.+\s+(PASSED|FAILED)\b`)
+	hplSummaryRE  = lazyre.Regexp(`(\d+)\s+tests? completed and failed residual checks`)
 )
 
 // parseHPL reads the result lines and residual checks of HPL's output.

@@ -35,8 +35,8 @@ type LlamaBenchRow struct {
 }
 
 var (
-	llamaBuildRE = lazyre.New(`^build:\s*(\S+)\s+\((\d+)\)`)
-	llamaTPSRE   = lazyre.New(`^([\d.]+)(?:\s*±\s*([\d.]+))?$`)
+	llamaBuildRE = lazyre.Regexp(`^build:\s*(\S+)\s+\((\d+)\)`)
+	llamaTPSRE   = lazyre.Regexp(`^([\d.]+)(?:\s*±\s*([\d.]+))?$`)
 )
 
 // parseLlamaBench reads the table: a header row naming at least "model",

@@ -39,8 +39,8 @@ type StressNGMetric struct {
 var (
 	// stressNGLineRE is a log line: "stress-ng: info:  [1234] text" (the
 	// level is "metrc" since 0.15).
-	stressNGLineRE    = lazyre.New(`^stress-ng:\s*\w+:\s*\[\d+\]\s?(.*)$`)
-	stressNGVersionRE = lazyre.New(`stress-ng,?\s+(?:version\s+)?V?(\d+\.\d+\.\d+)`)
+	stressNGLineRE    = lazyre.Regexp(`^stress-ng:\s*\w+:\s*\[\d+\]\s?(.*)$`)
+	stressNGVersionRE = lazyre.Regexp(`stress-ng,?\s+(?:version\s+)?V?(\d+\.\d+\.\d+)`)
 )
 
 // parseStressNG reads the metrics table: a header line starting with

@@ -35,10 +35,10 @@ type SysbenchFigures struct {
 }
 
 var (
-	sysbenchVersionRE     = lazyre.New(`^sysbench\s+(\d+\.\d+(?:\.\d+)?)`)
-	sysbenchTransferredRE = lazyre.New(`^([\d.]+)\s+MiB transferred\s+\(([\d.]+)\s+MiB/sec\)`)
-	sysbenchPercentileRE  = lazyre.New(`^(\d+)(?:th|st|nd|rd) percentile:\s*([\d.]+)`)
-	sysbenchSecondsRE     = lazyre.New(`^([\d.]+)s$`)
+	sysbenchVersionRE     = lazyre.Regexp(`^sysbench\s+(\d+\.\d+(?:\.\d+)?)`)
+	sysbenchTransferredRE = lazyre.Regexp(`^([\d.]+)\s+MiB transferred\s+\(([\d.]+)\s+MiB/sec\)`)
+	sysbenchPercentileRE  = lazyre.Regexp(`^(\d+)(?:th|st|nd|rd) percentile:\s*([\d.]+)`)
+	sysbenchSecondsRE     = lazyre.Regexp(`^([\d.]+)s$`)
 )
 
 // sysbenchTests are the test names sysbench accepts on the command line.

@@ -192,9 +192,9 @@ type USBLink struct {
 }
 
 var (
-	pciAddrRE     = lazyre.New(`^[0-9a-f]{4,8}:[0-9a-f]{2}:[0-9a-f]{2}\.[0-7]$`)
-	usbDeviceRE   = lazyre.New(`^(usb[0-9]+|[0-9]+-[0-9]+(\.[0-9]+)*)$`)
-	usbInterfacRE = lazyre.New(`^[0-9]+-[0-9]+(\.[0-9]+)*:[0-9]+\.[0-9]+$`)
+	pciAddrRE     = lazyre.Regexp(`^[0-9a-f]{4,8}:[0-9a-f]{2}:[0-9a-f]{2}\.[0-7]$`)
+	usbDeviceRE   = lazyre.Regexp(`^(usb[0-9]+|[0-9]+-[0-9]+(\.[0-9]+)*)$`)
+	usbInterfacRE = lazyre.Regexp(`^[0-9]+-[0-9]+(\.[0-9]+)*:[0-9]+\.[0-9]+$`)
 )
 
 // Collect describes the buses of the machine behind h. It never fails: what

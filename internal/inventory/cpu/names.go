@@ -94,14 +94,14 @@ func X86VendorName(vendorID string) (string, bool) {
 }
 
 var (
-	x86Marks     = lazyre.New(`\((R|r|TM|tm)\)|®|™`)
-	x86Gen       = lazyre.New(`^\d+(st|nd|rd|th) Gen `)
-	x86Clock     = lazyre.New(`\s*@\s*[0-9.]+\s*[GM]Hz.*$`)
-	x86Suffixes  = lazyre.New(`(?i)\s+(\d+-Core\s+)?(Processor|CPU)\b`)
-	x86Graphics  = lazyre.New(`\s+with\s+Radeon.*$`)
-	spaceRuns    = lazyre.New(`\s+`)
-	mipsFPU      = lazyre.New(`\s+FPU\s+V\S*.*$`)
-	mipsRevision = lazyre.New(`^(.*\S)\s+(V\d+(\.\d+)*)$`)
+	x86Marks     = lazyre.Regexp(`\((R|r|TM|tm)\)|®|™`)
+	x86Gen       = lazyre.Regexp(`^\d+(st|nd|rd|th) Gen `)
+	x86Clock     = lazyre.Regexp(`\s*@\s*[0-9.]+\s*[GM]Hz.*$`)
+	x86Suffixes  = lazyre.Regexp(`(?i)\s+(\d+-Core\s+)?(Processor|CPU)\b`)
+	x86Graphics  = lazyre.Regexp(`\s+with\s+Radeon.*$`)
+	spaceRuns    = lazyre.Regexp(`\s+`)
+	mipsFPU      = lazyre.Regexp(`\s+FPU\s+V\S*.*$`)
+	mipsRevision = lazyre.Regexp(`^(.*\S)\s+(V\d+(\.\d+)*)$`)
 )
 
 // X86CoreName shortens an x86 "model name" to the name of the processor:
@@ -133,7 +133,7 @@ func MIPSCoreName(cpuModel string) (name, revision string) {
 // armGenericModel matches the model names ARM kernels print instead of a
 // core name ("ARMv7 Processor rev 4 (v7l)", "AArch64 Processor rev 4
 // (aarch64)").
-var armGenericModel = lazyre.New(`^(ARMv\d+|AArch64)(-compatible)? [Pp]rocessor`)
+var armGenericModel = lazyre.Regexp(`^(ARMv\d+|AArch64)(-compatible)? [Pp]rocessor`)
 
 // parseIntField reads a decimal integer value of a cpuinfo line.
 func parseIntField(v string) (int, bool) {

@@ -195,7 +195,7 @@ func readIRQ(h *host.Host, irq string, ints kernelfile.Interrupts) IRQ {
 }
 
 // usbBusRE finds the root hub of a USB device's sysfs path ("/usb1/").
-var usbBusRE = lazyre.New(`/usb[0-9]+/`)
+var usbBusRE = lazyre.Regexp(`/usb[0-9]+/`)
 
 // compareQueues orders rx-0, rx-1, ..., rx-10, tx-0, ...
 func compareQueues(a, b string) int {

@@ -20,7 +20,7 @@ type LibC struct {
 	Source string `json:"source"`
 }
 
-var versionRE = lazyre.New(`\b(\d+\.\d+(?:\.\d+)?)\b`)
+var versionRE = lazyre.Regexp(`\b(\d+\.\d+(?:\.\d+)?)\b`)
 
 // ParseLddVersion names the C library from the first line of `ldd --version`
 // (or its error text), e.g. "ldd (Debian GLIBC 2.36-9+deb12u4) 2.36" →
@@ -56,7 +56,7 @@ func ParseLddVersion(out string) (lc LibC, ok bool) {
 	return lc, false
 }
 
-var libcFileRE = lazyre.New(`^libc-(\d+\.\d+(?:\.\d+)?)\.so$`)
+var libcFileRE = lazyre.Regexp(`^libc-(\d+\.\d+(?:\.\d+)?)\.so$`)
 
 func collectLibC(h *host.Host, notes *note.List) LibC {
 	var lddErr string

@@ -61,7 +61,7 @@ type Reading struct {
 
 // sensorAttr matches hwmon sensor attribute file names: "temp1_input",
 // "in0_lcrit_alarm", "power1_average".
-var sensorAttr = lazyre.New(`^(temp|in|curr|power|energy|fan)([0-9]{1,4})_([a-z_]+)$`)
+var sensorAttr = lazyre.Regexp(`^(temp|in|curr|power|energy|fan)([0-9]{1,4})_([a-z_]+)$`)
 
 // collectHwmon reads every hwmon device.
 func collectHwmon(h *host.Host, in *Info) {

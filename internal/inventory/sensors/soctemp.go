@@ -14,7 +14,7 @@ import (
 var notSoC = []string{"batt", "charger", "wifi", "wlan", "nvme", "drivetemp", "pch", "ambient", "skin", "pmic", "sfp", "phy"}
 
 // cpuCore matches per-core CPU zone names such as "cpu0-thermal".
-var cpuCore = lazyre.New(`^cpu[0-9]`)
+var cpuCore = lazyre.Regexp(`^cpu[0-9]`)
 
 // socScore rates how clearly a sensor name (a thermal zone type, a hwmon
 // chip name or a label) says it measures the SoC or CPU: 0 when it does not,

@@ -97,14 +97,14 @@ func guessFromBoardName(hw string) (hardwareGuess, bool) {
 // know. The captures are upper-cased into the name. Built on first use.
 var chipRules = sync.OnceValue(func() []hardwareRule {
 	return []hardwareRule{
-		{re: lazyre.New(`(?i)^Phytium\s*,\s*([A-Z]+-?\d+\S*)`), name: "Phytium $1", vendor: "Phytium"},
-		{re: lazyre.New(`(?i)^(?:Sophgo\s+|Sophon\s+)?(BM1684X?|BM1688|SG20\d\dX?|SG2300X|CV18\d\d[A-Z]?)$`), name: "Sophgo $1", vendor: "Sophgo"},
-		{re: lazyre.New(`(?i)^(JZ47\d\d[A-Z]?|X[12]\d{3}[A-Z]?)$`), name: "Ingenic $1", vendor: "Ingenic"},
-		{re: lazyre.New(`(?i)^((?:AM|DM)\d{3,4}X?)[A-Z]*EVM$`), name: "TI $1", vendor: "Texas Instruments"},
-		{re: lazyre.New(`(?i)\bComcerto\s*(\d{3,4})\b`), name: "Mindspeed Comcerto $1", vendor: "Mindspeed"},
-		{re: lazyre.New(`(?i)^MStar\s+((?:Infinity|Mercury)\d*[A-Z0-9]*)`), name: "SigmaStar/MStar $1", vendor: "SigmaStar"},
-		{re: lazyre.New(`(?i)\b(STiH\d{3})\b`), name: "STMicroelectronics $1", vendor: "STMicroelectronics"},
-		{re: lazyre.New(`(?i)\b(STM32MP\d{3}[A-F]?)\b`), name: "STMicroelectronics $1", vendor: "STMicroelectronics"},
-		{re: lazyre.New(`(?i)\b(S5P\d{4}|S3C\d{4}X?)\b`), name: "Samsung $1", vendor: "Samsung"},
+		{re: lazyre.Regexp(`(?i)^Phytium\s*,\s*([A-Z]+-?\d+\S*)`), name: "Phytium $1", vendor: "Phytium"},
+		{re: lazyre.Regexp(`(?i)^(?:Sophgo\s+|Sophon\s+)?(BM1684X?|BM1688|SG20\d\dX?|SG2300X|CV18\d\d[A-Z]?)$`), name: "Sophgo $1", vendor: "Sophgo"},
+		{re: lazyre.Regexp(`(?i)^(JZ47\d\d[A-Z]?|X[12]\d{3}[A-Z]?)$`), name: "Ingenic $1", vendor: "Ingenic"},
+		{re: lazyre.Regexp(`(?i)^((?:AM|DM)\d{3,4}X?)[A-Z]*EVM$`), name: "TI $1", vendor: "Texas Instruments"},
+		{re: lazyre.Regexp(`(?i)\bComcerto\s*(\d{3,4})\b`), name: "Mindspeed Comcerto $1", vendor: "Mindspeed"},
+		{re: lazyre.Regexp(`(?i)^MStar\s+((?:Infinity|Mercury)\d*[A-Z0-9]*)`), name: "SigmaStar/MStar $1", vendor: "SigmaStar"},
+		{re: lazyre.Regexp(`(?i)\b(STiH\d{3})\b`), name: "STMicroelectronics $1", vendor: "STMicroelectronics"},
+		{re: lazyre.Regexp(`(?i)\b(STM32MP\d{3}[A-F]?)\b`), name: "STMicroelectronics $1", vendor: "STMicroelectronics"},
+		{re: lazyre.Regexp(`(?i)\b(S5P\d{4}|S3C\d{4}X?)\b`), name: "Samsung $1", vendor: "Samsung"},
 	}
 })

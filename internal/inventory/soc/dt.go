@@ -324,7 +324,7 @@ var compatibleSoCs = map[string]string{
 // checked before the expression is compiled and run: a description
 // compiles only the pattern of its own vendor.
 type compatiblePattern struct {
-	re     *lazyre.Regexp
+	re     lazyre.Regexp
 	prefix string
 }
 
@@ -338,18 +338,18 @@ func (p compatiblePattern) vendor() string {
 }
 
 var compatiblePatterns = []compatiblePattern{
-	{lazyre.New(`^rockchip,((?:rk|rv|px)\d+[a-z]?)$`), "Rockchip "},
-	{lazyre.New(`^allwinner,sun\d+i-([a-z]\d+[a-z0-9]*)$`), "Allwinner "},
-	{lazyre.New(`^qcom,((?:msm|apq|sdm|sm|sc|sa|qcs|qcm|qrb|ipq|x1e|x1p|sdx)\d+[a-z0-9]*)$`), "Qualcomm "},
-	{lazyre.New(`^mediatek,(mt\d+[a-z]?)$`), "MediaTek "},
-	{lazyre.New(`^nvidia,(tegra\d+)$`), "NVIDIA "},
-	{lazyre.New(`^fsl,((?:ls|lx)\d+a?)$`), "NXP "},
-	{lazyre.New(`^ti,((?:am|j7)\d+[a-z0-9]*)$`), "TI "},
-	{lazyre.New(`^samsung,(exynos\d+)$`), "Samsung "},
-	{lazyre.New(`^amlogic,((?:s|a|t)\d{3}[a-z0-9]*)$`), "Amlogic "},
-	{lazyre.New(`^starfive,(jh\d+)$`), "StarFive "},
-	{lazyre.New(`^sophgo,((?:sg|cv)\d+[a-z]?)$`), "Sophgo "},
-	{lazyre.New(`^sprd,((?:ums|sc)\d+[a-z]?)$`), "Unisoc "},
+	{lazyre.Regexp(`^rockchip,((?:rk|rv|px)\d+[a-z]?)$`), "Rockchip "},
+	{lazyre.Regexp(`^allwinner,sun\d+i-([a-z]\d+[a-z0-9]*)$`), "Allwinner "},
+	{lazyre.Regexp(`^qcom,((?:msm|apq|sdm|sm|sc|sa|qcs|qcm|qrb|ipq|x1e|x1p|sdx)\d+[a-z0-9]*)$`), "Qualcomm "},
+	{lazyre.Regexp(`^mediatek,(mt\d+[a-z]?)$`), "MediaTek "},
+	{lazyre.Regexp(`^nvidia,(tegra\d+)$`), "NVIDIA "},
+	{lazyre.Regexp(`^fsl,((?:ls|lx)\d+a?)$`), "NXP "},
+	{lazyre.Regexp(`^ti,((?:am|j7)\d+[a-z0-9]*)$`), "TI "},
+	{lazyre.Regexp(`^samsung,(exynos\d+)$`), "Samsung "},
+	{lazyre.Regexp(`^amlogic,((?:s|a|t)\d{3}[a-z0-9]*)$`), "Amlogic "},
+	{lazyre.Regexp(`^starfive,(jh\d+)$`), "StarFive "},
+	{lazyre.Regexp(`^sophgo,((?:sg|cv)\d+[a-z]?)$`), "Sophgo "},
+	{lazyre.Regexp(`^sprd,((?:ums|sc)\d+[a-z]?)$`), "Unisoc "},
 }
 
 // socFromCompatible returns the SoC named by the first compatible string the

@@ -36,7 +36,7 @@ func (g hardwareGuess) memberFilter() func(vendor, name string) bool {
 // hardwareRule maps a Hardware line to a SoC. Name may use $1 and $2 for the
 // captures, upper-cased when upper is set.
 type hardwareRule struct {
-	re     *lazyre.Regexp
+	re     lazyre.Regexp
 	name   string
 	vendor string
 	upper  bool
@@ -63,52 +63,52 @@ var qualcommCodenames = map[string]string{
 // hardwareRules are tried in order; the first match wins. A rule without a
 // name names only the vendor.
 var hardwareRules = []hardwareRule{
-	{re: lazyre.New(`(?i)^BCM(2708|2835)$`), name: "Broadcom BCM2835", vendor: "Broadcom", rpi: true},
-	{re: lazyre.New(`(?i)^BCM(2709|2836)$`), name: "Broadcom BCM2836", vendor: "Broadcom", rpi: true},
-	{re: lazyre.New(`(?i)^BCM(2710|2837)$`), name: "Broadcom BCM2837", vendor: "Broadcom", rpi: true},
-	{re: lazyre.New(`(?i)^BCM2711$`), name: "Broadcom BCM2711", vendor: "Broadcom", rpi: true},
-	{re: lazyre.New(`(?i)^BCM2712$`), name: "Broadcom BCM2712", vendor: "Broadcom", rpi: true},
-	{re: lazyre.New(`(?i)sun50iw1`), name: "Allwinner A64", vendor: "Allwinner"},
-	{re: lazyre.New(`(?i)sun50iw2`), name: "Allwinner H5", vendor: "Allwinner"},
-	{re: lazyre.New(`(?i)sun50iw6`), name: "Allwinner H6", vendor: "Allwinner"},
-	{re: lazyre.New(`(?i)sun50iw9`), name: "Allwinner H616/H618/H313 (sun50iw9)", vendor: "Allwinner"},
-	{re: lazyre.New(`(?i)sun50iw10`), name: "Allwinner A100/A133 (sun50iw10)", vendor: "Allwinner"},
-	{re: lazyre.New(`(?i)sun50iw11`), name: "Allwinner R329", vendor: "Allwinner"},
-	{re: lazyre.New(`(?i)sun55iw3`), name: "Allwinner A523/A527/T527 (sun55iw3)", vendor: "Allwinner"},
-	{re: lazyre.New(`(?i)sun8iw7`), name: "Allwinner H3/H2+ (sun8iw7)", vendor: "Allwinner"},
-	{re: lazyre.New(`(?i)sun8iw11`), name: "Allwinner R40/V40/A40i (sun8iw11)", vendor: "Allwinner"},
-	{re: lazyre.New(`(?i)sun8iw6`), name: "Allwinner A83T", vendor: "Allwinner"},
-	{re: lazyre.New(`(?i)sun6i \(A31\)`), name: "Allwinner A31", vendor: "Allwinner"},
-	{re: lazyre.New(`(?i)\bsun7i\b`), name: "Allwinner A20", vendor: "Allwinner"},
-	{re: lazyre.New(`(?i)\bAllwinner\s+([AHRVT]\d+[A-Z]?)\b`), name: "Allwinner $1", vendor: "Allwinner", upper: true},
-	{re: lazyre.New(`(?i)\bsun8i\b`), name: "Allwinner sun8i family (H2+/H3/A33/A83T/R40/V3s…)", vendor: "Allwinner",
+	{re: lazyre.Regexp(`(?i)^BCM(2708|2835)$`), name: "Broadcom BCM2835", vendor: "Broadcom", rpi: true},
+	{re: lazyre.Regexp(`(?i)^BCM(2709|2836)$`), name: "Broadcom BCM2836", vendor: "Broadcom", rpi: true},
+	{re: lazyre.Regexp(`(?i)^BCM(2710|2837)$`), name: "Broadcom BCM2837", vendor: "Broadcom", rpi: true},
+	{re: lazyre.Regexp(`(?i)^BCM2711$`), name: "Broadcom BCM2711", vendor: "Broadcom", rpi: true},
+	{re: lazyre.Regexp(`(?i)^BCM2712$`), name: "Broadcom BCM2712", vendor: "Broadcom", rpi: true},
+	{re: lazyre.Regexp(`(?i)sun50iw1`), name: "Allwinner A64", vendor: "Allwinner"},
+	{re: lazyre.Regexp(`(?i)sun50iw2`), name: "Allwinner H5", vendor: "Allwinner"},
+	{re: lazyre.Regexp(`(?i)sun50iw6`), name: "Allwinner H6", vendor: "Allwinner"},
+	{re: lazyre.Regexp(`(?i)sun50iw9`), name: "Allwinner H616/H618/H313 (sun50iw9)", vendor: "Allwinner"},
+	{re: lazyre.Regexp(`(?i)sun50iw10`), name: "Allwinner A100/A133 (sun50iw10)", vendor: "Allwinner"},
+	{re: lazyre.Regexp(`(?i)sun50iw11`), name: "Allwinner R329", vendor: "Allwinner"},
+	{re: lazyre.Regexp(`(?i)sun55iw3`), name: "Allwinner A523/A527/T527 (sun55iw3)", vendor: "Allwinner"},
+	{re: lazyre.Regexp(`(?i)sun8iw7`), name: "Allwinner H3/H2+ (sun8iw7)", vendor: "Allwinner"},
+	{re: lazyre.Regexp(`(?i)sun8iw11`), name: "Allwinner R40/V40/A40i (sun8iw11)", vendor: "Allwinner"},
+	{re: lazyre.Regexp(`(?i)sun8iw6`), name: "Allwinner A83T", vendor: "Allwinner"},
+	{re: lazyre.Regexp(`(?i)sun6i \(A31\)`), name: "Allwinner A31", vendor: "Allwinner"},
+	{re: lazyre.Regexp(`(?i)\bsun7i\b`), name: "Allwinner A20", vendor: "Allwinner"},
+	{re: lazyre.Regexp(`(?i)\bAllwinner\s+([AHRVT]\d+[A-Z]?)\b`), name: "Allwinner $1", vendor: "Allwinner", upper: true},
+	{re: lazyre.Regexp(`(?i)\bsun8i\b`), name: "Allwinner sun8i family (H2+/H3/A33/A83T/R40/V3s…)", vendor: "Allwinner",
 		members: []string{"A23", "A33", "A83T", "H2+", "H3", "R40", "V3s", "T113"}},
-	{re: lazyre.New(`(?i)\b(rk\d{4}[a-z]?|px30|rv\d{4})\b`), name: "Rockchip $1", vendor: "Rockchip", upper: true},
-	{re: lazyre.New(`(?i)^(Rockchip\b|RK30board$)`), vendor: "Rockchip"},
-	{re: lazyre.New(`(?i)^Amlogic`), vendor: "Amlogic"},
-	{re: lazyre.New(`(?i)^Qualcomm?\s+(MSM|APQ)\s*(\d{4})`), name: "Qualcomm $1$2", vendor: "Qualcomm", upper: true},
-	{re: lazyre.New(`(?i)\b((?:MSM|APQ|SDM|SM|QCS|QCM)\d{3,4}(?:PRO(?:-[A-Z]{2})?|[A-Z]{1,2}(?:-[A-Z]{2})?)?)(?:[^A-Za-z]|$)`), name: "Qualcomm $1", vendor: "Qualcomm", upper: true},
-	{re: lazyre.New(`(?i)^(?:MediaTek\s+)?(MT\d{4}[A-Z]{0,2}(?:/[A-Z]{1,3})?)`), name: "MediaTek $1", vendor: "MediaTek", upper: true},
-	{re: lazyre.New(`(?i)^MediaTek\b`), vendor: "MediaTek"},
-	{re: lazyre.New(`(?i)\bKirin\s?(\d+[A-Z]?)`), name: "HiSilicon Kirin $1", vendor: "HiSilicon", upper: true},
-	{re: lazyre.New(`(?i)^hi(\d{4}[a-z0-9]*)$`), name: "HiSilicon Hi$1", vendor: "HiSilicon", upper: true},
-	{re: lazyre.New(`(?i)\bExynos\s?(\d{4})`), name: "Samsung Exynos $1", vendor: "Samsung"},
-	{re: lazyre.New(`(?i)\bExynos`), vendor: "Samsung"},
-	{re: lazyre.New(`(?i)\bi\.?MX\s?(\d[0-9A-Za-z]*(?: [A-Za-z/]+)?)`), name: "NXP i.MX$1", vendor: "NXP"},
-	{re: lazyre.New(`(?i)\bOMAP\s?(\d+[A-Z0-9]*)`), name: "TI OMAP$1", vendor: "Texas Instruments", upper: true},
-	{re: lazyre.New(`(?i)^Generic\s+((?:AM|DRA|DM)\d+[A-Z0-9]*)`), name: "TI $1", vendor: "Texas Instruments", upper: true},
-	{re: lazyre.New(`(?i)^Unisoc\s+(\w+)`), name: "Unisoc $1", vendor: "Unisoc", upper: true},
-	{re: lazyre.New(`(?i)^sc(\d{4}[a-z]?)$`), name: "Spreadtrum SC$1", vendor: "Unisoc", upper: true},
-	{re: lazyre.New(`(?i)\bArmada[- ](\d+[0-9/x]*)`), name: "Marvell Armada $1", vendor: "Marvell"},
-	{re: lazyre.New(`(?i)^Feroceon-KW`), name: "Marvell Kirkwood", vendor: "Marvell"},
-	{re: lazyre.New(`(?i)^PXA(\d+)$`), name: "Marvell PXA$1", vendor: "Marvell"},
-	{re: lazyre.New(`(?i)^jetson[-_]tx1$`), name: "NVIDIA Tegra X1 (Tegra210)", vendor: "NVIDIA"},
-	{re: lazyre.New(`(?i)^jetson[-_]tk1$`), name: "NVIDIA Tegra K1 (Tegra124)", vendor: "NVIDIA"},
-	{re: lazyre.New(`(?i)^Xilinx Zynq`), name: "Xilinx Zynq", vendor: "Xilinx"},
+	{re: lazyre.Regexp(`(?i)\b(rk\d{4}[a-z]?|px30|rv\d{4})\b`), name: "Rockchip $1", vendor: "Rockchip", upper: true},
+	{re: lazyre.Regexp(`(?i)^(Rockchip\b|RK30board$)`), vendor: "Rockchip"},
+	{re: lazyre.Regexp(`(?i)^Amlogic`), vendor: "Amlogic"},
+	{re: lazyre.Regexp(`(?i)^Qualcomm?\s+(MSM|APQ)\s*(\d{4})`), name: "Qualcomm $1$2", vendor: "Qualcomm", upper: true},
+	{re: lazyre.Regexp(`(?i)\b((?:MSM|APQ|SDM|SM|QCS|QCM)\d{3,4}(?:PRO(?:-[A-Z]{2})?|[A-Z]{1,2}(?:-[A-Z]{2})?)?)(?:[^A-Za-z]|$)`), name: "Qualcomm $1", vendor: "Qualcomm", upper: true},
+	{re: lazyre.Regexp(`(?i)^(?:MediaTek\s+)?(MT\d{4}[A-Z]{0,2}(?:/[A-Z]{1,3})?)`), name: "MediaTek $1", vendor: "MediaTek", upper: true},
+	{re: lazyre.Regexp(`(?i)^MediaTek\b`), vendor: "MediaTek"},
+	{re: lazyre.Regexp(`(?i)\bKirin\s?(\d+[A-Z]?)`), name: "HiSilicon Kirin $1", vendor: "HiSilicon", upper: true},
+	{re: lazyre.Regexp(`(?i)^hi(\d{4}[a-z0-9]*)$`), name: "HiSilicon Hi$1", vendor: "HiSilicon", upper: true},
+	{re: lazyre.Regexp(`(?i)\bExynos\s?(\d{4})`), name: "Samsung Exynos $1", vendor: "Samsung"},
+	{re: lazyre.Regexp(`(?i)\bExynos`), vendor: "Samsung"},
+	{re: lazyre.Regexp(`(?i)\bi\.?MX\s?(\d[0-9A-Za-z]*(?: [A-Za-z/]+)?)`), name: "NXP i.MX$1", vendor: "NXP"},
+	{re: lazyre.Regexp(`(?i)\bOMAP\s?(\d+[A-Z0-9]*)`), name: "TI OMAP$1", vendor: "Texas Instruments", upper: true},
+	{re: lazyre.Regexp(`(?i)^Generic\s+((?:AM|DRA|DM)\d+[A-Z0-9]*)`), name: "TI $1", vendor: "Texas Instruments", upper: true},
+	{re: lazyre.Regexp(`(?i)^Unisoc\s+(\w+)`), name: "Unisoc $1", vendor: "Unisoc", upper: true},
+	{re: lazyre.Regexp(`(?i)^sc(\d{4}[a-z]?)$`), name: "Spreadtrum SC$1", vendor: "Unisoc", upper: true},
+	{re: lazyre.Regexp(`(?i)\bArmada[- ](\d+[0-9/x]*)`), name: "Marvell Armada $1", vendor: "Marvell"},
+	{re: lazyre.Regexp(`(?i)^Feroceon-KW`), name: "Marvell Kirkwood", vendor: "Marvell"},
+	{re: lazyre.Regexp(`(?i)^PXA(\d+)$`), name: "Marvell PXA$1", vendor: "Marvell"},
+	{re: lazyre.Regexp(`(?i)^jetson[-_]tx1$`), name: "NVIDIA Tegra X1 (Tegra210)", vendor: "NVIDIA"},
+	{re: lazyre.Regexp(`(?i)^jetson[-_]tk1$`), name: "NVIDIA Tegra K1 (Tegra124)", vendor: "NVIDIA"},
+	{re: lazyre.Regexp(`(?i)^Xilinx Zynq`), name: "Xilinx Zynq", vendor: "Xilinx"},
 }
 
 // qualcommLine matches the "Qualcomm Technologies, Inc SM8250" style.
-var qualcommLine = lazyre.New(`(?i)^Qualcomm?\s+Technologies,?\s+Inc\.?\s+([A-Za-z0-9_]+(?:-[A-Za-z]{2}\b)?)`)
+var qualcommLine = lazyre.Regexp(`(?i)^Qualcomm?\s+Technologies,?\s+Inc\.?\s+([A-Za-z0-9_]+(?:-[A-Za-z]{2}\b)?)`)
 
 // guessFromHardware interprets the Hardware line; ok is false when the line
 // names neither a SoC nor a vendor.

@@ -37,7 +37,7 @@ type KernelSoC struct {
 // sysDevices is where the kernel registers SoC devices (soc0, soc1, …).
 const sysDevices = "/sys/devices"
 
-var socDeviceRE = lazyre.New(`^soc([0-9]+)$`)
+var socDeviceRE = lazyre.Regexp(`^soc([0-9]+)$`)
 
 // readKernelSoCs returns every /sys/devices/socN that has at least one
 // attribute, in device order; empty when there is none.
@@ -90,14 +90,14 @@ var (
 	// qcomChipRE matches the chip names Qualcomm's socinfo prints as
 	// machine (QCS6490, SM8250, SDM845, MSM8916, APQ8016, X1E80100, …),
 	// not a board model the kernel may substitute for an unknown id.
-	qcomChipRE = lazyre.New(`^[A-Z]{2,4}[0-9]{3,5}[A-Z0-9]*$`)
+	qcomChipRE = lazyre.Regexp(`^[A-Z]{2,4}[0-9]{3,5}[A-Z0-9]*$`)
 	// amlogicSoCIDRE splits meson-gx-socinfo's soc_id "G12B (S922X)" into
 	// family and package.
-	amlogicSoCIDRE = lazyre.New(`^([A-Za-z0-9]+) \(([^()]*)\)$`)
+	amlogicSoCIDRE = lazyre.Regexp(`^([A-Za-z0-9]+) \(([^()]*)\)$`)
 	// imxSoCIDRE matches NXP's soc_id, e.g. "i.MX8MP", "i.MX6Q", "i.MX93".
-	imxSoCIDRE = lazyre.New(`^i\.MX([0-9][A-Za-z0-9]*)$`)
+	imxSoCIDRE = lazyre.Regexp(`^i\.MX([0-9][A-Za-z0-9]*)$`)
 	// exynosSoCIDRE matches exynos-chipid's soc_id, e.g. "EXYNOS5422".
-	exynosSoCIDRE = lazyre.New(`^EXYNOS([0-9]+[A-Z]?)$`)
+	exynosSoCIDRE = lazyre.Regexp(`^EXYNOS([0-9]+[A-Z]?)$`)
 )
 
 // tegraChipIDs maps the chip id NVIDIA's fuse driver prints as soc_id

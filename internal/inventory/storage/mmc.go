@@ -486,7 +486,7 @@ type BusMode struct {
 	Line string `json:"line"`
 }
 
-var newCardRE = lazyre.New(`\b(mmc[0-9]+): new (.*?)(SD|SDHC|SDXC|SDUC|MMC|SDIO|SD-combo) card (on SPI|at address)`)
+var newCardRE = lazyre.Regexp(`\b(mmc[0-9]+): new (.*?)(SD|SDHC|SDXC|SDUC|MMC|SDIO|SD-combo) card (on SPI|at address)`)
 
 // busModeLimits are the bus limits in MB/s of each mode.
 var busModeLimits = map[string]float64{

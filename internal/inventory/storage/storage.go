@@ -124,9 +124,9 @@ type HardwarePartition struct {
 const blockDir = "/sys/block"
 
 var (
-	hwPartRE   = lazyre.New(`^(mmcblk[0-9]+)(boot[0-9]+|rpmb)$`)
-	ataRE      = lazyre.New(`^ata[0-9]+$`)
-	scsiHostRE = lazyre.New(`^host[0-9]+$`)
+	hwPartRE   = lazyre.Regexp(`^(mmcblk[0-9]+)(boot[0-9]+|rpmb)$`)
+	ataRE      = lazyre.Regexp(`^ata[0-9]+$`)
+	scsiHostRE = lazyre.Regexp(`^host[0-9]+$`)
 )
 
 // Collect describes the storage of the machine behind h. It never fails:
