@@ -2,7 +2,6 @@ package tools
 
 import (
 	"context"
-	"errors"
 	"fmt"
 	"io"
 	"os"
@@ -161,8 +160,15 @@ func genericHint(kind Kind) string {
 	return "install " + string(kind) + " from your distribution's packages"
 }
 
+// constError is an error whose value is its text, so that a sentinel
+// error is a constant: static data that costs nothing when boardbench
+// starts (errors.New would run at init). errors.Is and == match it.
+type constError string
+
+func (e constError) Error() string { return string(e) }
+
 // ErrNotInstalled is matched (errors.Is) by an InstallError.
-var ErrNotInstalled = errors.New("tool not installed")
+const ErrNotInstalled = constError("tool not installed")
 
 // InstallError says that a tool is missing and was not (or could not be)
 // installed, with a hint for the user.

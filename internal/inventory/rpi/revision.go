@@ -1,7 +1,6 @@
 package rpi
 
 import (
-	"errors"
 	"fmt"
 	"strconv"
 	"strings"
@@ -176,8 +175,15 @@ func DecodeRevision(code uint32) Revision {
 	return r
 }
 
+// constError is an error whose value is its text, so that a sentinel
+// error is a constant: static data that costs nothing when boardbench
+// starts (errors.New would run at init). errors.Is and == match it.
+type constError string
+
+func (e constError) Error() string { return string(e) }
+
 // ErrNoRevision is returned by ParseRevision for text without a code.
-var ErrNoRevision = errors.New("no revision code")
+const ErrNoRevision = constError("no revision code")
 
 // ParseRevision parses a revision code as printed in /proc/cpuinfo ("a02082",
 // "0010", "1000002"), with or without a "0x" prefix. Anything after the first
