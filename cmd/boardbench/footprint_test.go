@@ -63,7 +63,6 @@ var initWorkLeft = map[string]bool{
 	"boardbench/internal/compare":        true,
 	"boardbench/internal/inventory/rpi":  true,
 	"boardbench/internal/inventory/soc":  true,
-	"boardbench/internal/kernelinfo":     true,
 	"boardbench/internal/labapi":         true,
 	"boardbench/internal/monitor":        true,
 	"boardbench/internal/netbench":       true,
@@ -80,7 +79,6 @@ var initWorkLeft = map[string]bool{
 	"boardbench/internal/storagebench":   true,
 	"boardbench/internal/store":          true,
 	"boardbench/internal/thermal":        true,
-	"boardbench/internal/tools":          true,
 	"boardbench/internal/tune":           true,
 }
 
