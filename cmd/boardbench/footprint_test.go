@@ -61,7 +61,6 @@ var initWorkLeft = map[string]bool{
 	"boardbench/internal/cmd/writes":     true,
 	"boardbench/internal/cmdstore":       true,
 	"boardbench/internal/compare":        true,
-	"boardbench/internal/inventory/soc":  true,
 	"boardbench/internal/labapi":         true,
 	"boardbench/internal/monitor":        true,
 	"boardbench/internal/netbench":       true,
