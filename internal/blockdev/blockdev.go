@@ -124,8 +124,15 @@ type Options struct {
 	KernelLog []byte
 }
 
+// constError is an error whose value is its text, so that a sentinel
+// error is a constant: static data that costs nothing when boardbench
+// starts (errors.New would run at init). errors.Is and == match it.
+type constError string
+
+func (e constError) Error() string { return string(e) }
+
 // ErrNotFound is returned when the path does not exist.
-var ErrNotFound = errors.New("no such file or directory")
+const ErrNotFound = constError("no such file or directory")
 
 var networkFS = []string{"nfs", "nfs4", "cifs", "smb3", "smbfs", "9p", "virtiofs", "ceph", "glusterfs",
 	"fuse.sshfs", "sshfs", "fuse.glusterfs", "afs", "ncpfs", "fuse.rclone", "fuse.s3fs"}

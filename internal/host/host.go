@@ -49,12 +49,19 @@ const maxDirEntries = 1 << 18
 // relative to the root: one file per command line, named by CommandKey.
 const CommandsDir = "/.boardbench/commands"
 
+// constError is an error whose value is its text, so that a sentinel
+// error is a constant: static data that costs nothing when boardbench
+// starts (errors.New would run at init). errors.Is and == match it.
+type constError string
+
+func (e constError) Error() string { return string(e) }
+
 // ErrNotAllowed is returned for a path outside the read or write allow-list.
-var ErrNotAllowed = errors.New("path not on the allow-list of safe paths")
+const ErrNotAllowed = constError("path not on the allow-list of safe paths")
 
 // ErrNotLive is returned for operations that need the live system (pinning,
 // running commands that were not recorded) on a fixture root.
-var ErrNotLive = errors.New("not possible on a fixture root")
+const ErrNotLive = constError("not possible on a fixture root")
 
 // Host gives access to one machine, live or recorded, relative to a root.
 type Host struct {

@@ -28,3 +28,24 @@ func FuzzResolveNeverEscapes(f *testing.F) {
 		}
 	})
 }
+
+func TestDeniedBase(t *testing.T) {
+	for _, c := range []struct {
+		name string
+		want bool
+	}{
+		{"rom", true},
+		{"kcore", true},
+		{"unbind", true},
+		{"uevent_trigger", true},
+		{"nvmem", true},
+		{"eeprom", true},
+		{"model", false},
+		{"roms", false},
+		{"", false},
+	} {
+		if got := deniedBase(c.name); got != c.want {
+			t.Errorf("deniedBase(%q) = %v, want %v", c.name, got, c.want)
+		}
+	}
+}

@@ -33,12 +33,19 @@ type Response struct {
 	Body       []byte
 }
 
+// constError is an error whose value is its text, so that a sentinel
+// error is a constant: static data that costs nothing when boardbench
+// starts (errors.New would run at init). errors.Is and == match it.
+type constError string
+
+func (e constError) Error() string { return string(e) }
+
 // ErrTooLarge is returned (wrapped) when an answer's body is larger than
 // the limit given to Get.
-var ErrTooLarge = errors.New("answer too large")
+const ErrTooLarge = constError("answer too large")
 
 // ErrNoTLS is the answer of a build without TLS (a board build) to an https URL.
-var ErrNoTLS = errors.New("https needs the full build (the board build speaks plain http; docs/architecture.md, \"Board builds\")")
+const ErrNoTLS = constError("https needs the full build (the board build speaks plain http; docs/architecture.md, \"Board builds\")")
 
 // Get fetches u (http; https where the build has TLS, see tls.go) with one
 // HTTP/1.1 request on a fresh connection, reading at most maxBody bytes of

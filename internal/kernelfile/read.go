@@ -1,7 +1,6 @@
 package kernelfile
 
 import (
-	"errors"
 	"fmt"
 	"strconv"
 )
@@ -17,9 +16,16 @@ type Reader interface {
 // it reads /proc/self/... rather than /proc/PID/....
 const Self = 0
 
+// constError is an error whose value is its text, so that a sentinel
+// error is a constant: static data that costs nothing when boardbench
+// starts (errors.New would run at init). errors.Is and == match it.
+type constError string
+
+func (e constError) Error() string { return string(e) }
+
 // ErrMalformed is wrapped by the Read helpers when a file was read but holds
 // nothing of the format they parse.
-var ErrMalformed = errors.New("malformed")
+const ErrMalformed = constError("malformed")
 
 // procPath returns "/proc/PID/name", or "/proc/self/name" for Self.
 func procPath(pid int, name string) string {

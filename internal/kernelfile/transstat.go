@@ -30,7 +30,7 @@ type DevfreqState struct {
 
 // ErrNotSupported is returned for a trans_stat that says "Not Supported."
 // (a governor that keeps no statistics).
-var ErrNotSupported = errors.New("not supported")
+const ErrNotSupported = constError("not supported")
 
 // ParseDevfreqTransStat parses a devfreq trans_stat:
 //

@@ -356,3 +356,33 @@ func TestTableAge(t *testing.T) {
 		}
 	}
 }
+
+// TestBuiltinTable: the static table converts to the Series it stands for,
+// and each call returns a fresh copy.
+func TestBuiltinTable(t *testing.T) {
+	tbl := Builtin()
+	if tbl.Date != date(2026, time.August, 22) || tbl.Source != SourceBuiltin || tbl.NewestMainline != NewestMainline || len(tbl.Longterm) != len(longterm) {
+		t.Fatalf("Builtin() = %+v", tbl)
+	}
+	for _, c := range []struct {
+		series Series
+	}{
+		{Series{Version: "6.18", Released: date(2025, time.November, 30), EOL: date(2028, time.December, 1)}},
+		{Series{Version: "5.4", Released: date(2019, time.November, 24), EOL: date(2025, time.December, 1), Final: "5.4.302"}},
+		{Series{Version: "3.2", Released: date(2012, time.January, 4), EOL: date(2018, time.May, 1)}},
+	} {
+		got := tbl.Find(c.series.Version)
+		if got == nil || *got != c.series {
+			t.Errorf("Builtin().Find(%q) = %+v, want %+v", c.series.Version, got, c.series)
+		}
+	}
+	for i := 1; i < len(tbl.Longterm); i++ {
+		if compareSeries(tbl.Longterm[i-1].Version, tbl.Longterm[i].Version) <= 0 {
+			t.Errorf("built-in series not newest first: %s before %s", tbl.Longterm[i-1].Version, tbl.Longterm[i].Version)
+		}
+	}
+	tbl.Longterm[0].Version = "changed"
+	if Builtin().Longterm[0].Version != "6.18" {
+		t.Error("Builtin() shares its series with an earlier caller")
+	}
+}

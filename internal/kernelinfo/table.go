@@ -7,12 +7,13 @@ import (
 	"time"
 )
 
-// TableDate is the date of the longterm table built into the binary: what
+// tableDate is the date of the longterm table built into the binary: what
 // boardbench knows about kernel.org's series is "as of" this day.
-var TableDate = date(2026, time.August, 22)
+var tableDate = day{2026, time.August, 22}
 
-// NewestMainline is the newest mainline release as of TableDate, used to
-// tell an ended short-lived stable series from one newer than the table.
+// NewestMainline is the newest mainline release as of the built-in table's
+// date, used to tell an ended short-lived stable series from one newer
+// than the table.
 const NewestMainline = "7.2"
 
 // Series is one kernel.org longterm series.
@@ -21,38 +22,58 @@ type Series struct {
 	Version string `json:"version"`
 	// Released is the day the series' first release came out.
 	Released time.Time `json:"released"`
-	// EOL is the (projected, for series still maintained at TableDate)
-	// end of life: the first day of the month kernel.org gives.
+	// EOL is the (projected, for series still maintained at the table's
+	// date) end of life: the first day of the month kernel.org gives.
 	EOL time.Time `json:"eol"`
-	// Final is the last release of a series that had ended by TableDate
-	// ("4.19.325"), "" for series still maintained or when not recorded.
+	// Final is the last release of a series that had ended by the table's
+	// date ("4.19.325"), "" for series still maintained or when not
+	// recorded.
 	Final string `json:"final,omitempty"`
 }
 
-// Longterm lists kernel.org's longterm series, newest first, as published
-// on kernel.org's releases page (and its history in kernel.org's website
-// repository) up to TableDate. Ended series carry the month of their last
-// release as EOL.
-var Longterm = []Series{
-	{Version: "6.18", Released: date(2025, time.November, 30), EOL: date(2028, time.December, 1)},
-	{Version: "6.12", Released: date(2024, time.November, 17), EOL: date(2028, time.December, 1)},
-	{Version: "6.6", Released: date(2023, time.October, 29), EOL: date(2027, time.December, 1)},
-	{Version: "6.1", Released: date(2022, time.December, 11), EOL: date(2027, time.December, 1)},
-	{Version: "5.15", Released: date(2021, time.October, 31), EOL: date(2026, time.December, 1)},
-	{Version: "5.10", Released: date(2020, time.December, 13), EOL: date(2026, time.December, 1)},
-	{Version: "5.4", Released: date(2019, time.November, 24), EOL: date(2025, time.December, 1), Final: "5.4.302"},
-	{Version: "4.19", Released: date(2018, time.October, 22), EOL: date(2024, time.December, 1), Final: "4.19.325"},
-	{Version: "4.14", Released: date(2017, time.November, 12), EOL: date(2024, time.January, 1), Final: "4.14.336"},
-	{Version: "4.9", Released: date(2016, time.December, 11), EOL: date(2023, time.January, 1), Final: "4.9.337"},
-	{Version: "4.4", Released: date(2016, time.January, 10), EOL: date(2022, time.February, 1), Final: "4.4.302"},
-	{Version: "4.1", Released: date(2015, time.June, 22), EOL: date(2018, time.May, 1)},
-	{Version: "3.18", Released: date(2014, time.December, 7), EOL: date(2017, time.January, 1)},
-	{Version: "3.16", Released: date(2014, time.August, 3), EOL: date(2020, time.June, 1)},
-	{Version: "3.14", Released: date(2014, time.March, 30), EOL: date(2016, time.September, 1)},
-	{Version: "3.10", Released: date(2013, time.June, 30), EOL: date(2017, time.November, 1)},
-	{Version: "3.4", Released: date(2012, time.May, 20), EOL: date(2016, time.October, 1)},
-	{Version: "3.2", Released: date(2012, time.January, 4), EOL: date(2018, time.May, 1)},
+// builtinSeries is a Series of the built-in table, as static data: days
+// rather than time.Time values (which only a call can make), so that the
+// table costs nothing when boardbench starts; Builtin converts it.
+type builtinSeries struct {
+	version       string
+	released, eol day
+	final         string
 }
+
+// longterm lists kernel.org's longterm series, newest first, as published
+// on kernel.org's releases page (and its history in kernel.org's website
+// repository) up to tableDate. Ended series carry the month of their last
+// release as EOL.
+var longterm = []builtinSeries{
+	{"6.18", day{2025, time.November, 30}, day{2028, time.December, 1}, ""},
+	{"6.12", day{2024, time.November, 17}, day{2028, time.December, 1}, ""},
+	{"6.6", day{2023, time.October, 29}, day{2027, time.December, 1}, ""},
+	{"6.1", day{2022, time.December, 11}, day{2027, time.December, 1}, ""},
+	{"5.15", day{2021, time.October, 31}, day{2026, time.December, 1}, ""},
+	{"5.10", day{2020, time.December, 13}, day{2026, time.December, 1}, ""},
+	{"5.4", day{2019, time.November, 24}, day{2025, time.December, 1}, "5.4.302"},
+	{"4.19", day{2018, time.October, 22}, day{2024, time.December, 1}, "4.19.325"},
+	{"4.14", day{2017, time.November, 12}, day{2024, time.January, 1}, "4.14.336"},
+	{"4.9", day{2016, time.December, 11}, day{2023, time.January, 1}, "4.9.337"},
+	{"4.4", day{2016, time.January, 10}, day{2022, time.February, 1}, "4.4.302"},
+	{"4.1", day{2015, time.June, 22}, day{2018, time.May, 1}, ""},
+	{"3.18", day{2014, time.December, 7}, day{2017, time.January, 1}, ""},
+	{"3.16", day{2014, time.August, 3}, day{2020, time.June, 1}, ""},
+	{"3.14", day{2014, time.March, 30}, day{2016, time.September, 1}, ""},
+	{"3.10", day{2013, time.June, 30}, day{2017, time.November, 1}, ""},
+	{"3.4", day{2012, time.May, 20}, day{2016, time.October, 1}, ""},
+	{"3.2", day{2012, time.January, 4}, day{2018, time.May, 1}, ""},
+}
+
+// day is a calendar day of the built-in table.
+type day struct {
+	y int
+	m time.Month
+	d int
+}
+
+// time returns the day's start in UTC.
+func (d day) time() time.Time { return date(d.y, d.m, d.d) }
 
 func date(y int, m time.Month, d int) time.Time { return time.Date(y, m, d, 0, 0, 0, 0, time.UTC) }
 
@@ -76,7 +97,11 @@ type Table struct {
 // Builtin returns the table built into the binary (a copy: changing it
 // changes nothing else).
 func Builtin() Table {
-	return Table{Date: TableDate, NewestMainline: NewestMainline, Longterm: slices.Clone(Longterm), Source: SourceBuiltin}
+	series := make([]Series, len(longterm))
+	for i, s := range longterm {
+		series[i] = Series{Version: s.version, Released: s.released.time(), EOL: s.eol.time(), Final: s.final}
+	}
+	return Table{Date: tableDate.time(), NewestMainline: NewestMainline, Longterm: series, Source: SourceBuiltin}
 }
 
 // Find returns the longterm series of the table, nil when series is not

@@ -15,10 +15,17 @@ import (
 // Command does not say otherwise. Benchmarks print a few KiB.
 const DefaultMaxOutputBytes = 1 << 20
 
+// constError is an error whose value is its text, so that a sentinel
+// error is a constant: static data that costs nothing when boardbench
+// starts (errors.New would run at init). errors.Is and == match it.
+type constError string
+
+func (e constError) Error() string { return string(e) }
+
 // ErrKilled matches (errors.Is) an ExitError for a process killed by SIGKILL
 // that boardbench did not kill itself: on Linux that is almost always the
 // kernel's out-of-memory killer.
-var ErrKilled = errors.New("killed by SIGKILL, most likely by the kernel's out-of-memory killer")
+const ErrKilled = constError("killed by SIGKILL, most likely by the kernel's out-of-memory killer")
 
 // Command is one process for an Executor to run.
 type Command struct {

@@ -20,7 +20,7 @@ type WindowSize struct {
 // ErrPTY marks a Start that failed because the pseudo-terminal of
 // Spec.PTY could not be set up (no /dev/ptmx, e.g. in some containers); the
 // caller may start the program again without it.
-var ErrPTY = errors.New("pseudo-terminal")
+const ErrPTY = constError("pseudo-terminal")
 
 // DefaultWindowSize is the pseudo-terminal's size when Spec.PTYSize is zero.
 var DefaultWindowSize = WindowSize{Rows: 24, Cols: 80}

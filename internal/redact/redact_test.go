@@ -32,3 +32,25 @@ func TestFile(t *testing.T) {
 		}
 	}
 }
+
+func TestSerialFile(t *testing.T) {
+	for _, c := range []struct {
+		name string
+		want bool
+	}{
+		{"serial", true},
+		{"serial_number", true},
+		{"serial-number", true},
+		{"product_uuid", true},
+		{"machine-id", true},
+		{"cid", true},
+		{"nguid", true},
+		{"model", false},
+		{"serials", false},
+		{"", false},
+	} {
+		if got := serialFile(c.name); got != c.want {
+			t.Errorf("serialFile(%q) = %v, want %v", c.name, got, c.want)
+		}
+	}
+}

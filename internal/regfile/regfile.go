@@ -16,9 +16,16 @@ import (
 	"syscall"
 )
 
+// constError is an error whose value is its text, so that a sentinel
+// error is a constant: static data that costs nothing when boardbench
+// starts (errors.New would run at init). errors.Is and == match it.
+type constError string
+
+func (e constError) Error() string { return string(e) }
+
 // ErrNotRegular is the error for a path that is a FIFO, device, socket,
 // directory or (with NoFollow) a symbolic link.
-var ErrNotRegular = errors.New("not a regular file")
+const ErrNotRegular = constError("not a regular file")
 
 // TooLargeError says a file holds more than a read allows.
 type TooLargeError struct {

@@ -2,7 +2,6 @@ package tools
 
 import (
 	"context"
-	"errors"
 	"fmt"
 	"io"
 	"os"
@@ -45,8 +44,27 @@ type PackageManager struct {
 	// env holds extra environment entries for unattended installation.
 	env []string
 	// packages lists, per Kind, alternatives tried in order; each
-	// alternative is a list of package names installed together.
-	packages map[Kind][][]string
+	// alternative is a list of package names installed together. (A slice,
+	// not a map, so that packageManagers is static data that costs nothing
+	// when boardbench starts.)
+	packages []kindPackages
+}
+
+// kindPackages are the alternatives of package lists for one Kind.
+type kindPackages struct {
+	kind Kind
+	alts [][]string
+}
+
+// alternatives returns the alternatives of package lists for kind,
+// preferred first; nil for an unknown kind.
+func (pm *PackageManager) alternatives(kind Kind) [][]string {
+	for _, p := range pm.packages {
+		if p.kind == kind {
+			return p.alts
+		}
+	}
+	return nil
 }
 
 // packageManagers are probed in this order. Package names: "7zip" is 7-Zip
@@ -57,58 +75,58 @@ var packageManagers = []PackageManager{
 		Name: "apt", Command: "apt-get",
 		install: []string{"install", "-y", "--no-install-recommends"},
 		env:     []string{"DEBIAN_FRONTEND=noninteractive"},
-		packages: map[Kind][][]string{
-			KindSevenZip: {{"7zip"}, {"p7zip-full"}},
-			KindOpenSSL:  {{"openssl"}},
+		packages: []kindPackages{
+			{KindSevenZip, [][]string{{"7zip"}, {"p7zip-full"}}},
+			{KindOpenSSL, [][]string{{"openssl"}}},
 			// cryptsetup-bin has the command without the boot scripts
 			// of the cryptsetup package.
-			KindCryptsetup: {{"cryptsetup-bin"}},
-			KindIperf3:     {{"iperf3"}},
-			KindFio:        {{"fio"}},
+			{KindCryptsetup, [][]string{{"cryptsetup-bin"}}},
+			{KindIperf3, [][]string{{"iperf3"}}},
+			{KindFio, [][]string{{"fio"}}},
 		},
 	},
 	{
 		Name: "dnf", Command: "dnf",
 		install: []string{"install", "-y"},
-		packages: map[Kind][][]string{
-			KindSevenZip:   {{"7zip"}, {"p7zip", "p7zip-plugins"}},
-			KindOpenSSL:    {{"openssl"}},
-			KindCryptsetup: {{"cryptsetup"}},
-			KindIperf3:     {{"iperf3"}},
-			KindFio:        {{"fio"}},
+		packages: []kindPackages{
+			{KindSevenZip, [][]string{{"7zip"}, {"p7zip", "p7zip-plugins"}}},
+			{KindOpenSSL, [][]string{{"openssl"}}},
+			{KindCryptsetup, [][]string{{"cryptsetup"}}},
+			{KindIperf3, [][]string{{"iperf3"}}},
+			{KindFio, [][]string{{"fio"}}},
 		},
 	},
 	{
 		Name: "pacman", Command: "pacman",
 		install: []string{"-S", "--noconfirm", "--needed"},
-		packages: map[Kind][][]string{
-			KindSevenZip:   {{"7zip"}, {"p7zip"}},
-			KindOpenSSL:    {{"openssl"}},
-			KindCryptsetup: {{"cryptsetup"}},
-			KindIperf3:     {{"iperf3"}},
-			KindFio:        {{"fio"}},
+		packages: []kindPackages{
+			{KindSevenZip, [][]string{{"7zip"}, {"p7zip"}}},
+			{KindOpenSSL, [][]string{{"openssl"}}},
+			{KindCryptsetup, [][]string{{"cryptsetup"}}},
+			{KindIperf3, [][]string{{"iperf3"}}},
+			{KindFio, [][]string{{"fio"}}},
 		},
 	},
 	{
 		Name: "apk", Command: "apk",
 		install: []string{"add"},
-		packages: map[Kind][][]string{
-			KindSevenZip:   {{"7zip"}, {"p7zip"}},
-			KindOpenSSL:    {{"openssl"}},
-			KindCryptsetup: {{"cryptsetup"}},
-			KindIperf3:     {{"iperf3"}},
-			KindFio:        {{"fio"}},
+		packages: []kindPackages{
+			{KindSevenZip, [][]string{{"7zip"}, {"p7zip"}}},
+			{KindOpenSSL, [][]string{{"openssl"}}},
+			{KindCryptsetup, [][]string{{"cryptsetup"}}},
+			{KindIperf3, [][]string{{"iperf3"}}},
+			{KindFio, [][]string{{"fio"}}},
 		},
 	},
 	{
 		Name: "zypper", Command: "zypper",
 		install: []string{"--non-interactive", "install"},
-		packages: map[Kind][][]string{
-			KindSevenZip:   {{"7zip"}, {"p7zip-full"}},
-			KindOpenSSL:    {{"openssl"}},
-			KindCryptsetup: {{"cryptsetup"}},
-			KindIperf3:     {{"iperf3"}},
-			KindFio:        {{"fio"}},
+		packages: []kindPackages{
+			{KindSevenZip, [][]string{{"7zip"}, {"p7zip-full"}}},
+			{KindOpenSSL, [][]string{{"openssl"}}},
+			{KindCryptsetup, [][]string{{"cryptsetup"}}},
+			{KindIperf3, [][]string{{"iperf3"}}},
+			{KindFio, [][]string{{"fio"}}},
 		},
 	},
 }
@@ -129,7 +147,7 @@ func DetectPackageManager(h *host.Host) *PackageManager {
 // first; nil for an unknown kind.
 func (pm *PackageManager) Packages(kind Kind) [][]string {
 	var out [][]string
-	for _, alt := range pm.packages[kind] {
+	for _, alt := range pm.alternatives(kind) {
 		out = append(out, append([]string(nil), alt...))
 	}
 	return out
@@ -143,7 +161,7 @@ func (pm *PackageManager) InstallCommand(pkgs []string) []string {
 // Hint returns the one line that tells a user how to install kind by hand,
 // e.g. "install it with: sudo apt-get install -y --no-install-recommends 7zip".
 func (pm *PackageManager) Hint(kind Kind) string {
-	alts := pm.packages[kind]
+	alts := pm.alternatives(kind)
 	if len(alts) == 0 {
 		return genericHint(kind)
 	}
@@ -161,8 +179,15 @@ func genericHint(kind Kind) string {
 	return "install " + string(kind) + " from your distribution's packages"
 }
 
+// constError is an error whose value is its text, so that a sentinel
+// error is a constant: static data that costs nothing when boardbench
+// starts (errors.New would run at init). errors.Is and == match it.
+type constError string
+
+func (e constError) Error() string { return string(e) }
+
 // ErrNotInstalled is matched (errors.Is) by an InstallError.
-var ErrNotInstalled = errors.New("tool not installed")
+const ErrNotInstalled = constError("tool not installed")
 
 // InstallError says that a tool is missing and was not (or could not be)
 // installed, with a hint for the user.
@@ -265,7 +290,7 @@ func (in *Installer) Install(ctx context.Context, kind Kind) error {
 	if pm == nil {
 		return &InstallError{Kind: kind, Reason: "no known package manager (apt-get, dnf, pacman, apk, zypper) found", Hint: genericHint(kind)}
 	}
-	alts := pm.packages[kind]
+	alts := pm.alternatives(kind)
 	if len(alts) == 0 {
 		return &InstallError{Kind: kind, Reason: "unknown tool", Hint: genericHint(kind)}
 	}

@@ -3,6 +3,7 @@ package tools
 import (
 	"context"
 	"errors"
+	"reflect"
 	"strings"
 	"testing"
 
@@ -270,6 +271,42 @@ func TestParseFioVersion(t *testing.T) {
 		got, ok := ParseFioVersion(tt.out)
 		if ok != tt.ok || got.Version != tt.want {
 			t.Errorf("ParseFioVersion(%q) = %q, %v; want %q, %v", tt.out, got.Version, ok, tt.want, tt.ok)
+		}
+	}
+}
+
+func TestPackageAlternatives(t *testing.T) {
+	byName := map[string]*PackageManager{}
+	for i := range packageManagers {
+		byName[packageManagers[i].Name] = &packageManagers[i]
+	}
+	for _, tt := range []struct {
+		pm   string
+		kind Kind
+		want [][]string
+	}{
+		{"apt", KindSevenZip, [][]string{{"7zip"}, {"p7zip-full"}}},
+		{"apt", KindCryptsetup, [][]string{{"cryptsetup-bin"}}},
+		{"dnf", KindSevenZip, [][]string{{"7zip"}, {"p7zip", "p7zip-plugins"}}},
+		{"pacman", KindFio, [][]string{{"fio"}}},
+		{"apk", KindIperf3, [][]string{{"iperf3"}}},
+		{"zypper", KindOpenSSL, [][]string{{"openssl"}}},
+		{"apt", Kind("nosuchtool"), nil},
+	} {
+		pm := byName[tt.pm]
+		if pm == nil {
+			t.Fatalf("no package manager %q", tt.pm)
+		}
+		got := pm.Packages(tt.kind)
+		if !reflect.DeepEqual(got, tt.want) {
+			t.Errorf("%s.Packages(%s) = %q, want %q", tt.pm, tt.kind, got, tt.want)
+		}
+		// Packages returns a copy: changing it leaves the table alone.
+		if len(got) > 0 {
+			got[0][0] = "changed"
+			if pm.Packages(tt.kind)[0][0] == "changed" {
+				t.Errorf("%s.Packages(%s) returned the table itself", tt.pm, tt.kind)
+			}
 		}
 	}
 }

@@ -13,19 +13,25 @@ package cryptsetup
 
 import (
 	"boardbench/internal/lazyre"
-	"errors"
 	"strconv"
 	"strings"
 
 	"boardbench/internal/note"
 )
 
+// constError is an error whose value is its text, so that a sentinel
+// error is a constant: static data that costs nothing when boardbench
+// starts (errors.New would run at init). errors.Is and == match it.
+type constError string
+
+func (e constError) Error() string { return string(e) }
+
 // ErrNoResult is returned for output without a result row.
-var ErrNoResult = errors.New("no cryptsetup benchmark result in the output")
+const ErrNoResult = constError("no cryptsetup benchmark result in the output")
 
 // ErrUnavailable is returned when cryptsetup says the cipher or the kernel's
 // crypto interface is not available; the error text carries its message.
-var ErrUnavailable = errors.New("cipher not available to cryptsetup")
+const ErrUnavailable = constError("cipher not available to cryptsetup")
 
 // Row is one line of the benchmark table.
 type Row struct {

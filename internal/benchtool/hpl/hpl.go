@@ -136,8 +136,15 @@ type Output struct {
 	HPCCVersion string
 }
 
+// constError is an error whose value is its text, so that a sentinel
+// error is a constant: static data that costs nothing when boardbench
+// starts (errors.New would run at init). errors.Is and == match it.
+type constError string
+
+func (e constError) Error() string { return string(e) }
+
 // ErrNoResult means the output holds no HPL result line.
-var ErrNoResult = errors.New("no HPL result line in the output")
+const ErrNoResult = constError("no HPL result line in the output")
 
 // ParseHPCC reads hpcc's hpccoutf.txt: the HPL section (between "Begin of
 // HPL section." and "End of HPL section.", so that PTRANS's own residual

@@ -3,7 +3,6 @@ package hpl
 import (
 	"bytes"
 	"context"
-	"errors"
 	"fmt"
 	"os"
 	"path/filepath"
@@ -27,7 +26,7 @@ type Tool struct {
 type LookPath func(name string) (string, error)
 
 // ErrNotFound means neither xhpl nor hpcc is on PATH.
-var ErrNotFound = errors.New("neither xhpl nor hpcc is on PATH (Debian: apt install hpcc; or build HPL and put xhpl on PATH)")
+const ErrNotFound = constError("neither xhpl nor hpcc is on PATH (Debian: apt install hpcc; or build HPL and put xhpl on PATH)")
 
 // Find finds xhpl (a build the user made, usually against an optimised
 // BLAS: preferred) or else hpcc, and mpirun.

@@ -5,7 +5,6 @@ package iperf3
 
 import (
 	"encoding/json"
-	"errors"
 	"fmt"
 	"strings"
 )
@@ -61,8 +60,15 @@ func (e *ServerError) Error() string { return "iperf3: " + e.Message }
 // Busy reports whether the server was busy with another client's test.
 func (e *ServerError) Busy() bool { return strings.Contains(e.Message, "busy") }
 
+// constError is an error whose value is its text, so that a sentinel
+// error is a constant: static data that costs nothing when boardbench
+// starts (errors.New would run at init). errors.Is and == match it.
+type constError string
+
+func (e constError) Error() string { return string(e) }
+
 // ErrNoResult is returned for a JSON report without figures.
-var ErrNoResult = errors.New("iperf3 printed no result")
+const ErrNoResult = constError("iperf3 printed no result")
 
 type sum struct {
 	Seconds       float64  `json:"seconds"`

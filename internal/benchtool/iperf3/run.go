@@ -84,7 +84,7 @@ func (t Test) Timeout() time.Duration {
 }
 
 // ErrTimeout is returned when iperf3 did not finish within Test.Timeout.
-var ErrTimeout = errors.New("iperf3 did not finish in time")
+const ErrTimeout = constError("iperf3 did not finish in time")
 
 // Run runs the test and returns its report and raw JSON. The raw output is
 // returned whenever there was some. Errors: a *ServerError for what iperf3

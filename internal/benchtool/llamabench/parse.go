@@ -7,7 +7,6 @@ package llamabench
 import (
 	"bytes"
 	"encoding/json"
-	"errors"
 	"fmt"
 	"math"
 	"strconv"
@@ -82,8 +81,15 @@ func (r *Result) First(kind string) *Test {
 	return nil
 }
 
+// constError is an error whose value is its text, so that a sentinel
+// error is a constant: static data that costs nothing when boardbench
+// starts (errors.New would run at init). errors.Is and == match it.
+type constError string
+
+func (e constError) Error() string { return string(e) }
+
 // ErrNoResult is returned when the output holds no test with a figure.
-var ErrNoResult = errors.New("no llama-bench test result in the output")
+const ErrNoResult = constError("no llama-bench test result in the output")
 
 // record is one object of llama-bench's JSON output, the fields boardbench
 // reads (the others vary between builds and are ignored).

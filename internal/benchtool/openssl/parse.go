@@ -13,7 +13,6 @@ package openssl
 
 import (
 	"boardbench/internal/lazyre"
-	"errors"
 	"strconv"
 	"strings"
 
@@ -26,8 +25,15 @@ const (
 	HeadlineBlockBytes = 16384
 )
 
+// constError is an error whose value is its text, so that a sentinel
+// error is a constant: static data that costs nothing when boardbench
+// starts (errors.New would run at init). errors.Is and == match it.
+type constError string
+
+func (e constError) Error() string { return string(e) }
+
 // ErrNoResult is returned for output without a result table.
-var ErrNoResult = errors.New("no openssl speed result table in the output")
+const ErrNoResult = constError("no openssl speed result table in the output")
 
 // Value is the throughput for one block size.
 type Value struct {

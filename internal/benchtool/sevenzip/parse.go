@@ -24,13 +24,20 @@ import (
 	"boardbench/internal/tools"
 )
 
+// constError is an error whose value is its text, so that a sentinel
+// error is a constant: static data that costs nothing when boardbench
+// starts (errors.New would run at init). errors.Is and == match it.
+type constError string
+
+func (e constError) Error() string { return string(e) }
+
 // ErrNoResult is returned for output without a "Tot:" line: the benchmark
 // did not finish or did not run.
-var ErrNoResult = errors.New("no 7-Zip benchmark result (Tot: line) in the output")
+const ErrNoResult = constError("no 7-Zip benchmark result (Tot: line) in the output")
 
 // ErrNoMemory is returned when 7-Zip reports that it could not allocate the
 // memory the benchmark needs.
-var ErrNoMemory = errors.New("7-Zip could not allocate the memory the benchmark needs")
+const ErrNoMemory = constError("7-Zip could not allocate the memory the benchmark needs")
 
 // Side is one half of a result row: compression or decompression.
 type Side struct {

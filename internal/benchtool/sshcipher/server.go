@@ -25,8 +25,15 @@ type Tools struct {
 	SSH, Keygen, SSHD string
 }
 
+// constError is an error whose value is its text, so that a sentinel
+// error is a constant: static data that costs nothing when boardbench
+// starts (errors.New would run at init). errors.Is and == match it.
+type constError string
+
+func (e constError) Error() string { return string(e) }
+
 // ErrMissing means an OpenSSH program is missing.
-var ErrMissing = errors.New("OpenSSH missing")
+const ErrMissing = constError("OpenSSH missing")
 
 // FindTools finds ssh and ssh-keygen on PATH and sshd on PATH or in the
 // sbin directories (not on a user's PATH on Debian). sshd must be run by

@@ -26,11 +26,19 @@ type CPUMinerFigures struct {
 }
 
 var (
-	cpuminerBannerRE  = lazyre.Regexp(`\*\*\s+(cpuminer(?:-multi)?)\s+(\d+(?:\.\d+)+)\s+by\s`)
-	cpuminerStartRE   = lazyre.Regexp(`(\d+) miner threads started, using '([^']+)' algorithm`)
-	cpuminerTotalRE   = lazyre.Regexp(`Total:\s+([\d.]+)\s+(k?)(?:H|hash)/s`)
-	cpuminerUnitScale = map[string]float64{"": 0.001, "k": 1}
+	cpuminerBannerRE = lazyre.Regexp(`\*\*\s+(cpuminer(?:-multi)?)\s+(\d+(?:\.\d+)+)\s+by\s`)
+	cpuminerStartRE  = lazyre.Regexp(`(\d+) miner threads started, using '([^']+)' algorithm`)
+	cpuminerTotalRE  = lazyre.Regexp(`Total:\s+([\d.]+)\s+(k?)(?:H|hash)/s`)
 )
+
+// cpuminerUnitScale turns a Total line's rate into kH/s by its unit prefix
+// ("" for H/s, "k" for kH/s, the only two cpuminerTotalRE matches).
+func cpuminerUnitScale(prefix string) float64 {
+	if prefix == "k" {
+		return 1
+	}
+	return 0.001
+}
 
 // parseCPUMiner reads the Total lines of a benchmark run.
 func parseCPUMiner(_ []string, out string, f *Figures) bool {
@@ -50,7 +58,7 @@ func parseCPUMiner(_ []string, out string, f *Figures) bool {
 		}
 		if m := cpuminerTotalRE.FindStringSubmatch(line); m != nil {
 			if v, ok := number(m[1]); ok && v >= 0 {
-				fig.TotalKHs = append(fig.TotalKHs, v*cpuminerUnitScale[m[2]])
+				fig.TotalKHs = append(fig.TotalKHs, v*cpuminerUnitScale(m[2]))
 			}
 		}
 	}

@@ -295,3 +295,14 @@ func TestMalformedLinesIgnored(t *testing.T) {
 		})
 	}
 }
+
+func TestCPUMinerUnitScale(t *testing.T) {
+	for _, c := range []struct {
+		prefix string
+		want   float64
+	}{{"", 0.001}, {"k", 1}} {
+		if got := cpuminerUnitScale(c.prefix); got != c.want {
+			t.Errorf("cpuminerUnitScale(%q) = %v, want %v", c.prefix, got, c.want)
+		}
+	}
+}

@@ -56,9 +56,16 @@ type Measurement struct {
 	proc.Outcome
 }
 
+// constError is an error whose value is its text, so that a sentinel
+// error is a constant: static data that costs nothing when boardbench
+// starts (errors.New would run at init). errors.Is and == match it.
+type constError string
+
+func (e constError) Error() string { return string(e) }
+
 // ErrNoOutput is returned when zstd exited without error but left no
 // compressed file.
-var ErrNoOutput = errors.New("zstd left no compressed file")
+const ErrNoOutput = constError("zstd left no compressed file")
 
 // Seconds is zstd's wall time (nil when it failed).
 func (m *Measurement) Seconds() *float64 {

@@ -1,103 +1,187 @@
 package buses
 
-// pciSubclassNames names PCI class codes by base class and subclass (the top
-// 16 bits of the 24-bit class code).
-var pciSubclassNames = map[uint64]string{
-	0x0100: "SCSI controller",
-	0x0101: "IDE controller",
-	0x0104: "RAID controller",
-	0x0106: "SATA controller",
-	0x0107: "SAS controller",
-	0x0108: "NVMe controller",
-	0x0200: "Ethernet controller",
-	0x0280: "Network controller (usually Wi-Fi)",
-	0x0300: "VGA compatible controller",
-	0x0302: "3D controller",
-	0x0380: "Display controller",
-	0x0401: "Audio device",
-	0x0403: "Audio device",
-	0x0600: "Host bridge",
-	0x0601: "ISA bridge",
-	0x0604: "PCI bridge",
-	0x0680: "Bridge",
-	0x0c03: "USB controller",
-	0x0c05: "SMBus controller",
-	0x0d11: "Bluetooth controller",
-	0x1200: "Processing accelerator",
+// The names below are switch statements rather than map literals: a map
+// literal is built when the program starts, a switch costs nothing until it
+// runs (and, like a map literal, refuses a duplicate key at compile time).
+
+// pciSubclassName names a PCI class code by base class and subclass (the
+// top 16 bits of the 24-bit class code); "" when unknown.
+func pciSubclassName(sub uint64) string {
+	switch sub {
+	case 0x0100:
+		return "SCSI controller"
+	case 0x0101:
+		return "IDE controller"
+	case 0x0104:
+		return "RAID controller"
+	case 0x0106:
+		return "SATA controller"
+	case 0x0107:
+		return "SAS controller"
+	case 0x0108:
+		return "NVMe controller"
+	case 0x0200:
+		return "Ethernet controller"
+	case 0x0280:
+		return "Network controller (usually Wi-Fi)"
+	case 0x0300:
+		return "VGA compatible controller"
+	case 0x0302:
+		return "3D controller"
+	case 0x0380:
+		return "Display controller"
+	case 0x0401, 0x0403:
+		return "Audio device"
+	case 0x0600:
+		return "Host bridge"
+	case 0x0601:
+		return "ISA bridge"
+	case 0x0604:
+		return "PCI bridge"
+	case 0x0680:
+		return "Bridge"
+	case 0x0c03:
+		return "USB controller"
+	case 0x0c05:
+		return "SMBus controller"
+	case 0x0d11:
+		return "Bluetooth controller"
+	case 0x1200:
+		return "Processing accelerator"
+	}
+	return ""
 }
 
-// pciBaseClassNames names PCI base classes (the top 8 bits of the class
-// code) for subclasses not in pciSubclassNames.
-var pciBaseClassNames = map[uint64]string{
-	0x01: "Mass storage controller",
-	0x02: "Network controller",
-	0x03: "Display controller",
-	0x04: "Multimedia controller",
-	0x05: "Memory controller",
-	0x06: "Bridge",
-	0x07: "Communication controller",
-	0x08: "System peripheral",
-	0x09: "Input device controller",
-	0x0b: "Processor",
-	0x0c: "Serial bus controller",
-	0x0d: "Wireless controller",
-	0x10: "Encryption controller",
-	0x11: "Signal processing controller",
-	0x12: "Processing accelerator",
+// pciBaseClassName names a PCI base class (the top 8 bits of the class
+// code), for subclasses pciSubclassName does not name; "" when unknown.
+func pciBaseClassName(base uint64) string {
+	switch base {
+	case 0x01:
+		return "Mass storage controller"
+	case 0x02:
+		return "Network controller"
+	case 0x03:
+		return "Display controller"
+	case 0x04:
+		return "Multimedia controller"
+	case 0x05:
+		return "Memory controller"
+	case 0x06:
+		return "Bridge"
+	case 0x07:
+		return "Communication controller"
+	case 0x08:
+		return "System peripheral"
+	case 0x09:
+		return "Input device controller"
+	case 0x0b:
+		return "Processor"
+	case 0x0c:
+		return "Serial bus controller"
+	case 0x0d:
+		return "Wireless controller"
+	case 0x10:
+		return "Encryption controller"
+	case 0x11:
+		return "Signal processing controller"
+	case 0x12:
+		return "Processing accelerator"
+	}
+	return ""
 }
 
-// usbProgIf names the programming interfaces of PCI USB controllers.
-var usbProgIf = map[uint64]string{
-	0x00: "UHCI", 0x10: "OHCI", 0x20: "EHCI", 0x30: "xHCI", 0x40: "USB4",
+// usbProgIf names the programming interface of a PCI USB controller; ""
+// when unknown.
+func usbProgIf(progIf uint64) string {
+	switch progIf {
+	case 0x00:
+		return "UHCI"
+	case 0x10:
+		return "OHCI"
+	case 0x20:
+		return "EHCI"
+	case 0x30:
+		return "xHCI"
+	case 0x40:
+		return "USB4"
+	}
+	return ""
 }
 
 // PCIClassName names a 24-bit PCI class code, e.g. 0x010802 → "NVMe
 // controller", 0x0c0330 → "USB controller (xHCI)"; "" when unknown.
 func PCIClassName(class uint64) string {
 	sub := class >> 8
-	if name, ok := pciSubclassNames[sub]; ok {
+	if name := pciSubclassName(sub); name != "" {
 		if sub == 0x0c03 {
-			if pi, ok := usbProgIf[class&0xff]; ok {
+			if pi := usbProgIf(class & 0xff); pi != "" {
 				return name + " (" + pi + ")"
 			}
 		}
 		return name
 	}
-	return pciBaseClassNames[class>>16]
+	return pciBaseClassName(class >> 16)
 }
 
-// pciVendors names a few PCI vendor ids common on single-board computers and
-// in the devices plugged into them. Unknown ids stay unnamed.
-var pciVendors = map[uint64]string{
-	0x1002: "AMD/ATI",
-	0x1022: "AMD",
-	0x106b: "Apple",
-	0x10de: "NVIDIA",
-	0x10ec: "Realtek",
-	0x1106: "VIA",
-	0x1179: "Toshiba",
-	0x126f: "Silicon Motion",
-	0x1344: "Micron",
-	0x144d: "Samsung",
-	0x14c3: "MediaTek",
-	0x14e4: "Broadcom",
-	0x15b7: "SanDisk/Western Digital",
-	0x168c: "Qualcomm Atheros",
-	0x17cb: "Qualcomm",
-	0x1912: "Renesas",
-	0x1987: "Phison",
-	0x1af4: "Red Hat (virtio)",
-	0x1b21: "ASMedia",
-	0x1b4b: "Marvell",
-	0x1c5c: "SK hynix",
-	0x1d87: "Rockchip",
-	0x1de4: "Raspberry Pi",
-	0x1e0f: "KIOXIA",
-	0x2646: "Kingston",
-	0x8086: "Intel",
-	0xc0a9: "Micron/Crucial",
+// PCIVendorName names a PCI vendor id for the vendors boardbench knows: a
+// few common on single-board computers and in the devices plugged into
+// them; "" for the others.
+func PCIVendorName(id uint64) string {
+	switch id {
+	case 0x1002:
+		return "AMD/ATI"
+	case 0x1022:
+		return "AMD"
+	case 0x106b:
+		return "Apple"
+	case 0x10de:
+		return "NVIDIA"
+	case 0x10ec:
+		return "Realtek"
+	case 0x1106:
+		return "VIA"
+	case 0x1179:
+		return "Toshiba"
+	case 0x126f:
+		return "Silicon Motion"
+	case 0x1344:
+		return "Micron"
+	case 0x144d:
+		return "Samsung"
+	case 0x14c3:
+		return "MediaTek"
+	case 0x14e4:
+		return "Broadcom"
+	case 0x15b7:
+		return "SanDisk/Western Digital"
+	case 0x168c:
+		return "Qualcomm Atheros"
+	case 0x17cb:
+		return "Qualcomm"
+	case 0x1912:
+		return "Renesas"
+	case 0x1987:
+		return "Phison"
+	case 0x1af4:
+		return "Red Hat (virtio)"
+	case 0x1b21:
+		return "ASMedia"
+	case 0x1b4b:
+		return "Marvell"
+	case 0x1c5c:
+		return "SK hynix"
+	case 0x1d87:
+		return "Rockchip"
+	case 0x1de4:
+		return "Raspberry Pi"
+	case 0x1e0f:
+		return "KIOXIA"
+	case 0x2646:
+		return "Kingston"
+	case 0x8086:
+		return "Intel"
+	case 0xc0a9:
+		return "Micron/Crucial"
+	}
+	return ""
 }
-
-// PCIVendorName names a PCI vendor id for the vendors boardbench knows; ""
-// for the others.
-func PCIVendorName(id uint64) string { return pciVendors[id] }

@@ -150,3 +150,21 @@ func FuzzParseUSBSpeed(f *testing.F) {
 		_ = FormatUSBSpeed(v)
 	})
 }
+
+func TestPCIVendorName(t *testing.T) {
+	for _, c := range []struct {
+		id   uint64
+		want string
+	}{
+		{0x1de4, "Raspberry Pi"},
+		{0x144d, "Samsung"},
+		{0xc0a9, "Micron/Crucial"},
+		{0x8086, "Intel"},
+		{0x0000, ""},
+		{0xffff, ""},
+	} {
+		if got := PCIVendorName(c.id); got != c.want {
+			t.Errorf("PCIVendorName(%#04x) = %q, want %q", c.id, got, c.want)
+		}
+	}
+}

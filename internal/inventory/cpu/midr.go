@@ -13,6 +13,43 @@ type midrKey struct {
 	variant, revision int
 }
 
+// The MIDR tables are slices of structs with constant fields, static data
+// that costs nothing when boardbench starts (a map literal is built at
+// init); a lookup scans them, a few hundred entries at most.
+
+// midrImplementer names an implementer code.
+type midrImplementer struct {
+	code uint64
+	name string
+}
+
+// midrPart names the core of a midrKey.
+type midrPart struct {
+	implementer, part uint64
+	variant, revision int
+	name              string
+}
+
+// implementerIn returns the name of code in table.
+func implementerIn(table []midrImplementer, code uint64) (string, bool) {
+	for _, e := range table {
+		if e.code == code {
+			return e.name, true
+		}
+	}
+	return "", false
+}
+
+// partIn returns the name of the core of k in table.
+func partIn(table []midrPart, k midrKey) (string, bool) {
+	for _, e := range table {
+		if (midrKey{e.implementer, e.part, e.variant, e.revision}) == k {
+			return e.name, true
+		}
+	}
+	return "", false
+}
+
 // MIDR holds the fields of an ARM Main ID Register (MIDR_EL1).
 type MIDR struct {
 	// Implementer is bits 31:24, e.g. 0x41 for ARM.
@@ -42,11 +79,10 @@ func DecodeMIDR(v uint64) MIDR {
 // ImplementerName returns the company behind a MIDR implementer code, e.g.
 // 0x41 → "ARM", 0x51 → "Qualcomm".
 func ImplementerName(implementer uint64) (string, bool) {
-	if n, ok := extraImplementers[implementer]; ok {
+	if n, ok := implementerIn(extraImplementers, implementer); ok {
 		return n, true
 	}
-	n, ok := tableImplementers[implementer]
-	return n, ok
+	return implementerIn(tableImplementers, implementer)
 }
 
 // CoreNameForMIDR names the core an ARM implementer and part code stand for,
@@ -76,11 +112,10 @@ func CoreNameForMIDRRevision(implementer, part, variant, revision uint64) (vendo
 // lookupPart prefers the hand-kept table (corrections and cores missing from
 // the generated one) over the generated table.
 func lookupPart(k midrKey) (string, bool) {
-	if n, ok := extraParts[k]; ok {
+	if n, ok := partIn(extraParts, k); ok {
 		return n, true
 	}
-	n, ok := tableParts[k]
-	return n, ok
+	return partIn(tableParts, k)
 }
 
 // RevisionString formats an ARM variant and revision as "r4p0".

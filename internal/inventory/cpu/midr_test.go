@@ -147,3 +147,47 @@ func mustHex(t *testing.T, s string) uint64 {
 	}
 	return v
 }
+
+// TestMIDRTablesHaveUniqueKeys: the tables are slices (static data), so
+// the compiler no longer refuses a duplicated key as it did for map
+// literals; a duplicate would make the second entry dead.
+func TestMIDRTablesHaveUniqueKeys(t *testing.T) {
+	for name, table := range map[string][]midrImplementer{"extraImplementers": extraImplementers, "tableImplementers": tableImplementers} {
+		seen := map[uint64]bool{}
+		for _, e := range table {
+			if seen[e.code] {
+				t.Errorf("%s: implementer %#x twice", name, e.code)
+			}
+			seen[e.code] = true
+		}
+	}
+	for name, table := range map[string][]midrPart{"extraParts": extraParts, "tableParts": tableParts} {
+		seen := map[midrKey]bool{}
+		for _, e := range table {
+			k := midrKey{e.implementer, e.part, e.variant, e.revision}
+			if seen[k] {
+				t.Errorf("%s: %+v twice", name, k)
+			}
+			seen[k] = true
+		}
+	}
+}
+
+func TestImplementerName(t *testing.T) {
+	for _, tt := range []struct {
+		code uint64
+		name string
+		ok   bool
+	}{
+		{0x41, "ARM", true},       // generated table
+		{0x69, "Intel", true},     // hand-kept table
+		{0x6d, "Microsoft", true}, // hand-kept table
+		{0xc0, "Ampere", true},    // last of the generated table
+		{0x00, "QEMU", true},      // first of the generated table
+		{0xee, "", false},
+	} {
+		if n, ok := ImplementerName(tt.code); n != tt.name || ok != tt.ok {
+			t.Errorf("ImplementerName(%#x) = %q, %v; want %q, %v", tt.code, n, ok, tt.name, tt.ok)
+		}
+	}
+}

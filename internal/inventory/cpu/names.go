@@ -6,30 +6,54 @@ import (
 	"strings"
 )
 
-// riscvVendorPrefixes names the device-tree vendor prefixes that appear in
-// the RISC-V "uarch" line of /proc/cpuinfo.
-var riscvVendorPrefixes = map[string]string{
-	"sifive":      "SiFive",
-	"thead":       "T-Head",
-	"spacemit":    "SpacemiT",
-	"andestech":   "Andes",
-	"starfive":    "StarFive",
-	"sophgo":      "Sophgo",
-	"canaan":      "Canaan",
-	"kendryte":    "Kendryte",
-	"eswin":       "ESWIN",
-	"allwinner":   "Allwinner",
-	"openhwgroup": "OpenHW",
-	"ultrarisc":   "UltraRISC",
-	"xuantie":     "XuanTie",
+// riscvVendorPrefix names a device-tree vendor prefix that appears in the
+// RISC-V "uarch" line of /proc/cpuinfo (lower case); "" when unknown.
+func riscvVendorPrefix(prefix string) string {
+	switch prefix {
+	case "sifive":
+		return "SiFive"
+	case "thead":
+		return "T-Head"
+	case "spacemit":
+		return "SpacemiT"
+	case "andestech":
+		return "Andes"
+	case "starfive":
+		return "StarFive"
+	case "sophgo":
+		return "Sophgo"
+	case "canaan":
+		return "Canaan"
+	case "kendryte":
+		return "Kendryte"
+	case "eswin":
+		return "ESWIN"
+	case "allwinner":
+		return "Allwinner"
+	case "openhwgroup":
+		return "OpenHW"
+	case "ultrarisc":
+		return "UltraRISC"
+	case "xuantie":
+		return "XuanTie"
+	}
+	return ""
 }
 
-// riscvVendorIDs names JEDEC-based mvendorid values of RISC-V CPUs.
-var riscvVendorIDs = map[uint64]string{
-	0x489: "SiFive",
-	0x5b7: "T-Head",
-	0x710: "SpacemiT",
-	0x31e: "Andes",
+// riscvVendorID names a JEDEC-based mvendorid value of a RISC-V CPU; ""
+// when unknown.
+func riscvVendorID(id uint64) string {
+	switch id {
+	case 0x489:
+		return "SiFive"
+	case 0x5b7:
+		return "T-Head"
+	case 0x710:
+		return "SpacemiT"
+	case 0x31e:
+		return "Andes"
+	}
+	return ""
 }
 
 // RISCVCoreName derives a core name from the RISC-V "uarch" line of
@@ -50,7 +74,7 @@ func RISCVCoreName(uarch string) (vendor, name string, ok bool) {
 	if model == "" || !printableASCII(uarch) {
 		return "", "", false
 	}
-	vendor = riscvVendorPrefixes[strings.ToLower(prefix)]
+	vendor = riscvVendorPrefix(strings.ToLower(prefix))
 	if vendor == "" {
 		vendor = prefix
 	}
@@ -63,8 +87,8 @@ func RISCVVendorName(mvendorid string) (string, bool) {
 	if !ok {
 		return "", false
 	}
-	n, ok := riscvVendorIDs[v]
-	return n, ok
+	n := riscvVendorID(v)
+	return n, n != ""
 }
 
 func printableASCII(s string) bool {
@@ -76,21 +100,25 @@ func printableASCII(s string) bool {
 	return true
 }
 
-// x86Vendors names the vendor_id strings of x86 CPUs.
-var x86Vendors = map[string]string{
-	"GenuineIntel": "Intel",
-	"AuthenticAMD": "AMD",
-	"HygonGenuine": "Hygon",
-	"CentaurHauls": "Centaur",
-	"Shanghai":     "Zhaoxin",
-	"GenuineTMx86": "Transmeta",
-	"VIA VIA VIA":  "VIA",
-}
-
 // X86VendorName names an x86 vendor_id ("GenuineIntel" → "Intel").
 func X86VendorName(vendorID string) (string, bool) {
-	n, ok := x86Vendors[strings.TrimSpace(vendorID)]
-	return n, ok
+	switch strings.TrimSpace(vendorID) {
+	case "GenuineIntel":
+		return "Intel", true
+	case "AuthenticAMD":
+		return "AMD", true
+	case "HygonGenuine":
+		return "Hygon", true
+	case "CentaurHauls":
+		return "Centaur", true
+	case "Shanghai":
+		return "Zhaoxin", true
+	case "GenuineTMx86":
+		return "Transmeta", true
+	case "VIA VIA VIA":
+		return "VIA", true
+	}
+	return "", false
 }
 
 var (

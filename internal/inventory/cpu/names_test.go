@@ -24,8 +24,42 @@ func TestRISCVCoreName(t *testing.T) {
 			t.Errorf("RISCVCoreName(%q) = %q, %q; want %q, %q", tt.in, v, n, tt.vendor, tt.name)
 		}
 	}
-	if v, ok := RISCVVendorName("0x5b7"); !ok || v != "T-Head" {
-		t.Errorf("RISCVVendorName(0x5b7) = %q, %v", v, ok)
+}
+
+func TestRISCVVendorName(t *testing.T) {
+	for _, tt := range []struct {
+		in, name string
+		ok       bool
+	}{
+		{"0x5b7", "T-Head", true},
+		{"0x489", "SiFive", true},
+		{"0x710", "SpacemiT", true},
+		{"0x31e", "Andes", true},
+		{"0x0", "", false},
+		{"junk", "", false},
+	} {
+		if v, ok := RISCVVendorName(tt.in); v != tt.name || ok != tt.ok {
+			t.Errorf("RISCVVendorName(%q) = %q, %v; want %q, %v", tt.in, v, ok, tt.name, tt.ok)
+		}
+	}
+}
+
+func TestX86VendorName(t *testing.T) {
+	for _, tt := range []struct {
+		in, name string
+		ok       bool
+	}{
+		{"GenuineIntel", "Intel", true},
+		{" AuthenticAMD\n", "AMD", true},
+		{"HygonGenuine", "Hygon", true},
+		{"VIA VIA VIA", "VIA", true},
+		{"Shanghai", "Zhaoxin", true},
+		{"genuineintel", "", false},
+		{"", "", false},
+	} {
+		if v, ok := X86VendorName(tt.in); v != tt.name || ok != tt.ok {
+			t.Errorf("X86VendorName(%q) = %q, %v; want %q, %v", tt.in, v, ok, tt.name, tt.ok)
+		}
 	}
 }
 

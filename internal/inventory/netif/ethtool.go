@@ -2,7 +2,6 @@ package netif
 
 import (
 	"bytes"
-	"errors"
 	"fmt"
 	"strings"
 	"unsafe"
@@ -115,8 +114,15 @@ type ifreqData struct {
 	_    [24 - unsafe.Sizeof(uintptr(0))]byte
 }
 
+// constError is an error whose value is its text, so that a sentinel
+// error is a constant: static data that costs nothing when boardbench
+// starts (errors.New would run at init). errors.Is and == match it.
+type constError string
+
+func (e constError) Error() string { return string(e) }
+
 // ErrNotSupported is returned when the driver does not implement a query.
-var ErrNotSupported = errors.New("not supported by the driver")
+const ErrNotSupported = constError("not supported by the driver")
 
 // ioctl runs one SIOCETHTOOL command on ifname with data (whose first
 // field is the command).

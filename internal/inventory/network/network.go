@@ -84,19 +84,71 @@ type Interface struct {
 	PCIe *buses.PCIeLink `json:"pcie"`
 }
 
-// arphrdTypes names the ARPHRD link types of /sys/class/net/*/type.
-var arphrdTypes = map[int64]string{
-	1: "ether", 280: "can", 512: "ppp", 768: "ipip", 772: "loopback",
-	776: "sit", 778: "gre", 823: "ip6gre", 65534: "none",
+// The names below are switches, not map literals, so that they cost
+// nothing when boardbench starts.
+
+// arphrdType names an ARPHRD link type of /sys/class/net/*/type; "" when
+// unknown.
+func arphrdType(t int64) string {
+	switch t {
+	case 1:
+		return "ether"
+	case 280:
+		return "can"
+	case 512:
+		return "ppp"
+	case 768:
+		return "ipip"
+	case 772:
+		return "loopback"
+	case 776:
+		return "sit"
+	case 778:
+		return "gre"
+	case 823:
+		return "ip6gre"
+	case 65534:
+		return "none"
+	}
+	return ""
 }
 
-// assignTypes names /sys/class/net/*/addr_assign_type values.
-var assignTypes = map[string]string{"0": "permanent", "1": "random", "2": "stolen", "3": "set"}
+// assignType names a /sys/class/net/*/addr_assign_type value; "" when
+// unknown.
+func assignType(v string) string {
+	switch v {
+	case "0":
+		return "permanent"
+	case "1":
+		return "random"
+	case "2":
+		return "stolen"
+	case "3":
+		return "set"
+	}
+	return ""
+}
 
-// busNames maps a device's subsystem to the bus shown to users.
-var busNames = map[string]string{
-	"pci": "PCI", "usb": "USB", "sdio": "SDIO", "platform": "platform",
-	"virtio": "virtio", "amba": "platform", "spi": "SPI", "vmbus": "Hyper-V",
+// busName maps a device's subsystem to the bus shown to users; "" when it
+// has none.
+func busName(subsystem string) string {
+	switch subsystem {
+	case "pci":
+		return "PCI"
+	case "usb":
+		return "USB"
+	case "sdio":
+		return "SDIO"
+	case "platform", "amba":
+		return "platform"
+	case "virtio":
+		return "virtio"
+	case "spi":
+		return "SPI"
+	case "vmbus":
+		return "Hyper-V"
+	}
+	return ""
 }
 
 // Collect describes the network interfaces of the machine behind h. It
@@ -156,7 +208,7 @@ func readInterface(h *host.Host, name string, redactIDs bool) Interface {
 		i.Device = path.Base(devPath)
 		i.Driver = linkBase(h, dir+"/device/driver")
 		sub := linkBase(h, dir+"/device/subsystem")
-		i.Bus = busNames[sub]
+		i.Bus = busName(sub)
 		if i.Bus == "" {
 			i.Bus = sub
 		}
@@ -175,7 +227,7 @@ func readInterface(h *host.Host, name string, redactIDs bool) Interface {
 	if redactIDs {
 		i.MAC = redact.MAC(i.MAC)
 	}
-	i.MACAssignment = assignTypes[readString(h, dir+"/addr_assign_type")]
+	i.MACAssignment = assignType(readString(h, dir+"/addr_assign_type"))
 	i.OperState = readString(h, dir+"/operstate")
 	if s, err := h.ReadString(dir + "/carrier"); err == nil && (s == "0" || s == "1") {
 		c := s == "1"
@@ -217,7 +269,7 @@ func interfaceType(h *host.Host, dir string) string {
 	if err != nil {
 		return ""
 	}
-	if name, ok := arphrdTypes[v]; ok {
+	if name := arphrdType(v); name != "" {
 		return name
 	}
 	return strconv.FormatInt(v, 10)

@@ -122,3 +122,29 @@ func TestUnreadableValues(t *testing.T) {
 		t.Errorf("empty root: %+v", in)
 	}
 }
+
+func TestLinkNames(t *testing.T) {
+	for _, c := range []struct {
+		arphrd int64
+		want   string
+	}{{1, "ether"}, {280, "can"}, {772, "loopback"}, {823, "ip6gre"}, {65534, "none"}, {0, ""}, {32, ""}} {
+		if got := arphrdType(c.arphrd); got != c.want {
+			t.Errorf("arphrdType(%d) = %q, want %q", c.arphrd, got, c.want)
+		}
+	}
+	for _, c := range []struct{ in, want string }{
+		{"0", "permanent"}, {"1", "random"}, {"2", "stolen"}, {"3", "set"}, {"4", ""}, {"", ""},
+	} {
+		if got := assignType(c.in); got != c.want {
+			t.Errorf("assignType(%q) = %q, want %q", c.in, got, c.want)
+		}
+	}
+	for _, c := range []struct{ in, want string }{
+		{"pci", "PCI"}, {"usb", "USB"}, {"sdio", "SDIO"}, {"amba", "platform"}, {"platform", "platform"},
+		{"virtio", "virtio"}, {"spi", "SPI"}, {"vmbus", "Hyper-V"}, {"mdio_bus", ""},
+	} {
+		if got := busName(c.in); got != c.want {
+			t.Errorf("busName(%q) = %q, want %q", c.in, got, c.want)
+		}
+	}
+}

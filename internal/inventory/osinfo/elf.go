@@ -2,7 +2,6 @@ package osinfo
 
 import (
 	"encoding/binary"
-	"errors"
 	"fmt"
 )
 
@@ -46,8 +45,15 @@ type ELFArch struct {
 	FloatABI string
 }
 
+// constError is an error whose value is its text, so that a sentinel
+// error is a constant: static data that costs nothing when boardbench
+// starts (errors.New would run at init). errors.Is and == match it.
+type constError string
+
+func (e constError) Error() string { return string(e) }
+
 // ErrNotELF is returned by ParseELF for data that is not an ELF header.
-var ErrNotELF = errors.New("not an ELF file")
+const ErrNotELF = constError("not an ELF file")
 
 // ParseELF names the architecture of an executable from the first bytes of
 // the file (52 bytes suffice for 32-bit, 64 for 64-bit headers).

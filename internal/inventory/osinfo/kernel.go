@@ -60,21 +60,45 @@ func collectKernelConfig(h *host.Host, release string, notes *note.List) *Kernel
 	return &KernelConfig{Source: src, HZ: f.HZ, Preempt: f.Preempt, PreemptDynamic: f.PreemptDynamic, Tick: f.Tick}
 }
 
-// machineArch maps `uname -m` to Debian's architecture family and bitness.
-var machineArch = map[string]struct {
-	arch string
-	bits int
-}{
-	"aarch64": {"arm64", 64}, "arm64": {"arm64", 64}, "aarch64_be": {"arm64be", 64},
-	"armv5tel": {"arm", 32}, "armv5tejl": {"arm", 32}, "armv6l": {"arm", 32}, "armv7l": {"arm", 32},
-	"armv7hl": {"arm", 32}, "armv8l": {"arm", 32}, "arm": {"arm", 32},
-	"x86_64": {"amd64", 64}, "amd64": {"amd64", 64},
-	"i386": {"i386", 32}, "i486": {"i386", 32}, "i586": {"i386", 32}, "i686": {"i386", 32},
-	"riscv64": {"riscv64", 64}, "riscv32": {"riscv32", 32},
-	"loongarch64": {"loong64", 64},
-	"mips":        {"mips", 32}, "mipsel": {"mipsel", 32}, "mips64": {"mips64", 64},
-	"ppc": {"powerpc", 32}, "ppc64": {"ppc64", 64}, "ppc64le": {"ppc64el", 64},
-	"s390x": {"s390x", 64}, "sparc64": {"sparc64", 64},
+// machineArch maps `uname -m` to Debian's architecture family and bitness;
+// bits is 0 for an unknown machine name. (A switch, not a map literal, so
+// that it costs nothing when boardbench starts.)
+func machineArch(machine string) (arch string, bits int) {
+	switch machine {
+	case "aarch64", "arm64":
+		return "arm64", 64
+	case "aarch64_be":
+		return "arm64be", 64
+	case "armv5tel", "armv5tejl", "armv6l", "armv7l", "armv7hl", "armv8l", "arm":
+		return "arm", 32
+	case "x86_64", "amd64":
+		return "amd64", 64
+	case "i386", "i486", "i586", "i686":
+		return "i386", 32
+	case "riscv64":
+		return "riscv64", 64
+	case "riscv32":
+		return "riscv32", 32
+	case "loongarch64":
+		return "loong64", 64
+	case "mips":
+		return "mips", 32
+	case "mipsel":
+		return "mipsel", 32
+	case "mips64":
+		return "mips64", 64
+	case "ppc":
+		return "powerpc", 32
+	case "ppc64":
+		return "ppc64", 64
+	case "ppc64le":
+		return "ppc64el", 64
+	case "s390x":
+		return "s390x", 64
+	case "sparc64":
+		return "sparc64", 64
+	}
+	return "", 0
 }
 
 func collectKernel(h *host.Host, notes *note.List) Kernel {
@@ -96,9 +120,8 @@ func collectKernel(h *host.Host, notes *note.List) Kernel {
 		notes.Add("kernel build", note.NotExposed)
 	}
 	k.Config = collectKernelConfig(h, u.Release, notes)
-	if a, ok := machineArch[k.Machine]; ok {
-		k.Arch = a.arch
-		bits := a.bits
+	if arch, bits := machineArch(k.Machine); bits != 0 {
+		k.Arch = arch
 		k.Bits = &bits
 	} else if k.Machine == "" {
 		notes.Add("kernel architecture", note.NotExposed)

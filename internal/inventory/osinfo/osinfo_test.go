@@ -348,3 +348,29 @@ func TestKernelConfig(t *testing.T) {
 }
 
 func ptrInt(n int) *int { return &n }
+
+func TestMachineArch(t *testing.T) {
+	for _, c := range []struct {
+		machine, arch string
+		bits          int
+	}{
+		{"aarch64", "arm64", 64},
+		{"arm64", "arm64", 64},
+		{"aarch64_be", "arm64be", 64},
+		{"armv6l", "arm", 32},
+		{"armv7l", "arm", 32},
+		{"x86_64", "amd64", 64},
+		{"i686", "i386", 32},
+		{"riscv64", "riscv64", 64},
+		{"loongarch64", "loong64", 64},
+		{"ppc64le", "ppc64el", 64},
+		{"mipsel", "mipsel", 32},
+		{"sparc64", "sparc64", 64},
+		{"vax", "", 0},
+		{"", "", 0},
+	} {
+		if arch, bits := machineArch(c.machine); arch != c.arch || bits != c.bits {
+			t.Errorf("machineArch(%q) = %q, %d; want %q, %d", c.machine, arch, bits, c.arch, c.bits)
+		}
+	}
+}

@@ -1,7 +1,6 @@
 package rpi
 
 import (
-	"errors"
 	"fmt"
 	"strconv"
 	"strings"
@@ -58,8 +57,13 @@ const (
 	revOvervoltOff   = 1 << 31
 )
 
+// The tables below are arrays indexed by the code's field, static data
+// that costs nothing when boardbench starts (a map literal is built at
+// init); "" (or a zero oldStyle) marks an unused index, and the compiler
+// refuses a duplicated index as it did a duplicated map key.
+
 // boardTypes maps the new-style type field to the board's name.
-var boardTypes = map[int]string{
+var boardTypes = [...]string{
 	0x00: "Raspberry Pi Model A",
 	0x01: "Raspberry Pi Model B",
 	0x02: "Raspberry Pi Model A+",
@@ -88,7 +92,7 @@ var boardTypes = map[int]string{
 }
 
 // manufacturers maps the new-style manufacturer field.
-var manufacturers = map[int]string{
+var manufacturers = [...]string{
 	0: "Sony UK",
 	1: "Egoman",
 	2: "Embest",
@@ -98,7 +102,7 @@ var manufacturers = map[int]string{
 }
 
 // processors maps the new-style processor field.
-var processors = map[int]string{
+var processors = [...]string{
 	0: "BCM2835",
 	1: "BCM2836",
 	2: "BCM2837",
@@ -115,7 +119,7 @@ type oldStyle struct {
 
 // oldStyleCodes are the revision codes used before the bit-field scheme;
 // every one of these boards has a BCM2835.
-var oldStyleCodes = map[uint32]oldStyle{
+var oldStyleCodes = [...]oldStyle{
 	0x0002: {"Raspberry Pi Model B", "1.0", 256, "Egoman"},
 	0x0003: {"Raspberry Pi Model B", "1.0", 256, "Egoman"},
 	0x0004: {"Raspberry Pi Model B", "2.0", 256, "Sony UK"},
@@ -135,6 +139,15 @@ var oldStyleCodes = map[uint32]oldStyle{
 	0x0015: {"Raspberry Pi Model A+", "1.1", 0, "Embest"}, // 256 MB or 512 MB
 }
 
+// lookup returns table[i], ok false when i is past the table's end.
+func lookup[T any](table []T, i uint32) (T, bool) {
+	if uint64(i) >= uint64(len(table)) {
+		var zero T
+		return zero, false
+	}
+	return table[i], true
+}
+
 // DecodeRevision decodes a Raspberry Pi revision code. Fields the code does
 // not determine stay empty or nil; Known is false for codes that name no
 // known board (for example the "0000" many non-Pi kernels print).
@@ -144,8 +157,8 @@ func DecodeRevision(code uint32) Revision {
 		r.Style = "old"
 		base := code & 0xffff
 		r.Code = fmt.Sprintf("%04x", base)
-		o, ok := oldStyleCodes[base]
-		if !ok || code&^(revWarrantyOld|revWarranty|0xffff) != 0 {
+		o, ok := lookup(oldStyleCodes[:], base)
+		if !ok || o.model == "" || code&^(revWarrantyOld|revWarranty|0xffff) != 0 {
 			return r
 		}
 		r.Known = true
@@ -164,20 +177,28 @@ func DecodeRevision(code uint32) Revision {
 	typ := int(code>>4) & 0xff
 	r.TypeCode = &typ
 	r.BoardRevision = fmt.Sprintf("1.%d", code&0xf)
-	r.Processor = processors[int(code>>12)&0xf]
-	r.Manufacturer = manufacturers[int(code>>16)&0xf]
+	r.Processor, _ = lookup(processors[:], (code>>12)&0xf)
+	r.Manufacturer, _ = lookup(manufacturers[:], (code>>16)&0xf)
 	if mem := int(code>>20) & 0x7; mem <= 6 {
 		b := int64(256<<20) << mem
 		r.MemoryBytes = &b
 	}
-	r.Model, r.Known = boardTypes[typ]
+	r.Model, _ = lookup(boardTypes[:], uint32(typ))
+	r.Known = r.Model != ""
 	ov, otpProg, otpRead := code&revOvervoltOff == 0, code&revOTPProgramOff == 0, code&revOTPReadOff == 0
 	r.OvervoltageAllowed, r.OTPProgramAllowed, r.OTPReadAllowed = &ov, &otpProg, &otpRead
 	return r
 }
 
+// constError is an error whose value is its text, so that a sentinel
+// error is a constant: static data that costs nothing when boardbench
+// starts (errors.New would run at init). errors.Is and == match it.
+type constError string
+
+func (e constError) Error() string { return string(e) }
+
 // ErrNoRevision is returned by ParseRevision for text without a code.
-var ErrNoRevision = errors.New("no revision code")
+const ErrNoRevision = constError("no revision code")
 
 // ParseRevision parses a revision code as printed in /proc/cpuinfo ("a02082",
 // "0010", "1000002"), with or without a "0x" prefix. Anything after the first

@@ -134,3 +134,44 @@ func FuzzParseRevision(f *testing.F) {
 		}
 	})
 }
+
+// TestDecodeRevisionTableGaps: the indexes the tables leave out, and those
+// past their end, name nothing.
+func TestDecodeRevisionTableGaps(t *testing.T) {
+	for _, c := range []struct {
+		code               uint32
+		known              bool
+		model, maker, proc string
+	}{
+		{0x0001, false, "", "", ""}, // old style, before the first code
+		{0x000a, false, "", "", ""}, // old style, a gap
+		{0x0016, false, "", "", ""}, // old style, past the end
+		{0x0014, true, "Raspberry Pi Compute Module 1", "Embest", "BCM2835"},         // old style, last but one
+		{0xa02070, false, "", "Sony UK", "BCM2837"},                                  // type 0x07: a gap
+		{0xa020b0, false, "", "Sony UK", "BCM2837"},                                  // type 0x0b: a gap
+		{0xa021a0, true, "Raspberry Pi Compute Module 5 Lite", "Sony UK", "BCM2837"}, // type 0x1a: the last
+		{0xa62082, true, "Raspberry Pi 3 Model B", "", "BCM2837"},                    // manufacturer 6: unassigned
+		{0xa05082, true, "Raspberry Pi 3 Model B", "Sony UK", ""},                    // processor 5: unassigned
+		{0xaf2082, true, "Raspberry Pi 3 Model B", "", "BCM2837"},                    // manufacturer 15
+	} {
+		r := DecodeRevision(c.code)
+		if r.Known != c.known || r.Model != c.model || r.Manufacturer != c.maker || r.Processor != c.proc {
+			t.Errorf("DecodeRevision(%#x) = known %v, %q, %q, %q; want %v, %q, %q, %q",
+				c.code, r.Known, r.Model, r.Manufacturer, r.Processor, c.known, c.model, c.maker, c.proc)
+		}
+	}
+}
+
+func TestSettingMeaning(t *testing.T) {
+	for _, c := range []struct{ key, want string }{
+		{"arm_freq", "maximum ARM clock, MHz"},
+		{"over_voltage_delta", "core voltage offset in µV"},
+		{"disable_auto_turbo", "no automatic turbo mode (1 = on)"},
+		{"hdmi_group", ""},
+		{"", ""},
+	} {
+		if got := settingMeaning(c.key); got != c.want {
+			t.Errorf("settingMeaning(%q) = %q, want %q", c.key, got, c.want)
+		}
+	}
+}

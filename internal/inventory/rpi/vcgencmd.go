@@ -258,31 +258,56 @@ type Setting struct {
 	Meaning string `json:"meaning"`
 }
 
-// notableSettings are the get_config keys that change clocks, voltages or
-// thermal limits, with what they mean.
-var notableSettings = map[string]string{
-	"arm_freq":           "maximum ARM clock, MHz",
-	"arm_freq_min":       "minimum ARM clock, MHz",
-	"arm_boost":          "higher maximum ARM clock on boards that support it (1 = on)",
-	"force_turbo":        "always run at the maximum clocks, ignoring load (1 = on; with over_voltage voids the warranty)",
-	"initial_turbo":      "seconds at maximum clocks after boot",
-	"over_voltage":       "core voltage offset in 25 mV steps",
-	"over_voltage_min":   "core voltage offset at minimum clocks in 25 mV steps",
-	"over_voltage_delta": "core voltage offset in µV",
-	"temp_limit":         "temperature at which clocks are reduced, °C",
-	"temp_soft_limit":    "soft temperature limit (earlier, gentler throttling), °C",
-	"core_freq":          "GPU core clock, MHz",
-	"core_freq_min":      "minimum GPU core clock, MHz",
-	"gpu_freq":           "GPU clocks, MHz",
-	"v3d_freq":           "3D block clock, MHz",
-	"sdram_freq":         "SDRAM clock, MHz",
-	"sdram_schmoo":       "SDRAM timing tuning value",
-	"over_voltage_sdram": "SDRAM voltage offset in 25 mV steps",
-	"total_mem":          "memory the firmware sees, MB",
-	"gpu_mem":            "memory reserved for the GPU, MB",
-	"arm_64bit":          "start the kernel in 64-bit mode (1 = on)",
-	"never_over_voltage": "over-voltage permanently disabled (OTP bit, 1 = on)",
-	"disable_auto_turbo": "no automatic turbo mode (1 = on)",
+// settingMeaning says what a get_config key that changes clocks, voltages
+// or thermal limits means, with its unit; "" for the other keys.
+func settingMeaning(key string) string {
+	switch key {
+	case "arm_freq":
+		return "maximum ARM clock, MHz"
+	case "arm_freq_min":
+		return "minimum ARM clock, MHz"
+	case "arm_boost":
+		return "higher maximum ARM clock on boards that support it (1 = on)"
+	case "force_turbo":
+		return "always run at the maximum clocks, ignoring load (1 = on; with over_voltage voids the warranty)"
+	case "initial_turbo":
+		return "seconds at maximum clocks after boot"
+	case "over_voltage":
+		return "core voltage offset in 25 mV steps"
+	case "over_voltage_min":
+		return "core voltage offset at minimum clocks in 25 mV steps"
+	case "over_voltage_delta":
+		return "core voltage offset in µV"
+	case "temp_limit":
+		return "temperature at which clocks are reduced, °C"
+	case "temp_soft_limit":
+		return "soft temperature limit (earlier, gentler throttling), °C"
+	case "core_freq":
+		return "GPU core clock, MHz"
+	case "core_freq_min":
+		return "minimum GPU core clock, MHz"
+	case "gpu_freq":
+		return "GPU clocks, MHz"
+	case "v3d_freq":
+		return "3D block clock, MHz"
+	case "sdram_freq":
+		return "SDRAM clock, MHz"
+	case "sdram_schmoo":
+		return "SDRAM timing tuning value"
+	case "over_voltage_sdram":
+		return "SDRAM voltage offset in 25 mV steps"
+	case "total_mem":
+		return "memory the firmware sees, MB"
+	case "gpu_mem":
+		return "memory reserved for the GPU, MB"
+	case "arm_64bit":
+		return "start the kernel in 64-bit mode (1 = on)"
+	case "never_over_voltage":
+		return "over-voltage permanently disabled (OTP bit, 1 = on)"
+	case "disable_auto_turbo":
+		return "no automatic turbo mode (1 = on)"
+	}
+	return ""
 }
 
 // Highlights returns the settings of cfg that change clocks, voltages or
@@ -290,7 +315,7 @@ var notableSettings = map[string]string{
 func Highlights(cfg map[string]int64) []Setting {
 	out := []Setting{}
 	for k, v := range cfg {
-		if m, ok := notableSettings[k]; ok {
+		if m := settingMeaning(k); m != "" {
 			out = append(out, Setting{Key: k, Value: v, Meaning: m})
 		}
 	}

@@ -156,7 +156,7 @@ func readZone(h *host.Host, name string) ThermalZone {
 // sentinels such as INT_MAX, which become nil.
 func tripTemp(s string) *float64 {
 	raw, err := strconv.ParseInt(strings.TrimSpace(s), 10, 64)
-	if err != nil || sentinels[raw] || raw < -273150 || raw > 1000000 {
+	if err != nil || sentinel(raw) || raw < -273150 || raw > 1000000 {
 		return nil
 	}
 	v := float64(raw) / 1000

@@ -36,7 +36,10 @@ type quantitySpec struct {
 	min, max float64
 }
 
-// quantitySpecs lists the quantities in display order. Never written.
+// quantitySpecs lists the quantities in display order. Never written. It is
+// static data (no call in it, so nothing runs when boardbench starts):
+// energy's "no upper limit" is math.MaxFloat64 rather than math.Inf(1); no
+// reading (an int64 divided by its divisor) lies above either.
 var quantitySpecs = []struct {
 	quantity string
 	spec     quantitySpec
@@ -45,7 +48,7 @@ var quantitySpecs = []struct {
 	{QuantityVoltage, quantitySpec{"in", "V", 1e3, -500, 500}},
 	{QuantityCurrent, quantitySpec{"curr", "A", 1e3, -1000, 1000}},
 	{QuantityPower, quantitySpec{"power", "W", 1e6, -10000, 10000}},
-	{QuantityEnergy, quantitySpec{"energy", "J", 1e6, 0, math.Inf(1)}},
+	{QuantityEnergy, quantitySpec{"energy", "J", 1e6, 0, math.MaxFloat64}},
 	{QuantityFan, quantitySpec{"fan", "RPM", 1, 0, 50000}},
 }
 
@@ -78,10 +81,14 @@ func RawScale(quantity string) float64 {
 	return 1 / s.divisor
 }
 
-// sentinels are raw values drivers return instead of an error code: all
-// bits set in 16 or 32 bits, or the extremes of a 32-bit integer.
-var sentinels = map[int64]bool{
-	0xFFFF: true, 0xFFFFFFFF: true, math.MaxInt32: true, math.MinInt32: true,
+// sentinel reports the raw values drivers return instead of an error code:
+// all bits set in 16 or 32 bits, or the extremes of a 32-bit integer.
+func sentinel(raw int64) bool {
+	switch raw {
+	case 0xFFFF, 0xFFFFFFFF, math.MaxInt32, math.MinInt32:
+		return true
+	}
+	return false
 }
 
 // ParseValue turns the content of a sysfs sensor file into a value in the
@@ -104,7 +111,7 @@ func ParseValue(quantity, content string) (value float64, note string, err error
 		}
 		return 0, "", fmt.Errorf("malformed content %q", s)
 	}
-	if quantity != QuantityEnergy && sentinels[raw] {
+	if quantity != QuantityEnergy && sentinel(raw) {
 		return 0, "", fmt.Errorf("sentinel value %d (0x%X): the driver has no reading", raw, uint32(raw))
 	}
 	divisor := spec.divisor
@@ -132,7 +139,7 @@ func parseLimit(quantity, content string) *float64 {
 		return nil
 	}
 	raw, err := strconv.ParseInt(strings.TrimSpace(content), 10, 64)
-	if err != nil || sentinels[raw] {
+	if err != nil || sentinel(raw) {
 		return nil
 	}
 	v := float64(raw) / spec.divisor

@@ -3,7 +3,6 @@ package soc
 import (
 	"boardbench/internal/lazyre"
 	"strings"
-	"sync"
 )
 
 // The Hardware line of /proc/cpuinfo on older ARM kernels often names the
@@ -94,17 +93,15 @@ func guessFromBoardName(hw string) (hardwareGuess, bool) {
 
 // chipRules match chip names in the Hardware line (and in the MIPS "system
 // type" and ARM "model name" lines) that the rules of hardware.go do not
-// know. The captures are upper-cased into the name. Built on first use.
-var chipRules = sync.OnceValue(func() []hardwareRule {
-	return []hardwareRule{
-		{re: lazyre.Regexp(`(?i)^Phytium\s*,\s*([A-Z]+-?\d+\S*)`), name: "Phytium $1", vendor: "Phytium"},
-		{re: lazyre.Regexp(`(?i)^(?:Sophgo\s+|Sophon\s+)?(BM1684X?|BM1688|SG20\d\dX?|SG2300X|CV18\d\d[A-Z]?)$`), name: "Sophgo $1", vendor: "Sophgo"},
-		{re: lazyre.Regexp(`(?i)^(JZ47\d\d[A-Z]?|X[12]\d{3}[A-Z]?)$`), name: "Ingenic $1", vendor: "Ingenic"},
-		{re: lazyre.Regexp(`(?i)^((?:AM|DM)\d{3,4}X?)[A-Z]*EVM$`), name: "TI $1", vendor: "Texas Instruments"},
-		{re: lazyre.Regexp(`(?i)\bComcerto\s*(\d{3,4})\b`), name: "Mindspeed Comcerto $1", vendor: "Mindspeed"},
-		{re: lazyre.Regexp(`(?i)^MStar\s+((?:Infinity|Mercury)\d*[A-Z0-9]*)`), name: "SigmaStar/MStar $1", vendor: "SigmaStar"},
-		{re: lazyre.Regexp(`(?i)\b(STiH\d{3})\b`), name: "STMicroelectronics $1", vendor: "STMicroelectronics"},
-		{re: lazyre.Regexp(`(?i)\b(STM32MP\d{3}[A-F]?)\b`), name: "STMicroelectronics $1", vendor: "STMicroelectronics"},
-		{re: lazyre.Regexp(`(?i)\b(S5P\d{4}|S3C\d{4}X?)\b`), name: "Samsung $1", vendor: "Samsung"},
-	}
-})
+// know. The captures are upper-cased into the name.
+var chipRules = []hardwareRule{
+	{re: lazyre.Regexp(`(?i)^Phytium\s*,\s*([A-Z]+-?\d+\S*)`), name: "Phytium $1", vendor: "Phytium"},
+	{re: lazyre.Regexp(`(?i)^(?:Sophgo\s+|Sophon\s+)?(BM1684X?|BM1688|SG20\d\dX?|SG2300X|CV18\d\d[A-Z]?)$`), name: "Sophgo $1", vendor: "Sophgo"},
+	{re: lazyre.Regexp(`(?i)^(JZ47\d\d[A-Z]?|X[12]\d{3}[A-Z]?)$`), name: "Ingenic $1", vendor: "Ingenic"},
+	{re: lazyre.Regexp(`(?i)^((?:AM|DM)\d{3,4}X?)[A-Z]*EVM$`), name: "TI $1", vendor: "Texas Instruments"},
+	{re: lazyre.Regexp(`(?i)\bComcerto\s*(\d{3,4})\b`), name: "Mindspeed Comcerto $1", vendor: "Mindspeed"},
+	{re: lazyre.Regexp(`(?i)^MStar\s+((?:Infinity|Mercury)\d*[A-Z0-9]*)`), name: "SigmaStar/MStar $1", vendor: "SigmaStar"},
+	{re: lazyre.Regexp(`(?i)\b(STiH\d{3})\b`), name: "STMicroelectronics $1", vendor: "STMicroelectronics"},
+	{re: lazyre.Regexp(`(?i)\b(STM32MP\d{3}[A-F]?)\b`), name: "STMicroelectronics $1", vendor: "STMicroelectronics"},
+	{re: lazyre.Regexp(`(?i)\b(S5P\d{4}|S3C\d{4}X?)\b`), name: "Samsung $1", vendor: "Samsung"},
+}

@@ -45,19 +45,33 @@ type hardwareRule struct {
 	members []string
 }
 
-// qualcommCodenames maps the platform names Qualcomm vendor kernels print in
-// the Hardware line to the SoC.
-var qualcommCodenames = map[string]string{
-	"KONA":        "Qualcomm Snapdragon 865 (SM8250)",
-	"LITO":        "Qualcomm Snapdragon 765 (SM7250)",
-	"BENGAL":      "Qualcomm Snapdragon 662 (SM6115)",
-	"TRINKET":     "Qualcomm Snapdragon 665 (SM6125)",
-	"LAHAINA":     "Qualcomm Snapdragon 888 (SM8350)",
-	"TARO":        "Qualcomm Snapdragon 8 Gen 1 (SM8450)",
-	"KALAMA":      "Qualcomm Snapdragon 8 Gen 2 (SM8550)",
-	"PINEAPPLE":   "Qualcomm Snapdragon 8 Gen 3 (SM8650)",
-	"SM8150_PLUS": "Qualcomm Snapdragon 855+ (SM8150)",
-	"MSM8996PRO":  "Qualcomm Snapdragon 821 (MSM8996 Pro)",
+// qualcommCodename maps a platform name Qualcomm vendor kernels print in
+// the Hardware line to the SoC; "" for other names. (A switch, not a map
+// literal, so that it costs nothing when boardbench starts.)
+func qualcommCodename(code string) string {
+	switch code {
+	case "KONA":
+		return "Qualcomm Snapdragon 865 (SM8250)"
+	case "LITO":
+		return "Qualcomm Snapdragon 765 (SM7250)"
+	case "BENGAL":
+		return "Qualcomm Snapdragon 662 (SM6115)"
+	case "TRINKET":
+		return "Qualcomm Snapdragon 665 (SM6125)"
+	case "LAHAINA":
+		return "Qualcomm Snapdragon 888 (SM8350)"
+	case "TARO":
+		return "Qualcomm Snapdragon 8 Gen 1 (SM8450)"
+	case "KALAMA":
+		return "Qualcomm Snapdragon 8 Gen 2 (SM8550)"
+	case "PINEAPPLE":
+		return "Qualcomm Snapdragon 8 Gen 3 (SM8650)"
+	case "SM8150_PLUS":
+		return "Qualcomm Snapdragon 855+ (SM8150)"
+	case "MSM8996PRO":
+		return "Qualcomm Snapdragon 821 (MSM8996 Pro)"
+	}
+	return ""
 }
 
 // hardwareRules are tried in order; the first match wins. A rule without a
@@ -119,7 +133,7 @@ func guessFromHardware(hw string) (g hardwareGuess, ok bool) {
 	}
 	if m := qualcommLine.FindStringSubmatch(hw); m != nil {
 		code := strings.TrimSuffix(strings.ToUpper(m[1]), "PROCESSOR")
-		if n, ok := qualcommCodenames[code]; ok {
+		if n := qualcommCodename(code); n != "" {
 			return hardwareGuess{Name: n, Vendor: "Qualcomm"}, true
 		}
 		return hardwareGuess{Name: qualcommName(code), Vendor: "Qualcomm"}, true
@@ -145,7 +159,7 @@ func guessFromHardware(hw string) (g hardwareGuess, ok bool) {
 	if g, ok := guessFromBoardName(hw); ok {
 		return g, true
 	}
-	for _, r := range chipRules() {
+	for _, r := range chipRules {
 		if m := r.re.FindStringSubmatch(hw); m != nil {
 			name := r.name
 			for i := len(m) - 1; i >= 1; i-- {
@@ -160,12 +174,12 @@ func guessFromHardware(hw string) (g hardwareGuess, ok bool) {
 // qualcommName names a Qualcomm part number ("SM8250"), with its marketing
 // name when the device-tree table knows it.
 func qualcommName(code string) string {
-	if n, ok := compatibleSoCs["qcom,"+strings.ToLower(code)]; ok {
+	if n, ok := compatibleSoC("qcom," + strings.ToLower(code)); ok {
 		return n
 	}
 	// A bin suffix ("MSM8974PRO-AC") is kept in the name of the chip.
 	if base, _, ok := strings.Cut(code, "-"); ok {
-		if n, ok := compatibleSoCs["qcom,"+strings.ToLower(base)]; ok && strings.Contains(n, base) {
+		if n, ok := compatibleSoC("qcom," + strings.ToLower(base)); ok && strings.Contains(n, base) {
 			return strings.Replace(n, base, code, 1)
 		}
 	}
@@ -174,11 +188,19 @@ func qualcommName(code string) string {
 
 // raspberryPiSoCByCore names the Raspberry Pi SoC from its (only) core type,
 // by MIDR part: Raspberry Pi kernels print "BCM2835" in the Hardware line of
-// every model, so the core type tells them apart.
-var raspberryPiSoCByCore = map[int]string{
-	0xb76: "Broadcom BCM2835", // ARM1176
-	0xc07: "Broadcom BCM2836", // Cortex-A7
-	0xd03: "Broadcom BCM2837", // Cortex-A53
-	0xd08: "Broadcom BCM2711", // Cortex-A72
-	0xd0b: "Broadcom BCM2712", // Cortex-A76
+// every model, so the core type tells them apart. "" for other parts.
+func raspberryPiSoCByCore(part int) string {
+	switch part {
+	case 0xb76: // ARM1176
+		return "Broadcom BCM2835"
+	case 0xc07: // Cortex-A7
+		return "Broadcom BCM2836"
+	case 0xd03: // Cortex-A53
+		return "Broadcom BCM2837"
+	case 0xd08: // Cortex-A72
+		return "Broadcom BCM2711"
+	case 0xd0b: // Cortex-A76
+		return "Broadcom BCM2712"
+	}
+	return ""
 }

@@ -100,11 +100,32 @@ var (
 	exynosSoCIDRE = lazyre.Regexp(`^EXYNOS([0-9]+[A-Z]?)$`)
 )
 
-// tegraChipIDs maps the chip id NVIDIA's fuse driver prints as soc_id
-// (decimal) to the device-tree name of the chip.
-var tegraChipIDs = map[string]string{
-	"32": "tegra20", "48": "tegra30", "53": "tegra114", "64": "tegra124", "19": "tegra132",
-	"33": "tegra210", "24": "tegra186", "25": "tegra194", "35": "tegra234",
+// tegraChipID maps the chip id NVIDIA's fuse driver prints as soc_id
+// (decimal) to the device-tree name of the chip; "" for an unknown id. (A
+// switch, not a map literal, so that it costs nothing when boardbench
+// starts.)
+func tegraChipID(socID string) string {
+	switch socID {
+	case "32":
+		return "tegra20"
+	case "48":
+		return "tegra30"
+	case "53":
+		return "tegra114"
+	case "64":
+		return "tegra124"
+	case "19":
+		return "tegra132"
+	case "33":
+		return "tegra210"
+	case "24":
+		return "tegra186"
+	case "25":
+		return "tegra194"
+	case "35":
+		return "tegra234"
+	}
+	return ""
 }
 
 // chipFromKernelSoC returns the specific chip a kernel SoC device names,
@@ -119,7 +140,7 @@ func chipFromKernelSoC(k KernelSoC, boardModel string) (kernelChip, bool) {
 		if !qcomChipRE.MatchString(m) || m == boardModel {
 			return kernelChip{}, false
 		}
-		name := compatibleSoCs["qcom,"+strings.ToLower(m)]
+		name, _ := compatibleSoC("qcom," + strings.ToLower(m))
 		if name == "" {
 			name = "Qualcomm " + m
 		}
@@ -137,7 +158,7 @@ func chipFromKernelSoC(k KernelSoC, boardModel string) (kernelChip, bool) {
 		if pkg == "" || strings.EqualFold(pkg, "unknown") || strings.ContainsAny(pkg, " /") {
 			return kernelChip{}, false
 		}
-		name := compatibleSoCs["amlogic,"+strings.ToLower(pkg)]
+		name, _ := compatibleSoC("amlogic," + strings.ToLower(pkg))
 		if name == "" {
 			name = "Amlogic " + strings.ToUpper(pkg)
 		}
@@ -147,7 +168,7 @@ func chipFromKernelSoC(k KernelSoC, boardModel string) (kernelChip, bool) {
 		if sm == nil {
 			return kernelChip{}, false
 		}
-		name := compatibleSoCs["fsl,imx"+strings.ToLower(sm[1])]
+		name, _ := compatibleSoC("fsl,imx" + strings.ToLower(sm[1]))
 		if name == "" {
 			name = "NXP " + k.SoCID
 		}
@@ -157,17 +178,18 @@ func chipFromKernelSoC(k KernelSoC, boardModel string) (kernelChip, bool) {
 		if sm == nil {
 			return kernelChip{}, false
 		}
-		name := compatibleSoCs["samsung,exynos"+strings.ToLower(sm[1])]
+		name, _ := compatibleSoC("samsung,exynos" + strings.ToLower(sm[1]))
 		if name == "" {
 			name = "Samsung Exynos " + sm[1]
 		}
 		return kernelChip{Name: name, Evidence: fmt.Sprintf("%s (Samsung chip id) reports soc_id %q", where, k.SoCID)}, true
 	case family == "Tegra":
-		dt, ok := tegraChipIDs[k.SoCID]
-		if !ok {
+		dt := tegraChipID(k.SoCID)
+		if dt == "" {
 			return kernelChip{}, false
 		}
-		return kernelChip{Name: compatibleSoCs["nvidia,"+dt],
+		name, _ := compatibleSoC("nvidia," + dt)
+		return kernelChip{Name: name,
 			Evidence: fmt.Sprintf("%s (NVIDIA fuses) reports chip id %s", where, k.SoCID)}, true
 	}
 	return kernelChip{}, false

@@ -185,7 +185,7 @@ func guess(b Board, c cpu.Info, ci cpuinfoFacts, hw hardwareGuess, hwOK bool, ks
 	if hwOK {
 		line := fmt.Sprintf("the Hardware line of /proc/cpuinfo (%q)", b.CPUInfoHardware)
 		if hw.RaspberryPi && len(types) == 1 {
-			if name, ok := raspberryPiSoCByCore[types[0].Part]; ok && types[0].Implementer == 0x41 {
+			if name := raspberryPiSoCByCore(types[0].Part); name != "" && types[0].Implementer == 0x41 {
 				reason := line + " names a Raspberry Pi SoC"
 				if name != hw.Name {
 					reason += fmt.Sprintf("; Raspberry Pi kernels print that name on every model, and the %s cores make it a %s",
@@ -396,17 +396,22 @@ func collectDMI(h *host.Host) *DMI {
 	}
 }
 
-// dmiPlaceholders are values firmware vendors leave in DMI fields they did
-// not fill in.
-var dmiPlaceholders = map[string]bool{
-	"to be filled by o.e.m.": true, "default string": true, "not applicable": true,
-	"system manufacturer": true, "system product name": true, "not specified": true,
-	"o.e.m.": true, "oem": true, "none": true, "unknown": true, "type1productconfigid": true,
-	"system version": true, "base board manufacturer": true, "base board product name": true,
+// dmiPlaceholder reports the values (lower case) firmware vendors leave in
+// DMI fields they did not fill in. (A switch, not a map literal, so that it
+// costs nothing when boardbench starts.)
+func dmiPlaceholder(v string) bool {
+	switch v {
+	case "to be filled by o.e.m.", "default string", "not applicable",
+		"system manufacturer", "system product name", "not specified",
+		"o.e.m.", "oem", "none", "unknown", "type1productconfigid",
+		"system version", "base board manufacturer", "base board product name":
+		return true
+	}
+	return false
 }
 
 func dmiReal(s string) string {
-	if dmiPlaceholders[strings.ToLower(strings.TrimSpace(s))] {
+	if dmiPlaceholder(strings.ToLower(strings.TrimSpace(s))) {
 		return ""
 	}
 	return s

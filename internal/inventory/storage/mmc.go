@@ -80,36 +80,64 @@ type SDStatus struct {
 	AppPerfClass *int `json:"app_perf_class"`
 }
 
-// sdManufacturers names SD card manufacturer ids that are well
-// established; the SD Association does not publish the list.
-var sdManufacturers = map[uint64]string{
-	0x01: "Panasonic",
-	0x02: "Toshiba/Kioxia",
-	0x03: "SanDisk",
-	0x1b: "Samsung",
-	0x1d: "ADATA",
-	0x27: "Phison",
-	0x28: "Lexar",
-	0x31: "Silicon Power",
-	0x41: "Kingston",
-	0x74: "Transcend",
-	0x76: "Patriot",
-	0x82: "Sony",
-	0x9f: "Kingston",
+// The names below are switches, not map literals, so that they cost
+// nothing when boardbench starts.
+
+// sdManufacturer names an SD card manufacturer id that is well
+// established (the SD Association does not publish the list); "" for the
+// others.
+func sdManufacturer(id uint64) string {
+	switch id {
+	case 0x01:
+		return "Panasonic"
+	case 0x02:
+		return "Toshiba/Kioxia"
+	case 0x03:
+		return "SanDisk"
+	case 0x1b:
+		return "Samsung"
+	case 0x1d:
+		return "ADATA"
+	case 0x27:
+		return "Phison"
+	case 0x28:
+		return "Lexar"
+	case 0x31:
+		return "Silicon Power"
+	case 0x41, 0x9f:
+		return "Kingston"
+	case 0x74:
+		return "Transcend"
+	case 0x76:
+		return "Patriot"
+	case 0x82:
+		return "Sony"
+	}
+	return ""
 }
 
-// emmcManufacturers names eMMC manufacturer ids (JEDEC) that are well
-// established.
-var emmcManufacturers = map[uint64]string{
-	0x11: "Toshiba/Kioxia",
-	0x13: "Micron",
-	0x15: "Samsung",
-	0x45: "SanDisk",
-	0x70: "Kingston",
-	0x88: "Foresee",
-	0x90: "SK hynix",
-	0x9b: "YMTC",
-	0xfe: "Micron",
+// emmcManufacturer names an eMMC manufacturer id (JEDEC) that is well
+// established; "" for the others.
+func emmcManufacturer(id uint64) string {
+	switch id {
+	case 0x11:
+		return "Toshiba/Kioxia"
+	case 0x13, 0xfe:
+		return "Micron"
+	case 0x15:
+		return "Samsung"
+	case 0x45:
+		return "SanDisk"
+	case 0x70:
+		return "Kingston"
+	case 0x88:
+		return "Foresee"
+	case 0x90:
+		return "SK hynix"
+	case 0x9b:
+		return "YMTC"
+	}
+	return ""
 }
 
 // ManufacturerName names a card manufacturer id ("0x000003") for a card
@@ -121,9 +149,9 @@ func ManufacturerName(cardType, manfid string) string {
 	}
 	switch cardType {
 	case "SD":
-		return sdManufacturers[v]
+		return sdManufacturer(v)
 	case "MMC":
-		return emmcManufacturers[v]
+		return emmcManufacturer(v)
 	}
 	return ""
 }
@@ -144,9 +172,28 @@ func oemText(oemid string) string {
 	return string(b)
 }
 
-// emmcVersions maps EXT_CSD_REV to the eMMC standard version.
-var emmcVersions = map[uint64]string{
-	0: "4.0", 1: "4.1", 2: "4.2", 3: "4.3", 5: "4.41", 6: "4.5/4.51", 7: "5.0/5.01", 8: "5.1",
+// emmcVersion maps EXT_CSD_REV to the eMMC standard version; "" when
+// unknown.
+func emmcVersion(rev uint64) string {
+	switch rev {
+	case 0:
+		return "4.0"
+	case 1:
+		return "4.1"
+	case 2:
+		return "4.2"
+	case 3:
+		return "4.3"
+	case 5:
+		return "4.41"
+	case 6:
+		return "4.5/4.51"
+	case 7:
+		return "5.0/5.01"
+	case 8:
+		return "5.1"
+	}
+	return ""
 }
 
 // lifeTimeText decodes one eMMC DEVICE_LIFE_TIME_EST value.
@@ -213,7 +260,7 @@ func readMMC(h *host.Host, devDir, resolved string, sizeBytes *int64, redactIDs 
 	}
 	if m.Type == "MMC" {
 		if v, ok := parseHex(readString(h, card+"/rev")); ok {
-			m.EMMCVersion = emmcVersions[v]
+			m.EMMCVersion = emmcVersion(v)
 		}
 		m.LifeTimeRaw = readString(h, card+"/life_time")
 		a, b := kernelfile.ParseMMCLifeTime(m.LifeTimeRaw)
@@ -488,10 +535,23 @@ type BusMode struct {
 
 var newCardRE = lazyre.Regexp(`\b(mmc[0-9]+): new (.*?)(SD|SDHC|SDXC|SDUC|MMC|SDIO|SD-combo) card (on SPI|at address)`)
 
-// busModeLimits are the bus limits in MB/s of each mode.
-var busModeLimits = map[string]float64{
-	"HS400ES": 400, "HS400": 400, "HS200": 200, "DDR52": 104, "SDR104": 104, "SDR50": 50,
-	"DDR50": 50, "SDR25": 25, "SDR12": 12.5, "HS": 25, "DS": 12.5,
+// busModeLimit is the bus limit in MB/s of a mode; 0 when unknown.
+func busModeLimit(mode string) float64 {
+	switch mode {
+	case "HS400ES", "HS400":
+		return 400
+	case "HS200":
+		return 200
+	case "DDR52", "SDR104":
+		return 104
+	case "SDR50", "DDR50":
+		return 50
+	case "SDR25", "HS":
+		return 25
+	case "SDR12", "DS":
+		return 12.5
+	}
+	return 0
 }
 
 // ParseBusModes returns the last bus mode the kernel log reports for each
@@ -529,7 +589,7 @@ func ParseBusModes(log string) map[string]BusMode {
 		if i := strings.Index(text, m[1]+": new"); i > 0 {
 			text = text[i:]
 		}
-		out[m[1]] = BusMode{Host: m[1], Mode: mode, MaxMBs: busModeLimits[mode], Line: text}
+		out[m[1]] = BusMode{Host: m[1], Mode: mode, MaxMBs: busModeLimit(mode), Line: text}
 	}
 	return out
 }

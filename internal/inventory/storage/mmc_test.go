@@ -146,3 +146,36 @@ func FuzzDecodeSSR(f *testing.F) {
 		_ = st.Ratings()
 	})
 }
+
+func TestEMMCVersionAndBusModeLimit(t *testing.T) {
+	for _, c := range []struct {
+		rev  uint64
+		want string
+	}{{0, "4.0"}, {3, "4.3"}, {4, ""}, {5, "4.41"}, {6, "4.5/4.51"}, {7, "5.0/5.01"}, {8, "5.1"}, {9, ""}} {
+		if got := emmcVersion(c.rev); got != c.want {
+			t.Errorf("emmcVersion(%d) = %q, want %q", c.rev, got, c.want)
+		}
+	}
+	for _, c := range []struct {
+		mode string
+		want float64
+	}{
+		{"HS400ES", 400}, {"HS400", 400}, {"HS200", 200}, {"DDR52", 104}, {"SDR104", 104}, {"SDR50", 50},
+		{"DDR50", 50}, {"SDR25", 25}, {"SDR12", 12.5}, {"HS", 25}, {"DS", 12.5}, {"HS800", 0},
+	} {
+		if got := busModeLimit(c.mode); got != c.want {
+			t.Errorf("busModeLimit(%q) = %v, want %v", c.mode, got, c.want)
+		}
+	}
+	for _, c := range []struct {
+		id       uint64
+		sd, emmc string
+	}{{0x41, "Kingston", ""}, {0x9f, "Kingston", ""}, {0x13, "", "Micron"}, {0xfe, "", "Micron"}, {0x70, "", "Kingston"}, {0x00, "", ""}} {
+		if got := sdManufacturer(c.id); got != c.sd {
+			t.Errorf("sdManufacturer(%#x) = %q, want %q", c.id, got, c.sd)
+		}
+		if got := emmcManufacturer(c.id); got != c.emmc {
+			t.Errorf("emmcManufacturer(%#x) = %q, want %q", c.id, got, c.emmc)
+		}
+	}
+}
