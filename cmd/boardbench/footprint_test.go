@@ -51,7 +51,6 @@ var initLine = regexp.MustCompile(`^init (\S+) @[0-9.]+ ms, [0-9.]+ ms clock, ([
 // (slices of structs, switch statements, lazyre.Regexp constants) or built
 // on first use; the list only shrinks.
 var initWorkLeft = map[string]bool{
-	"boardbench/internal/benchrun":             true,
 	"boardbench/internal/benchtool/cryptsetup": true,
 	"boardbench/internal/benchtool/hpl":        true,
 	"boardbench/internal/benchtool/iperf3":     true,
@@ -63,13 +62,6 @@ var initWorkLeft = map[string]bool{
 	"boardbench/internal/benchtool/zstd":       true,
 	"boardbench/internal/blockdev":             true,
 	"boardbench/internal/check":                true,
-	"boardbench/internal/clockcheck":           true,
-	"boardbench/internal/cmd/c2c":              true,
-	"boardbench/internal/cmd/mem":              true,
-	"boardbench/internal/cmd/net":              true,
-	"boardbench/internal/cmd/storage":          true,
-	"boardbench/internal/cmd/writes":           true,
-	"boardbench/internal/cmdstore":             true,
 	"boardbench/internal/compare":              true,
 	"boardbench/internal/host":                 true,
 	"boardbench/internal/httplite":             true,
@@ -84,12 +76,7 @@ var initWorkLeft = map[string]bool{
 	"boardbench/internal/inventory/storage":    true,
 	"boardbench/internal/kernelfile":           true,
 	"boardbench/internal/kernelinfo":           true,
-	"boardbench/internal/labapi":               true,
 	"boardbench/internal/monitor":              true,
-	"boardbench/internal/netbench":             true,
-	"boardbench/internal/probe/c2c":            true,
-	"boardbench/internal/probe/membw":          true,
-	"boardbench/internal/probe/memlat":         true,
 	"boardbench/internal/proc":                 true,
 	"boardbench/internal/redact":               true,
 	"boardbench/internal/reference":            true,
@@ -100,11 +87,8 @@ var initWorkLeft = map[string]bool{
 	"boardbench/internal/serve":                true,
 	"boardbench/internal/serve/page":           true,
 	"boardbench/internal/session":              true,
-	"boardbench/internal/storagebench":         true,
 	"boardbench/internal/store":                true,
-	"boardbench/internal/thermal":              true,
 	"boardbench/internal/tools":                true,
-	"boardbench/internal/tune":                 true,
 }
 
 // TestNoInitWork runs `boardbench version` of the full and the board
