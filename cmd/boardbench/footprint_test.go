@@ -87,7 +87,6 @@ var initWorkLeft = map[string]bool{
 	"boardbench/internal/serve":                true,
 	"boardbench/internal/serve/page":           true,
 	"boardbench/internal/session":              true,
-	"boardbench/internal/store":                true,
 	"boardbench/internal/tools":                true,
 }
 
