@@ -77,8 +77,6 @@ var initWorkLeft = map[string]bool{
 	"boardbench/internal/proc":                 true,
 	"boardbench/internal/redact":               true,
 	"boardbench/internal/regfile":              true,
-	"boardbench/internal/serve":                true,
-	"boardbench/internal/serve/page":           true,
 	"boardbench/internal/tools":                true,
 }
 
