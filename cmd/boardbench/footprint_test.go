@@ -43,47 +43,14 @@ func needBoard(t *testing.T) string {
 // "init boardbench/internal/host @0.52 ms, 0.004 ms clock, 984 bytes, 4 allocs".
 var initLine = regexp.MustCompile(`^init (\S+) @[0-9.]+ ms, [0-9.]+ ms clock, ([0-9]+) bytes, ([0-9]+) allocs$`)
 
-// initWorkLeft lists boardbench's packages that still run code at init
-// (a package-level variable set by a call, a map literal, errors.New).
-// Issue 22 asks for none: each one makes the start of every command touch
-// that package's code and data, pages of the binary a board then keeps in
-// memory. A package leaves this list when its tables are static data
-// (slices of structs, switch statements, lazyre.Regexp constants) or built
-// on first use; the list only shrinks.
-var initWorkLeft = map[string]bool{
-	"boardbench/internal/benchrun":       true,
-	"boardbench/internal/check":          true,
-	"boardbench/internal/clockcheck":     true,
-	"boardbench/internal/cmd/c2c":        true,
-	"boardbench/internal/cmd/mem":        true,
-	"boardbench/internal/cmd/net":        true,
-	"boardbench/internal/cmd/storage":    true,
-	"boardbench/internal/cmd/writes":     true,
-	"boardbench/internal/cmdstore":       true,
-	"boardbench/internal/compare":        true,
-	"boardbench/internal/labapi":         true,
-	"boardbench/internal/monitor":        true,
-	"boardbench/internal/netbench":       true,
-	"boardbench/internal/probe/c2c":      true,
-	"boardbench/internal/probe/membw":    true,
-	"boardbench/internal/probe/memlat":   true,
-	"boardbench/internal/reference":      true,
-	"boardbench/internal/report/mdrow":   true,
-	"boardbench/internal/report/runtext": true,
-	"boardbench/internal/review":         true,
-	"boardbench/internal/serve":          true,
-	"boardbench/internal/serve/page":     true,
-	"boardbench/internal/session":        true,
-	"boardbench/internal/storagebench":   true,
-	"boardbench/internal/store":          true,
-	"boardbench/internal/thermal":        true,
-	"boardbench/internal/tune":           true,
-}
-
 // TestNoInitWork runs `boardbench version` of the full and the board
 // build with GODEBUG=inittrace=1 and fails for each of boardbench's
 // packages that runs code when the program starts (the runtime traces every
-// package with init work), other than those initWorkLeft still lists.
+// package with init work). Issue 22 asks for none: a package whose init
+// runs makes every command map that package's code and data, 64 KiB
+// windows of the binary a board then keeps in memory. Tables are static
+// data (slices of structs, switch statements, lazyre.Regexp constants) or
+// built on first use (docs/architecture.md).
 func TestNoInitWork(t *testing.T) {
 	for _, tc := range []struct {
 		name string
@@ -112,7 +79,7 @@ func TestNoInitWork(t *testing.T) {
 					strings.HasPrefix(pkg, "github.com/jackc/") || strings.HasPrefix(pkg, "boardbench/internal/serve")) {
 					t.Errorf("the board build links %s", pkg)
 				}
-				if strings.HasPrefix(pkg, "boardbench/") && !initWorkLeft[pkg] {
+				if strings.HasPrefix(pkg, "boardbench/") {
 					t.Errorf("%s runs code at start-up (%s bytes in %s allocations): make its tables static data or build them on first use",
 						pkg, m[2], m[3])
 				}

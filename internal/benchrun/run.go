@@ -22,7 +22,13 @@ import (
 )
 
 // ErrNotLive is returned for a recorded root without fake benchmarks.
-var ErrNotLive = errors.New("run benchmarks the machine it runs on; it cannot run on a recorded root (--root)")
+const ErrNotLive = sentinel("run benchmarks the machine it runs on; it cannot run on a recorded root (--root)")
+
+// sentinel is an error value of this package that callers match with
+// errors.Is; being a string constant, it costs nothing at start-up.
+type sentinel string
+
+func (e sentinel) Error() string { return string(e) }
 
 // runner is one run in progress: the plan of `run` and what it learns on
 // the way; the session owns the result, the monitor and the lifecycle.

@@ -88,10 +88,15 @@ func deref(p *float64) float64 {
 	return *p
 }
 
-// sevenZipPhases are the phases holding result.SevenZipFigures.
-var sevenZipPhases = map[string]bool{
-	result.PhaseSevenZipSingle: true, result.PhaseSevenZipMulti: true,
-	result.PhaseSevenZipCluster: true, result.PhaseSustained: true,
+// sevenZipPhase reports whether the phase named name holds
+// result.SevenZipFigures.
+func sevenZipPhase(name string) bool {
+	switch name {
+	case result.PhaseSevenZipSingle, result.PhaseSevenZipMulti,
+		result.PhaseSevenZipCluster, result.PhaseSustained:
+		return true
+	}
+	return false
 }
 
 // SevenZipLowUsage: 7-Zip's own CPU usage (its Tot: line) shows that a run
@@ -99,7 +104,7 @@ var sevenZipPhases = map[string]bool{
 func SevenZipLowUsage(r *result.Result, _ Facts) []finding.Finding {
 	var lines, phases []string
 	for _, p := range r.Phases {
-		if !sevenZipPhases[p.Name] || len(p.Figures) == 0 {
+		if !sevenZipPhase(p.Name) || len(p.Figures) == 0 {
 			continue
 		}
 		var f result.SevenZipFigures

@@ -122,13 +122,18 @@ func Validate(r *result.Result, f Facts, summarize func([]result.Phase) result.S
 	r.Summary.Valid, r.Summary.Verdict = Verdict(fs)
 }
 
-// secondaryPhases hold figures no headline takes: when they are disturbed
-// the result loses no headline figure, and the finding is a warning.
-var secondaryPhases = map[string]bool{
-	result.PhaseSevenZipCluster: true, result.PhaseOpenSSLAllCores: true, result.PhaseMemoryAllCores: true,
-	result.PhaseSustained: true, result.PhaseOpenSSLEVP: true, result.PhaseCryptsetup: true,
-	result.PhaseZstd: true, result.PhaseArmcap: true, result.PhaseLlama: true, // run --workloads: extras
-	result.PhaseHPL: true, result.PhaseSSHCiphers: true,
+// secondaryPhase reports whether the phase named name holds figures no
+// headline takes: when they are disturbed the result loses no headline
+// figure, and the finding is a warning.
+func secondaryPhase(name string) bool {
+	switch name {
+	case result.PhaseSevenZipCluster, result.PhaseOpenSSLAllCores, result.PhaseMemoryAllCores,
+		result.PhaseSustained, result.PhaseOpenSSLEVP, result.PhaseCryptsetup,
+		result.PhaseZstd, result.PhaseArmcap, result.PhaseLlama, // run --workloads: extras
+		result.PhaseHPL, result.PhaseSSHCiphers:
+		return true
+	}
+	return false
 }
 
 // DisturbedFigures: figures measured while other tasks took more than
@@ -156,7 +161,7 @@ func DisturbedFigures(r *result.Result, _ Facts) []finding.Finding {
 			continue
 		}
 		line := fmt.Sprintf("%s: %s", p.Name, p.Judgement.Reason)
-		if secondaryPhases[p.Name] {
+		if secondaryPhase(p.Name) {
 			kept = append(kept, line+"; its figures are not figures (no headline takes them)")
 			keptPhases = append(keptPhases, p.Name)
 			continue

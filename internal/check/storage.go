@@ -237,9 +237,21 @@ func belowClass(id *result.DeviceIdentity, figs *result.StorageFigures) []findin
 		Phases: []string{result.PhaseStorage}}}
 }
 
-// modeRank orders bus modes by speed.
-var modeRank = map[string]int{"DS": 0, "SDR12": 0, "HS": 1, "SDR25": 1, "DDR50": 2, "SDR50": 2, "DDR52": 2,
-	"SDR104": 3, "HS200": 3, "HS400": 4, "HS400ES": 4}
+// modeRank orders bus modes by speed; an unknown mode ranks 0, with the
+// slowest.
+func modeRank(mode string) int {
+	switch mode {
+	case "HS", "SDR25":
+		return 1
+	case "DDR50", "SDR50", "DDR52":
+		return 2
+	case "SDR104", "HS200":
+		return 3
+	case "HS400", "HS400ES":
+		return 4
+	}
+	return 0 // DS, SDR12 and unknown modes
+}
 
 func busMode(id *result.DeviceIdentity) []finding.Finding {
 	if id == nil || id.BusMode == nil || id.Block == nil || id.Block.MMC == nil {
@@ -251,7 +263,7 @@ func busMode(id *result.DeviceIdentity) []finding.Finding {
 		if id.Block.MMC.Type == "SD" && (m == "HS200" || m == "HS400") || id.Block.MMC.Type == "MMC" && strings.HasPrefix(m, "SDR") {
 			continue
 		}
-		if modeRank[m] > modeRank[cur] && (best == "" || modeRank[m] > modeRank[best]) {
+		if modeRank(m) > modeRank(cur) && (best == "" || modeRank(m) > modeRank(best)) {
 			best = m
 		}
 	}
@@ -261,7 +273,7 @@ func busMode(id *result.DeviceIdentity) []finding.Finding {
 	switch {
 	case best != "":
 		ev = append(ev, fmt.Sprintf("the controller's device tree declares %s; the card runs in %s (%.0f MB/s at most)", best, cur, id.BusMode.MaxMBs))
-	case id.Block.MMC.Type == "SD" && uhsCard && modeRank[cur] <= 1:
+	case id.Block.MMC.Type == "SD" && uhsCard && modeRank(cur) <= 1:
 		ev = append(ev, fmt.Sprintf("the card is a UHS-I card (%s) but runs in %s (%.0f MB/s at most)", sd.Ratings(), cur, id.BusMode.MaxMBs))
 	default:
 		return nil

@@ -58,7 +58,13 @@ type target struct {
 }
 
 // ErrNothingMeasured is returned when no CPU could be measured.
-var ErrNothingMeasured = errors.New("no CPU could be measured")
+const ErrNothingMeasured = sentinel("no CPU could be measured")
+
+// sentinel is an error value of this package that callers match with
+// errors.Is; being a string constant, it costs nothing at start-up.
+type sentinel string
+
+func (e sentinel) Error() string { return string(e) }
 
 // Clusters measures one CPU per cluster (or the explicit CPUs). It returns
 // the report made so far with ctx's error when interrupted, and

@@ -24,7 +24,13 @@ func AddFlags(cmd *cobra.Command, o *cmdutil.StoreOptions) {
 }
 
 // ErrNoStore is returned by Open, Read and Create under --no-store.
-var ErrNoStore = errors.New("--no-store: no results store to use")
+const ErrNoStore = sentinel("--no-store: no results store to use")
+
+// sentinel is an error value of this package that callers match with
+// errors.Is; being a string constant, it costs nothing at start-up.
+type sentinel string
+
+func (e sentinel) Error() string { return string(e) }
 
 // Keeper returns the session.Keeper that saves finished results to the
 // store o chose (opened for each result, so that commands that measure

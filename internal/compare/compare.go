@@ -177,15 +177,22 @@ var conditionFuncs = []struct {
 	{"made by", madeBy},
 }
 
-// onlyWhenKnown are the conditions of some kinds of results only (the
-// storage device): left out when no result has a value.
-var onlyWhenKnown = map[string]bool{"storage device": true}
+// onlyWhenKnown reports whether the condition named name is one of some
+// kinds of results only (the storage device): left out when no result has
+// a value.
+func onlyWhenKnown(name string) bool {
+	return name == "storage device"
+}
 
-// sameCondition tells, for the conditions whose values may read
-// differently while being the same, whether two results' are; the other
-// conditions are the same when their values are equal.
-var sameCondition = map[string]func(a, b *result.Result) bool{
-	"clocks measured": sameClocks,
+// sameCondition returns, for the conditions whose values may read
+// differently while being the same, the function that tells whether two
+// results' are; nil for the other conditions, which are the same when
+// their values are equal.
+func sameCondition(name string) func(a, b *result.Result) bool {
+	if name == "clocks measured" {
+		return sameClocks
+	}
+	return nil
 }
 
 func conditions(in []Input) []Condition {
@@ -195,11 +202,11 @@ func conditions(in []Input) []Condition {
 		for _, x := range in {
 			c.Values = append(c.Values, cf.of(x.Result))
 		}
-		if onlyWhenKnown[cf.name] && !slices.ContainsFunc(c.Values, func(v string) bool { return v != "" }) {
+		if onlyWhenKnown(cf.name) && !slices.ContainsFunc(c.Values, func(v string) bool { return v != "" }) {
 			continue
 		}
 		c.Differs = differs(c.Values)
-		if eq := sameCondition[cf.name]; eq != nil && c.Differs && c.Values[0] != "" {
+		if eq := sameCondition(cf.name); eq != nil && c.Differs && c.Values[0] != "" {
 			c.Differs = false
 			for _, x := range in[1:] {
 				if !eq(in[0].Result, x.Result) {
@@ -397,10 +404,13 @@ func valueLabel(r *result.Result, v result.Value) string {
 	return coreName(v.Core, v.CPU)
 }
 
-// otherLabels name the headline figures of other commands that have no
-// self-explaining name.
-var otherLabels = map[string]struct{ name, unit string }{
-	"cpuminer_khs": {"cpuminer scrypt hash rate", "kH/s"},
+// otherLabel names a headline figure of another command that has no
+// self-explaining name, and its unit; ok is false for the other figures.
+func otherLabel(figure string) (name, unit string, ok bool) {
+	if figure == "cpuminer_khs" {
+		return "cpuminer scrypt hash rate", "kH/s", true
+	}
+	return "", "", false
 }
 
 func throttling(r *result.Result) string {
@@ -534,8 +544,8 @@ func figures(in []Input) []Figure {
 	}
 	for _, name := range slices.Sorted(maps.Keys(other)) {
 		f := Figure{Key: name, Name: name, Values: other[name], SpreadPct: make([]*float64, n)}
-		if l, ok := otherLabels[name]; ok {
-			f.Name, f.Unit = l.name, l.unit
+		if label, unit, ok := otherLabel(name); ok {
+			f.Name, f.Unit = label, unit
 		}
 		out = append(out, f)
 	}

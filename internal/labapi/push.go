@@ -20,7 +20,13 @@ type Summary struct {
 }
 
 // ErrPending is returned (wrapped) when some results were kept as pending.
-var ErrPending = errors.New("kept as pending")
+const ErrPending = sentinel("kept as pending")
+
+// sentinel is an error value of this package that callers match with
+// errors.Is; being a string constant, it costs nothing at start-up.
+type sentinel string
+
+func (e sentinel) Error() string { return string(e) }
 
 // PushStored uploads the stored results ids of st to c's lab, in order.
 // Each one the lab takes (or holds already) is no longer pending; each

@@ -156,11 +156,18 @@ func cpuLabel(cpus []int, policy int) string {
 	return "cpu" + cpu.FormatCPUList(cpus)
 }
 
-// powerRank orders quantities for the limited power columns.
-var powerRank = map[string]int{
-	sensors.QuantityPower:   0,
-	sensors.QuantityCurrent: 1,
-	sensors.QuantityVoltage: 2,
+// powerRank orders quantities for the limited power columns: power, then
+// current, then voltage; ok is false for any other quantity.
+func powerRank(quantity string) (rank int, ok bool) {
+	switch quantity {
+	case sensors.QuantityPower:
+		return 0, true
+	case sensors.QuantityCurrent:
+		return 1, true
+	case sensors.QuantityVoltage:
+		return 2, true
+	}
+	return 0, false
 }
 
 // powerSensors turns the inventory's power channels into sampled sensors:
@@ -169,12 +176,16 @@ var powerRank = map[string]int{
 func powerSensors(chs []sensors.Channel) []Sensor {
 	var out []Sensor
 	for _, ch := range chs {
-		if _, ok := powerRank[ch.Quantity]; !ok || ch.Path == "" {
+		if _, ok := powerRank(ch.Quantity); !ok || ch.Path == "" {
 			continue
 		}
 		out = append(out, Sensor{Label: ch.Name, Path: ch.Path, Quantity: ch.Quantity, Unit: sensors.Unit(ch.Quantity)})
 	}
-	sort.SliceStable(out, func(i, j int) bool { return powerRank[out[i].Quantity] < powerRank[out[j].Quantity] })
+	sort.SliceStable(out, func(i, j int) bool {
+		ri, _ := powerRank(out[i].Quantity)
+		rj, _ := powerRank(out[j].Quantity)
+		return ri < rj
+	})
 	if len(out) > MaxPowerColumns {
 		out = out[:MaxPowerColumns]
 	}

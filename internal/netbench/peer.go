@@ -18,7 +18,13 @@ import (
 // errPeerUnusable marks a failure that applies to every test against the
 // peer (connection refused, host unreachable, server busy, no answer in
 // time): the remaining tests are skipped with it as their reason.
-var errPeerUnusable = errors.New("the peer cannot be used")
+const errPeerUnusable = sentinel("the peer cannot be used")
+
+// sentinel is an error value of this package that callers match with
+// errors.Is; being a string constant, it costs nothing at start-up.
+type sentinel string
+
+func (e sentinel) Error() string { return string(e) }
 
 // peerError is a failure of the peer as a whole: one line saying why.
 type peerError struct{ msg string }

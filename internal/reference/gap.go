@@ -34,9 +34,15 @@ type Cause struct {
 	Evidence string `json:"evidence"`
 }
 
-// slowGovernors are cpufreq governors that hold a CPU below its highest
-// clock under a benchmark's load, or react late to it.
-var slowGovernors = map[string]bool{"powersave": true, "conservative": true, "userspace": true, "ondemand": true}
+// slowGovernor reports whether g is a cpufreq governor that holds a CPU
+// below its highest clock under a benchmark's load, or reacts late to it.
+func slowGovernor(g string) bool {
+	switch g {
+	case "powersave", "conservative", "userspace", "ondemand":
+		return true
+	}
+	return false
+}
 
 // causes lists the measured causes the result's evidence supports, those
 // with a measured share first (largest first), then the others in the
@@ -124,7 +130,7 @@ func governorEvidence(c Conditions, pop []Entry, r *result.Result) string {
 	}
 	var slow []string
 	for _, g := range strings.Split(c.Governor, ",") {
-		if slowGovernors[g] {
+		if slowGovernor(g) {
 			slow = append(slow, g)
 		}
 	}

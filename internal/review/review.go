@@ -36,7 +36,12 @@ var Areas = []string{AreaCPU, AreaMemory, AreaStorage, AreaNetwork, AreaPower, A
 
 // settingArea fixes the area of settings that rules of several areas read:
 // the table shows them there, whichever rule read them first.
-var settingArea = map[string]string{"/proc/cmdline": AreaBoot}
+func settingArea(path string) (area string, ok bool) {
+	if path == "/proc/cmdline" {
+		return AreaBoot, true
+	}
+	return "", false
+}
 
 // Finding is a review finding: the shared finding type of every
 // judgement (finding.Review: a finding.Finding plus the area it belongs to
@@ -91,7 +96,7 @@ func (e *Env) Read(area, p string) (string, bool) {
 	if c, hit := e.cache[p]; hit {
 		return c.v, c.ok
 	}
-	if a, ok := settingArea[p]; ok {
+	if a, ok := settingArea(p); ok {
 		area = a
 	}
 	b, err := e.H.ReadFile(p)

@@ -93,7 +93,7 @@ func (p tableParams) withDefaultKinds() tableParams {
 func parseTable(v url.Values) (tableParams, error) {
 	p := tableParams{sort: "date", dir: "desc", page: 1, per: DefaultPageSize}
 	for name, vals := range v {
-		if !knownTableParam[name] {
+		if !knownTableParam(name) {
 			return p, fmt.Errorf("unknown parameter %q", name)
 		}
 		if len(vals) > 1 {
@@ -185,8 +185,15 @@ func validKind(k string) bool {
 	return k != ""
 }
 
-var knownTableParam = map[string]bool{"q": true, "soc": true, "core": true, "kernel": true, "tag": true, "kind": true,
-	"valid": true, "sort": true, "dir": true, "page": true, "per": true}
+// knownTableParam reports whether name is a query parameter of the results
+// table.
+func knownTableParam(name string) bool {
+	switch name {
+	case "q", "soc", "core", "kernel", "tag", "kind", "valid", "sort", "dir", "page", "per":
+		return true
+	}
+	return false
+}
 
 // checkText accepts a filter value: at most MaxTextLen characters of
 // valid UTF-8 without control characters.

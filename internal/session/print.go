@@ -149,7 +149,7 @@ func concerns(f finding.Finding, p result.Phase, r *result.Result) bool {
 		if name != p.Name {
 			continue
 		}
-		if !disturbedID[f.ID] || sharedName(r, p.Name) < 2 {
+		if !disturbedID(f.ID) || sharedName(r, p.Name) < 2 {
 			return true
 		}
 		return p.IsDisturbed() || excludedFrom(r, p)
@@ -157,9 +157,11 @@ func concerns(f finding.Finding, p result.Phase, r *result.Result) bool {
 	return false
 }
 
-// disturbedID are the findings about figures judged disturbed phase by
-// phase (check.DisturbedFigures).
-var disturbedID = map[string]bool{"disturbed_figures": true, "disturbed_runs": true}
+// disturbedID reports whether id is one of the findings about figures
+// judged disturbed phase by phase (check.DisturbedFigures).
+func disturbedID(id string) bool {
+	return id == "disturbed_figures" || id == "disturbed_runs"
+}
 
 // sharedName counts the phases of r named name.
 func sharedName(r *result.Result, name string) int {

@@ -107,7 +107,13 @@ type Config struct {
 
 // ErrNoSpace is returned (wrapped) when the free space is below what the
 // test needs; nothing was written then.
-var ErrNoSpace = errors.New("not enough free space")
+const ErrNoSpace = sentinel("not enough free space")
+
+// sentinel is an error value of this package that callers match with
+// errors.Is; being a string constant, it costs nothing at start-up.
+type sentinel string
+
+func (e sentinel) Error() string { return string(e) }
 
 // FreeBytes returns the space available to an unprivileged user in dir.
 func FreeBytes(dir string) (int64, error) {

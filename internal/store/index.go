@@ -174,14 +174,16 @@ func join(prefix, name string) string {
 	return prefix + "." + name
 }
 
-// notFigures are the summary members that hold no headline figure: the
-// figures left out of the headline as disturbed, and why a headline is
-// null.
-var notFigures = map[string]bool{"excluded_figures": true, "headline_notes": true}
+// notFigure reports whether the summary member named member holds no
+// headline figure: the figures left out of the headline as disturbed, and
+// why a headline is null.
+func notFigure(member string) bool {
+	return member == "excluded_figures" || member == "headline_notes"
+}
 
 func flattenObject(prefix string, obj map[string]any, out map[string]float64) {
 	for k, v := range obj {
-		if prefix == "" && notFigures[k] {
+		if prefix == "" && notFigure(k) {
 			continue
 		}
 		flattenValue(join(prefix, k), v, out)

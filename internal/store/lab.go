@@ -26,16 +26,16 @@ const TokenPrefix = "bbt_"
 const MaxTokenName = 64
 
 // Errors of the token functions (wrapped).
-var (
+const (
 	// ErrTokenUnknown: no token has this secret (answered 401).
-	ErrTokenUnknown = errors.New("unknown token")
+	ErrTokenUnknown = sentinel("unknown token")
 	// ErrTokenRevoked: the token was revoked (answered 403).
-	ErrTokenRevoked = errors.New("token revoked")
+	ErrTokenRevoked = sentinel("token revoked")
 	// ErrTokenExists: a token of this name exists, or existed (names are
 	// recorded with uploads, so one is never reused).
-	ErrTokenExists = errors.New("a token of this name exists already")
+	ErrTokenExists = sentinel("a token of this name exists already")
 	// ErrNoLab: the store is not one of this package's SQL stores.
-	ErrNoLab = errors.New("this store keeps no tokens or pending pushes")
+	ErrNoLab = sentinel("this store keeps no tokens or pending pushes")
 )
 
 // Token is a stored upload token: never its secret, which is shown once

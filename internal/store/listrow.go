@@ -1,7 +1,6 @@
 package store
 
 import (
-	"errors"
 	"maps"
 	"slices"
 	"strconv"
@@ -38,7 +37,7 @@ const listRowFormat = "r1"
 const quickField = "quick"
 
 // errListRow reports a list row that does not decode (empty, or damaged).
-var errListRow = errors.New("undecodable list row")
+const errListRow = sentinel("undecodable list row")
 
 // encodeListRow returns rec's list row. Maps are written in key order, so
 // that the same record always has the same row.

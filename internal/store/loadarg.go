@@ -53,7 +53,7 @@ func NormalID(id string) string { return strings.ToLower(id) }
 // (a missing or unreadable file, a document that is not a result, an
 // unknown or ambiguous id, no store to look an id up in): the command's
 // bad input (exit status 2), not a failure of the store.
-var ErrBadArg = errors.New("bad result argument")
+const ErrBadArg = sentinel("bad result argument")
 
 // argError is one line about an argument; it matches ErrBadArg.
 type argError struct{ msg string }

@@ -21,7 +21,7 @@ const MaxReadConns = 4
 
 // ErrNoSuchStore is returned (wrapped) by OpenReadOnly for a SQLite store
 // file that does not exist: a reader never creates one.
-var ErrNoSuchStore = errors.New("no results store there")
+const ErrNoSuchStore = sentinel("no results store there")
 
 // openReadOnly opens the store spec names (resolved as by Open) for
 // reading only, for the commands that must never write (serve, report).

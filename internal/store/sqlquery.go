@@ -164,7 +164,7 @@ func (s *sqlStore) each(ctx context.Context, q Query, fn func(Record) error) err
 	if q.Desc {
 		dir = " DESC"
 	}
-	col, isColumn := sortColumns[q.Sort]
+	col, isColumn := sortColumn(q.Sort)
 	substring := q.Board != "" || q.SoC != "" || q.CoreType != "" || q.Kernel != "" || q.Text != ""
 	socs, matched, bySoC, err := s.socValues(ctx, q)
 	if err != nil {

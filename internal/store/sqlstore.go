@@ -43,7 +43,7 @@ type sqlStore struct {
 
 // ErrNewerSchema is returned (wrapped) by Open for a store written by a
 // newer boardbench: nothing is changed in it.
-var ErrNewerSchema = errors.New("the store was written by a newer boardbench")
+const ErrNewerSchema = sentinel("the store was written by a newer boardbench")
 
 // q rewrites the "?" placeholders of query for the dialect.
 func (s *sqlStore) q(query string) string {
@@ -547,21 +547,24 @@ func (s *sqlStore) Record(ctx context.Context, id string) (Record, error) {
 	return s.recordFromTables(ctx, s.db, id)
 }
 
-// sortColumns are the columns Query.Sort may name.
-var sortColumns = map[string]string{
-	"created_at": "r.created_at", "board": "r.board", "soc": "r.soc", "kernel": "r.kernel", "kind": "r.kind",
-	"distro": "r.distro", "arch": "r.arch", "host": "r.host", "status": "r.status", "valid": "r.valid",
-	"core_types": "r.core_types", "id": "r.id",
+// sortColumns are the columns of the results table (r) Query.Sort may
+// name.
+var sortColumns = [...]string{"created_at", "board", "soc", "kernel", "kind",
+	"distro", "arch", "host", "status", "valid", "core_types", "id"}
+
+// sortColumn returns the SQL column Query.Sort's name stands for ("board":
+// "r.board"); ok is false for a name that is not a column.
+func sortColumn(name string) (col string, ok bool) {
+	if !slices.Contains(sortColumns[:], name) {
+		return "", false
+	}
+	return "r." + name, true
 }
 
 // SortColumns returns the column names Query.Sort accepts besides figure
 // names.
 func SortColumns() []string {
-	out := make([]string, 0, len(sortColumns))
-	for k := range sortColumns {
-		out = append(out, k)
-	}
-	return out
+	return slices.Clone(sortColumns[:])
 }
 
 // figureName is the form of a figure name Query.Sort accepts.
@@ -575,7 +578,7 @@ func ValidateQuery(q Query) error {
 	if q.Sort == "" {
 		return nil
 	}
-	if _, ok := sortColumns[q.Sort]; ok || figureName.MatchString(q.Sort) {
+	if _, ok := sortColumn(q.Sort); ok || figureName.MatchString(q.Sort) {
 		return nil
 	}
 	return fmt.Errorf("unknown sort key %s (a column such as created_at, board, soc, kernel, or a figure name)", quoteID(q.Sort))

@@ -19,11 +19,17 @@ import (
 )
 
 // ErrNotFound is returned (wrapped) for an ID the store does not hold.
-var ErrNotFound = errors.New("no such result")
+const ErrNotFound = sentinel("no such result")
+
+// sentinel is an error value of this package that callers match with
+// errors.Is; being a string constant, it costs nothing at start-up.
+type sentinel string
+
+func (e sentinel) Error() string { return string(e) }
 
 // ErrAmbiguous is returned (wrapped, by Lookup) for a short id that is
 // the start of several result ids; the error's text says how many.
-var ErrAmbiguous = errors.New("ambiguous result id")
+const ErrAmbiguous = sentinel("ambiguous result id")
 
 // KindReplay is the kind of a result made from a recorded root (--root):
 // a replay of recorded files and command outputs, not a measurement of a

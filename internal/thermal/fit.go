@@ -6,7 +6,6 @@
 package thermal
 
 import (
-	"errors"
 	"math"
 )
 
@@ -20,10 +19,16 @@ type Fit struct {
 }
 
 // ErrTooFewPoints is returned when a series cannot determine a decay.
-var ErrTooFewPoints = errors.New("too few temperature readings to fit a cooling curve (at least 5 over 30 s are needed)")
+const ErrTooFewPoints = sentinel("too few temperature readings to fit a cooling curve (at least 5 over 30 s are needed)")
 
 // ErrNotDecaying is returned when the series does not fall.
-var ErrNotDecaying = errors.New("the temperature did not fall exponentially")
+const ErrNotDecaying = sentinel("the temperature did not fall exponentially")
+
+// sentinel is an error value of this package that callers match with
+// errors.Is; being a string constant, it costs nothing at start-up.
+type sentinel string
+
+func (e sentinel) Error() string { return string(e) }
 
 // FitCooling fits T(t) = a + b·e^(−t/τ) to a cooling series by least
 // squares: for a given τ the model is linear in a and b, so τ is searched

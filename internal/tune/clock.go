@@ -9,7 +9,7 @@ import (
 
 // ErrNoClocks is returned by PlanClock when no cpufreq policy lists the
 // clocks it offers: there is no clock to pin.
-var ErrNoClocks = errors.New("no cpufreq policy lists the clocks it offers")
+const ErrNoClocks = sentinel("no cpufreq policy lists the clocks it offers")
 
 // ClockPin is the clock one cpufreq policy is pinned at for a run with a
 // fixed clock (net --clock, storage --clock).

@@ -1,7 +1,6 @@
 package tune
 
 import (
-	"errors"
 	"fmt"
 	"slices"
 	"strings"
@@ -41,7 +40,7 @@ func AllowNoFrequency() Option { return func(g *Guard) { g.allowEmpty = true } }
 
 // errNothingSaved is Snapshot's error when a machine has no frequency
 // tunables at all.
-var errNothingSaved = errors.New("no cpufreq policy or devfreq device found")
+const errNothingSaved = sentinel("no cpufreq policy or devfreq device found")
 
 // WithEthtool sets coalescing through eth instead of the kernel's
 // ethtool interface (tests).

@@ -15,7 +15,13 @@ import (
 
 // ErrRestored is returned by a Guard's changes once it has restored the
 // saved state: nothing more may be changed through it.
-var ErrRestored = errors.New("frequency tunables already restored")
+const ErrRestored = sentinel("frequency tunables already restored")
+
+// sentinel is an error value of this package that callers match with
+// errors.Is; being a string constant, it costs nothing at start-up.
+type sentinel string
+
+func (e sentinel) Error() string { return string(e) }
 
 // Guard owns the changes made to frequency tunables during a measurement and
 // restores the state saved when it was created: when Close is called, or at

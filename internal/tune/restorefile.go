@@ -73,7 +73,7 @@ func coalesceOutcomes(h *host.Host, st State) []PathOutcome {
 
 // ErrOtherRoot is returned by RestoreStateFile for a state file recorded for
 // another root than the host's.
-var ErrOtherRoot = errors.New("state file recorded for another root")
+const ErrOtherRoot = sentinel("state file recorded for another root")
 
 // RestoreStateFile writes the values saved in sf back through h (whose root
 // must be the one sf records), in the order Restore uses, and removes the

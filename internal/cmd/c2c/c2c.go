@@ -6,7 +6,6 @@ package c2c
 
 import (
 	"context"
-	"errors"
 	"fmt"
 	"io"
 	"sort"
@@ -94,7 +93,13 @@ neighbour, and the first CPU with every other.`,
 	return cmd
 }
 
-var errNotLive = errors.New("c2c measures the machine it runs on; it cannot measure a recorded root (--root)")
+const errNotLive = sentinel("c2c measures the machine it runs on; it cannot measure a recorded root (--root)")
+
+// sentinel is an error value of this package that callers match with
+// errors.Is; being a string constant, it costs nothing at start-up.
+type sentinel string
+
+func (e sentinel) Error() string { return string(e) }
 
 // runC2C refuses a recorded root or a single CPU, then measures the plan
 // of c2crun through the session engine.

@@ -5,7 +5,6 @@ package mem
 
 import (
 	"context"
-	"errors"
 	"fmt"
 	"io"
 	"time"
@@ -98,7 +97,13 @@ finding (docs/mem.md).`,
 }
 
 // errNotLive is the one-line error on a recorded root.
-var errNotLive = errors.New("mem measures the machine it runs on; it cannot measure a recorded root (--root)")
+const errNotLive = sentinel("mem measures the machine it runs on; it cannot measure a recorded root (--root)")
+
+// sentinel is an error value of this package that callers match with
+// errors.Is; being a string constant, it costs nothing at start-up.
+type sentinel string
+
+func (e sentinel) Error() string { return string(e) }
 
 // runMem checks the flags against the machine, then measures the plan of
 // memmeasure.CommandSteps through the session engine.

@@ -2,7 +2,6 @@ package net
 
 import (
 	"context"
-	"errors"
 	"strings"
 
 	"boardbench/internal/cmdutil"
@@ -12,7 +11,13 @@ import (
 
 // errNotLive is the usage error for a --root or fixture host: net measures
 // only the live machine.
-var errNotLive = errors.New("net measures the machine it runs on; it needs the live system")
+const errNotLive = sentinel("net measures the machine it runs on; it needs the live system")
+
+// sentinel is an error value of this package that callers match with
+// errors.Is; being a string constant, it costs nothing at start-up.
+type sentinel string
+
+func (e sentinel) Error() string { return string(e) }
 
 // run refuses what cannot run here, takes the tuning lock when the run
 // changes the machine, and runs netbench's plan.

@@ -5,7 +5,6 @@ package storage
 
 import (
 	"context"
-	"errors"
 	"io"
 
 	"boardbench/internal/cmdutil"
@@ -107,7 +106,13 @@ device's name typed a second time: its data is destroyed.`,
 	return cmd
 }
 
-var errNotLive = errors.New("storage measures the machine it runs on; not a recorded root")
+const errNotLive = sentinel("storage measures the machine it runs on; not a recorded root")
+
+// sentinel is an error value of this package that callers match with
+// errors.Is; being a string constant, it costs nothing at start-up.
+type sentinel string
+
+func (e sentinel) Error() string { return string(e) }
 
 func run(opts *Options) error {
 	ctx := opts.Ctx

@@ -128,7 +128,13 @@ func parseSeconds(v string) (time.Duration, error) {
 	return d, nil
 }
 
-var errNotLive = errors.New("writes watches the machine it runs on; not a recorded root")
+const errNotLive = sentinel("writes watches the machine it runs on; not a recorded root")
+
+// sentinel is an error value of this package that callers match with
+// errors.Is; being a string constant, it costs nothing at start-up.
+type sentinel string
+
+func (e sentinel) Error() string { return string(e) }
 
 // runWrites checks the flags, resolves the device to watch and runs the
 // plan of writewatch.CommandStep through the session engine, a line at a

@@ -6,7 +6,6 @@
 package c2c
 
 import (
-	"errors"
 	"fmt"
 	"runtime"
 	"runtime/debug"
@@ -241,7 +240,13 @@ func Pairs(cpus []int, clusters [][]int) [][2]int {
 }
 
 // ErrTooFewCPUs is returned when fewer than two CPUs are available.
-var ErrTooFewCPUs = errors.New("core-to-core latency needs at least two CPUs")
+const ErrTooFewCPUs = sentinel("core-to-core latency needs at least two CPUs")
+
+// sentinel is an error value of this package that callers match with
+// errors.Is; being a string constant, it costs nothing at start-up.
+type sentinel string
+
+func (e sentinel) Error() string { return string(e) }
 
 // Measure measures the given pairs one after the other; progress (when not
 // nil) is called after each.

@@ -7,7 +7,6 @@
 package membw
 
 import (
-	"errors"
 	"fmt"
 	"runtime"
 	"runtime/debug"
@@ -145,7 +144,13 @@ type Config struct {
 }
 
 // ErrStopped is returned when Config.Stop was closed.
-var ErrStopped = errors.New("measurement stopped")
+const ErrStopped = sentinel("measurement stopped")
+
+// sentinel is an error value of this package that callers match with
+// errors.Is; being a string constant, it costs nothing at start-up.
+type sentinel string
+
+func (e sentinel) Error() string { return string(e) }
 
 func (c Config) stopped() bool {
 	select {
@@ -364,4 +369,4 @@ func passesFor(want, per time.Duration) int {
 }
 
 // ErrNoCPUs is returned when MeasureAll is given no CPU.
-var ErrNoCPUs = errors.New("no CPU to measure")
+const ErrNoCPUs = sentinel("no CPU to measure")

@@ -69,7 +69,13 @@ type Config struct {
 }
 
 // ErrStopped is returned when Config.Stop was closed.
-var ErrStopped = errors.New("measurement stopped")
+const ErrStopped = sentinel("measurement stopped")
+
+// sentinel is an error value of this package that callers match with
+// errors.Is; being a string constant, it costs nothing at start-up.
+type sentinel string
+
+func (e sentinel) Error() string { return string(e) }
 
 func (c *Config) stopped() bool {
 	select {
@@ -155,7 +161,7 @@ type Result struct {
 type Pinner func(cpu int) (unpin func(), err error)
 
 // ErrBadSize is returned when no block size fits the configuration.
-var ErrBadSize = errors.New("no block size between the minimum and the maximum")
+const ErrBadSize = sentinel("no block size between the minimum and the maximum")
 
 // Measure pins the calling goroutine's thread to cpu and measures the
 // latency curve: for every block size, a warm-up and cfg.Samples samples of

@@ -2,12 +2,12 @@ package mdrow
 
 import (
 	"fmt"
-	"regexp"
 	"slices"
 	"strconv"
 	"strings"
 	"time"
 
+	"boardbench/internal/lazyre"
 	"boardbench/internal/result"
 )
 
@@ -22,12 +22,12 @@ var OldColumnNames = []string{"Device / details", "Clockspeed", "Kernel", "Distr
 
 // LinkColumnNames are the columns of the rows of the 0.8 versions: the old
 // columns and an empty link ("[]()").
-var LinkColumnNames = append(slices.Clone(OldColumnNames), "link")
+var LinkColumnNames = []string{"Device / details", "Clockspeed", "Kernel", "Distro", "7-zip", "AES-128 (16 byte)", "AES-256 (16 KB)", "memcpy", "memset", "kH/s", "link"}
 
 // currentLayoutSince is when the bash tool's row replaced AES-128 with
 // 7-zip single (a 0.9.9 development build of 23 October 2022; the logs of
 // 0.9.9 carry their run's date in the first line).
-var currentLayoutSince = time.Date(2022, 10, 23, 0, 0, 0, 0, time.UTC)
+func currentLayoutSince() time.Time { return time.Date(2022, 10, 23, 0, 0, 0, 0, time.UTC) }
 
 // PrintedLayout returns the columns of the row a log of the bash tool's
 // version (the first line's "0.9.72") printed, from the version and, for
@@ -49,7 +49,7 @@ func PrintedLayout(version string, started time.Time) []string {
 		return ColumnNames
 	case started.IsZero():
 		return nil
-	case started.Before(currentLayoutSince):
+	case started.Before(currentLayoutSince()):
 		return OldColumnNames
 	}
 	return ColumnNames
@@ -80,7 +80,7 @@ func currentCells(r *result.Result) []string {
 
 // reKHzAsMHz finds a clock the bash tool printed in kHz under a MHz label
 // (early 0.9.9 builds and some 0.9.x logs: "2361600/1900800 MHz").
-var reKHzAsMHz = regexp.MustCompile(`\d+`)
+var reKHzAsMHz = lazyre.Regexp(`\d+`)
 
 // ClockCellMHz returns a printed Clockspeed cell with the clocks that can
 // only be kHz (100000 or more: no CPU runs at 100 GHz) turned into whole

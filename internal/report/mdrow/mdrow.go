@@ -216,10 +216,17 @@ func Kernel(in *inventory.Info) string {
 	return parts[0] + "." + parts[1]
 }
 
-// kernelArchNames maps `uname -m` to the names the table uses for kernels.
-var kernelArchNames = map[string]string{
-	"armv7l":  "armhf",
-	"aarch64": "arm64",
+// kernelArchName returns the name the table uses for a kernel of
+// architecture machine (`uname -m`): armhf for armv7l, arm64 for aarch64,
+// else machine itself.
+func kernelArchName(machine string) string {
+	switch machine {
+	case "armv7l":
+		return "armhf"
+	case "aarch64":
+		return "arm64"
+	}
+	return machine
 }
 
 // Distro is the distribution's PRETTY_NAME (with the codename in
@@ -243,10 +250,7 @@ func Distro(in *inventory.Info) string {
 		name += " (" + cn + ")"
 	}
 	user := o.Userland.Arch
-	kernel := o.Kernel.Machine
-	if n, ok := kernelArchNames[kernel]; ok {
-		kernel = n
-	}
+	kernel := kernelArchName(o.Kernel.Machine)
 	arch := user
 	switch {
 	case user == "":

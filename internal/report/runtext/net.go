@@ -12,21 +12,34 @@ import (
 	"boardbench/internal/textfmt"
 )
 
-// netDirection names a net phase in the table.
-var netDirection = map[string]string{
-	result.PhaseNetTCPForward:   "TCP send",
-	result.PhaseNetTCPReverse:   "TCP receive",
-	result.PhaseNetTCPBidir:     "TCP both ways",
-	result.PhaseNetSmallPackets: "TCP MSS 88",
-	result.PhaseNetUDP:          "UDP send",
-	result.PhaseNetUDPBidir:     "UDP both ways",
-	result.PhaseNetWatch:        "watched",
-	result.PhaseNetWatchApplied: "watched, applied",
-	result.PhaseNetHeadroomIdle: "load calibration",
+// netDirection names a net phase in the table; "" for a phase that is not
+// one of net's.
+func netDirection(phase string) string {
+	switch phase {
+	case result.PhaseNetTCPForward:
+		return "TCP send"
+	case result.PhaseNetTCPReverse:
+		return "TCP receive"
+	case result.PhaseNetTCPBidir:
+		return "TCP both ways"
+	case result.PhaseNetSmallPackets:
+		return "TCP MSS 88"
+	case result.PhaseNetUDP:
+		return "UDP send"
+	case result.PhaseNetUDPBidir:
+		return "UDP both ways"
+	case result.PhaseNetWatch:
+		return "watched"
+	case result.PhaseNetWatchApplied:
+		return "watched, applied"
+	case result.PhaseNetHeadroomIdle:
+		return "load calibration"
+	}
+	return ""
 }
 
 // IsNetPhase reports whether a phase holds NetFigures.
-func IsNetPhase(name string) bool { _, ok := netDirection[name]; return ok }
+func IsNetPhase(name string) bool { return netDirection(name) != "" }
 
 // RenderNet writes the table of `boardbench net`: one row per step with
 // its throughput, packets per second and the load of every CPU (usr, sys,
@@ -123,7 +136,7 @@ func renderNetTable(w *textfmt.Writer, phases []result.Phase) {
 			for _, rate := range r.figs.Interfaces {
 				label := rate.Name + " rx/tx"
 				if r.phase.Name != result.PhaseNetWatch {
-					label = netDirection[r.phase.Name] + ": " + label
+					label = netDirection(r.phase.Name) + ": " + label
 				}
 				row := []string{label, fmt.Sprintf("%.0f/%.0f", rate.RxMbitS, rate.TxMbitS), fmt.Sprintf("%.0f/%.0f", rate.RxPPS, rate.TxPPS), "-"}
 				t.Row(append(row, loadCells(r.figs, cpus)...)...)
@@ -132,7 +145,7 @@ func renderNetTable(w *textfmt.Writer, phases []result.Phase) {
 				continue
 			}
 		}
-		row := []string{netDirection[r.phase.Name], netMbit(r.figs), netPPS(r.figs), netRetransmits(r.figs)}
+		row := []string{netDirection(r.phase.Name), netMbit(r.figs), netPPS(r.figs), netRetransmits(r.figs)}
 		if r.figs.MergedSegments {
 			row[2] += "*"
 			merged = true
@@ -154,7 +167,7 @@ func renderNetTable(w *textfmt.Writer, phases []result.Phase) {
 			"segments before the interface counted them.")
 		for _, r := range rows {
 			for _, n := range r.figs.Notes {
-				w.Line("  %s: %s", netDirection[r.phase.Name], n)
+				w.Line("  %s: %s", netDirection(r.phase.Name), n)
 			}
 		}
 	}
@@ -165,7 +178,7 @@ func renderNetTable(w *textfmt.Writer, phases []result.Phase) {
 	}
 	for _, r := range rows {
 		if r.phase.Status != result.PhaseOK && r.phase.Reason != "" {
-			w.Line("%s: %s: %s", netDirection[r.phase.Name], r.phase.Status, r.phase.Reason)
+			w.Line("%s: %s: %s", netDirection(r.phase.Name), r.phase.Status, r.phase.Reason)
 		}
 	}
 	// Per-CPU and per-interrupt lines only for the steps that measured.
@@ -184,7 +197,7 @@ func renderNetTable(w *textfmt.Writer, phases []result.Phase) {
 		for _, l := range r.figs.CPULoad {
 			cells = append(cells, fmt.Sprintf("cpu%d %.0f/%.0f", l.CPU, l.IRQ, l.Softirq))
 		}
-		w.Line("  %-14s %s", netDirection[r.phase.Name], strings.Join(cells, "  "))
+		w.Line("  %-14s %s", netDirection(r.phase.Name), strings.Join(cells, "  "))
 	}
 	w.Section("Interrupts and network soft interrupts per CPU")
 	for _, r := range measured {
@@ -199,7 +212,7 @@ func renderNetTable(w *textfmt.Writer, phases []result.Phase) {
 		for _, s := range r.figs.Softirqs {
 			soft = append(soft, fmt.Sprintf("cpu%d %d/%d", s.CPU, s.NetRX, s.NetTX))
 		}
-		w.Line("%s: %s", netDirection[r.phase.Name], strings.Join(parts, "; "))
+		w.Line("%s: %s", netDirection(r.phase.Name), strings.Join(parts, "; "))
 		if len(soft) > 0 {
 			w.Line("  NET_RX/NET_TX: %s", strings.Join(soft, "  "))
 		}
@@ -215,7 +228,7 @@ func isWatchPhase(name string) bool {
 // netExtraLines writes a measured step's UDP loss and jitter, its packet
 // rate against the line rate, its rate limit and its power.
 func netExtraLines(w *textfmt.Writer, r netRow) {
-	name, f := netDirection[r.phase.Name], r.figs
+	name, f := netDirection(r.phase.Name), r.figs
 	if f.LostPercent != nil || f.JitterMs != nil {
 		line := fmt.Sprintf("%s: sent %s lost, jitter %s", name, netPct(f.LostPercent), ms(f.JitterMs))
 		if f.RxLostPercent != nil || f.RxJitterMs != nil {

@@ -186,7 +186,7 @@ func renderSummary(w *textfmt.Writer, r *result.Result) {
 		{machineLabel(r), orNA(board(r), "machine description missing")},
 	}...)
 	pairs = append(pairs, osPairs(r)...)
-	if figures, ok := summaryFigures[r.Command]; ok {
+	if figures, ok := summaryFigures(r.Command); ok {
 		w.KV(append(pairs, figures(r)...)...)
 		return
 	}
@@ -551,7 +551,8 @@ func renderPerCoreType(w *textfmt.Writer, r *result.Result) {
 		w.Line("clock on cpu%d: no figure: every sample was disturbed by other tasks (they read %.0f MHz, which is not the clock)", v.CPU, v.Value)
 	}
 	for _, e := range excluded {
-		w.Line("%s on cpu%d: no figure: it read %s, but %s", figureNames[e.Figure], *e.CPU, strings.TrimSpace(fmt.Sprintf(figureFormats[e.Figure], e.Measured)), e.Reason)
+		name, format := excludedFigure(e.Figure)
+		w.Line("%s on cpu%d: no figure: it read %s, but %s", name, *e.CPU, strings.TrimSpace(fmt.Sprintf(format, e.Measured)), e.Reason)
 	}
 	for _, m := range missing {
 		w.Line("%s", m)
@@ -653,11 +654,19 @@ func headlineNote(s result.Summary, figure string) string {
 	return "every measurement was disturbed"
 }
 
-// figureNames and figureFormats name and format the per-CPU headline
-// figures in lines about excluded figures.
-var (
-	figureNames = map[string]string{"sevenzip_single_mips": "7-Zip single", "aes256_16k": "AES-256 16 KiB",
-		"memcpy_mb_s": "memcpy", "memset_mb_s": "memset"}
-	figureFormats = map[string]string{"sevenzip_single_mips": "%.0f MIPS", "aes256_16k": "%.0f kB/s",
-		"memcpy_mb_s": "%.0f MB/s", "memset_mb_s": "%.0f MB/s"}
-)
+// excludedFigure names a per-CPU headline figure in lines about excluded
+// figures, and gives the format of its value; both are "" for another
+// figure.
+func excludedFigure(figure string) (name, format string) {
+	switch figure {
+	case "sevenzip_single_mips":
+		return "7-Zip single", "%.0f MIPS"
+	case "aes256_16k":
+		return "AES-256 16 KiB", "%.0f kB/s"
+	case "memcpy_mb_s":
+		return "memcpy", "%.0f MB/s"
+	case "memset_mb_s":
+		return "memset", "%.0f MB/s"
+	}
+	return "", ""
+}

@@ -10,20 +10,28 @@ import (
 
 // summaryFigures gives, per command, the lines its Summary section shows
 // after the common ones (status, verdict, start, tool, machine, OS): only
-// the figures that command makes. A command that is not listed is `run` or
-// one of its kind, whose summary is written by renderRunSummary. An entry
-// may return nothing (a command whose figures all have sections of their
-// own). Add a command here when it records a result.
-var summaryFigures = map[string]func(*result.Result) [][2]string{
-	"monitor": monitorPairs,
+// the figures that command makes. A command that is not listed (ok false)
+// is `run` or one of its kind, whose summary is written by
+// renderRunSummary. A listed command's function may return nothing (a
+// command whose figures all have sections of their own). Add a command here
+// when it records a result.
+func summaryFigures(command string) (figures func(*result.Result) [][2]string, ok bool) {
+	switch command {
+	case "monitor":
+		return monitorPairs, true
 	// sweep and thermal figures have sections of their own (sweeptext.go,
 	// thermaltext.go).
-	"sweep":   toolsAndTuning,
-	"thermal": toolsAndTuning,
-	"storage": storagePairs,
-	"net":     netPairs,
-	// writes' figures are its phase's: no headline.
-	"writes": func(*result.Result) [][2]string { return nil },
+	case "sweep", "thermal":
+		return toolsAndTuning, true
+	case "storage":
+		return storagePairs, true
+	case "net":
+		return netPairs, true
+	case "writes":
+		// writes' figures are its phase's: no headline.
+		return func(*result.Result) [][2]string { return nil }, true
+	}
+	return nil, false
 }
 
 // toolsAndTuning are the tools a command ran and what it changed.

@@ -29,11 +29,29 @@ var files embed.FS
 // The style sheet and the templates are read when a page is first made,
 // not when boardbench starts (most commands make no page).
 var (
-	css       = sync.OnceValue(func() template.CSS { return mustRead("templates/style.css") })
-	templates = sync.OnceValue(func() *template.Template {
-		return template.Must(template.New("").Funcs(template.FuncMap{"join": strings.Join, "pct": func(v *float64) string { return fmt.Sprintf("%.0f%%", 100**v) }}).ParseFS(files, "templates/*.html"))
-	})
+	sheet struct {
+		once sync.Once
+		css  template.CSS
+	}
+	parsed struct {
+		once sync.Once
+		t    *template.Template
+	}
 )
+
+// css returns the style sheet, read on the first call.
+func css() template.CSS {
+	sheet.once.Do(func() { sheet.css = mustRead("templates/style.css") })
+	return sheet.css
+}
+
+// templates returns the pages' templates, parsed on the first call.
+func templates() *template.Template {
+	parsed.once.Do(func() {
+		parsed.t = template.Must(template.New("").Funcs(template.FuncMap{"join": strings.Join, "pct": func(v *float64) string { return fmt.Sprintf("%.0f%%", 100**v) }}).ParseFS(files, "templates/*.html"))
+	})
+	return parsed.t
+}
 
 func mustRead(name string) template.CSS {
 	b, err := files.ReadFile(name)
