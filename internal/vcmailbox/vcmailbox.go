@@ -170,14 +170,10 @@ func Encode(reqs ...Request) ([]byte, error) {
 // ErrMalformed); a tag the firmware did not answer is returned with
 // Answered false. Decode never reads outside msg.
 func Decode(msg []byte) ([]Response, error) {
-	le := binary.LittleEndian
-	if len(msg) < headerBytes+endTagBytes || len(msg)%4 != 0 || len(msg) > MaxMessageBytes {
-		return nil, fmt.Errorf("%d bytes: %w", len(msg), ErrMalformed)
+	if err := checkSize(msg); err != nil {
+		return nil, err
 	}
-	if size := le.Uint32(msg); int64(size) != int64(len(msg)) {
-		return nil, fmt.Errorf("size word %d for %d bytes: %w", size, len(msg), ErrMalformed)
-	}
-	switch code := le.Uint32(msg[4:]); code {
+	switch code := binary.LittleEndian.Uint32(msg[4:]); code {
 	case CodeSuccess:
 	case CodeParseError:
 		return nil, ErrRefused
@@ -186,6 +182,37 @@ func Decode(msg []byte) ([]Response, error) {
 	default:
 		return nil, fmt.Errorf("message code %#08x: %w", code, ErrMalformed)
 	}
+	return walk(msg)
+}
+
+// RequestTags checks a request message (well formed, code CodeRequest,
+// every tag inside it) and returns its tags, for a transport that lets
+// only some tags through. Never reads outside msg.
+func RequestTags(msg []byte) ([]Response, error) {
+	if err := checkSize(msg); err != nil {
+		return nil, err
+	}
+	if code := binary.LittleEndian.Uint32(msg[4:]); code != CodeRequest {
+		return nil, fmt.Errorf("request code %#08x: %w", code, ErrMalformed)
+	}
+	return walk(msg)
+}
+
+// checkSize checks a message's length against its size word.
+func checkSize(msg []byte) error {
+	if len(msg) < headerBytes+endTagBytes || len(msg)%4 != 0 || len(msg) > MaxMessageBytes {
+		return fmt.Errorf("%d bytes: %w", len(msg), ErrMalformed)
+	}
+	if size := binary.LittleEndian.Uint32(msg); int64(size) != int64(len(msg)) {
+		return fmt.Errorf("size word %d for %d bytes: %w", size, len(msg), ErrMalformed)
+	}
+	return nil
+}
+
+// walk returns the tags of a message whose size was checked, up to its
+// end tag.
+func walk(msg []byte) ([]Response, error) {
+	le := binary.LittleEndian
 	var out []Response
 	off := headerBytes
 	for {
@@ -213,6 +240,21 @@ func Decode(msg []byte) ([]Response, error) {
 		out = append(out, r)
 		off = int(end)
 	}
+}
+
+// GencmdText returns the command or answer text of a gencmd tag's value
+// buffer: the bytes after the error word up to the first NUL or the end.
+func GencmdText(value []byte) string {
+	if len(value) < 4 {
+		return ""
+	}
+	text := value[4:]
+	for i, c := range text {
+		if c == 0 {
+			return string(text[:i])
+		}
+	}
+	return string(text)
 }
 
 // GencmdRequest builds the message that runs cmd (e.g. "measure_clock
@@ -285,17 +327,11 @@ func GencmdResult(msg []byte) (string, error) {
 		if len(t.Value) < 4 {
 			return "", fmt.Errorf("gencmd value buffer of %d bytes has no error word: %w", len(t.Value), ErrMalformed)
 		}
-		text := t.Value[4:]
-		for i, c := range text {
-			if c == 0 {
-				text = text[:i]
-				break
-			}
-		}
+		text := GencmdText(t.Value)
 		if code := binary.LittleEndian.Uint32(t.Value); code != 0 {
-			return "", &GencmdError{Code: code, Text: string(text)}
+			return "", &GencmdError{Code: code, Text: text}
 		}
-		return string(text), nil
+		return text, nil
 	}
 	return "", fmt.Errorf("no gencmd tag in the answer: %w", ErrMalformed)
 }

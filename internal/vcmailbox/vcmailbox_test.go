@@ -171,8 +171,8 @@ func TestGencmdRequest(t *testing.T) {
 	if !bytes.Equal(msg, want) {
 		t.Errorf("message:\n got % x\nwant % x", msg[:48], want[:48])
 	}
-	tags, err := decodeRequest(msg)
-	if err != nil || len(tags) != 1 || tags[0].Tag != TagGetGencmdResult || len(tags[0].Value) != 1024 {
+	tags, err := RequestTags(msg)
+	if err != nil || len(tags) != 1 || tags[0].Tag != TagGetGencmdResult || len(tags[0].Value) != 1024 || GencmdText(tags[0].Value) != "get_throttled" {
 		t.Errorf("request does not decode as one gencmd tag: %+v, %v", tags, err)
 	}
 	for _, bad := range []string{"", "a\x00b", strings.Repeat("x", MaxGencmdBytes+1)} {
@@ -183,13 +183,6 @@ func TestGencmdRequest(t *testing.T) {
 	if _, err := GencmdRequest(strings.Repeat("x", MaxGencmdBytes)); err != nil {
 		t.Errorf("longest command refused: %v", err)
 	}
-}
-
-// decodeRequest reads a request's tags with Decode's checks.
-func decodeRequest(msg []byte) ([]Response, error) {
-	m := append([]byte(nil), msg...)
-	binary.LittleEndian.PutUint32(m[4:], CodeSuccess)
-	return Decode(m)
 }
 
 // answer turns a gencmd request into the firmware's answer: response
@@ -243,5 +236,21 @@ func TestGencmdResult(t *testing.T) {
 	// A gencmd tag whose buffer cannot hold the error word.
 	if _, err := GencmdResult(words(24, CodeSuccess, 0x00030080, 0, 0x80000000, 0)); !errors.Is(err, ErrMalformed) {
 		t.Errorf("gencmd tag of 0 bytes: err = %v", err)
+	}
+}
+
+func TestRequestTags(t *testing.T) {
+	if _, err := RequestTags(words(28, CodeSuccess, 0x00030046, 4, 0, 0, 0)); !errors.Is(err, ErrMalformed) {
+		t.Errorf("an answer as a request: err = %v", err)
+	}
+	if _, err := RequestTags(words(28, 0, 0x00030046, 8, 0, 0, 0)); !errors.Is(err, ErrMalformed) {
+		t.Errorf("value buffer past the end: err = %v", err)
+	}
+	tags, err := RequestTags(words(28, 0, 0x00030046, 4, 0, 0, 0))
+	if err != nil || len(tags) != 1 || tags[0].Tag != TagGetThrottled {
+		t.Errorf("tags = %+v, %v", tags, err)
+	}
+	if GencmdText(nil) != "" || GencmdText([]byte{0, 0, 0, 0, 'a', 'b'}) != "ab" {
+		t.Error("GencmdText")
 	}
 }
