@@ -122,3 +122,15 @@ func mailboxAllowed(msg []byte) error {
 	}
 	return nil
 }
+
+// FirmwareMailboxOpener returns OpenFirmwareMailbox as a vcmailbox.Opener
+// (for vcmailbox.NewClient).
+func (h *Host) FirmwareMailboxOpener() vcmailbox.Opener {
+	return func() (vcmailbox.Device, error) {
+		mb, err := h.OpenFirmwareMailbox()
+		if err != nil {
+			return nil, err // a nil interface, not a typed nil
+		}
+		return mb, nil
+	}
+}

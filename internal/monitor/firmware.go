@@ -149,16 +149,10 @@ func firmwareFor(h *host.Host, open vcmailbox.Opener) Firmware {
 
 // hostMailbox opens h's firmware mailbox (an error on a fixture root).
 func hostMailbox(h *host.Host) vcmailbox.Opener {
-	return func() (vcmailbox.Device, error) {
-		if h == nil {
-			return nil, host.ErrNotLive
-		}
-		mb, err := h.OpenFirmwareMailbox()
-		if err != nil {
-			return nil, err
-		}
-		return mb, nil
+	if h == nil {
+		return func() (vcmailbox.Device, error) { return nil, host.ErrNotLive }
 	}
+	return h.FirmwareMailboxOpener()
 }
 
 // FirmwareSource says how fw asks the firmware: SourceMailbox,

@@ -2,57 +2,17 @@ package monitor
 
 import (
 	"context"
-	"encoding/binary"
-	"errors"
+	"fmt"
 	"io/fs"
 	"testing"
 
 	"boardbench/internal/host"
 	"boardbench/internal/inventory"
 	"boardbench/internal/inventory/rpi"
+	"boardbench/internal/testutil/fakemailbox"
 	"boardbench/internal/testutil/fixture"
 	"boardbench/internal/vcmailbox"
 )
-
-// fakeMailbox is the firmware behind /dev/vcio: it answers the general
-// commands in answers (as the firmware would, in the message), counts
-// opens and closes, and leaves the tag unanswered when old is set (a
-// firmware without gencmd over the mailbox).
-type fakeMailbox struct {
-	answers        map[string]string
-	old            bool
-	opened, closed int
-	asked          []string
-}
-
-func (f *fakeMailbox) open() (vcmailbox.Device, error) { f.opened++; return f, nil }
-
-func (f *fakeMailbox) Close() error { f.closed++; return nil }
-
-func (f *fakeMailbox) Property(msg []byte) error {
-	tags, err := vcmailbox.RequestTags(msg)
-	if err != nil || len(tags) != 1 || tags[0].Tag != vcmailbox.TagGetGencmdResult {
-		return errors.New("not one gencmd")
-	}
-	le := binary.LittleEndian
-	le.PutUint32(msg[4:], vcmailbox.CodeSuccess)
-	if f.old {
-		return nil
-	}
-	cmd := vcmailbox.GencmdText(tags[0].Value)
-	f.asked = append(f.asked, cmd)
-	text, ok := f.answers[cmd]
-	code := uint32(0)
-	if !ok {
-		code, text = 1, `error=1 error_msg="Command not registered"`
-	}
-	val := tags[0].Value
-	clear(val)
-	le.PutUint32(val, code)
-	copy(val[4:], text)
-	le.PutUint32(msg[16:], 0x80000000|uint32(4+len(text)+1))
-	return nil
-}
 
 // mailboxAnswers differ from vcgencmdFiles, so a sample shows its source.
 func mailboxAnswers() map[string]string {
@@ -71,13 +31,13 @@ func TestSamplerUsesMailbox(t *testing.T) {
 	rec := host.NewRecorder()
 	h := fixture.Host(t, vcgencmdFiles())
 	h = fixture.Open(t, h.Root(), host.WithRecorder(rec))
-	mb := &fakeMailbox{answers: mailboxAnswers()}
-	fw := firmwareFor(h, mb.open)
+	mb := &fakemailbox.Firmware{Answers: mailboxAnswers()}
+	fw := firmwareFor(h, mb.Open)
 	if FirmwareSource(fw) != SourceMailbox {
 		t.Fatalf("source = %q, want the mailbox", FirmwareSource(fw))
 	}
-	if mb.opened != 1 || mb.closed != 1 {
-		t.Errorf("choosing the source: opened %d, closed %d; want the device closed again", mb.opened, mb.closed)
+	if opened, closed := mb.Counts(); opened != 1 || closed != 1 {
+		t.Errorf("choosing the source: opened %d, closed %d; want the device closed again", opened, closed)
 	}
 	m := New(h, Config{Firmware: fw})
 	ctx := context.Background()
@@ -89,7 +49,7 @@ func TestSamplerUsesMailbox(t *testing.T) {
 	ev := w.End(ctx)
 	for _, s := range samples {
 		if s.FirmwareMHz == nil || *s.FirmwareMHz != 1200 || s.CoreVolts == nil || *s.CoreVolts != 0.835 || s.Throttled == nil || *s.Throttled != 0 {
-			t.Fatalf("sample = firmware %v MHz, %v V, throttled %v; want the mailbox's 1200 MHz, 0.835 V, 0", s.FirmwareMHz, s.CoreVolts, s.Throttled)
+			t.Fatalf("sample = firmware %s MHz, %s V, throttled %s; want the mailbox's 1200 MHz, 0.835 V, 0", show(s.FirmwareMHz), show(s.CoreVolts), show(s.Throttled))
 		}
 	}
 	if ev.ThrottledBefore == nil || ev.ThrottledAfter == nil || *ev.ThrottledAfter != 0 {
@@ -98,15 +58,15 @@ func TestSamplerUsesMailbox(t *testing.T) {
 	if cmds := rec.Snapshot().Commands; len(cmds) != 0 {
 		t.Errorf("commands run while sampling through the mailbox: %v", host.SortedKeys(cmds))
 	}
-	if mb.opened != 2 || mb.closed != 1 {
-		t.Errorf("sampling: opened %d, closed %d; want one more open, kept open", mb.opened, mb.closed)
+	if opened, closed := mb.Counts(); opened != 2 || closed != 1 {
+		t.Errorf("sampling: opened %d, closed %d; want one more open, kept open", opened, closed)
 	}
 	// Run closes the device when sampling stops.
 	done, cancel := context.WithCancel(ctx)
 	cancel()
 	m.Run(done, nil)
-	if mb.closed != 2 {
-		t.Errorf("after Run: closed %d times, want 2", mb.closed)
+	if _, closed := mb.Counts(); closed != 2 {
+		t.Errorf("after Run: closed %d times, want 2", closed)
 	}
 }
 
@@ -118,9 +78,9 @@ func TestMailboxFallsBackToVcgencmd(t *testing.T) {
 	denied := func() (vcmailbox.Device, error) {
 		return nil, &fs.PathError{Op: "open", Path: host.FirmwareMailboxPath, Err: fs.ErrPermission}
 	}
-	old := &fakeMailbox{old: true}
-	wrong := &fakeMailbox{answers: map[string]string{"get_throttled": "something else"}}
-	for name, open := range map[string]vcmailbox.Opener{"no permission": denied, "older firmware": old.open, "unexpected answer": wrong.open} {
+	old := &fakemailbox.Firmware{Old: true}
+	wrong := &fakemailbox.Firmware{Answers: map[string]string{"get_throttled": "something else"}}
+	for name, open := range map[string]vcmailbox.Opener{"no permission": denied, "older firmware": old.Open, "unexpected answer": wrong.Open} {
 		fw := firmwareFor(h, open)
 		if FirmwareSource(fw) != SourceVcgencmd {
 			t.Errorf("%s: source = %q, want vcgencmd", name, FirmwareSource(fw))
@@ -131,8 +91,10 @@ func TestMailboxFallsBackToVcgencmd(t *testing.T) {
 			t.Errorf("%s: sample = %v MHz, throttled %v; want vcgencmd's", name, s.FirmwareMHz, s.Throttled)
 		}
 	}
-	if old.closed != old.opened || wrong.closed != wrong.opened {
-		t.Errorf("a mailbox that did not answer was left open: %+v %+v", old, wrong)
+	for _, f := range []*fakemailbox.Firmware{old, wrong} {
+		if opened, closed := f.Counts(); opened != 1 || closed != 1 {
+			t.Errorf("a mailbox that did not answer: opened %d, closed %d", opened, closed)
+		}
 	}
 	// Neither the mailbox nor vcgencmd: no firmware (a nil interface).
 	if fw := firmwareFor(fixture.Host(t, nil), denied); fw != nil {
@@ -157,8 +119,8 @@ func TestConfigForFixtureRootNeverMailbox(t *testing.T) {
 // TestMailboxFirmwareErrors: a firmware error through the mailbox is a
 // missing value, as through vcgencmd.
 func TestMailboxFirmwareErrors(t *testing.T) {
-	mb := &fakeMailbox{answers: map[string]string{"get_throttled": "throttled=0x0", "measure_clock arm": "frequency(48)=0"}}
-	fw := firmwareFor(fixture.Host(t, nil), mb.open)
+	mb := &fakemailbox.Firmware{Answers: map[string]string{"get_throttled": "throttled=0x0", "measure_clock arm": "frequency(48)=0"}}
+	fw := firmwareFor(fixture.Host(t, nil), mb.Open)
 	if FirmwareSource(fw) != SourceMailbox {
 		t.Fatalf("source = %q", FirmwareSource(fw))
 	}
@@ -166,4 +128,12 @@ func TestMailboxFirmwareErrors(t *testing.T) {
 	if s.FirmwareMHz != nil || s.CoreVolts != nil || s.Throttled == nil {
 		t.Errorf("sample = %v MHz (0 Hz is no clock), %v V (firmware error), throttled %v", s.FirmwareMHz, s.CoreVolts, s.Throttled)
 	}
+}
+
+// show prints a sampled value or nil.
+func show[T any](v *T) string {
+	if v == nil {
+		return "nil"
+	}
+	return fmt.Sprint(*v)
 }
