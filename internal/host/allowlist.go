@@ -184,3 +184,19 @@ func writeAllowed(p string) bool {
 	}
 	return false
 }
+
+// gencmdQuestions are the only firmware general commands the mailbox
+// (FirmwareMailbox) passes: questions whose answers the monitor and the
+// power meter sample, never a command that changes anything.
+var gencmdQuestions = []string{
+	"get_throttled", "measure_clock arm", "measure_volts core", "pmic_read_adc",
+}
+
+func gencmdAllowed(cmd string) bool {
+	for _, q := range gencmdQuestions {
+		if cmd == q {
+			return true
+		}
+	}
+	return false
+}

@@ -30,8 +30,10 @@ const MaxPowerColumns = 4
 //   - up to MaxPowerColumns valid power, current and voltage sensors
 //     (hwmon energy counters are left out: they only ever grow), labelled
 //     without their chip name when the rest tells them apart ("in1");
-//   - the Raspberry Pi firmware through vcgencmd when h has it and the
-//     firmware answered while describing the machine;
+//   - the Raspberry Pi firmware when it answered while describing the
+//     machine: through its mailbox (/dev/vcio, no process per sample) when
+//     that opens and answers, else through vcgencmd when h has it (on a
+//     fixture root always vcgencmd's recorded outputs);
 //   - the memory controller's clock (devfreq cur_freq) where the
 //     description found a memory devfreq device with a readable clock;
 //   - the kernel log difference per phase;
@@ -51,7 +53,7 @@ func ConfigFor(h *host.Host, in *inventory.Info) Config {
 	cfg.Temps = tempSensors(in.Sensors)
 	cfg.Power = powerSensors(sensors.PowerChannels(in.Sensors))
 	if firmwareAnswered(in) {
-		cfg.Firmware = NewVcgencmdFirmware(h)
+		cfg.Firmware = firmwareFor(h, hostMailbox(h))
 	}
 	cfg.Steal = showSteal(h, in)
 	cfg.MemClockPath, cfg.MemClockLabel = memClock(in.Devfreq)
@@ -219,7 +221,7 @@ func shortenLabels(ss []Sensor) {
 func firmwareAnswered(in *inventory.Info) bool {
 	fw := in.RaspberryPi
 	if fw == nil {
-		return true // NewVcgencmdFirmware still checks that vcgencmd exists
+		return true // firmwareFor still checks that the firmware answers
 	}
 	return fw.ArmClockMHz != nil || fw.Throttled != nil || fw.CoreVoltageV != nil
 }

@@ -1,7 +1,8 @@
 // Package monitor samples the conditions of a machine while something runs:
 // clocks per cluster, load, CPU time split, temperature, voltage, power and
-// swap, from cheap file reads (no process per sample except the Raspberry Pi
-// firmware, which leaves no choice). Samples are attributed to the phase
+// swap, from cheap file reads (no process per sample; the Raspberry Pi
+// firmware is asked through its mailbox, or through vcgencmd where that
+// cannot be opened). Samples are attributed to the phase
 // running; each phase also gets the difference of cpufreq time_in_state, of
 // swap-in/out counters and of the kernel log, and the firmware's throttling
 // flags before and after.
@@ -10,6 +11,7 @@ package monitor
 import (
 	"context"
 	"fmt"
+	"io"
 	"math"
 	"sort"
 	"strings"
@@ -40,7 +42,9 @@ type Sensor struct {
 	Unit     string `json:"unit"`
 }
 
-// Firmware is the Raspberry Pi firmware's view, asked through vcgencmd.
+// Firmware is the Raspberry Pi firmware's view, asked through its mailbox
+// or vcgencmd (see ConfigFor). A Firmware that is also an io.Closer holds
+// a device open: Monitor.Run closes it when sampling stops.
 type Firmware interface {
 	// ClockMHz returns the ARM clock the firmware measures.
 	ClockMHz(ctx context.Context) (float64, error)
@@ -63,7 +67,8 @@ type Config struct {
 	Temps []Sensor
 	// Power lists power, energy, voltage and current sensors to sample.
 	Power []Sensor
-	// Firmware is nil except on a Raspberry Pi with vcgencmd.
+	// Firmware is nil except on a Raspberry Pi whose firmware answers
+	// through its mailbox or vcgencmd.
 	Firmware Firmware
 	// MemClockPath is the memory controller's devfreq cur_freq file (Hz),
 	// "" when the machine has none; MemClockLabel names the device
@@ -185,7 +190,9 @@ func IntervalFor(d time.Duration) time.Duration {
 }
 
 // Run samples until ctx is done. Each sample is added to the open window.
+// When it returns, the firmware's device (if any) is closed.
 func (m *Monitor) Run(ctx context.Context, each func(Sample)) {
+	defer m.closeFirmware()
 	m.baseline()
 	for {
 		m.mu.Lock()
@@ -205,6 +212,14 @@ func (m *Monitor) Run(ctx context.Context, each func(Sample)) {
 		if each != nil {
 			each(s)
 		}
+	}
+}
+
+// closeFirmware closes the device the firmware holds open (the mailbox);
+// a question asked later opens it again.
+func (m *Monitor) closeFirmware() {
+	if c, ok := m.cfg.Firmware.(io.Closer); ok {
+		c.Close()
 	}
 }
 

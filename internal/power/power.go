@@ -16,6 +16,7 @@ package power
 
 import (
 	"context"
+	"io"
 	"time"
 )
 
@@ -135,8 +136,12 @@ func (s *polled) setClock(c Clock) { s.clock = c }
 
 // Run reads every interval on the source's clock (a read that overruns
 // its turn is followed by the next one at once); a reading without a time
-// is stamped when its read returns.
+// is stamped when its read returns. A Poller that is also an io.Closer
+// (one holding a device open) is closed when Run returns.
 func (s *polled) Run(ctx context.Context, emit func(Reading)) {
+	if c, ok := s.p.(io.Closer); ok {
+		defer c.Close()
+	}
 	next := s.clock.Now()
 	for {
 		rctx, cancel := context.WithTimeout(ctx, s.timeout)

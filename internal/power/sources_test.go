@@ -10,6 +10,7 @@ import (
 	"time"
 
 	"boardbench/internal/host"
+	"boardbench/internal/testutil/fakemailbox"
 )
 
 // fixtureRoot writes files (path → content) under a new root.
@@ -125,7 +126,8 @@ func TestPMIC(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	if src.Info().Measures != MeasuresSoC || !strings.Contains(strings.Join(src.Info().Notes, " "), "not the wall") {
+	if src.Info().Measures != MeasuresSoC || !strings.Contains(strings.Join(src.Info().Notes, " "), "not the wall") ||
+		!strings.HasSuffix(src.Info().Description, "read through vcgencmd") {
 		t.Errorf("info %+v", src.Info())
 	}
 	r, err := src.(*polled).p.Read(context.Background())
@@ -137,6 +139,44 @@ func TestPMIC(t *testing.T) {
 	}
 	if _, err := Open(context.Background(), fixtureRoot(t, map[string]string{"x": ""}), nil, Spec{Kind: KindRPiPMIC}); err == nil {
 		t.Error("no vcgencmd: no error")
+	}
+}
+
+// TestPMICMailbox: where the firmware mailbox answers, the PMIC is read
+// through it (no vcgencmd needed: none is recorded here), the device stays
+// open while the meter reads and is closed when it stops; where it does
+// not answer, through vcgencmd.
+func TestPMICMailbox(t *testing.T) {
+	want := PMICWatts(ParsePMICADC(pmicReadADC))
+	fw := &fakemailbox.Firmware{Answers: map[string]string{"pmic_read_adc": strings.TrimSuffix(pmicReadADC, "\n")}}
+	h := fixtureRoot(t, map[string]string{"x": ""})
+	src, err := openPMICVia(context.Background(), h, fw.Open)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if !strings.HasSuffix(src.Info().Description, "read through the firmware mailbox") {
+		t.Errorf("description %q", src.Info().Description)
+	}
+	// The meter stops after its first reading.
+	ctx, cancel := context.WithCancel(context.Background())
+	var got []Reading
+	src.Run(ctx, func(r Reading) {
+		got = append(got, r)
+		cancel()
+	})
+	if len(got) != 1 || got[0].W == nil || math.Abs(*got[0].W-want) > 1e-9 {
+		t.Fatalf("readings %+v, want one of %v W", got, want)
+	}
+	// One open to choose the source, one for the meter's life.
+	if opened, closed := fw.Counts(); opened != 2 || closed != 2 {
+		t.Errorf("opened %d, closed %d; want 2 and 2", opened, closed)
+	}
+	// The mailbox answers no rails: vcgencmd is asked instead.
+	empty := &fakemailbox.Firmware{Answers: map[string]string{"pmic_read_adc": "nothing"}}
+	hv := fixtureRoot(t, map[string]string{".boardbench/commands/" + host.CommandKey("vcgencmd", "pmic_read_adc"): pmicReadADC})
+	src, err = openPMICVia(context.Background(), hv, empty.Open)
+	if err != nil || !strings.HasSuffix(src.Info().Description, "read through vcgencmd") {
+		t.Errorf("fallback: %v, %+v", err, src)
 	}
 }
 

@@ -38,6 +38,9 @@ type Config struct {
 	result.MonitorInfo
 	// PowerSource is the power meter read for power_w; nil without one.
 	PowerSource *result.Power `json:"power_source,omitempty"`
+	// FirmwareSource says how the firmware is asked (monitor.SourceMailbox
+	// or monitor.SourceVcgencmd); the header says it, the JSON line not.
+	FirmwareSource string `json:"-"`
 }
 
 // Cluster is one CPU cluster in the header.
@@ -60,12 +63,13 @@ type Cluster struct {
 // newConfig describes the sampled columns for the header and the JSON line.
 func newConfig(in *inventory.Info, cfg monitor.Config, interval time.Duration) Config {
 	c := Config{
-		IntervalS:   interval.Seconds(),
-		Board:       in.Board.Model,
-		SoC:         in.SoC.Guess,
-		SoCReason:   in.SoC.Reason,
-		Clusters:    []Cluster{},
-		MonitorInfo: session.MonitorInfo(cfg),
+		IntervalS:      interval.Seconds(),
+		Board:          in.Board.Model,
+		SoC:            in.SoC.Guess,
+		SoCReason:      in.SoC.Reason,
+		Clusters:       []Cluster{},
+		MonitorInfo:    session.MonitorInfo(cfg),
+		FirmwareSource: monitor.FirmwareSource(cfg.Firmware),
 	}
 	if st := in.Sensors.SoCTemp; st != nil && cfg.TempPath != "" {
 		c.TempPath, c.TempReason = st.Path, st.Reason
@@ -138,7 +142,10 @@ func writeHeader(w io.Writer, color bool, c Config, in *inventory.Info) {
 		temp = fmt.Sprintf("%s, %s (%s)", c.TempLabel, c.TempPath, c.TempReason)
 	}
 	fw := "no (not a Raspberry Pi, or vcgencmd missing or not answering)"
-	if c.Firmware {
+	switch {
+	case c.Firmware && c.FirmwareSource == monitor.SourceMailbox:
+		fw = "ARM clock and core voltage from the firmware mailbox (/dev/vcio) on every sample (no process)"
+	case c.Firmware:
 		fw = "ARM clock and core voltage from vcgencmd on every sample (a process each)"
 	}
 	tw.KV(

@@ -6,6 +6,7 @@ import (
 	"testing"
 
 	"boardbench/internal/inventory"
+	"boardbench/internal/monitor"
 	"boardbench/internal/power"
 	"boardbench/internal/result"
 )
@@ -37,5 +38,27 @@ func TestHeaderPower(t *testing.T) {
 				t.Errorf("power lines %q, want %q without %q", line, tc.want, tc.notWant)
 			}
 		})
+	}
+}
+
+// TestHeaderFirmwareSource: the header says how the firmware is asked.
+func TestHeaderFirmwareSource(t *testing.T) {
+	for _, tc := range []struct {
+		name   string
+		fw     bool
+		source string
+		want   string
+	}{
+		{"mailbox", true, monitor.SourceMailbox, "from the firmware mailbox (/dev/vcio)"},
+		{"vcgencmd", true, monitor.SourceVcgencmd, "from vcgencmd on every sample"},
+		{"none", false, "", "no (not a Raspberry Pi"},
+	} {
+		var b bytes.Buffer
+		c := Config{IntervalS: 1, FirmwareSource: tc.source}
+		c.Firmware = tc.fw
+		writeHeader(&b, false, c, &inventory.Info{})
+		if !strings.Contains(b.String(), tc.want) {
+			t.Errorf("%s: header lacks %q:\n%s", tc.name, tc.want, b.String())
+		}
 	}
 }
