@@ -25,7 +25,7 @@ func run(args []string) int {
 	f := cmdutil.NewFactory(ios)
 	ctx, stop := interrupt.NotifyContext(context.Background())
 	defer stop()
-	cmd := root.NewCmd(f)
+	cmd := root.NewCmdFor(f, args)
 	cmd.SetArgs(args)
 	err := cmd.ExecuteContext(ctx)
 	if err == nil {
