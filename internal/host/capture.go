@@ -18,7 +18,8 @@ import (
 // stream to copy it; each such goroutine's stack grows under io.Copy and
 // the poller, and every copy of a stack looks up the frames on it in the
 // binary's pcln table: for `info`'s three commands that mapped about
-// 0.8 MiB more of the binary (docs/architecture.md, issue 22).
+// 0.8 MiB more of the board binary read from storage (with the sections
+// of `info` collected in turn; docs/architecture.md, issue 22).
 //
 // Reading stops at the end of both streams, or when ctx is done (os/exec
 // kills the command then); a process the command left behind that still
