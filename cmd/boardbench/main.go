@@ -14,9 +14,14 @@ import (
 	"boardbench/internal/cmdutil"
 	"boardbench/internal/interrupt"
 	"boardbench/internal/iostreams"
+	"boardbench/internal/stackroom"
 )
 
 func main() {
+	// Grow the stack now, with two frames on it, not under cobra's
+	// dispatch, where copying it maps much of the pcln table
+	// (internal/stackroom).
+	stackroom.Reserve()
 	os.Exit(run(os.Args[1:]))
 }
 
@@ -25,7 +30,7 @@ func run(args []string) int {
 	f := cmdutil.NewFactory(ios)
 	ctx, stop := interrupt.NotifyContext(context.Background())
 	defer stop()
-	cmd := root.NewCmd(f)
+	cmd := root.NewCmdFor(f, args)
 	cmd.SetArgs(args)
 	err := cmd.ExecuteContext(ctx)
 	if err == nil {

@@ -591,9 +591,7 @@ func (h *Host) Run(ctx context.Context, name string, args ...string) ([]byte, er
 	cmd.Env = append(ChildEnv(nil, false), "LC_ALL=C", "LANG=C")
 	stdout := &cappedBuffer{limit: MaxCommandBytes}
 	stderr := &cappedBuffer{limit: 64 << 10}
-	cmd.Stdout = stdout
-	cmd.Stderr = stderr
-	err := cmd.Run()
+	err := runCaptured(ctx, cmd, stdout, stderr)
 	out := stdout.buf.Bytes()
 	if err == nil && stdout.over {
 		err = fmt.Errorf("output larger than %s", regfile.Size(MaxCommandBytes))
@@ -653,25 +651,4 @@ func (c *cappedBuffer) Write(p []byte) (int, error) {
 		return len(p), nil
 	}
 	return c.buf.Write(p)
-}
-
-// ReadFrom reads r to its end, keeping what fits. os/exec copies a
-// command's pipe into the buffer with it: without it io.Copy would take a
-// 32 KiB buffer for each stream of each command.
-func (c *cappedBuffer) ReadFrom(r io.Reader) (int64, error) {
-	var n int64
-	if room := int64(c.limit - c.buf.Len()); room > 0 {
-		m, err := c.buf.ReadFrom(io.LimitReader(r, room))
-		n += m
-		if err != nil || m < room {
-			return n, err
-		}
-	}
-	// Full: the rest is read and dropped, so the command is not stopped
-	// by a broken pipe.
-	m, err := io.Copy(io.Discard, r)
-	if m > 0 {
-		c.over = true
-	}
-	return n + m, err
 }

@@ -150,11 +150,28 @@ func read(name string, limit int64, links Links, head bool) ([]byte, error) {
 	if eof || int64(n) >= want {
 		data = append([]byte{}, small[:n]...)
 	} else {
-		rest, err := io.ReadAll(io.LimitReader(f, want-int64(n)))
-		if err != nil {
-			return nil, &fs.PathError{Op: "read", Path: name, Err: unwrap(err)}
+		// One buffer for the whole file, as big as the size the file
+		// reports (a regular file, /proc/config.gz) and one byte more to
+		// see its end, else grown as the bytes come: io.ReadAll's growth
+		// and a copy took 112 KB to read a 24 KB /proc/config.gz.
+		c := int64(n) * 2
+		if size > int64(n) {
+			c = size + 1
 		}
-		data = append(append(make([]byte, 0, n+len(rest)), small[:n]...), rest...)
+		data = append(make([]byte, 0, min(c, want)), small[:n]...)
+		for int64(len(data)) < want {
+			if len(data) == cap(data) {
+				data = append(data, 0)[:len(data)]
+			}
+			m, err := f.Read(data[len(data):min(int64(cap(data)), want)])
+			data = data[:len(data)+m]
+			if err == io.EOF {
+				break
+			}
+			if err != nil {
+				return nil, &fs.PathError{Op: "read", Path: name, Err: unwrap(err)}
+			}
+		}
 	}
 	if int64(len(data)) > limit {
 		if !head {

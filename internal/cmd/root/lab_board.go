@@ -8,12 +8,16 @@ import (
 	"github.com/spf13/cobra"
 )
 
-// labCmds returns, in a board build, a stand-in for each lab command left
+// labCommands are, in a board build, a stand-in for each lab command left
 // out: it takes any arguments and refuses in one line naming the command
 // to run on a lab machine (exit 2).
-func labCmds(f *cmdutil.Factory) []*cobra.Command {
-	return []*cobra.Command{labOnly("serve", "Show the results store in a web browser (lab machines: not in a board build)"),
-		labOnly("lab", "Manage a lab's upload tokens (lab machines: not in a board build)")}
+var labCommands = [...]subcommand{
+	{"serve", func(*cmdutil.Factory) *cobra.Command {
+		return labOnly("serve", "Show the results store in a web browser (lab machines: not in a board build)")
+	}},
+	{"lab", func(*cmdutil.Factory) *cobra.Command {
+		return labOnly("lab", "Manage a lab's upload tokens (lab machines: not in a board build)")
+	}},
 }
 
 // labOnly is the stand-in of the lab command name.

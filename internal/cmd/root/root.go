@@ -35,8 +35,88 @@ import (
 	"github.com/spf13/cobra"
 )
 
+// subcommand is one of boardbench's subcommands: its name (as typed on
+// the command line) and the function that builds it.
+type subcommand struct {
+	name string
+	new  func(f *cmdutil.Factory) *cobra.Command
+}
+
+// subcommands lists every subcommand but the lab's (labCommands), in the
+// order the full tree registers them. It is static data: nothing is built
+// until a command is asked for.
+var subcommands = [...]subcommand{
+	{"info", info.NewCmd},
+	{"capture", capture.NewCmd},
+	{"clock", func(f *cmdutil.Factory) *cobra.Command { return clock.NewCmd(f, nil) }},
+	{"version", version.NewCmd},
+	{"mem", func(f *cmdutil.Factory) *cobra.Command { return mem.NewCmd(f, nil) }},
+	{"c2c", func(f *cmdutil.Factory) *cobra.Command { return c2c.NewCmd(f, nil) }},
+	{"storage", func(f *cmdutil.Factory) *cobra.Command { return storage.NewCmd(f, nil) }},
+	{"writes", func(f *cmdutil.Factory) *cobra.Command { return writes.NewCmd(f, nil) }},
+	{"monitor", func(f *cmdutil.Factory) *cobra.Command { return monitor.NewCmd(f, nil) }},
+	{"run", func(f *cmdutil.Factory) *cobra.Command { return run.NewCmd(f, nil) }},
+	{"report", report.NewCmd},
+	{"restore", restore.NewCmd},
+	{"sweep", func(f *cmdutil.Factory) *cobra.Command { return sweep.NewCmd(f, nil) }},
+	{"thermal", func(f *cmdutil.Factory) *cobra.Command { return thermal.NewCmd(f, nil) }},
+	{"review", func(f *cmdutil.Factory) *cobra.Command { return review.NewCmd(f, nil) }},
+	{"kernel", kernel.NewCmd},
+	{"net", func(f *cmdutil.Factory) *cobra.Command { return netcmd.NewCmd(f, nil) }},
+	{"results", results.NewCmd},
+	{"compare", compare.NewCmd},
+	{"import", importcmd.NewCmd},
+	{"reference", refcmd.NewCmd},
+}
+
 // NewCmd returns the top-level boardbench command with every subcommand.
 func NewCmd(f *cmdutil.Factory) *cobra.Command {
+	return NewCmdFor(f, nil)
+}
+
+// NewCmdFor returns the top-level boardbench command for the command line
+// args (without the program name). When args start with a subcommand's
+// name, only that subcommand is built: building the whole tree (every
+// command's flags and help) costs start-up time and memory a command does
+// not use. Every other command line gets the whole tree, which it may
+// need: no arguments, flags before the command, `help`, `completion` and
+// cobra's `__complete`, or an unknown name (whose error suggests the
+// nearest commands). The command a command line runs, its help, flags,
+// errors and exit status are the same either way.
+func NewCmdFor(f *cmdutil.Factory, args []string) *cobra.Command {
+	cmd := newRoot(f)
+	if len(args) > 0 {
+		if sub := lookup(args[0]); sub != nil {
+			cmd.AddCommand(sub(f))
+			return cmd
+		}
+	}
+	for _, s := range subcommands {
+		cmd.AddCommand(s.new(f))
+	}
+	for _, s := range labCommands {
+		cmd.AddCommand(s.new(f))
+	}
+	return cmd
+}
+
+// lookup returns the constructor of the subcommand called name, or nil.
+func lookup(name string) func(*cmdutil.Factory) *cobra.Command {
+	for _, s := range subcommands {
+		if s.name == name {
+			return s.new
+		}
+	}
+	for _, s := range labCommands {
+		if s.name == name {
+			return s.new
+		}
+	}
+	return nil
+}
+
+// newRoot returns the top-level command without subcommands.
+func newRoot(f *cmdutil.Factory) *cobra.Command {
 	cmd := &cobra.Command{
 		Use:   "boardbench",
 		Short: "Tell the truth about a single-board computer: what it is, how fast it is, and why",
@@ -76,30 +156,6 @@ memory, storage, buses) and measures it with figures that carry their evidence.`
 	cmd.SetErr(f.IO.ErrOut)
 	cmd.SetFlagErrorFunc(cmdutil.FlagErrorFunc)
 	cmd.SetHelpCommand(cmdutil.NewHelpCmd())
-	cmd.AddCommand(
-		info.NewCmd(f),
-		capture.NewCmd(f),
-		clock.NewCmd(f, nil),
-		version.NewCmd(f),
-		mem.NewCmd(f, nil),
-		c2c.NewCmd(f, nil),
-		storage.NewCmd(f, nil),
-		writes.NewCmd(f, nil),
-		monitor.NewCmd(f, nil),
-		run.NewCmd(f, nil),
-		report.NewCmd(f),
-		restore.NewCmd(f),
-		sweep.NewCmd(f, nil),
-		thermal.NewCmd(f, nil),
-		review.NewCmd(f, nil),
-		kernel.NewCmd(f),
-		netcmd.NewCmd(f, nil),
-		results.NewCmd(f),
-		compare.NewCmd(f),
-		importcmd.NewCmd(f),
-		refcmd.NewCmd(f),
-	)
-	cmd.AddCommand(labCmds(f)...)
 	return cmd
 }
 
