@@ -175,9 +175,10 @@ if grep -q 'boardbench.run=1' /proc/cmdline; then
         getfield /proc/$child/status RssAnon; at="$at $cname=anon:$val"
         getfield /proc/$child/status RssFile; at="$at,file:$val"
       fi
-      for k in AnonPages Shmem Slab KernelStack PageTables; do
-        getfield /proc/meminfo $k; at="$at $k=$val"
-      done
+      # The system's share, in one read of /proc/meminfo.
+      { while read -r mk mv _; do
+        case $mk in AnonPages:|Shmem:|Slab:|KernelStack:|PageTables:) at="$at ${mk%:}=$mv" ;; esac
+      done </proc/meminfo; } 2>/dev/null
     fi
     # The minimum so far, now and then: a run cut off by the host's
     # timeout still reports it.
