@@ -18,20 +18,24 @@
 # boot, are printed, and the minimum must stay at or above 16 MB (15,625
 # KiB); it is not on by default because 7-Zip and openssl under full
 # emulation take long (docs/status.md, session 7, has what was seen).
-# The system is laid out as on a small board's SD card: boardbench,
-# busybox and Debian's arm64 7-Zip and openssl (with their libraries) are
-# on an ext4 disk (virtio-blk, read-write, made by mke2fs -d without
-# root or loop devices), the root of the VM, so a program's pages are
-# read from it and can be dropped again, and the results and the results
-# store (~/.local/share/boardbench/results.db) are written to it; /tmp
-# and /run are tmpfs. The initramfs holds busybox, the nine modules that
-# mount the disk (Debian's kernel has virtio_blk and ext4 as modules) and
-# a short init. With everything in the initramfs, 64 MiB does not boot
-# (the kernel panics "System is deadlocked on memory" while unpacking
-# it: an initramfs sits in memory twice, packed and unpacked).
-# Needs: qemu-system-arm, cpio, gzip, e2fsprogs (mke2fs 1.43 or later),
-# python3, the arm64 cross compiler, and apt access to Debian's arm64
-# packages (dpkg --add-architecture arm64).
+# The programs are on a disk (virtio-blk), as on a board's SD card, so a
+# program's pages are read from it and can be dropped again: boardbench,
+# busybox and Debian's arm64 7-Zip and openssl (with their libraries).
+# DISK=squashfs (the default): a read-only squashfs root; the results and
+# the results store are on the tmpfs /tmp. DISK=ext4: a read-write ext4
+# root (made by mke2fs -d, without root or loop devices) where the results
+# and the store (~/.local/share/boardbench/results.db) are written, as on
+# a board; ext4 and its modules leave the VM about 1 MiB less, and there
+# `mem --quick` thrashed at 64 MiB (docs/status.md, session 7), so CI
+# keeps the squashfs disk. /run is tmpfs. The initramfs holds busybox, the
+# modules that mount the disk (Debian's kernel has virtio_blk, squashfs
+# and ext4 as modules) and a short init. With everything in the
+# initramfs, 64 MiB does not boot (the kernel panics "System is
+# deadlocked on memory" while unpacking it: an initramfs sits in memory
+# twice, packed and unpacked).
+# Needs: qemu-system-arm, cpio, gzip, squashfs-tools (DISK=ext4: e2fsprogs,
+# mke2fs 1.43 or later), python3, the arm64 cross compiler, and apt
+# access to Debian's arm64 packages (dpkg --add-architecture arm64).
 # The VM has no network card (-nic none), so no network option ROM is needed.
 # KEEP=1 keeps the work directory. Every failure ends in one
 # "arm-vm-check: ..." line saying what failed.
@@ -46,8 +50,14 @@ die() { echo "arm-vm-check: $*" >&2; exit 1; }
 # lastline FILE: the file's last non-empty line, without carriage returns.
 lastline() { tr -d '\r' <"$1" | grep -v '^[[:space:]]*$' | tail -n1 | cut -c1-300; }
 
+disk=${DISK:-squashfs}
+case $disk in
+squashfs) mkfs=mksquashfs:squashfs-tools ;;
+ext4) mkfs=mke2fs:e2fsprogs ;;
+*) die "DISK=$disk: squashfs or ext4" ;;
+esac
 for tool in qemu-system-aarch64:qemu-system-arm cpio:cpio gzip:gzip python3:python3 \
-  mke2fs:e2fsprogs apt-get:apt dpkg-deb:dpkg base64:coreutils timeout:coreutils; do
+  $mkfs apt-get:apt dpkg-deb:dpkg base64:coreutils timeout:coreutils; do
   command -v "${tool%%:*}" >/dev/null || die "${tool%%:*} not found (apt-get install ${tool#*:})"
 done
 mem=${MEM:-64}
@@ -90,11 +100,19 @@ $b mount -t sysfs sysfs /sys
 $b mount -t devtmpfs devtmpfs /dev
 $b mount -t tmpfs tmpfs /tmp
 $b mount -t tmpfs tmpfs /run
-$b mkdir -p /usr/local/bin && $b --install -s /usr/local/bin
-# The results, the command outputs and the store (its default place,
-# ~/.local/share/boardbench/results.db) are on the disk.
-export PATH=/usr/local/bin:/bin:/usr/bin HOME=/root
-cd /root
+# On the ext4 disk the results, the command outputs and the store (its
+# default place, ~/.local/share/boardbench/results.db) are on the disk;
+# on the read-only squashfs disk they are on the tmpfs, as are the
+# applets' links.
+if $b touch /root/.rw 2>/dev/null; then
+  $b rm /root/.rw
+  home=/root links=/usr/local/bin
+else
+  home=/tmp links=/tmp/bin
+fi
+$b mkdir -p $links && $b --install -s $links
+export PATH=$links:/bin:/usr/bin HOME=$home
+cd $home
 echo "@@MEMORY $(sed -n 's/^MemTotal:[^0-9]*\([0-9]*\).*/\1/p' /proc/meminfo) $(sed -n 's/^MemAvailable:[^0-9]*\([0-9]*\).*/\1/p' /proc/meminfo)"
 # getfield FILE KEY: sets val to the first word after "KEY:" in FILE
 # ("" when absent), with shell builtins only: the loops below run while
@@ -215,10 +233,20 @@ chmod +x "$sys/init"
 # ext4 in 4 KiB blocks, filled from the directory by mke2fs -d (no root,
 # no loop device), every file owned by root, with 64 MiB free for the
 # results and the store; the image file is sparse.
-size=$(( $(du -sk "$sys" | cut -f1) / 1024 + 64 ))
-truncate -s "${size}M" "$work/sys.img" 2>"$work/err" || die "cannot make the disk image: $(lastline "$work/err")"
-mke2fs -q -F -t ext4 -b 4096 -m 0 -E root_owner=0:0 -d "$sys" "$work/sys.img" >"$work/err" 2>&1 \
-  || die "cannot make the ext4 disk (mke2fs -d): $(lastline "$work/err")"
+# DISK=squashfs (the default): read-only, uncompressed, in 4 KiB blocks,
+# so a page fault reads pages from the disk with no compressed block to
+# unpack in the emulated CPU.
+if [ "$disk" = ext4 ]; then
+  size=$(( $(du -sk "$sys" | cut -f1) / 1024 + 64 ))
+  truncate -s "${size}M" "$work/sys.img" 2>"$work/err" || die "cannot make the disk image: $(lastline "$work/err")"
+  mke2fs -q -F -t ext4 -b 4096 -m 0 -E root_owner=0:0 -d "$sys" "$work/sys.img" >"$work/err" 2>&1 \
+    || die "cannot make the ext4 disk (mke2fs -d): $(lastline "$work/err")"
+  fsmods="lib/crc16 crypto/crc32c_generic fs/mbcache fs/jbd2/jbd2 fs/ext4/ext4" mountopts="-t ext4" ro=
+else
+  mksquashfs "$sys" "$work/sys.img" -noappend -noI -noId -noD -noF -noX -b 4096 -all-root -quiet >"$work/err" 2>&1 \
+    || die "cannot make the squashfs disk: $(lastline "$work/err")"
+  fsmods=fs/squashfs/squashfs mountopts="-t squashfs -o ro" ro=",readonly=on"
+fi
 
 # The initramfs: busybox, the modules that mount the disk, and an init that
 # mounts it and switches to it.
@@ -226,22 +254,25 @@ init="$work/initrd"
 mods=$(ls -d "$work"/k/lib/modules/*/kernel)
 mkdir -p "$init"/{bin,proc,dev,new,lib}
 cp "$sys/bin/busybox" "$init/bin/"
-# ext4 needs jbd2, mbcache and crc16, and crc32c for its checksums.
+# ext4 needs jbd2, mbcache and crc16, and crc32c for its checksums; the
+# init loads the modules in the order of /lib/order.
 for m in drivers/virtio/virtio_pci_legacy_dev drivers/virtio/virtio_pci_modern_dev drivers/virtio/virtio_pci \
-  drivers/block/virtio_blk lib/crc16 crypto/crc32c_generic fs/mbcache fs/jbd2/jbd2 fs/ext4/ext4; do
+  drivers/block/virtio_blk $fsmods; do
   cp "$mods/$m.ko" "$init/lib/" 2>"$work/err" || die "$kpkg lacks the module $m: $(lastline "$work/err")"
+  echo "${m##*/}" >>"$init/lib/order"
 done
+echo "$mountopts" >"$init/lib/mount"
 cat >"$init/init" <<'INIT'
 #!/bin/busybox sh
 b=/bin/busybox
 $b mount -t proc proc /proc
 $b mount -t devtmpfs devtmpfs /dev
-for m in virtio_pci_legacy_dev virtio_pci_modern_dev virtio_pci virtio_blk crc16 crc32c_generic mbcache jbd2 ext4; do
+for m in $($b cat /lib/order); do
   $b insmod /lib/$m.ko || echo "@@BOOT-FAILED insmod $m"
 done
 n=0
 while [ ! -b /dev/vda ] && [ $n -lt 100 ]; do $b sleep 0.1; n=$((n + 1)); done
-$b mount -t ext4 /dev/vda /new || echo "@@BOOT-FAILED cannot mount the ext4 disk"
+$b mount $($b cat /lib/mount) /dev/vda /new || echo "@@BOOT-FAILED cannot mount the disk ($($b cat /lib/mount))"
 $b umount /dev /proc
 exec $b switch_root /new /init
 INIT
@@ -253,7 +284,7 @@ rc=0
 run_arg=; [ "${RUN:-0}" = 1 ] && run_arg=" boardbench.run=1"
 timeout "$vmtimeout" qemu-system-aarch64 -M virt -cpu cortex-a72 -smp 4,clusters=2,cores=2 -m "$mem" \
   -nic none -nographic -no-reboot -kernel "$kernel" -initrd "$work/initrd.gz" \
-  -drive "file=$work/sys.img,if=none,format=raw,id=sys" -device virtio-blk-pci,drive=sys \
+  -drive "file=$work/sys.img,if=none,format=raw,id=sys$ro" -device virtio-blk-pci,drive=sys \
   -append "console=ttyAMA0 quiet panic=-1$run_arg" </dev/null >"$work/console.log" 2>&1 || rc=$?
 tr -d '\r' <"$work/console.log" >"$work/console.txt"
 if ! grep -q '^@@' "$work/console.txt"; then
