@@ -25,9 +25,8 @@
 # the results store are on the tmpfs /tmp. DISK=ext4: a read-write ext4
 # root (made by mke2fs -d, without root or loop devices) where the results
 # and the store (~/.local/share/boardbench/results.db) are written, as on
-# a board; ext4 and its modules leave the VM about 1 MiB less, and there
-# `mem --quick` thrashed at 64 MiB (docs/status.md, session 7), so CI
-# keeps the squashfs disk. /run is tmpfs. The initramfs holds busybox, the
+# a board; ext4 and its modules leave the VM about 1 MiB less, so CI keeps
+# the squashfs disk (docs/status.md, session 7). /run is tmpfs. The initramfs holds busybox, the
 # modules that mount the disk (Debian's kernel has virtio_blk, squashfs
 # and ext4 as modules) and a short init. With everything in the
 # initramfs, 64 MiB does not boot (the kernel panics "System is
