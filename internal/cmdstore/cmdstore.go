@@ -37,12 +37,25 @@ func (e sentinel) Error() string { return string(e) }
 // nothing never touch it); nil under --no-store. Measuring commands pass
 // it to the engine in session.Config.Keep (through Factory.Keep, which
 // the root command sets).
+//
+// A save to a SQLite store is not cut short by ctx's deadline (the
+// engine's KeepTimeout) nor by its cancellation: its only waits are for
+// another writer's lock, which store.BusyTimeout bounds, and the rest is
+// work on a local file. Creating a store runs every migration in one
+// transaction; on a slow board (or an emulated one under load) that took
+// longer than the deadline, SQLite was interrupted and rolled it back,
+// and every later save on that machine started again from nothing and
+// was cut again ("migration to schema version 3: interrupted"). A
+// PostgreSQL store keeps the deadline: its waits are for the network.
 func Keeper(o cmdutil.StoreOptions) session.Keeper {
 	if o.Off {
 		return nil
 	}
 	spec := o.Spec
 	return func(ctx context.Context, doc []byte) (string, error) {
+		if where, err := store.Resolve(spec); err == nil && !store.IsPostgres(where) {
+			ctx = context.WithoutCancel(ctx)
+		}
 		st, err := store.Open(ctx, spec)
 		if err != nil {
 			return "", err

@@ -72,3 +72,33 @@ func TestOpenRefusals(t *testing.T) {
 		t.Errorf("a refusal created %s", missing)
 	}
 }
+
+// TestKeeperSQLiteNotCutByDeadline: a save to a SQLite store that has to
+// create it (every migration, in one transaction) completes even when the
+// caller's deadline has passed: the deadline interrupted the migration on
+// a slow machine, and then every later save too (the store was never
+// created). Tested with both SQLite drivers (go test -tags board uses
+// mattn/go-sqlite3).
+func TestKeeperSQLiteNotCutByDeadline(t *testing.T) {
+	db := filepath.Join(t.TempDir(), "new.db")
+	r := result.New("mem", nil, nil)
+	r.Status, r.StartedAt = result.StatusComplete, time.Date(2025, 3, 1, 10, 0, 0, 0, time.UTC)
+	doc, err := json.Marshal(r)
+	if err != nil {
+		t.Fatal(err)
+	}
+	ctx, cancel := context.WithDeadline(context.Background(), time.Unix(1, 0))
+	defer cancel()
+	id, err := Keeper(cmdutil.StoreOptions{Spec: db})(ctx, doc)
+	if err != nil || id != r.ID {
+		t.Fatalf("Keeper past its deadline = %q, %v; want %q saved", id, err, r.ID)
+	}
+	st, err := Read(context.Background(), cmdutil.StoreOptions{Spec: db})
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer st.Close()
+	if _, err := st.Get(context.Background(), id); err != nil {
+		t.Errorf("the kept result is not in the store: %v", err)
+	}
+}
