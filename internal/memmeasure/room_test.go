@@ -96,3 +96,32 @@ func TestWithinUnknownAvailable(t *testing.T) {
 		t.Errorf("unknown MemAvailable, 1 GiB cgroup room: budget %d, want 0 (UnknownBudget, 96 MiB)", got)
 	}
 }
+
+// TestWithinFreeReserve: on a machine with little memory the budget never
+// takes MemAvailable (less boardbench's own program) below FreeReserveBytes;
+// above about 21 MB the quarter rule alone decides.
+func TestWithinFreeReserve(t *testing.T) {
+	const M = 1 << 20
+	cases := []struct {
+		name               string
+		available, ownFile int64
+		want               int64
+	}{
+		{"large machine: a quarter", 400 * M, 10 * M, 390 * M / 4},
+		{"64 MB board, 40 MiB available: a quarter", 40 * M, 6 * M, 34 * M / 4},
+		{"just above the reserve", 20 * M, 0, 20*M - FreeReserveBytes},
+		{"VM with 18 MiB available and 6 MiB of program: smallest buffers", 18 * M, 6 * M, 1},
+		{"own program larger than MemAvailable", 4 * M, 6 * M, 1},
+	}
+	for _, tc := range cases {
+		t.Run(tc.name, func(t *testing.T) {
+			got := Plan{BudgetBytes: tc.available / 4}.Within(Room{OwnFileBytes: tc.ownFile}).BudgetBytes
+			if got != tc.want {
+				t.Errorf("budget %d bytes (%.2f MiB), want %d (%.2f MiB)", got, float64(got)/M, tc.want, float64(tc.want)/M)
+			}
+			if tc.want > 1 && tc.available-tc.ownFile-got < FreeReserveBytes {
+				t.Errorf("budget %d leaves %d bytes, less than the reserve", got, tc.available-tc.ownFile-got)
+			}
+		})
+	}
+}
