@@ -307,7 +307,7 @@ for name in info monitor mem clock; do
     && ! { [ "$code" = 3 ] && [ "$name" != info ] && [ "$name" != monitor ]; }; then
     die "boardbench $name failed in the $mem MiB VM (exit $code): $why"
   fi
-  printf 'ok   arm64 VM, %s MiB: %-8s peak RSS %6.1f MiB\n' "$mem" "$name" "$(awk -v k="$hwm" 'BEGIN{print k/1024}')"
+  printf 'ok   arm64 VM, %s MiB: %-8s exit %-3s peak RSS %6.1f MiB\n' "$mem" "$name" "$code" "$(awk -v k="$hwm" 'BEGIN{print k/1024}')"
 done
 # A measuring command that could not save its result to the store (the
 # whole warning line, cause and all).
