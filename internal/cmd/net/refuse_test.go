@@ -3,16 +3,16 @@ package net
 import (
 	"bytes"
 	"context"
-	"errors"
 	"os"
 	"path/filepath"
 	"strings"
 	"testing"
 
+	"github.com/spf13/cobra"
+
 	"boardbench/internal/cmdutil"
-	"boardbench/internal/host"
 	"boardbench/internal/iostreams"
-	"boardbench/internal/tune"
+	"boardbench/internal/testutil/cmdtest"
 )
 
 // TestApplyNeedsRoot: --apply without root is refused before anything is
@@ -47,29 +47,7 @@ func TestApplyNeedsRoot(t *testing.T) {
 // anything is measured: without cpufreq (no clock to pin) or, where
 // cpufreq offers clocks, without root.
 func TestClockRefused(t *testing.T) {
-	ios, stdout, _ := iostreams.Test()
-	f := cmdutil.NewFactory(ios)
-	f.Euid = func() int { return 1000 }
-	cmd := NewCmd(f, nil)
-	cmd.SetArgs([]string{"--watch", "lo", "--duration", "1s", "--clock", "600"})
-	cmd.SetOut(&bytes.Buffer{})
-	cmd.SetErr(&bytes.Buffer{})
-	cmd.SilenceErrors, cmd.SilenceUsage = true, true
-	err := cmd.ExecuteContext(context.Background())
-	h, herr := host.New("/")
-	if herr != nil {
-		t.Fatal(herr)
-	}
-	want := "needs root"
-	if _, perr := tune.PlanClock(h, 600); errors.Is(perr, tune.ErrNoClocks) {
-		want = "no cpufreq here"
-	}
-	if cmdutil.ExitCode(err) != 2 || err == nil || !strings.Contains(err.Error(), want) || strings.Contains(err.Error(), "\n") {
-		t.Fatalf("net --clock 600: %v (exit %d), want one line with %q, exit 2", err, cmdutil.ExitCode(err), want)
-	}
-	if stdout.Len() != 0 {
-		t.Errorf("output before the refusal: %q", stdout)
-	}
+	cmdtest.ClockRefused(t, "net", func(f *cmdutil.Factory) *cobra.Command { return NewCmd(f, nil) }, "--watch", "lo", "--duration", "1s")
 }
 
 // TestNewCmdOptions checks the flags reach the run function as Options,
