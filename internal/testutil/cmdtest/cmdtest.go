@@ -1,5 +1,5 @@
 // Package cmdtest holds what the tests of several command packages share:
-// running a command as a user would (Execute), and the refusal of
+// running a command as a user would (Execute, Run), and the refusal of
 // `--clock` before anything is measured (ClockRefused).
 package cmdtest
 
@@ -22,11 +22,43 @@ import (
 // error printing silenced, and returns its error (cmdutil.ExitCode gives
 // the exit status).
 func Execute(cmd *cobra.Command, args ...string) error {
-	cmd.SetArgs(args)
 	cmd.SetOut(&bytes.Buffer{})
 	cmd.SetErr(&bytes.Buffer{})
+	return execute(cmd, args)
+}
+
+// execute runs cmd with args, its own usage and error printing silenced.
+func execute(cmd *cobra.Command, args []string) error {
+	cmd.SetArgs(args)
 	cmd.SilenceErrors, cmd.SilenceUsage = true, true
 	return cmd.ExecuteContext(context.Background())
+}
+
+// Run makes a command with newCmd on a test Factory (setup, when not nil,
+// adjusts the Factory first: a store, a user id), runs it with args and
+// returns what it wrote to standard output and standard error (the
+// error's text added there, one line, as boardbench prints it) and its
+// exit status.
+func Run(t testing.TB, newCmd func(*cmdutil.Factory) *cobra.Command, setup func(*cmdutil.Factory), args ...string) (stdout, stderr string, exit int) {
+	t.Helper()
+	ios, out, errOut := iostreams.Test()
+	f := cmdutil.NewFactory(ios)
+	if setup != nil {
+		setup(f)
+	}
+	cmd := newCmd(f)
+	cmd.SetOut(out)
+	cmd.SetErr(errOut)
+	err := execute(cmd, args)
+	if err != nil {
+		errOut.WriteString(err.Error() + "\n")
+	}
+	return out.String(), errOut.String(), cmdutil.ExitCode(err)
+}
+
+// Store is a Run setup that points the Factory at the results store spec.
+func Store(spec string) func(*cmdutil.Factory) {
+	return func(f *cmdutil.Factory) { f.Store.Spec = spec }
 }
 
 // ClockRefusal is what a `--clock MHZ` run of the live machine must be

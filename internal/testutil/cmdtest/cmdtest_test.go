@@ -50,3 +50,35 @@ func TestClockRefusal(t *testing.T) {
 		t.Errorf("root: %q (user: %q)", root, user)
 	}
 }
+
+// TestRun checks what Run hands back: the command's output, its error
+// added to standard error, the exit status, and the Factory as setup
+// left it.
+func TestRun(t *testing.T) {
+	tests := []struct {
+		name       string
+		setup      func(*cmdutil.Factory)
+		runErr     error
+		wantOut    string
+		wantErrOut string
+		wantExit   int
+	}{
+		{"ok", nil, nil, "store \n", "", 0},
+		{"store", Store("/tmp/x.db"), nil, "store /tmp/x.db\n", "", 0},
+		{"refused", Store("s"), cmdutil.Refusef("no such result"), "store s\n", "no such result\n", 2},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			newCmd := func(f *cmdutil.Factory) *cobra.Command {
+				return &cobra.Command{Use: "x", RunE: func(*cobra.Command, []string) error {
+					fmt.Fprintf(f.IO.Out, "store %s\n", f.Store.Spec)
+					return tt.runErr
+				}}
+			}
+			out, errOut, exit := Run(t, newCmd, tt.setup)
+			if out != tt.wantOut || errOut != tt.wantErrOut || exit != tt.wantExit {
+				t.Errorf("Run = %q, %q, %d; want %q, %q, %d", out, errOut, exit, tt.wantOut, tt.wantErrOut, tt.wantExit)
+			}
+		})
+	}
+}
