@@ -1,8 +1,6 @@
 package net
 
 import (
-	"bytes"
-	"context"
 	"os"
 	"path/filepath"
 	"strings"
@@ -26,11 +24,7 @@ func TestApplyNeedsRoot(t *testing.T) {
 	f.Euid = func() int { return 1000 }
 	out := filepath.Join(t.TempDir(), "net.json")
 	cmd := NewCmd(f, nil)
-	cmd.SetArgs([]string{"--watch", "lo", "--duration", "1s", "--apply", "-o", out})
-	cmd.SetOut(&bytes.Buffer{})
-	cmd.SetErr(&bytes.Buffer{})
-	cmd.SilenceErrors, cmd.SilenceUsage = true, true
-	err := cmd.ExecuteContext(context.Background())
+	err := cmdtest.Execute(cmd, "--watch", "lo", "--duration", "1s", "--apply", "-o", out)
 	if cmdutil.ExitCode(err) != 2 || !strings.Contains(err.Error(), "--apply needs root") ||
 		!strings.Contains(err.Error(), "`boardbench net` without --apply") || strings.Contains(err.Error(), "\n") {
 		t.Fatalf("net --apply as a user: %v (exit %d), want a one-line refusal, exit 2", err, cmdutil.ExitCode(err))
@@ -74,11 +68,7 @@ func TestNewCmdOptions(t *testing.T) {
 			got = o
 			return nil
 		})
-		cmd.SetArgs(tt.args)
-		cmd.SetOut(&bytes.Buffer{})
-		cmd.SetErr(&bytes.Buffer{})
-		cmd.SilenceErrors, cmd.SilenceUsage = true, true
-		err := cmd.ExecuteContext(context.Background())
+		err := cmdtest.Execute(cmd, tt.args...)
 		if code := cmdutil.ExitCode(err); code != tt.exit {
 			t.Errorf("%v: exit %d (%v), want %d", tt.args, code, err, tt.exit)
 			continue
