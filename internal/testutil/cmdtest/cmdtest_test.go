@@ -7,32 +7,49 @@ import (
 	"github.com/spf13/cobra"
 
 	"boardbench/internal/cmdutil"
+	"boardbench/internal/iostreams"
 )
 
-// TestExecute checks that Execute hands the arguments to the command and
-// returns its error with its exit status.
-func TestExecute(t *testing.T) {
-	tests := []struct {
-		name     string
-		args     []string
-		runErr   error
-		wantArgs string
-		wantExit int
+// TestExecuteAndRun checks that Execute and Run hand the arguments to
+// the command and return its error's exit status, and what Run hands back
+// besides: the command's output, its error added to standard error, and
+// the Factory as setup left it.
+func TestExecuteAndRun(t *testing.T) {
+	for _, tt := range []struct {
+		name, setupStore    string // "" : no setup
+		args                []string
+		runErr              error
+		wantOut, wantErrOut string
+		wantExit            int
 	}{
-		{"ok", []string{"a", "b"}, nil, "[a b]", 0},
-		{"refused", []string{"x"}, cmdutil.Refusef("no"), "[x]", 2},
-		{"failed", nil, fmt.Errorf("broken"), "[]", 1},
-	}
-	for _, tt := range tests {
+		{"ok", "", []string{"a", "b"}, nil, "store  [a b]\n", "", 0},
+		{"store", "/tmp/x.db", nil, nil, "store /tmp/x.db []\n", "", 0},
+		{"refused", "s", []string{"x"}, cmdutil.Refusef("no such result"), "store s [x]\n", "no such result\n", 2},
+		{"failed", "", nil, fmt.Errorf("broken"), "store  []\n", "broken\n", 1},
+	} {
 		t.Run(tt.name, func(t *testing.T) {
-			var got string
-			cmd := &cobra.Command{Use: "x", RunE: func(_ *cobra.Command, args []string) error {
-				got = fmt.Sprint(args)
-				return tt.runErr
-			}}
-			err := Execute(cmd, tt.args...)
-			if got != tt.wantArgs || cmdutil.ExitCode(err) != tt.wantExit {
-				t.Errorf("args %s, exit %d (%v); want %s, exit %d", got, cmdutil.ExitCode(err), err, tt.wantArgs, tt.wantExit)
+			newCmd := func(f *cmdutil.Factory) *cobra.Command {
+				return &cobra.Command{Use: "x", RunE: func(_ *cobra.Command, args []string) error {
+					fmt.Fprintf(f.IO.Out, "store %s %v\n", f.Store.Spec, args)
+					return tt.runErr
+				}}
+			}
+			var setup func(*cmdutil.Factory)
+			if tt.setupStore != "" {
+				setup = Store(tt.setupStore)
+			}
+			out, errOut, exit := Run(t, newCmd, setup, tt.args...)
+			if out != tt.wantOut || errOut != tt.wantErrOut || exit != tt.wantExit {
+				t.Errorf("Run = %q, %q, %d; want %q, %q, %d", out, errOut, exit, tt.wantOut, tt.wantErrOut, tt.wantExit)
+			}
+			ios, stdout, _ := iostreams.Test()
+			f := cmdutil.NewFactory(ios)
+			if setup != nil {
+				setup(f)
+			}
+			err := Execute(newCmd(f), tt.args...)
+			if got := stdout.String(); got != tt.wantOut || cmdutil.ExitCode(err) != tt.wantExit {
+				t.Errorf("Execute: output %q, exit %d (%v); want %q, exit %d", got, cmdutil.ExitCode(err), err, tt.wantOut, tt.wantExit)
 			}
 		})
 	}
@@ -48,37 +65,5 @@ func TestClockRefusal(t *testing.T) {
 	root := ClockRefusal(t, 600, 0)
 	if user == "no cpufreq here" && root != user || user == "needs root" && root != "" {
 		t.Errorf("root: %q (user: %q)", root, user)
-	}
-}
-
-// TestRun checks what Run hands back: the command's output, its error
-// added to standard error, the exit status, and the Factory as setup
-// left it.
-func TestRun(t *testing.T) {
-	tests := []struct {
-		name       string
-		setup      func(*cmdutil.Factory)
-		runErr     error
-		wantOut    string
-		wantErrOut string
-		wantExit   int
-	}{
-		{"ok", nil, nil, "store \n", "", 0},
-		{"store", Store("/tmp/x.db"), nil, "store /tmp/x.db\n", "", 0},
-		{"refused", Store("s"), cmdutil.Refusef("no such result"), "store s\n", "no such result\n", 2},
-	}
-	for _, tt := range tests {
-		t.Run(tt.name, func(t *testing.T) {
-			newCmd := func(f *cmdutil.Factory) *cobra.Command {
-				return &cobra.Command{Use: "x", RunE: func(*cobra.Command, []string) error {
-					fmt.Fprintf(f.IO.Out, "store %s\n", f.Store.Spec)
-					return tt.runErr
-				}}
-			}
-			out, errOut, exit := Run(t, newCmd, tt.setup)
-			if out != tt.wantOut || errOut != tt.wantErrOut || exit != tt.wantExit {
-				t.Errorf("Run = %q, %q, %d; want %q, %q, %d", out, errOut, exit, tt.wantOut, tt.wantErrOut, tt.wantExit)
-			}
-		})
 	}
 }
