@@ -21,6 +21,7 @@ import (
 	"boardbench/internal/inventory/soc"
 	"boardbench/internal/inventory/storage"
 	"boardbench/internal/inventory/virt"
+	"boardbench/internal/kernelfile"
 	"boardbench/internal/kernelinfo"
 	"boardbench/internal/schema"
 )
@@ -86,8 +87,10 @@ func Collect(h *host.Host, opts Options) *Info {
 	// each grew its stack at once, 12.0 MiB before; `info` took about
 	// 1 ms longer here, the sections' own 5 ms beside the commands of
 	// osinfo: docs/architecture.md, issue 22).
-	in.OS = osinfo.Collect(h)
-	in.KernelSummary = kernelinfo.Collect(h, time.Now()).Summary()
+	// The kernel config is read once, with the symbols both readers use.
+	kc := kernelfile.LoadKernelConfig(h, h.Uname().Release, kernelConfigSymbol)
+	in.OS = osinfo.CollectConfig(h, kc)
+	in.KernelSummary = kernelinfo.CollectConfig(h, time.Now(), nil, kc).Summary()
 	in.CPU = cpu.Collect(h)
 	in.Board, in.SoC = soc.Collect(h, in.CPU, opts.Redact)
 	in.Memory = memory.Collect(h)
@@ -100,4 +103,10 @@ func Collect(h *host.Host, opts Options) *Info {
 	in.RaspberryPi = rpi.Collect(h)
 	in.VM = virt.Collect(h)
 	return in
+}
+
+// kernelConfigSymbol chooses the kernel config symbols that osinfo and
+// kernelinfo read.
+func kernelConfigSymbol(sym []byte) bool {
+	return kernelfile.ConfigFactsSymbol(sym) || kernelinfo.ConfigSymbol(sym)
 }

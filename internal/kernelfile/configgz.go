@@ -112,6 +112,24 @@ func ReadKernelConfig(r Reader, release string, keep func(sym []byte) bool) (map
 	return nil, "", fmt.Errorf("%s", strings.Join(why, "; "))
 }
 
+// KernelConfig is one read of the running kernel's configuration
+// (ReadKernelConfig's three answers), read once and handed to every part
+// of a description that looks at it.
+type KernelConfig struct {
+	// Symbols are the symbols kept; nil when Err is set.
+	Symbols map[string]string
+	// Source is the file read: /proc/config.gz or /boot/config-RELEASE.
+	Source string
+	// Err says why neither file could be used.
+	Err error
+}
+
+// LoadKernelConfig is ReadKernelConfig with its answers in one value.
+func LoadKernelConfig(r Reader, release string, keep func(sym []byte) bool) *KernelConfig {
+	cfg, src, err := ReadKernelConfig(r, release, keep)
+	return &KernelConfig{Symbols: cfg, Source: src, Err: err}
+}
+
 // Preemption models of a kernel build (ConfigFacts.Preempt).
 const (
 	PreemptNone      = "none"

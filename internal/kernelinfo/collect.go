@@ -20,6 +20,16 @@ func Collect(h *host.Host, now time.Time) Info {
 
 // CollectWith is Collect by the table tbl (nil: the built-in one).
 func CollectWith(h *host.Host, now time.Time, tbl *Table) Info {
+	return CollectConfig(h, now, tbl, nil)
+}
+
+// ConfigSymbol says whether a kernel config symbol is one the judgement
+// reads (a filter for kernelfile.LoadKernelConfig).
+func ConfigSymbol(sym []byte) bool { return vendorSymbol(sym) }
+
+// CollectConfig is CollectWith with the kernel config already read (kc,
+// holding at least the symbols ConfigSymbol chooses); nil: read it here.
+func CollectConfig(h *host.Host, now time.Time, tbl *Table, kc *kernelfile.KernelConfig) Info {
 	u := h.Uname()
 	in := Input{Release: u.Release, Build: u.Version, Now: now, Table: tbl}
 	if pv, err := h.ReadString("/proc/version"); err == nil {
@@ -29,10 +39,13 @@ func CollectWith(h *host.Host, now time.Time, tbl *Table) Info {
 	var configNote string
 	// Only the symbols the judgement reads are kept: a whole config is
 	// thousands of symbols (about 1 MB of allocations in `info`).
-	if cfg, _, err := kernelfile.ReadKernelConfig(h, u.Release, vendorSymbol); err == nil {
-		in.Config = cfg
+	if kc == nil {
+		kc = kernelfile.LoadKernelConfig(h, u.Release, vendorSymbol)
+	}
+	if kc.Err == nil {
+		in.Config = kc.Symbols
 	} else {
-		configNote = "kernel config: " + err.Error()
+		configNote = "kernel config: " + kc.Err.Error()
 	}
 	info := Judge(in)
 	if configNote != "" {

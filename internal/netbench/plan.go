@@ -88,6 +88,9 @@ type Config struct {
 	// Keep saves the finished result to the results store; nil saves it
 	// to none (session.Config.Keep).
 	Keep session.Keeper
+	// Clock are the pins for Options.ClockMHz, planned by tune.CheckClock
+	// before measuring (none without).
+	Clock []tune.ClockPin
 }
 
 // runner holds one run of the command.
@@ -96,11 +99,13 @@ type runner struct {
 	lock *tune.Lock
 	// keep saves the finished result (Config.Keep).
 	keep session.Keeper
-	io   *iostreams.IOStreams
-	o    Options
-	h    *host.Host
-	eth  netif.Ethtool
-	info *machine.Info
+	// clock are the pins for --clock (Config.Clock).
+	clock []tune.ClockPin
+	io    *iostreams.IOStreams
+	o     Options
+	h     *host.Host
+	eth   netif.Ethtool
+	info  *machine.Info
 	// ifaces are the measured interfaces.
 	ifaces  []string
 	sampler *netstat.Sampler
@@ -132,7 +137,7 @@ func Run(ctx context.Context, cfg Config, o Options) error {
 	if ctx == nil {
 		ctx = context.Background()
 	}
-	r := &runner{io: cfg.IO, o: o, h: cfg.Host, eth: cfg.Eth, lock: cfg.Lock, keep: cfg.Keep}
+	r := &runner{io: cfg.IO, o: o, h: cfg.Host, eth: cfg.Eth, lock: cfg.Lock, keep: cfg.Keep, clock: cfg.Clock}
 	if r.eth == nil {
 		r.eth = netif.Live{}
 	}
@@ -292,7 +297,7 @@ func (r *runner) tune(ctx context.Context, sess *session.Session) (apply func(),
 	res := sess.Result()
 	var guard *tune.Guard
 	if r.o.ClockMHz > 0 {
-		if err := sess.PinClock(ctx, r.o.ClockMHz, tune.WithLock(r.lock)); err != nil {
+		if err := sess.PinClock(ctx, r.clock, tune.WithLock(r.lock)); err != nil {
 			return nil, false, err
 		}
 		guard, _, _ = sess.Tune(ctx)

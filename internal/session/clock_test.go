@@ -2,7 +2,7 @@ package session
 
 import (
 	"context"
-	"errors"
+	"strings"
 	"testing"
 
 	"boardbench/internal/inventory"
@@ -22,9 +22,13 @@ func TestPinClockRestored(t *testing.T) {
 		"scaling_available_frequencies": "408000 600000 1800000\n",
 	}})
 	h := fixture.Open(t, root)
+	pins, err := tune.CheckClock(h, "--clock", 600, true)
+	if err != nil {
+		t.Fatal(err)
+	}
 	var during string
 	plan := Plan{Prepare: func(ctx context.Context, s *Session) ([]Step, error) {
-		if err := s.PinClock(ctx, 600); err != nil {
+		if err := s.PinClock(ctx, pins); err != nil {
 			return nil, err
 		}
 		return []Step{{Name: "step", Run: func(ctx context.Context, p *result.Phase) error {
@@ -45,11 +49,14 @@ func TestPinClockRestored(t *testing.T) {
 	if v, _ := h.ReadString("/sys/devices/system/cpu/cpufreq/policy0/scaling_max_freq"); v != "1800000" {
 		t.Errorf("scaling_max_freq after = %q, want 1800000", v)
 	}
-	// No cpufreq: ErrNoClocks, nothing measured.
+	// No cpufreq: refused before measuring, and no pins change nothing.
 	empty := fixture.Open(t, t.TempDir())
-	_, err = Measure(context.Background(), Config{Host: empty, Info: inventory.Collect(empty, inventory.Options{}), Command: "test", NoKeep: true},
-		Plan{Prepare: func(ctx context.Context, s *Session) ([]Step, error) { return nil, s.PinClock(ctx, 600) }})
-	if !errors.Is(err, tune.ErrNoClocks) {
-		t.Errorf("no cpufreq: err = %v", err)
+	if pins, err := tune.CheckClock(empty, "--clock", 600, true); err == nil || !strings.Contains(err.Error(), tune.ErrNoClocks.Error()) || pins != nil {
+		t.Errorf("no cpufreq: CheckClock = %v, %v; want the refusal", pins, err)
+	}
+	out, err = Measure(context.Background(), Config{Host: empty, Info: inventory.Collect(empty, inventory.Options{}), Command: "test", NoKeep: true},
+		Plan{Prepare: func(ctx context.Context, s *Session) ([]Step, error) { return nil, s.PinClock(ctx, nil) }})
+	if err != nil || len(out.Result.Tuning.Changed) != 0 {
+		t.Errorf("no pins: err = %v, tuning = %+v", err, out.Result.Tuning)
 	}
 }

@@ -32,6 +32,7 @@ import (
 	"boardbench/internal/storagebench"
 	"boardbench/internal/tempsweep"
 	"boardbench/internal/textfmt"
+	"boardbench/internal/tune"
 )
 
 // Options are what the user asked for.
@@ -69,6 +70,9 @@ type Env struct {
 	// Keep saves the finished result to the results store; nil saves it
 	// to none (session.Config.Keep).
 	Keep session.Keeper
+	// Clock are the pins for Options.ClockMHz, planned by tune.CheckClock
+	// before measuring (none without).
+	Clock []tune.ClockPin
 }
 
 // target is one measured path.
@@ -146,7 +150,7 @@ func Run(ctx context.Context, env Env, opts Options) error {
 		if len(targets) == 1 {
 			s.Result().Device = targets[0].id.ToResult()
 		}
-		if err := s.PinClock(ctx, opts.ClockMHz); err != nil {
+		if err := s.PinClock(ctx, env.Clock); err != nil {
 			return nil, err
 		}
 		return steps, nil

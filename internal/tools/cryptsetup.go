@@ -3,7 +3,6 @@ package tools
 import (
 	"boardbench/internal/lazyre"
 	"context"
-	"fmt"
 	"path"
 	"strings"
 
@@ -82,23 +81,5 @@ func FindCryptsetup(ctx context.Context, h *host.Host) (*Tool, note.List) {
 // IdentifyCryptsetup runs `cryptsetup --version` for the command (a name on
 // PATH or an absolute path) and parses it.
 func IdentifyCryptsetup(ctx context.Context, h *host.Host, name string) (Tool, error) {
-	p := name
-	if !strings.HasPrefix(name, "/") {
-		p = commandPath(h, name)
-	}
-	realPath, wrapper, notes := resolveWrappers(h, p)
-	runPath := p
-	if runPath == "" {
-		runPath = name
-	}
-	out, err := h.Run(ctx, runPath, "--version")
-	t, ok := ParseCryptsetupVersion(string(out))
-	if !ok {
-		if err != nil {
-			return Tool{Name: "cryptsetup", Path: p}, fmt.Errorf("running it failed: %v", err)
-		}
-		return Tool{Name: "cryptsetup", Path: p}, fmt.Errorf("%s: no version line in `cryptsetup --version`", note.Malformed)
-	}
-	t.Name, t.Path, t.RealPath, t.Wrapper, t.Notes = "cryptsetup", p, realPath, wrapper, notes
-	return t, nil
+	return toolSpec{name: "cryptsetup", version: ParseCryptsetupVersion}.identify(ctx, h, name)
 }

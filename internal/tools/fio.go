@@ -3,7 +3,6 @@ package tools
 import (
 	"boardbench/internal/lazyre"
 	"context"
-	"fmt"
 	"strings"
 
 	"boardbench/internal/host"
@@ -36,35 +35,5 @@ func ParseFioVersion(out string) (t Tool, ok bool) {
 // FindFio returns the fio command with its version, or nil with a note
 // saying why there is none.
 func FindFio(ctx context.Context, h *host.Host) (*Tool, note.List) {
-	var notes note.List
-	if !h.HasCommand("fio") {
-		notes.Add("fio", note.NotInstalled)
-		return nil, notes
-	}
-	t, err := IdentifyFio(ctx, h, "fio")
-	if err != nil {
-		notes.Add("fio", err.Error())
-		return nil, notes
-	}
-	return &t, notes
-}
-
-// IdentifyFio runs `fio --version` for the command name and parses it.
-func IdentifyFio(ctx context.Context, h *host.Host, name string) (Tool, error) {
-	p := commandPath(h, name)
-	realPath, wrapper, notes := resolveWrappers(h, p)
-	runPath := p
-	if runPath == "" {
-		runPath = name
-	}
-	out, err := h.Run(ctx, runPath, "--version")
-	t, ok := ParseFioVersion(string(out))
-	if !ok {
-		if err != nil {
-			return Tool{Name: name, Path: p}, fmt.Errorf("running it failed: %v", err)
-		}
-		return Tool{Name: name, Path: p}, fmt.Errorf("%s: no version line in `fio --version`", note.Malformed)
-	}
-	t.Name, t.Path, t.RealPath, t.Wrapper, t.Notes = name, p, realPath, wrapper, notes
-	return t, nil
+	return toolSpec{name: "fio", version: ParseFioVersion}.find(ctx, h)
 }

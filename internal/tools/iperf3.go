@@ -3,7 +3,6 @@ package tools
 import (
 	"boardbench/internal/lazyre"
 	"context"
-	"fmt"
 	"strings"
 
 	"boardbench/internal/host"
@@ -34,27 +33,5 @@ func ParseIperf3Version(out string) (t Tool, ok bool) {
 // FindIperf3 finds iperf3 on PATH and identifies it; nil with a note when it
 // is not installed or does not say its version.
 func FindIperf3(ctx context.Context, h *host.Host) (*Tool, note.List) {
-	var notes note.List
-	if !h.HasCommand("iperf3") {
-		notes.Add("iperf3", note.NotInstalled)
-		return nil, notes
-	}
-	p := commandPath(h, "iperf3")
-	runPath := p
-	if runPath == "" {
-		runPath = "iperf3"
-	}
-	out, err := h.Run(ctx, runPath, "--version")
-	t, ok := ParseIperf3Version(string(out))
-	if !ok {
-		reason := fmt.Sprintf("%s: no version line in `iperf3 --version`", note.Malformed)
-		if err != nil {
-			reason = fmt.Sprintf("running it failed: %v", err)
-		}
-		notes.Add("iperf3", reason)
-		return nil, notes
-	}
-	t.Name, t.Path = "iperf3", p
-	t.RealPath, t.Wrapper, t.Notes = resolveWrappers(h, p)
-	return &t, notes
+	return toolSpec{name: "iperf3", version: ParseIperf3Version}.find(ctx, h)
 }

@@ -2,7 +2,6 @@ package tools
 
 import (
 	"context"
-	"fmt"
 	"strings"
 
 	"boardbench/internal/host"
@@ -38,47 +37,16 @@ func ParseZstdVersion(out string) (t Tool, ok bool) {
 // FindZstd returns the zstd command with its version, or nil with a note
 // saying why there is none.
 func FindZstd(ctx context.Context, h *host.Host) (*Tool, note.List) {
-	var notes note.List
-	if !h.HasCommand("zstd") {
-		notes.Add("zstd", note.NotInstalled)
-		return nil, notes
-	}
-	p := commandPath(h, "zstd")
-	realPath, wrapper, rnotes := resolveWrappers(h, p)
-	runPath := p
-	if runPath == "" {
-		runPath = "zstd"
-	}
-	out, err := h.Run(ctx, runPath, "--version")
-	t, ok := ParseZstdVersion(string(out))
-	if !ok {
-		if err != nil {
-			notes.Add("zstd", fmt.Sprintf("running it failed: %v", err))
-		} else {
-			notes.Add("zstd", note.Malformed+": no version line in `zstd --version`")
-		}
-		return nil, notes
-	}
-	t.Name, t.Path, t.RealPath, t.Wrapper, t.Notes = "zstd", p, realPath, wrapper, rnotes
-	return &t, notes
+	return toolSpec{name: "zstd", version: ParseZstdVersion}.find(ctx, h)
 }
 
 // FindLlamaBench returns llama.cpp's llama-bench program, or nil with a
 // note saying why there is none. llama-bench prints no version of its own
 // before a run: its JSON output names the build (build_number,
 // build_commit), which the llama phase records.
-func FindLlamaBench(_ context.Context, h *host.Host) (*Tool, note.List) {
-	var notes note.List
-	if !h.HasCommand("llama-bench") {
-		notes.Add("llama-bench", note.NotInstalled)
-		return nil, notes
-	}
-	p := commandPath(h, "llama-bench")
-	realPath, wrapper, rnotes := resolveWrappers(h, p)
-	t := Tool{Name: "llama-bench", Path: p, RealPath: realPath, Wrapper: wrapper, Notes: rnotes, Flavor: FlavorLlamaBench,
-		Comparable:       true,
-		ComparableReason: "llama.cpp's speed changes between builds; the build is recorded next to the figures"}
-	return &t, notes
+func FindLlamaBench(ctx context.Context, h *host.Host) (*Tool, note.List) {
+	return toolSpec{name: "llama-bench", fixed: Tool{Flavor: FlavorLlamaBench, Comparable: true,
+		ComparableReason: "llama.cpp's speed changes between builds; the build is recorded next to the figures"}}.find(ctx, h)
 }
 
 // FlavorLlamaBench is llama.cpp's llama-bench (run --workloads llama).

@@ -66,21 +66,24 @@ func (p ClockPin) Describe() string {
 	return fmt.Sprintf("policy%d pinned at %d MHz (scaling_min_freq = scaling_max_freq = %d)", p.Policy, p.KHz/1000, p.KHz)
 }
 
-// CheckClock says before measuring whether a run can be pinned at mhz:
-// nil when it can, else one sentence for a refusal (no cpufreq clocks to
-// pin, or not root). flag names the option ("--clock").
-func CheckClock(h *host.Host, flag string, mhz int, isRoot bool) error {
+// CheckClock says before measuring whether a run can be pinned at mhz
+// and plans it: the pins (PlanClock; none for mhz 0) when it can, else one
+// sentence for a refusal (no cpufreq clocks to pin, or not root). flag
+// names the option ("--clock"). The pins are what the session pins
+// (session.PinClock), so the clock is planned once.
+func CheckClock(h *host.Host, flag string, mhz int, isRoot bool) ([]ClockPin, error) {
 	if mhz <= 0 {
-		return nil
+		return nil, nil
 	}
-	if _, err := PlanClock(h, mhz); err != nil {
+	pins, err := PlanClock(h, mhz)
+	if err != nil {
 		if errors.Is(err, ErrNoClocks) {
-			return fmt.Errorf("%s %d: no cpufreq here (%v), so the clocks cannot be pinned; run without %s to measure at the clock the board runs", flag, mhz, err, flag)
+			return nil, fmt.Errorf("%s %d: no cpufreq here (%v), so the clocks cannot be pinned; run without %s to measure at the clock the board runs", flag, mhz, err, flag)
 		}
-		return fmt.Errorf("%s %d: %v", flag, mhz, err)
+		return nil, fmt.Errorf("%s %d: %v", flag, mhz, err)
 	}
 	if !isRoot {
-		return fmt.Errorf("%s pins the cpufreq clocks, which needs root: run it with sudo", flag)
+		return nil, fmt.Errorf("%s pins the cpufreq clocks, which needs root: run it with sudo", flag)
 	}
-	return nil
+	return pins, nil
 }

@@ -7,6 +7,7 @@ import (
 	"reflect"
 	"testing"
 
+	"boardbench/internal/host"
 	"boardbench/internal/testutil/fixture"
 )
 
@@ -32,6 +33,39 @@ func TestPlanClock(t *testing.T) {
 	}
 	if _, err := PlanClock(fixture.Open(t, t.TempDir()), 600); !errors.Is(err, ErrNoClocks) {
 		t.Errorf("no cpufreq: err = %v, want ErrNoClocks", err)
+	}
+}
+
+// TestCheckClock checks the refusals and that the pins CheckClock hands
+// on are PlanClock's.
+func TestCheckClock(t *testing.T) {
+	_, h := machine(t)
+	empty := fixture.Open(t, t.TempDir())
+	tests := []struct {
+		name    string
+		h       *host.Host
+		mhz     int
+		root    bool
+		want    []ClockPin
+		wantErr string
+	}{
+		{"no clock asked", h, 0, false, nil, ""},
+		{"planned", h, 1300, true, []ClockPin{{0, 1200000}, {4, 1200000}}, ""},
+		{"not root", h, 1300, false, nil, "--clock pins the cpufreq clocks, which needs root: run it with sudo"},
+		{"no cpufreq", empty, 600, true, nil, "--clock 600: no cpufreq here (" + ErrNoClocks.Error() + "), so the clocks cannot be pinned; run without --clock to measure at the clock the board runs"},
+		{"invalid", h, -5, true, nil, ""},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			got, err := CheckClock(tt.h, "--clock", tt.mhz, tt.root)
+			gotErr := ""
+			if err != nil {
+				gotErr = err.Error()
+			}
+			if gotErr != tt.wantErr || !reflect.DeepEqual(got, tt.want) {
+				t.Errorf("CheckClock(%d, root %v) = %v, %q; want %v, %q", tt.mhz, tt.root, got, gotErr, tt.want, tt.wantErr)
+			}
+		})
 	}
 }
 

@@ -26,6 +26,7 @@ import (
 	probeclock "boardbench/internal/probe/clock"
 	"boardbench/internal/session"
 	"boardbench/internal/stats"
+	"boardbench/internal/testutil/cmdtest"
 	"boardbench/internal/testutil/fixture"
 	"boardbench/internal/testutil/wait"
 	"boardbench/internal/tune"
@@ -586,11 +587,7 @@ func TestCommandPrintsFiguresAndVerdict(t *testing.T) {
 		if asJSON {
 			args = append(args, "--json")
 		}
-		cmd.SetArgs(args)
-		cmd.SetOut(&bytes.Buffer{})
-		cmd.SetErr(&bytes.Buffer{})
-		cmd.SilenceErrors, cmd.SilenceUsage = true, true
-		err := cmd.ExecuteContext(context.Background())
+		err := cmdtest.Execute(cmd, args...)
 		if code := cmdutil.ExitCode(err); code != 0 && code != 3 {
 			t.Fatalf("clock %v: %v (exit %d)", args, err, code)
 		}

@@ -8,9 +8,8 @@ import (
 	"strings"
 	"testing"
 
-	"boardbench/internal/cmdutil"
-	"boardbench/internal/iostreams"
 	"boardbench/internal/store"
+	"boardbench/internal/testutil/cmdtest"
 	"boardbench/internal/testutil/shareddata"
 )
 
@@ -18,20 +17,7 @@ import (
 // and the exit status.
 func run(t *testing.T, db string, args ...string) (string, string, int) {
 	t.Helper()
-	io, out, errOut := iostreams.Test()
-	f := cmdutil.NewFactory(io)
-	f.Store.Spec = db
-	cmd := NewCmd(f)
-	cmd.SetArgs(args)
-	cmd.SilenceUsage, cmd.SilenceErrors = true, true
-	cmd.SetOut(out)
-	cmd.SetErr(errOut)
-	cmd.SetContext(context.Background())
-	err := cmd.Execute()
-	if err != nil {
-		errOut.WriteString(err.Error() + "\n")
-	}
-	return out.String(), errOut.String(), cmdutil.ExitCode(err)
+	return cmdtest.Run(t, NewCmd, cmdtest.Store(db), args...)
 }
 
 func lines(t *testing.T, out string) []Outcome {

@@ -1,18 +1,16 @@
 package net
 
 import (
-	"bytes"
-	"context"
-	"errors"
 	"os"
 	"path/filepath"
 	"strings"
 	"testing"
 
+	"github.com/spf13/cobra"
+
 	"boardbench/internal/cmdutil"
-	"boardbench/internal/host"
 	"boardbench/internal/iostreams"
-	"boardbench/internal/tune"
+	"boardbench/internal/testutil/cmdtest"
 )
 
 // TestApplyNeedsRoot: --apply without root is refused before anything is
@@ -26,11 +24,7 @@ func TestApplyNeedsRoot(t *testing.T) {
 	f.Euid = func() int { return 1000 }
 	out := filepath.Join(t.TempDir(), "net.json")
 	cmd := NewCmd(f, nil)
-	cmd.SetArgs([]string{"--watch", "lo", "--duration", "1s", "--apply", "-o", out})
-	cmd.SetOut(&bytes.Buffer{})
-	cmd.SetErr(&bytes.Buffer{})
-	cmd.SilenceErrors, cmd.SilenceUsage = true, true
-	err := cmd.ExecuteContext(context.Background())
+	err := cmdtest.Execute(cmd, "--watch", "lo", "--duration", "1s", "--apply", "-o", out)
 	if cmdutil.ExitCode(err) != 2 || !strings.Contains(err.Error(), "--apply needs root") ||
 		!strings.Contains(err.Error(), "`boardbench net` without --apply") || strings.Contains(err.Error(), "\n") {
 		t.Fatalf("net --apply as a user: %v (exit %d), want a one-line refusal, exit 2", err, cmdutil.ExitCode(err))
@@ -47,29 +41,7 @@ func TestApplyNeedsRoot(t *testing.T) {
 // anything is measured: without cpufreq (no clock to pin) or, where
 // cpufreq offers clocks, without root.
 func TestClockRefused(t *testing.T) {
-	ios, stdout, _ := iostreams.Test()
-	f := cmdutil.NewFactory(ios)
-	f.Euid = func() int { return 1000 }
-	cmd := NewCmd(f, nil)
-	cmd.SetArgs([]string{"--watch", "lo", "--duration", "1s", "--clock", "600"})
-	cmd.SetOut(&bytes.Buffer{})
-	cmd.SetErr(&bytes.Buffer{})
-	cmd.SilenceErrors, cmd.SilenceUsage = true, true
-	err := cmd.ExecuteContext(context.Background())
-	h, herr := host.New("/")
-	if herr != nil {
-		t.Fatal(herr)
-	}
-	want := "needs root"
-	if _, perr := tune.PlanClock(h, 600); errors.Is(perr, tune.ErrNoClocks) {
-		want = "no cpufreq here"
-	}
-	if cmdutil.ExitCode(err) != 2 || err == nil || !strings.Contains(err.Error(), want) || strings.Contains(err.Error(), "\n") {
-		t.Fatalf("net --clock 600: %v (exit %d), want one line with %q, exit 2", err, cmdutil.ExitCode(err), want)
-	}
-	if stdout.Len() != 0 {
-		t.Errorf("output before the refusal: %q", stdout)
-	}
+	cmdtest.ClockRefused(t, "net", func(f *cmdutil.Factory) *cobra.Command { return NewCmd(f, nil) }, "--watch", "lo", "--duration", "1s")
 }
 
 // TestNewCmdOptions checks the flags reach the run function as Options,
@@ -96,11 +68,7 @@ func TestNewCmdOptions(t *testing.T) {
 			got = o
 			return nil
 		})
-		cmd.SetArgs(tt.args)
-		cmd.SetOut(&bytes.Buffer{})
-		cmd.SetErr(&bytes.Buffer{})
-		cmd.SilenceErrors, cmd.SilenceUsage = true, true
-		err := cmd.ExecuteContext(context.Background())
+		err := cmdtest.Execute(cmd, tt.args...)
 		if code := cmdutil.ExitCode(err); code != tt.exit {
 			t.Errorf("%v: exit %d (%v), want %d", tt.args, code, err, tt.exit)
 			continue

@@ -34,7 +34,8 @@ func run(o *Options) error {
 		// Refused before anything is measured: nothing is written or stored.
 		return cmdutil.Refusef("--apply needs root: it writes interrupt affinity, RPS masks and coalescing (run it with sudo; `boardbench net` without --apply measures and prints the commands)")
 	}
-	if err := tune.CheckClock(h, "--clock", o.clockMHz, f.IsRoot()); err != nil {
+	pins, err := tune.CheckClock(h, "--clock", o.clockMHz, f.IsRoot())
+	if err != nil {
 		return cmdutil.Refusef("%v", err)
 	}
 	nopt := netbench.Options{Peer: o.peer, Interface: o.ifname, Port: o.port, Duration: o.duration, Interval: o.interval,
@@ -46,7 +47,7 @@ func run(o *Options) error {
 	if o.bitrate != "" {
 		nopt.Bitrate, _ = netbench.ParseRate(o.bitrate)
 	}
-	cfg := netbench.Config{Host: h, IO: f.IO, Keep: f.Keep}
+	cfg := netbench.Config{Host: h, IO: f.IO, Keep: f.Keep, Clock: pins}
 	if o.apply || o.clockMHz > 0 {
 		// One tuning run per machine: taken before anything is measured,
 		// handed to the guard (or held until the end with --keep).

@@ -1,30 +1,17 @@
 package reference
 
 import (
-	"context"
 	"encoding/json"
 	"strings"
 	"testing"
 
-	"boardbench/internal/cmdutil"
-	"boardbench/internal/iostreams"
 	ref "boardbench/internal/reference"
+	"boardbench/internal/testutil/cmdtest"
 )
 
 func run(t *testing.T, args ...string) (string, string, int) {
 	t.Helper()
-	io, out, errOut := iostreams.Test()
-	cmd := NewCmd(cmdutil.NewFactory(io))
-	cmd.SetArgs(args)
-	cmd.SilenceUsage, cmd.SilenceErrors = true, true
-	cmd.SetOut(out)
-	cmd.SetErr(errOut)
-	cmd.SetContext(context.Background())
-	err := cmd.Execute()
-	if err != nil {
-		errOut.WriteString(err.Error() + "\n")
-	}
-	return out.String(), errOut.String(), cmdutil.ExitCode(err)
+	return cmdtest.Run(t, NewCmd, nil, args...)
 }
 
 type showJSON struct {

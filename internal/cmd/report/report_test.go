@@ -8,12 +8,11 @@ import (
 	"testing"
 	"time"
 
-	"boardbench/internal/cmdutil"
 	"boardbench/internal/finding"
 	"boardbench/internal/inventory"
 	"boardbench/internal/inventory/cpu"
-	"boardbench/internal/iostreams"
 	"boardbench/internal/result"
+	"boardbench/internal/testutil/cmdtest"
 )
 
 func f64(v float64) *float64 { return &v }
@@ -50,17 +49,7 @@ func savedResult(t *testing.T) string {
 // run executes the command and returns stdout, stderr and the exit code.
 func run(t *testing.T, args ...string) (string, string, int) {
 	t.Helper()
-	ios, stdout, stderr := iostreams.Test()
-	cmd := NewCmd(cmdutil.NewFactory(ios))
-	cmd.SetArgs(args)
-	cmd.SetOut(stdout)
-	cmd.SetErr(stderr)
-	cmd.SilenceErrors, cmd.SilenceUsage = true, true
-	err := cmd.Execute()
-	if err != nil {
-		stderr.WriteString(err.Error() + "\n")
-	}
-	return stdout.String(), stderr.String(), cmdutil.ExitCode(err)
+	return cmdtest.Run(t, NewCmd, nil, args...)
 }
 
 func TestMarkdownRow(t *testing.T) {

@@ -8,26 +8,15 @@ import (
 	"strings"
 	"testing"
 
-	"boardbench/internal/cmdutil"
-	"boardbench/internal/iostreams"
 	"boardbench/internal/result"
 	"boardbench/internal/store"
+	"boardbench/internal/testutil/cmdtest"
 )
 
 // runWithStore executes the command with --store dbPath.
 func runWithStore(t *testing.T, dbPath string, args ...string) (string, string, int) {
 	t.Helper()
-	ios, stdout, stderr := iostreams.Test()
-	f := cmdutil.NewFactory(ios)
-	f.Store.Spec = dbPath
-	cmd := NewCmd(f)
-	cmd.SetArgs(args)
-	cmd.SilenceErrors, cmd.SilenceUsage = true, true
-	err := cmd.ExecuteContext(context.Background())
-	if err != nil {
-		stderr.WriteString(err.Error() + "\n")
-	}
-	return stdout.String(), stderr.String(), cmdutil.ExitCode(err)
+	return cmdtest.Run(t, NewCmd, cmdtest.Store(dbPath), args...)
 }
 
 // TestStoreIDs checks that every form of report takes a store id or the

@@ -1,12 +1,12 @@
 package review
 
 import (
-	"bytes"
 	"reflect"
 	"testing"
 
 	"boardbench/internal/cmdutil"
 	"boardbench/internal/iostreams"
+	"boardbench/internal/testutil/cmdtest"
 )
 
 // TestNewCmdOptions: the flags and the command after --apply -- reach the
@@ -34,11 +34,7 @@ func TestNewCmdOptions(t *testing.T) {
 		ios, _, _ := iostreams.Test()
 		var got *Options
 		cmd := NewCmd(cmdutil.NewFactory(ios), func(o *Options) error { got = o; return nil })
-		cmd.SetArgs(tt.args)
-		cmd.SetOut(&bytes.Buffer{})
-		cmd.SetErr(&bytes.Buffer{})
-		cmd.SilenceErrors, cmd.SilenceUsage = true, true
-		err := cmd.Execute()
+		err := cmdtest.Execute(cmd, tt.args...)
 		if code := cmdutil.ExitCode(err); code != tt.exit {
 			t.Errorf("%q: exit %d (%v), want %d", tt.args, code, err, tt.exit)
 			continue

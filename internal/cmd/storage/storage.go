@@ -123,11 +123,12 @@ func run(opts *Options) error {
 	if err != nil {
 		return err
 	}
-	if err := tune.CheckClock(h, "--clock", opts.ClockMHz, opts.Factory.IsRoot()); err != nil {
+	pins, err := tune.CheckClock(h, "--clock", opts.ClockMHz, opts.Factory.IsRoot())
+	if err != nil {
 		return cmdutil.Refusef("%v", err)
 	}
 	ios := opts.IO
-	env := storagerun.Env{Host: h, Out: ios.Out, ErrOut: ios.ErrOut, Keep: opts.Factory.Keep,
+	env := storagerun.Env{Host: h, Out: ios.Out, ErrOut: ios.ErrOut, Keep: opts.Factory.Keep, Clock: pins,
 		Status: ios.NewStatus(iostreams.StatusOptions{Prefix: "boardbench storage"}),
 		Print: session.Printer{Out: ios.Out, JSON: opts.AsJSON, TextHasVerdict: true,
 			Text: func(w io.Writer, r *result.Result) { runtext.Render(w, r, ios.ColorEnabled()) }}}

@@ -48,16 +48,18 @@ type KernelConfig struct {
 	Tick string `json:"tick"`
 }
 
-// collectKernelConfig reads the kernel config of release and keeps its
-// facts; nil, with a note, when there is none.
-func collectKernelConfig(h *host.Host, release string, notes *note.List) *KernelConfig {
-	cfg, src, err := kernelfile.ReadKernelConfig(h, release, kernelfile.ConfigFactsSymbol)
-	if err != nil {
-		notes.Add("kernel config", err.Error())
+// collectKernelConfig keeps the facts of the kernel config kc (read here
+// for release when nil); nil, with a note, when there is none.
+func collectKernelConfig(h *host.Host, release string, kc *kernelfile.KernelConfig, notes *note.List) *KernelConfig {
+	if kc == nil {
+		kc = kernelfile.LoadKernelConfig(h, release, kernelfile.ConfigFactsSymbol)
+	}
+	if kc.Err != nil {
+		notes.Add("kernel config", kc.Err.Error())
 		return nil
 	}
-	f := kernelfile.ConfigFactsOf(cfg)
-	return &KernelConfig{Source: src, HZ: f.HZ, Preempt: f.Preempt, PreemptDynamic: f.PreemptDynamic, Tick: f.Tick}
+	f := kernelfile.ConfigFactsOf(kc.Symbols)
+	return &KernelConfig{Source: kc.Source, HZ: f.HZ, Preempt: f.Preempt, PreemptDynamic: f.PreemptDynamic, Tick: f.Tick}
 }
 
 // machineArch maps `uname -m` to Debian's architecture family and bitness;
@@ -101,7 +103,7 @@ func machineArch(machine string) (arch string, bits int) {
 	return "", 0
 }
 
-func collectKernel(h *host.Host, notes *note.List) Kernel {
+func collectKernel(h *host.Host, kc *kernelfile.KernelConfig, notes *note.List) Kernel {
 	u := h.Uname()
 	k := Kernel{Release: printable(u.Release), Build: printable(u.Version), Machine: printable(u.Machine)}
 	if pv, err := h.ReadString("/proc/version"); err == nil {
@@ -119,7 +121,7 @@ func collectKernel(h *host.Host, notes *note.List) Kernel {
 	if k.Build == "" {
 		notes.Add("kernel build", note.NotExposed)
 	}
-	k.Config = collectKernelConfig(h, u.Release, notes)
+	k.Config = collectKernelConfig(h, u.Release, kc, notes)
 	if arch, bits := machineArch(k.Machine); bits != 0 {
 		k.Arch = arch
 		k.Bits = &bits

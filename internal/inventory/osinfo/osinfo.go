@@ -7,6 +7,7 @@ package osinfo
 
 import (
 	"boardbench/internal/host"
+	"boardbench/internal/kernelfile"
 	"boardbench/internal/note"
 )
 
@@ -38,6 +39,13 @@ type Info struct {
 // Collect describes the operating system of the machine behind h. It never
 // fails: what cannot be read is listed in Notes.
 func Collect(h *host.Host) Info {
+	return CollectConfig(h, nil)
+}
+
+// CollectConfig is Collect with the kernel config already read (kc,
+// holding at least the symbols kernelfile.ConfigFactsSymbol chooses);
+// nil: read it here.
+func CollectConfig(h *host.Host, kc *kernelfile.KernelConfig) Info {
 	var in Info
 	in.Distro = collectDistro(h, &in.Notes)
 	if v, err := h.ReadString("/etc/debian_version"); err == nil {
@@ -45,7 +53,7 @@ func Collect(h *host.Host) Info {
 	}
 	in.Armbian = collectArmbian(h)
 	in.RaspberryPiOS = collectRPiIssue(h)
-	in.Kernel = collectKernel(h, &in.Notes)
+	in.Kernel = collectKernel(h, kc, &in.Notes)
 	in.Userland = collectUserland(h, &in.Notes)
 	in.MixedArch = in.Kernel.Bits != nil && in.Userland.Bits != nil && *in.Kernel.Bits != *in.Userland.Bits
 	in.LibC = collectLibC(h, &in.Notes)
