@@ -61,7 +61,8 @@ func NewCmd(f *cmdutil.Factory, runF func(*Options) error) *cobra.Command {
   caches     the steps of the latency curve next to the sizes sysfs reports
 
 and then the bandwidth of all CPUs working at once. Memory use stays below a
-quarter of MemAvailable and never leaves less than 16 MB of it. A run takes about 10 s per core type (--quick: 4 s).
+quarter of MemAvailable and never leaves less than 16 MB of it. A run takes
+about 10 s per core type (--quick: 4 s).
 
 --throttle-test checks whether the memory controller throttles: the bandwidth
 of all CPUs (memcpy, memset, read), then all CPUs copying memory for --load
