@@ -93,9 +93,11 @@ import (
 	"fmt"
 	"io"
 	"io/fs"
+	"os"
 	"os/exec"
 	"runtime"
 	"slices"
+	"strconv"
 	"sync"
 	"sync/atomic"
 	"syscall"
@@ -310,6 +312,7 @@ func Start(ctx context.Context, s Spec) (*Handle, error) {
 	h.cmd = cmd
 	h.start = time.Now()
 	h.pgid = cmd.Process.Pid // the leader of its own new group
+	preferForOOMKill(h.pgid)
 	h.kin = newKin(h.pgid, cg)
 	if h.obs = observerOf(ctx); h.obs != nil {
 		h.obs.Started(h.pgid)
@@ -613,3 +616,18 @@ func (t *teeWriter) Write(p []byte) (int, error) {
 }
 
 var _ io.Writer = (*teeWriter)(nil)
+
+// OOMScoreAdj is the oom_score_adj a started program gets (the most, 1000):
+// when the machine runs out of memory, the kernel's OOM killer takes the
+// benchmark, not boardbench, which holds the results gathered so far and
+// puts back what it tuned. A program's children inherit it. Raising it
+// needs no privilege.
+const OOMScoreAdj = 1000
+
+// preferForOOMKill sets the started program's oom_score_adj to OOMScoreAdj.
+// The program runs between its exec and this write (microseconds, before a
+// benchmark has allocated its memory); a system without /proc, or one that
+// refuses, keeps the kernel's choice.
+func preferForOOMKill(pid int) {
+	_ = os.WriteFile("/proc/"+strconv.Itoa(pid)+"/oom_score_adj", []byte(strconv.Itoa(OOMScoreAdj)), 0)
+}

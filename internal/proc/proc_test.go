@@ -7,6 +7,7 @@ import (
 	"os"
 	"os/exec"
 	"path/filepath"
+	"strconv"
 	"strings"
 	"sync"
 	"syscall"
@@ -102,6 +103,35 @@ func TestTailBuffer(t *testing.T) {
 		if got := string(tb.Bytes()); got != c.want || tb.Total() != total {
 			t.Errorf("%s: got %q (%d), want %q (%d)", c.name, got, tb.Total(), c.want, total)
 		}
+	}
+}
+
+// TestStartedProgramIsTheOOMKillersChoice: a started program has the
+// highest oom_score_adj once Start returns, so the kernel's OOM killer
+// takes it before boardbench.
+func TestStartedProgramIsTheOOMKillersChoice(t *testing.T) {
+	needShell(t)
+	ctx, cancel := context.WithCancel(context.Background())
+	defer cancel()
+	h, err := Start(ctx, Spec{Argv: []string{"sleep", "30"}})
+	if err != nil {
+		t.Fatal(err)
+	}
+	data, err := os.ReadFile("/proc/" + strconv.Itoa(h.PID()) + "/oom_score_adj")
+	cancel()
+	_, _ = h.Wait()
+	if err != nil {
+		t.Fatal(err)
+	}
+	if got := strings.TrimSpace(string(data)); got != strconv.Itoa(OOMScoreAdj) {
+		t.Errorf("oom_score_adj of the started program %q, want %d", got, OOMScoreAdj)
+	}
+	own, err := os.ReadFile("/proc/self/oom_score_adj")
+	if err != nil {
+		t.Fatal(err)
+	}
+	if strings.TrimSpace(string(own)) == strconv.Itoa(OOMScoreAdj) {
+		t.Errorf("boardbench's own oom_score_adj was raised too")
 	}
 }
 
