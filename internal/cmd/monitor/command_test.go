@@ -131,7 +131,7 @@ func TestCommandStdoutIsATerminalOnlyOnATerminal(t *testing.T) {
 		if onTerminal {
 			ios, master, errBuf := ptyStreams(t)
 			chunks := readChunks(master)
-			if err := executeOn(t, context.Background(), ios, args...); err != nil {
+			if err := executeOn(t, context.Background(), ios, args...); !measured(err) {
 				t.Fatal(err)
 			}
 			for !strings.Contains(out, "\n") {
@@ -145,7 +145,7 @@ func TestCommandStdoutIsATerminalOnlyOnATerminal(t *testing.T) {
 			errOut = errBuf.String()
 		} else {
 			var err error
-			if err, out, errOut = execute(t, context.Background(), args...); err != nil {
+			if err, out, errOut = execute(t, context.Background(), args...); !measured(err) {
 				t.Fatal(err)
 			}
 		}
@@ -164,6 +164,14 @@ func TestCommandStdoutIsATerminalOnlyOnATerminal(t *testing.T) {
 			t.Errorf("on a terminal %v: raw_output %q", onTerminal, raw)
 		}
 	}
+}
+
+// measured reports whether a monitored command ran and its result was
+// written: no error, or only the verdict "not valid" (exit 3), which a
+// loaded machine can give a short command (other work disturbed it); the
+// tests that call it check the terminal and the output, not the verdict.
+func measured(err error) bool {
+	return err == nil || cmdutil.ExitCode(err) == cmdutil.ExitNotValid
 }
 
 // fakeTool writes an executable script named name into a new directory
